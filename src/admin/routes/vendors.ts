@@ -1,0 +1,140 @@
+// Operator API for vendors (DESIGN §7): POST, GET (list and one), PATCH.
+import Type from 'typebox'
+import type { Vendor } from '../../db/repositories/vendors.js'
+import type { App } from '../../http/app-types.js'
+import { notFound } from '../../http/errors.js'
+import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+
+const Url = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 })
+const CatalogueInput = Type.Record(
+  Type.String({ minLength: 1, maxLength: 128 }),
+  Type.Union([
+    Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 500 }),
+    Type.String({ maxLength: 20000 }),
+  ]),
+  { description: 'product group → alert types, as an array or a comma-separated string' },
+)
+const AuthHeader = Type.Union([
+  Type.String({ minLength: 1, maxLength: 4096, description: 'value of the Authorization header' }),
+  Type.Object({
+    name: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }),
+    value: Type.String({ minLength: 1, maxLength: 4096 }),
+  }),
+])
+
+const VendorFields = {
+  webhookUrl: Type.Optional(Nullable(Url)),
+  webhookAuthHeader: Type.Optional(Nullable(AuthHeader)),
+  productGroups: Type.Optional(Nullable(CatalogueInput)),
+  productGroupsUrl: Type.Optional(Nullable(Url)),
+  rateLimitPerMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),
+}
+
+const CreateVendor = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }), ...VendorFields })
+const PatchVendor = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  ...VendorFields,
+})
+
+const VendorView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  clientId: Type.String(),
+  webhookUrl: Nullable(Type.String()),
+  hasWebhookAuthHeader: Type.Boolean(),
+  productGroups: Nullable(Type.Record(Type.String(), Type.Array(Type.String()))),
+  productGroupsUrl: Nullable(Type.String()),
+  rateLimitPerMinute: Nullable(Type.Integer()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+
+const CreatedVendor = Type.Object({
+  ...VendorView.properties,
+  clientSecret: Type.String({ description: 'shown once' }),
+  webhookSecret: Type.String({ description: 'Standard Webhooks signing secret (whsec_…), shown once' }),
+})
+
+function vendorView(v: Vendor) {
+  return {
+    id: v.id,
+    name: v.name,
+    clientId: v.clientId,
+    webhookUrl: v.webhookUrl,
+    hasWebhookAuthHeader: v.hasWebhookAuthHeader,
+    productGroups: v.productGroups,
+    productGroupsUrl: v.productGroupsUrl,
+    rateLimitPerMinute: v.rateLimitPerMinute,
+    createdAt: v.createdAt,
+    updatedAt: v.updatedAt,
+  }
+}
+
+export function registerAdminVendors(app: App, s: Services): void {
+  const base = { preHandler: s.auth.admin }
+  const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
+
+  app.post(
+    '/api/admin/vendors',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Create a vendor',
+        body: CreateVendor,
+        response: { 201: CreatedVendor, ...failures(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { vendor, clientSecret, webhookSecret } = await s.provisioning.createVendor(request.body)
+      return reply.code(201).send({ ...vendorView(vendor), clientSecret, webhookSecret })
+    },
+  )
+
+  app.get(
+    '/api/admin/vendors',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'List vendors',
+        response: { 200: Type.Object({ data: Type.Array(VendorView) }), ...failures(401) },
+      },
+    },
+    async () => ({ data: (await s.store.vendors.list()).map(vendorView) }),
+  )
+
+  app.get(
+    '/api/admin/vendors/:id',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'A vendor',
+        params: IdParams,
+        response: { 200: VendorView, ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const vendor = await s.store.vendors.findById(request.params.id)
+      if (!vendor) throw notFound(`Vendor '${request.params.id}'`)
+      return vendorView(vendor)
+    },
+  )
+
+  app.patch(
+    '/api/admin/vendors/:id',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Change a vendor',
+        params: IdParams,
+        body: PatchVendor,
+        response: { 200: VendorView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => vendorView(await s.provisioning.updateVendor(request.params.id, request.body)),
+  )
+}

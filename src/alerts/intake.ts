@@ -1,0 +1,100 @@
+// The part of alert intake shared by both strategies: credentials (row 2), the vendor's rate limit
+// (row 3) and the integration lookup (row 4). Nothing is stored for these rows: no tenant is known.
+import type { Integration } from '../db/repositories/integrations.js'
+import type { Vendor } from '../db/repositories/vendors.js'
+import type { Store } from '../db/store.js'
+import type { AlertFacts } from '../domain/types.js'
+import { ApiError } from '../http/errors.js'
+import { digest, matchesDigest } from '../security/secrets.js'
+import type { TokenService } from '../vendor/token-service.js'
+import { type RateDecision, rateLimitHeaders, type VendorRateLimiter } from './rate-limit.js'
+import type { AlertRequest } from './schema.js'
+
+export interface Admitted {
+  vendor: Vendor
+  integration: Integration
+  rate: RateDecision
+}
+
+const badCredentials = 'clientId, clientSecret or organizationOemToken is wrong.'
+
+export class AlertIntake {
+  constructor(
+    private readonly store: Store,
+    private readonly tokens: TokenService,
+    private readonly limiter: VendorRateLimiter,
+  ) {}
+
+  async admit(body: AlertRequest, messageId: string, correlationId: string | null): Promise<Admitted> {
+    const fail = (
+      code: ConstructorParameters<typeof ApiError>[0],
+      detail: string,
+      headers?: Record<string, string>,
+    ) => new ApiError(code, detail, { messageId, correlationId, ...(headers ? { headers } : {}) })
+
+    // Row 2.
+    if (body.grantType !== 'client_credentials')
+      throw fail('INVALID_CREDENTIALS', "grantType must be 'client_credentials'.")
+    if (body.scope !== 'vendor_manage') throw fail('INVALID_CREDENTIALS', "scope must be 'vendor_manage'.")
+    const vendor = await this.tokens.authenticateClient(body.clientId, body.clientSecret)
+    if (!vendor) throw fail('INVALID_CREDENTIALS', badCredentials)
+    const integration = await this.store.integrations.findByOrgTokenDigest(digest(body.organizationOemToken))
+    if (
+      !integration ||
+      integration.vendorId !== vendor.id ||
+      !matchesDigest(body.organizationOemToken, integration.orgTokenDigest)
+    ) {
+      throw fail('INVALID_CREDENTIALS', badCredentials)
+    }
+
+    // Row 3.
+    const rate = await this.limiter.consume(vendor.id, vendor.rateLimitPerMinute)
+    if (!rate.allowed) {
+      throw fail(
+        'RATE_LIMITED',
+        `More than ${rate.limit} alerts a minute; retry after ${rate.resetSeconds} s.`,
+        rateLimitHeaders(rate),
+      )
+    }
+
+    // Row 4.
+    if (integration.id !== body.integrationId) {
+      throw fail(
+        'INTEGRATION_NOT_FOUND',
+        `integrationId '${body.integrationId}' is not an integration of this vendor and organization.`,
+        rateLimitHeaders(rate),
+      )
+    }
+    return { vendor, integration, rate }
+  }
+}
+
+/** The alert's facts; `correlationID` is accepted as a spelling of `correlationId`. */
+export function alertFacts(body: AlertRequest, messageId: string): AlertFacts {
+  const { correlationId, correlationID } = body
+  if (correlationId !== undefined && correlationID !== undefined && correlationId !== correlationID) {
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      'correlationId and correlationID are both given and differ; send one.',
+      {
+        messageId,
+        correlationId: null,
+      },
+    )
+  }
+  const d = body.data
+  return {
+    incidentStatus: d.incidentStatus,
+    correlationId: correlationId ?? correlationID,
+    title: d.title,
+    summary: d.summary ?? '',
+    accountId: d.accountId,
+    productGroup: d.productGroup,
+    alertType: d.alertType,
+  }
+}
+
+/** What the audit log keeps of a request: never a credential. */
+export function redactedRequest(body: AlertRequest, facts: AlertFacts): unknown {
+  return { integrationId: body.integrationId, correlationId: facts.correlationId ?? null, data: body.data }
+}

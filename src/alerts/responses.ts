@@ -1,0 +1,48 @@
+// The wire shapes of alert answers, exactly as spec §4.1 (sync) and §4.2 (webhook strategy) record
+// them, odd spellings included: `correlationID` in sync shapes, `correlationId` in webhook shapes,
+// statusCode 201 for suppressed and updated, the string "200" for closed.
+import type { OutcomeMessage } from '../domain/outcome.js'
+
+export interface AlertAnswer {
+  message: OutcomeMessage
+  httpStatus: number
+  error: string | null
+  detail: string | null
+  correlationId: string | null
+}
+
+export type SyncBody =
+  | {
+      statusCode: number | string
+      message: OutcomeMessage
+      data: { messageId: string; correlationID: string | null }
+    }
+  | {
+      statusCode: number
+      message: 'failed'
+      data: { messageId: string; correlationID: string | null }
+      error: string
+      detail: string
+      requestId: string
+    }
+
+export function syncBody(a: AlertAnswer, messageId: string, requestId: string): SyncBody {
+  const data = { messageId, correlationID: a.correlationId }
+  switch (a.message) {
+    case 'created':
+    case 'suppressed':
+    case 'updated':
+      return { statusCode: 201, message: a.message, data }
+    case 'closed':
+      return { statusCode: '200', message: 'closed', data }
+    case 'failed':
+      return {
+        statusCode: a.httpStatus,
+        message: 'failed',
+        data,
+        error: a.error ?? 'INTERNAL',
+        detail: a.detail ?? 'The alert failed.',
+        requestId,
+      }
+  }
+}

@@ -1,0 +1,80 @@
+// GET /api/oem-alerts-api/alert and /alert/{correlationId} (spec §4.3–4.4) with the vendor's bearer
+// token; the plural /alerts paths are aliases (spec §4.2).
+import Type from 'typebox'
+import type { App } from '../../http/app-types.js'
+import { vendorPrincipal } from '../../http/auth.js'
+import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+import { getTicket, listTickets, type TicketScope } from '../ticket-reads.js'
+import { CorrelationId } from '../schema.js'
+import { TicketView, TicketWithHistory } from '../views.js'
+
+const ListQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+  accountId: Type.Optional(Type.String({ maxLength: 128 })),
+  integrationId: Type.Optional(Type.String({ maxLength: 64 })),
+  cursor: Type.Optional(Cursor),
+  limit: Type.Optional(Limit),
+})
+
+async function scopeOf(
+  s: Services,
+  request: Parameters<typeof vendorPrincipal>[0],
+  integrationId?: string,
+): Promise<TicketScope> {
+  const p = vendorPrincipal(request)
+  if (p.integrationId) {
+    if (integrationId && integrationId !== p.integrationId) return { integrationIds: [] }
+    return { integrationIds: [p.integrationId] }
+  }
+  const own = (await s.store.integrations.list({ vendorId: p.vendorId })).map((i) => i.id)
+  return { integrationIds: integrationId ? own.filter((id) => id === integrationId) : own }
+}
+
+export function registerVendorTickets(app: App, s: Services): void {
+  for (const base of ['/api/oem-alerts-api/alert', '/api/oem-alerts-api/alerts']) {
+    const alias = base.endsWith('alerts')
+    app.get(
+      base,
+      {
+        preHandler: s.auth.vendor,
+        schema: {
+          tags: ['alerts'],
+          summary: alias ? 'Alias of GET /api/oem-alerts-api/alert' : 'List tickets, newest first',
+          hide: alias,
+          security: [{ vendorToken: [] }],
+          querystring: ListQuery,
+          response: { 200: Page(TicketView), ...failures(400, 401) },
+        },
+      },
+      async (request) => {
+        const q = request.query
+        return listTickets(s.store, await scopeOf(s, request, q.integrationId), {
+          ...q,
+          limit: q.limit ?? 50,
+        })
+      },
+    )
+    app.get(
+      `${base}/:correlationId`,
+      {
+        preHandler: s.auth.vendor,
+        schema: {
+          tags: ['alerts'],
+          summary: alias
+            ? 'Alias of GET /api/oem-alerts-api/alert/{correlationId}'
+            : 'A ticket with its event history',
+          hide: alias,
+          security: [{ vendorToken: [] }],
+          params: Type.Object({ correlationId: CorrelationId }),
+          querystring: Type.Object({ integrationId: Type.Optional(Type.String({ maxLength: 64 })) }),
+          response: { 200: TicketWithHistory, ...failures(400, 401, 404, 409) },
+        },
+      },
+      async (request) => {
+        const scope = await scopeOf(s, request, request.query.integrationId)
+        return getTicket(s.store, scope, request.params.correlationId)
+      },
+    )
+  }
+}

@@ -1,0 +1,70 @@
+// The alert request of spec §2.1 and its answers. The single source of validation, types and OpenAPI.
+import Type, { type Static } from 'typebox'
+import { incidentStatuses } from '../domain/types.js'
+
+export const limits = {
+  title: 255,
+  summary: 16384,
+  name: 128,
+  correlationId: 128,
+  integrationId: 64,
+  credential: 256,
+} as const
+
+const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description })
+
+export const CorrelationId = Type.String({
+  pattern: `^[A-Za-z0-9._:@+=~-]{1,${limits.correlationId}}$`,
+  description: 'Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ -',
+})
+
+export const AlertData = Type.Object({
+  title: Text(limits.title, 'Alert headline'),
+  summary: Type.Optional(Type.String({ maxLength: limits.summary, description: 'Descriptive summary' })),
+  alertType: Text(limits.name, 'An alert type of the product group'),
+  accountId: Text(limits.name, "The vendor's identifier of the partner's company"),
+  productGroup: Text(limits.name, 'A product group of the catalogue'),
+  incidentStatus: Type.Enum(incidentStatuses, {
+    description: 'OPEN creates, UPDATE appends, RESOLVED closes',
+  }),
+})
+
+export const AlertRequest = Type.Object(
+  {
+    clientId: Text(limits.credential, 'Credential identifier'),
+    clientSecret: Text(limits.credential, 'Credential secret'),
+    grantType: Type.String({ maxLength: 64, description: "Constant 'client_credentials'" }),
+    scope: Type.String({ maxLength: 64, description: "Constant 'vendor_manage'" }),
+    organizationOemToken: Text(limits.credential, 'Token identifying the partner organisation'),
+    integrationId: Text(limits.integrationId, 'The integration'),
+    correlationId: Type.Optional(CorrelationId),
+    correlationID: Type.Optional({ ...CorrelationId, description: 'Accepted spelling of correlationId' }),
+    data: AlertData,
+  },
+  { description: 'Unknown fields are ignored.' },
+)
+export type AlertRequest = Static<typeof AlertRequest>
+
+const SyncData = Type.Object({
+  messageId: Type.String({ description: 'Unique per transaction' }),
+  correlationID: Type.Union([Type.String(), Type.Null()], {
+    description: 'Unique for the lifecycle of the ticket',
+  }),
+})
+
+export const SyncSuccess = Type.Object({
+  statusCode: Type.Union([Type.Integer(), Type.String()], {
+    description: '201, or the string "200" for closed',
+  }),
+  message: Type.Enum(['created', 'suppressed', 'updated', 'closed']),
+  data: SyncData,
+})
+
+export const SyncFailure = Type.Object({
+  statusCode: Type.Integer({ description: 'The HTTP status' }),
+  message: Type.Literal('failed'),
+  data: SyncData,
+  error: Type.String({ description: 'Stable machine code, e.g. ACCOUNT_NOT_MAPPED' }),
+  detail: Type.String({ description: 'What went wrong and what to do' }),
+  requestId: Type.String(),
+})

@@ -1,0 +1,75 @@
+// The ticket record and event history as the APIs show them (spec §2.3, §4.3–4.4), shared by the
+// vendor's ticket reads and the partner's.
+import Type, { type Static } from 'typebox'
+import type { AuditEvent } from '../db/repositories/events.js'
+import type { TicketRecord } from '../db/repositories/tickets.js'
+import { Nullable } from '../http/schemas.js'
+
+export const TicketView = Type.Object({
+  correlationId: Type.String(),
+  integrationId: Type.String(),
+  status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  psaKind: Type.String(),
+  psaTicketId: Nullable(Type.String()),
+  accountId: Type.String(),
+  productGroup: Type.String(),
+  alertType: Type.String(),
+  title: Type.String(),
+  occurrenceCount: Type.Integer({ description: 'alerts folded into this ticket' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  closedAt: Nullable(Type.String({ format: 'date-time' })),
+})
+export type TicketView = Static<typeof TicketView>
+
+export const EventView = Type.Object({
+  messageId: Type.String(),
+  integrationId: Type.String(),
+  correlationId: Nullable(Type.String()),
+  event: Type.String({ description: 'e.g. Ticket Created, Failed To Create Ticket, Ticket Not Found' }),
+  status: Type.Union([Type.Literal('success'), Type.Literal('suppressed'), Type.Literal('failed')]),
+  httpStatus: Type.Integer(),
+  incidentStatus: Nullable(Type.String()),
+  strategy: Type.Union([Type.Literal('sync'), Type.Literal('webhook')]),
+  detail: Nullable(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+})
+export type EventView = Static<typeof EventView>
+
+export const TicketWithHistory = Type.Object({
+  ...TicketView.properties,
+  events: Type.Array(EventView, { description: 'every operation on the ticket, oldest first' }),
+})
+
+export function ticketView(t: TicketRecord): TicketView {
+  return {
+    correlationId: t.correlationId,
+    integrationId: t.integrationId,
+    status: t.status === 'closed' ? 'closed' : 'open',
+    psaKind: t.psaKind,
+    psaTicketId: t.psaTicketId,
+    accountId: t.accountId,
+    productGroup: t.productGroup,
+    alertType: t.alertType,
+    title: t.title,
+    occurrenceCount: t.occurrenceCount,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    closedAt: t.closedAt,
+  }
+}
+
+export function eventView(e: AuditEvent): EventView {
+  return {
+    messageId: e.messageId,
+    integrationId: e.integrationId,
+    correlationId: e.correlationId,
+    event: e.event,
+    status: e.status,
+    httpStatus: e.httpStatus,
+    incidentStatus: e.incidentStatus,
+    strategy: e.strategy,
+    detail: e.detail,
+    createdAt: e.createdAt,
+  }
+}

@@ -1,0 +1,74 @@
+// Starting the service: open and migrate the database, settle the secret key and the admin token,
+// build the services and the app. Shared by server.ts and the tests.
+import { dirname, join } from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
+import pino from 'pino'
+import { buildApp, redactPaths } from './app.js'
+import { type Clock, systemClock } from './clock.js'
+import type { Config } from './config.js'
+import { openDatabase } from './db/connect.js'
+import { migrateToLatest } from './db/migrate.js'
+import { SettingsRepository } from './db/repositories/settings.js'
+import type { App } from './http/app-types.js'
+import { createCryptoBox, loadOrCreateKeyFile } from './security/crypto-box.js'
+import { digest, newSecret } from './security/secrets.js'
+import { buildServices, type Services } from './services.js'
+import { randomBytes } from 'node:crypto'
+
+export interface Booted {
+  app: App
+  services: Services
+  logger: FastifyBaseLogger
+  /** Set only on the first start without ADMIN_TOKEN: the generated token, to print once. */
+  newAdminToken: string | null
+  /** Where embedded mode keeps its files; null with PostgreSQL or an in-memory database. */
+  dataDir: string | null
+}
+
+export function createLogger(level: string): FastifyBaseLogger {
+  return pino({ level, redact: { paths: redactPaths, censor: '[redacted]' } })
+}
+
+export async function boot(
+  config: Config,
+  opts: { clock?: Clock; logger?: FastifyBaseLogger } = {},
+): Promise<Booted> {
+  const logger = opts.logger ?? createLogger(config.logLevel)
+  const db = openDatabase(config.database)
+  try {
+    await migrateToLatest(db)
+    const dataDir =
+      config.database.kind === 'sqlite' && config.database.path !== ':memory:'
+        ? dirname(config.database.path)
+        : null
+    const secretKey =
+      config.secretKey ??
+      (dataDir ? loadOrCreateKeyFile(join(dataDir, 'secret.key')) : randomBytes(32).toString('base64'))
+
+    let newAdminToken: string | null = null
+    let adminTokenDigest: string
+    if (config.adminToken) {
+      adminTokenDigest = digest(config.adminToken)
+    } else {
+      const settings = new SettingsRepository(db.kysely)
+      const candidate = newSecret('admin')
+      if (await settings.setIfAbsent('admin_token_digest', digest(candidate))) newAdminToken = candidate
+      adminTokenDigest = (await settings.get('admin_token_digest'))!
+    }
+
+    const services = buildServices({
+      config,
+      db,
+      box: createCryptoBox(secretKey),
+      clock: opts.clock ?? systemClock,
+      adminTokenDigest,
+      log: logger,
+    })
+    const app = await buildApp(services, logger)
+    app.addHook('onClose', async () => db.close())
+    return { app, services, logger, newAdminToken, dataDir }
+  } catch (err) {
+    await db.close()
+    throw err
+  }
+}

@@ -1,0 +1,20 @@
+// Runs the versioned migrations at start. The list is explicit so that a build needs no file scanning.
+import { type Migration, type MigrationProvider, Migrator } from 'kysely'
+import type { Db } from './connect.js'
+import * as m0001 from './migrations/0001_initial.js'
+
+const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName)
+    throw new Error(`database migration failed: ${reason}`)
+  }
+}

@@ -1,0 +1,160 @@
+// Storage of the built-in sandbox PSA: its tickets and its fault switch.
+import { type Kysely, type Selectable, sql } from 'kysely'
+import type { Database, SandboxTicketsTable } from '../schema.js'
+
+export interface SandboxTicket {
+  id: string
+  companyId: string
+  board: string | null
+  priority: string | null
+  type: string | null
+  status: string
+  summary: string
+  description: string
+  notes: { text: string; at: string }[]
+  createdAt: string
+  updatedAt: string
+  closedAt: string | null
+}
+
+export const sandboxFaultModes = ['error', 'timeout', 'rate-limited', 'defect'] as const
+export type SandboxFaultMode = (typeof sandboxFaultModes)[number]
+export const sandboxOperations = ['create', 'append', 'close', 'lookup'] as const
+export type SandboxOperation = (typeof sandboxOperations)[number]
+
+export interface SandboxFault {
+  mode: SandboxFaultMode
+  /** Empty: every operation. */
+  operations: SandboxOperation[]
+  /** How many more calls fail; null: until cleared. */
+  remaining: number | null
+}
+
+function toTicket(r: Selectable<SandboxTicketsTable>): SandboxTicket {
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    board: r.board,
+    priority: r.priority,
+    type: r.type,
+    status: r.status,
+    summary: r.summary,
+    description: r.description,
+    notes: JSON.parse(r.notes),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    closedAt: r.closed_at,
+  }
+}
+
+export class SandboxRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async nextTicketNumber(): Promise<number> {
+    const r = await this.db
+      .insertInto('counters')
+      .values({ name: 'sandbox_ticket', value: 1001 })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
+      .returning('value')
+      .executeTakeFirstOrThrow()
+    return Number(r.value)
+  }
+
+  async insert(partnerId: string, t: SandboxTicket): Promise<void> {
+    await this.db
+      .insertInto('sandbox_tickets')
+      .values({
+        id: t.id,
+        partner_id: partnerId,
+        company_id: t.companyId,
+        board: t.board,
+        priority: t.priority,
+        type: t.type,
+        status: t.status,
+        summary: t.summary,
+        description: t.description,
+        notes: JSON.stringify(t.notes),
+        created_at: t.createdAt,
+        updated_at: t.updatedAt,
+        closed_at: t.closedAt,
+      })
+      .execute()
+  }
+
+  async find(partnerId: string, id: string): Promise<SandboxTicket | null> {
+    const r = await this.db
+      .selectFrom('sandbox_tickets')
+      .selectAll()
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return r ? toTicket(r) : null
+  }
+
+  async list(partnerId: string, limit: number): Promise<SandboxTicket[]> {
+    const rows = await this.db
+      .selectFrom('sandbox_tickets')
+      .selectAll()
+      .where('partner_id', '=', partnerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+    return rows.map(toTicket)
+  }
+
+  async save(partnerId: string, t: SandboxTicket): Promise<void> {
+    await this.db
+      .updateTable('sandbox_tickets')
+      .set({
+        status: t.status,
+        notes: JSON.stringify(t.notes),
+        updated_at: t.updatedAt,
+        closed_at: t.closedAt,
+      })
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', t.id)
+      .execute()
+  }
+
+  async setFault(partnerId: string, fault: SandboxFault | null, now: string): Promise<void> {
+    await this.db.deleteFrom('sandbox_faults').where('partner_id', '=', partnerId).execute()
+    if (!fault) return
+    await this.db
+      .insertInto('sandbox_faults')
+      .values({
+        partner_id: partnerId,
+        mode: fault.mode,
+        operations: JSON.stringify(fault.operations),
+        remaining: fault.remaining,
+        created_at: now,
+      })
+      .execute()
+  }
+
+  async getFault(partnerId: string): Promise<SandboxFault | null> {
+    const r = await this.db
+      .selectFrom('sandbox_faults')
+      .selectAll()
+      .where('partner_id', '=', partnerId)
+      .executeTakeFirst()
+    return r
+      ? { mode: r.mode as SandboxFaultMode, operations: JSON.parse(r.operations), remaining: r.remaining }
+      : null
+  }
+
+  /** Uses up one failure of a counted fault; the fault is gone when none remain. */
+  async consumeFault(partnerId: string): Promise<void> {
+    await this.db
+      .updateTable('sandbox_faults')
+      .set((eb) => ({ remaining: eb('remaining', '-', 1) }))
+      .where('partner_id', '=', partnerId)
+      .where('remaining', 'is not', null)
+      .execute()
+    await this.db
+      .deleteFrom('sandbox_faults')
+      .where('partner_id', '=', partnerId)
+      .where('remaining', '<=', 0)
+      .execute()
+  }
+}

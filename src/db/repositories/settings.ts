@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../schema.js'
+
+export class SettingsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(key: string): Promise<string | null> {
+    const r = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst()
+    return r?.value ?? null
+  }
+
+  /** Sets the value only if the key is absent; answers whether this call set it. */
+  async setIfAbsent(key: string, value: string): Promise<boolean> {
+    const r = await this.db
+      .insertInto('settings')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst()
+    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1
+  }
+}

@@ -1,0 +1,241 @@
+// Tickets and the reservation protocol that keeps one ticket per correlationId and per open dedup key:
+// a row is inserted with status 'creating' before the PSA is called, and the unique constraints of
+// the table decide which of several concurrent requests creates the ticket.
+import type { Kysely, Selectable } from 'kysely'
+import type { Ticket, TicketStatus } from '../../domain/types.js'
+import type { Database, TicketsTable } from '../schema.js'
+
+function toTicket(r: Selectable<TicketsTable>): Ticket {
+  return {
+    id: r.id,
+    correlationId: r.correlation_id,
+    status: r.status as TicketStatus,
+    accountId: r.account_id,
+    productGroup: r.product_group,
+    alertType: r.alert_type,
+    title: r.title,
+    ruleId: r.rule_id,
+    psaKind: r.psa_kind,
+    psaTicketId: r.psa_ticket_id,
+    dedupKey: r.dedup_key,
+    occurrenceCount: r.occurrence_count,
+    leaseUntil: r.lease_until,
+    lastOccurrenceAt: r.last_occurrence_at,
+    createdAt: r.created_at,
+  }
+}
+
+export interface TicketRecord extends Ticket {
+  integrationId: string
+  partnerId: string
+  updatedAt: string
+  closedAt: string | null
+}
+
+function toRecord(r: Selectable<TicketsTable>): TicketRecord {
+  return {
+    ...toTicket(r),
+    integrationId: r.integration_id,
+    partnerId: r.partner_id,
+    updatedAt: r.updated_at,
+    closedAt: r.closed_at,
+  }
+}
+
+export interface Reservation {
+  id: string
+  integrationId: string
+  partnerId: string
+  correlationId: string
+  accountId: string
+  productGroup: string
+  alertType: string
+  title: string
+  ruleId: string
+  psaKind: string
+  dedupKey: string
+  dedupOpenKey: string | null
+  leaseUntil: string
+  now: string
+}
+
+export interface TicketQuery {
+  partnerId?: string
+  integrationIds?: string[]
+  status?: 'open' | 'closed'
+  accountId?: string
+  /** Only tickets with an id lower than this one (keyset pagination, newest first). */
+  beforeId?: string
+  limit: number
+}
+
+export class TicketRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findByCorrelation(integrationId: string, correlationId: string): Promise<Ticket | null> {
+    const r = await this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('integration_id', '=', integrationId)
+      .where('correlation_id', '=', correlationId)
+      .executeTakeFirst()
+    return r ? toTicket(r) : null
+  }
+
+  async findByOpenDedupKey(integrationId: string, key: string): Promise<Ticket | null> {
+    const r = await this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('integration_id', '=', integrationId)
+      .where('dedup_open_key', '=', key)
+      .executeTakeFirst()
+    return r ? toTicket(r) : null
+  }
+
+  async get(id: string): Promise<Ticket | null> {
+    const r = await this.db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst()
+    return r ? toTicket(r) : null
+  }
+
+  /**
+   * Removes reservations whose creator died (lease passed) for the same correlationId or dedup key,
+   * takes the dedup key away from `retireTicketId`, then inserts the reservation. Answers false when
+   * another request holds the correlationId or the key. Run inside a transaction.
+   */
+  async reserve(r: Reservation, retireTicketId: string | null): Promise<boolean> {
+    await this.db
+      .deleteFrom('tickets')
+      .where('integration_id', '=', r.integrationId)
+      .where('status', '=', 'creating')
+      .where('lease_until', '<', r.now)
+      .where((eb) =>
+        r.dedupOpenKey === null
+          ? eb('correlation_id', '=', r.correlationId)
+          : eb.or([eb('correlation_id', '=', r.correlationId), eb('dedup_open_key', '=', r.dedupOpenKey)]),
+      )
+      .execute()
+    if (retireTicketId) {
+      await this.db
+        .updateTable('tickets')
+        .set({ dedup_open_key: null })
+        .where('id', '=', retireTicketId)
+        .where('status', '!=', 'creating')
+        .execute()
+    }
+    const result = await this.db
+      .insertInto('tickets')
+      .values({
+        id: r.id,
+        integration_id: r.integrationId,
+        partner_id: r.partnerId,
+        correlation_id: r.correlationId,
+        status: 'creating',
+        account_id: r.accountId,
+        product_group: r.productGroup,
+        alert_type: r.alertType,
+        title: r.title,
+        rule_id: r.ruleId,
+        psa_kind: r.psaKind,
+        psa_ticket_id: null,
+        dedup_key: r.dedupKey,
+        dedup_open_key: r.dedupOpenKey,
+        occurrence_count: 1,
+        lease_until: r.leaseUntil,
+        last_occurrence_at: r.now,
+        created_at: r.now,
+        updated_at: r.now,
+        closed_at: null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+  }
+
+  async completeCreation(id: string, psaTicketId: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set({ status: 'open', psa_ticket_id: psaTicketId, lease_until: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async releaseReservation(id: string): Promise<void> {
+    await this.db.deleteFrom('tickets').where('id', '=', id).where('status', '=', 'creating').execute()
+  }
+
+  async recordOccurrence(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set((eb) => ({
+        occurrence_count: eb('occurrence_count', '+', 1),
+        last_occurrence_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Takes the right to close: open → closing (or a closing whose closer died). */
+  async claimClose(id: string, leaseUntil: string, now: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('tickets')
+      .set({ status: 'closing', lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'open'),
+          eb.and([eb('status', '=', 'closing'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows) === 1
+  }
+
+  async completeClose(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set({ status: 'closed', dedup_open_key: null, lease_until: null, closed_at: now, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async releaseClose(id: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set({ status: 'open', lease_until: null })
+      .where('id', '=', id)
+      .where('status', '=', 'closing')
+      .execute()
+  }
+
+  async findRecord(
+    scope: { partnerId?: string; integrationIds?: string[] },
+    correlationId: string,
+    integrationId?: string,
+  ): Promise<TicketRecord[]> {
+    let q = this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('correlation_id', '=', correlationId)
+      .where('status', '!=', 'creating')
+    if (scope.partnerId) q = q.where('partner_id', '=', scope.partnerId)
+    if (scope.integrationIds)
+      q = q.where('integration_id', 'in', scope.integrationIds.length ? scope.integrationIds : [''])
+    if (integrationId) q = q.where('integration_id', '=', integrationId)
+    const rows = await q.limit(2).execute()
+    return rows.map(toRecord)
+  }
+
+  async list(query: TicketQuery): Promise<TicketRecord[]> {
+    let q = this.db.selectFrom('tickets').selectAll().where('status', '!=', 'creating')
+    if (query.partnerId) q = q.where('partner_id', '=', query.partnerId)
+    if (query.integrationIds)
+      q = q.where('integration_id', 'in', query.integrationIds.length ? query.integrationIds : [''])
+    if (query.status === 'open') q = q.where('status', 'in', ['open', 'closing'])
+    if (query.status === 'closed') q = q.where('status', '=', 'closed')
+    if (query.accountId) q = q.where('account_id', '=', query.accountId)
+    if (query.beforeId) q = q.where('id', '<', query.beforeId)
+    const rows = await q.orderBy('id', 'desc').limit(query.limit).execute()
+    return rows.map(toRecord)
+  }
+}

@@ -1,0 +1,199 @@
+// Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text,
+// so that SQLite and PostgreSQL run the same queries; repositories convert at the edge.
+
+export interface SettingsTable {
+  key: string
+  value: string
+}
+
+export interface VendorsTable {
+  id: string
+  name: string
+  client_id: string
+  client_secret_digest: string
+  webhook_url: string | null
+  webhook_secret_enc: string | null
+  webhook_auth_header_enc: string | null
+  product_groups: string | null
+  product_groups_url: string | null
+  rate_limit_per_minute: number | null
+  created_at: string
+  updated_at: string
+}
+
+export interface PartnersTable {
+  id: string
+  name: string
+  api_key_digest: string
+  psa_kind: string
+  psa_settings_enc: string
+  created_at: string
+  updated_at: string
+}
+
+export interface IntegrationsTable {
+  id: string
+  vendor_id: string
+  partner_id: string
+  org_token_digest: string
+  state: string
+  alerts_enabled: number
+  ticket_creation: number
+  self_healing: number
+  dedup_enabled: number
+  dedup_key_fields: string
+  dedup_window_minutes: number | null
+  mapping_completed_at: string | null
+  connected_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface VendorTokensTable {
+  id: string
+  vendor_id: string
+  integration_id: string | null
+  digest: string
+  expires_at: string
+  revoked_at: string | null
+  created_at: string
+}
+
+export interface VendorAccountsTable {
+  integration_id: string
+  vendor_account_id: string
+  name: string
+  external_id: string
+  created_at: string
+  updated_at: string
+}
+
+export interface VendorServicesTable {
+  integration_id: string
+  service_id: string
+  name: string
+  description: string
+  created_at: string
+  updated_at: string
+}
+
+export interface UsageCountsTable {
+  id: string
+  integration_id: string
+  service_id: string
+  account_id: string
+  unit_count: number
+  created_at: string
+}
+
+export interface AccountMappingsTable {
+  integration_id: string
+  account_id: string
+  psa_company_id: string
+  board: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface RulesTable {
+  id: string
+  integration_id: string
+  precedence: number
+  enabled: number
+  product_group: string
+  alert_types: string
+  action: string
+  suppress_statuses: string
+  ticket_board: string | null
+  ticket_priority: string | null
+  ticket_type: string | null
+  ticket_status: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface TicketsTable {
+  id: string
+  integration_id: string
+  partner_id: string
+  correlation_id: string
+  status: string
+  account_id: string
+  product_group: string
+  alert_type: string
+  title: string
+  rule_id: string
+  psa_kind: string
+  psa_ticket_id: string | null
+  dedup_key: string
+  dedup_open_key: string | null
+  occurrence_count: number
+  lease_until: string | null
+  last_occurrence_at: string
+  created_at: string
+  updated_at: string
+  closed_at: string | null
+}
+
+export interface EventsTable {
+  message_id: string
+  partner_id: string
+  vendor_id: string
+  integration_id: string
+  correlation_id: string | null
+  event: string
+  status: string
+  http_status: number
+  incident_status: string | null
+  strategy: string
+  request: string | null
+  detail: string | null
+  created_at: string
+}
+
+export interface SandboxTicketsTable {
+  id: string
+  partner_id: string
+  company_id: string
+  board: string | null
+  priority: string | null
+  type: string | null
+  status: string
+  summary: string
+  description: string
+  notes: string
+  created_at: string
+  updated_at: string
+  closed_at: string | null
+}
+
+export interface SandboxFaultsTable {
+  partner_id: string
+  mode: string
+  operations: string
+  remaining: number | null
+  created_at: string
+}
+
+export interface CountersTable {
+  name: string
+  value: number
+}
+
+export interface Database {
+  settings: SettingsTable
+  vendors: VendorsTable
+  partners: PartnersTable
+  integrations: IntegrationsTable
+  vendor_tokens: VendorTokensTable
+  vendor_accounts: VendorAccountsTable
+  vendor_services: VendorServicesTable
+  usage_counts: UsageCountsTable
+  account_mappings: AccountMappingsTable
+  rules: RulesTable
+  tickets: TicketsTable
+  events: EventsTable
+  sandbox_tickets: SandboxTicketsTable
+  sandbox_faults: SandboxFaultsTable
+  counters: CountersTable
+}

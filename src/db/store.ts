@@ -1,0 +1,55 @@
+// Every repository over one connection (or one transaction). `transaction` hands the callback a
+// Store whose repositories all write inside the same transaction.
+import type { Kysely } from 'kysely'
+import type { CryptoBox } from '../security/crypto-box.js'
+import type { Dialect } from './connect.js'
+import { EventRepository } from './repositories/events.js'
+import { IntegrationRepository } from './repositories/integrations.js'
+import { MappingRepository } from './repositories/mappings.js'
+import { PartnerRepository } from './repositories/partners.js'
+import { RuleRepository } from './repositories/rules.js'
+import { SandboxRepository } from './repositories/sandbox.js'
+import { SettingsRepository } from './repositories/settings.js'
+import { TicketRepository } from './repositories/tickets.js'
+import { TokenRepository } from './repositories/tokens.js'
+import { VendorDataRepository } from './repositories/vendor-data.js'
+import { VendorRepository } from './repositories/vendors.js'
+import type { Database } from './schema.js'
+
+export class Store {
+  readonly vendors: VendorRepository
+  readonly partners: PartnerRepository
+  readonly integrations: IntegrationRepository
+  readonly vendorData: VendorDataRepository
+  readonly mappings: MappingRepository
+  readonly rules: RuleRepository
+  readonly tickets: TicketRepository
+  readonly events: EventRepository
+  readonly tokens: TokenRepository
+  readonly settings: SettingsRepository
+  readonly sandbox: SandboxRepository
+
+  constructor(
+    readonly kysely: Kysely<Database>,
+    readonly dialect: Dialect,
+    private readonly box: CryptoBox,
+    private readonly inTransaction = false,
+  ) {
+    this.vendors = new VendorRepository(kysely, box)
+    this.partners = new PartnerRepository(kysely, box)
+    this.integrations = new IntegrationRepository(kysely)
+    this.vendorData = new VendorDataRepository(kysely)
+    this.mappings = new MappingRepository(kysely)
+    this.rules = new RuleRepository(kysely)
+    this.tickets = new TicketRepository(kysely)
+    this.events = new EventRepository(kysely)
+    this.tokens = new TokenRepository(kysely)
+    this.settings = new SettingsRepository(kysely)
+    this.sandbox = new SandboxRepository(kysely)
+  }
+
+  async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this)
+    return this.kysely.transaction().execute((trx) => work(new Store(trx, this.dialect, this.box, true)))
+  }
+}

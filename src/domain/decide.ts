@@ -1,0 +1,255 @@
+// The decision table of DESIGN §3, rows 5–18: given what is known about an alert and its
+// integration, what should happen. Pure: the caller loads the facts, an executor carries the
+// decision out (PSA calls, rows, events). Rows 1–4 (schema, credentials, rate limit, integration
+// lookup) are answered at the HTTP edge before any fact is loaded; rows 17 (closed in the PSA),
+// 19 and 20 depend on the PSA call and are built with the constructors of outcome.ts.
+import { checkAgainstCatalogue } from './catalogue.js'
+import { withinWindow } from './dedup.js'
+import { inactiveDetail, isActive } from './integration-state.js'
+import { alreadyClosed, type Outcome, rejected, suppressed } from './outcome.js'
+import { matchRule } from './rules.js'
+import type { AccountMapping, AlertFacts, Catalogue, IntegrationSettings, Rule, Ticket } from './types.js'
+
+export interface DecisionContext {
+  alert: AlertFacts
+  integration: IntegrationSettings
+  catalogue: Catalogue | null
+  /** Whether the vendor has declared the alert's accountId (spec §4.6 accounts). */
+  accountKnown: boolean
+  /** Account mappings for the alert's account and, on UPDATE/RESOLVED, the ticket's account. */
+  mappings: ReadonlyMap<string, AccountMapping>
+  rules: readonly Rule[]
+  /** The ticket named by alert.correlationId, if any. */
+  ticket: Ticket | null
+  /** The alert's dedup key under the integration's settings. */
+  dedupKey: string
+  /** The open ticket that holds dedupKey, if any (only looked up when de-duplication is on). */
+  dedupTicket: Ticket | null
+  now: Date
+}
+
+export type Decision =
+  | { kind: 'done'; outcome: Outcome }
+  | {
+      kind: 'create'
+      rule: Rule
+      mapping: AccountMapping
+      /** The vendor's own correlationId, or undefined to generate one. */
+      correlationId: string | undefined
+      dedupKey: string
+      /** Set when de-duplication is on: the key this ticket holds while open. */
+      dedupOpenKey: string | null
+      /** An open ticket holding the same key whose window has passed: it gives the key up. */
+      retireTicketId: string | null
+    }
+  | { kind: 'append'; row: '9' | '14'; ticket: Ticket; mapping: AccountMapping }
+  | { kind: 'close'; ticket: Ticket; mapping: AccountMapping }
+
+const done = (outcome: Outcome): Decision => ({ kind: 'done', outcome })
+
+export function decide(ctx: DecisionContext): Decision {
+  const { alert, integration } = ctx
+  const cid = alert.correlationId ?? null
+
+  // Row 5: the integration must be active and alerting on.
+  if (!isActive(integration.state)) {
+    return done(
+      rejected('5', 'INTEGRATION_NOT_ACTIVE', inactiveDetail(integration.state), 'Alerting Disabled', cid),
+    )
+  }
+  if (!integration.alertsEnabled) {
+    return done(
+      rejected(
+        '5',
+        'ALERTING_DISABLED',
+        'Alerting is turned off for this integration; the partner turns it on (alertsEnabled).',
+        'Alerting Disabled',
+        cid,
+      ),
+    )
+  }
+
+  // Row 6: the catalogue the partner may use.
+  const check = checkAgainstCatalogue(ctx.catalogue, alert.productGroup, alert.alertType)
+  if (!check.ok) return done(rejected('6', 'INVALID_ALERT', check.detail, 'Invalid Alert', cid))
+
+  return alert.incidentStatus === 'OPEN' ? decideOpen(ctx) : decideFollowUp(ctx)
+}
+
+function decideOpen(ctx: DecisionContext): Decision {
+  const { alert, integration } = ctx
+  const cid = alert.correlationId ?? null
+  const failCreate = (error: Parameters<typeof rejected>[1], detail: string) =>
+    done(rejected('7', error, detail, 'Failed To Create Ticket', cid))
+
+  // Row 7: account known and mapped, a rule for the group.
+  if (!ctx.accountKnown) {
+    return failCreate(
+      'ACCOUNT_UNKNOWN',
+      `accountId '${alert.accountId}' is unknown: create it first (POST /api/vendor-api/organization/accounts).`,
+    )
+  }
+  const mapping = ctx.mappings.get(alert.accountId)
+  if (!mapping) {
+    return failCreate(
+      'ACCOUNT_NOT_MAPPED',
+      `accountId '${alert.accountId}' is not mapped to a PSA company; the partner maps it in the integration's accounts.`,
+    )
+  }
+  const match = matchRule(ctx.rules, alert.productGroup, alert.alertType)
+  if (match.kind === 'no-rule') {
+    return failCreate(
+      'NO_RULE',
+      `No rule covers productGroup '${alert.productGroup}' and alertType '${alert.alertType}'; the partner adds one.`,
+    )
+  }
+  if (match.kind === 'all-disabled') {
+    return failCreate('RULES_DISABLED', `Every rule for productGroup '${alert.productGroup}' is turned off.`)
+  }
+  const { rule } = match
+
+  // Row 8: suppression.
+  const suppressWhy =
+    rule.action === 'suppress'
+      ? `Rule ${rule.id} suppresses productGroup '${alert.productGroup}'.`
+      : rule.suppressStatuses.includes('OPEN')
+        ? `Rule ${rule.id} suppresses incidentStatus OPEN.`
+        : !integration.ticketCreation
+          ? 'Ticket creation is turned off for this integration.'
+          : null
+  if (suppressWhy) return done(suppressed('8', 'Failed To Create Ticket', suppressWhy, cid))
+
+  // Rows 9–10: an existing ticket by correlationId, then by dedup key.
+  const ticket = ctx.ticket
+  if (ticket && ticket.status !== 'closed') {
+    return { kind: 'append', row: '9', ticket, mapping: ctx.mappings.get(ticket.accountId) ?? mapping }
+  }
+  const dedup = integration.deduplication
+  const holder = dedup.enabled ? ctx.dedupTicket : null
+  if (
+    !ticket &&
+    holder &&
+    holder.status !== 'closed' &&
+    withinWindow(holder.lastOccurrenceAt, dedup.windowMinutes, ctx.now)
+  ) {
+    return {
+      kind: 'append',
+      row: '9',
+      ticket: holder,
+      mapping: ctx.mappings.get(holder.accountId) ?? mapping,
+    }
+  }
+  if (ticket) {
+    return done(
+      rejected(
+        '10',
+        'TICKET_CLOSED',
+        `The ticket of correlationId '${ticket.correlationId}' is closed; send OPEN without a correlationId (or with a new one) to open a new ticket.`,
+        'Failed To Create Ticket',
+        ticket.correlationId,
+      ),
+    )
+  }
+
+  // Row 11.
+  return {
+    kind: 'create',
+    rule,
+    mapping,
+    correlationId: alert.correlationId,
+    dedupKey: ctx.dedupKey,
+    dedupOpenKey: dedup.enabled ? ctx.dedupKey : null,
+    retireTicketId: holder && holder.status !== 'closed' ? holder.id : null,
+  }
+}
+
+function decideFollowUp(ctx: DecisionContext): Decision {
+  const { alert, integration, ticket } = ctx
+  const cid = alert.correlationId ?? null
+
+  // Row 12.
+  if (!alert.correlationId) {
+    return done(
+      rejected(
+        '12',
+        'CORRELATION_ID_REQUIRED',
+        `incidentStatus ${alert.incidentStatus} needs the correlationId returned when the ticket was created.`,
+        'Invalid Alert',
+        null,
+      ),
+    )
+  }
+
+  // Row 13.
+  if (!ticket) {
+    return done(
+      rejected(
+        '13',
+        'TICKET_NOT_FOUND',
+        `No ticket has correlationId '${alert.correlationId}'.`,
+        'Ticket Not Found',
+        cid,
+      ),
+    )
+  }
+  const rule = ctx.rules.find((r) => r.id === ticket.ruleId)
+  if (!rule) {
+    return done(
+      rejected(
+        '13',
+        'RULE_GONE',
+        `The rule that created the ticket of correlationId '${ticket.correlationId}' was deleted.`,
+        'Ticket Not Found',
+        cid,
+      ),
+    )
+  }
+  const mapping = ctx.mappings.get(ticket.accountId)
+  if (!mapping) {
+    return done(
+      rejected(
+        '13',
+        'ACCOUNT_NOT_MAPPED',
+        `accountId '${ticket.accountId}' of the ticket is no longer mapped to a PSA company.`,
+        'Ticket Not Found',
+        cid,
+      ),
+    )
+  }
+
+  // Row 13a (ours): the ticket's rule suppresses this incidentStatus.
+  if (rule.suppressStatuses.includes(alert.incidentStatus)) {
+    return done(
+      suppressed(
+        '13a',
+        'Alert Suppressed',
+        `Rule ${rule.id} suppresses incidentStatus ${alert.incidentStatus}.`,
+        cid,
+      ),
+    )
+  }
+
+  if (alert.incidentStatus === 'UPDATE') {
+    // Rows 14–15.
+    if (ticket.status === 'closed') {
+      return done(
+        rejected('15', 'TICKET_CLOSED', 'The ticket is already closed.', 'Ticket Already Closed', cid),
+      )
+    }
+    return { kind: 'append', row: '14', ticket, mapping }
+  }
+
+  // Rows 16–18 (RESOLVED).
+  if (!integration.selfHealing) {
+    return done(
+      suppressed(
+        '16',
+        'Self-Healing Disabled',
+        'Self-healing is turned off; the ticket was left untouched.',
+        cid,
+      ),
+    )
+  }
+  if (ticket.status === 'closed') return done(alreadyClosed(ticket.correlationId, 'here'))
+  return { kind: 'close', ticket, mapping }
+}

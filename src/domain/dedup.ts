@@ -1,0 +1,17 @@
+// The de-duplication key of an alert and the window test. Pure.
+import { createHash } from 'node:crypto'
+import { type AlertFacts, type DedupField, dedupFields } from './types.js'
+
+export const defaultDedupFields: DedupField[] = ['accountId', 'productGroup', 'alertType']
+
+/** A stable digest of the chosen fields; field order in the settings does not matter. */
+export function dedupKey(fields: readonly DedupField[], alert: AlertFacts): string {
+  const chosen = dedupFields.filter((f) => fields.includes(f))
+  const material = JSON.stringify(chosen.map((f) => [f, alert[f]]))
+  return createHash('sha256').update(material).digest('hex')
+}
+
+export function withinWindow(lastOccurrenceAt: string, windowMinutes: number | null, now: Date): boolean {
+  if (windowMinutes === null) return true
+  return now.getTime() - Date.parse(lastOccurrenceAt) <= windowMinutes * 60_000
+}

@@ -1,0 +1,80 @@
+// The closed set of machine-readable error codes and the HTTP status each one means.
+// Adding a code without a status is a compile error (the switch is exhaustive).
+
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'VALIDATION_FAILED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'BODY_TOO_LARGE'
+  | 'INVALID_ALERT'
+  | 'CORRELATION_ID_REQUIRED'
+  | 'INVALID_CREDENTIALS'
+  | 'UNAUTHENTICATED'
+  | 'TOKEN_EXPIRED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'INTEGRATION_NOT_FOUND'
+  | 'ACCOUNT_UNKNOWN'
+  | 'ACCOUNT_NOT_MAPPED'
+  | 'NO_RULE'
+  | 'RULES_DISABLED'
+  | 'RULE_GONE'
+  | 'TICKET_NOT_FOUND'
+  | 'INTEGRATION_NOT_ACTIVE'
+  | 'ALERTING_DISABLED'
+  | 'TICKET_CLOSED'
+  | 'INVALID_STATE'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'PSA_ERROR'
+  | 'INTERNAL'
+  // OAuth 2.0 (RFC 6749 §5.2) codes, used by the token endpoint only.
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_scope'
+  | 'unsupported_grant_type'
+
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'INVALID_JSON':
+    case 'VALIDATION_FAILED':
+    case 'INVALID_ALERT':
+    case 'CORRELATION_ID_REQUIRED':
+    case 'invalid_request':
+    case 'invalid_scope':
+    case 'unsupported_grant_type':
+      return 400
+    case 'INVALID_CREDENTIALS':
+    case 'UNAUTHENTICATED':
+    case 'TOKEN_EXPIRED':
+    case 'invalid_client':
+      return 401
+    case 'FORBIDDEN':
+      return 403
+    case 'NOT_FOUND':
+    case 'INTEGRATION_NOT_FOUND':
+    case 'ACCOUNT_UNKNOWN':
+    case 'ACCOUNT_NOT_MAPPED':
+    case 'NO_RULE':
+    case 'RULES_DISABLED':
+    case 'RULE_GONE':
+    case 'TICKET_NOT_FOUND':
+      return 404
+    case 'INTEGRATION_NOT_ACTIVE':
+    case 'ALERTING_DISABLED':
+    case 'TICKET_CLOSED':
+    case 'INVALID_STATE':
+    case 'CONFLICT':
+      return 409
+    case 'BODY_TOO_LARGE':
+      return 413
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415
+    case 'RATE_LIMITED':
+      return 429
+    case 'INTERNAL':
+      return 500
+    case 'PSA_ERROR':
+      return 502
+  }
+}

@@ -1,0 +1,143 @@
+// What an alert call ends in: the row of DESIGN §3 that applied, the contract's message, the HTTP
+// status of the synchronous strategy and the audit event to record. Pure constructors only.
+import { type ErrorCode, httpStatusOf } from './errors.js'
+import type { EventStatus } from './types.js'
+
+export type RowId =
+  | '1'
+  | '2'
+  | '3'
+  | '4'
+  | '5'
+  | '6'
+  | '7'
+  | '8'
+  | '9'
+  | '10'
+  | '11'
+  | '12'
+  | '13'
+  | '13a'
+  | '14'
+  | '15'
+  | '16'
+  | '17'
+  | '18'
+  | '19'
+  | '20'
+
+export type EventName =
+  | 'Ticket Created'
+  | 'Ticket Updated'
+  | 'Ticket Closed'
+  | 'Failed To Create Ticket'
+  | 'Failed To Update Ticket'
+  | 'Failed To Close Ticket'
+  | 'Ticket Not Found'
+  | 'Ticket Already Closed'
+  | 'Self-Healing Disabled'
+  | 'Alert Suppressed'
+  | 'Alerting Disabled'
+  | 'Invalid Alert'
+  | 'Internal Error'
+
+export type OutcomeMessage = 'created' | 'suppressed' | 'updated' | 'closed' | 'failed'
+
+export interface Outcome {
+  row: RowId
+  message: OutcomeMessage
+  httpStatus: number
+  /** The audit event to store; null where nothing is stored (no tenant known yet). */
+  event: { name: EventName; status: EventStatus } | null
+  error: ErrorCode | null
+  detail: string | null
+  correlationId: string | null
+}
+
+export function rejected(
+  row: RowId,
+  error: ErrorCode,
+  detail: string,
+  eventName: EventName | null,
+  correlationId: string | null,
+): Outcome {
+  return {
+    row,
+    message: 'failed',
+    httpStatus: httpStatusOf(error),
+    event: eventName ? { name: eventName, status: 'failed' } : null,
+    error,
+    detail,
+    correlationId,
+  }
+}
+
+export function suppressed(
+  row: RowId,
+  eventName: EventName,
+  detail: string,
+  correlationId: string | null,
+): Outcome {
+  return {
+    row,
+    message: 'suppressed',
+    httpStatus: 200,
+    event: { name: eventName, status: 'suppressed' },
+    error: null,
+    detail,
+    correlationId,
+  }
+}
+
+const success = (
+  row: RowId,
+  message: OutcomeMessage,
+  httpStatus: number,
+  name: EventName,
+  correlationId: string,
+): Outcome => ({
+  row,
+  message,
+  httpStatus,
+  event: { name, status: 'success' },
+  error: null,
+  detail: null,
+  correlationId,
+})
+
+export const created = (correlationId: string): Outcome =>
+  success('11', 'created', 201, 'Ticket Created', correlationId)
+export const updated = (row: '9' | '14', correlationId: string): Outcome =>
+  success(row, 'updated', 200, 'Ticket Updated', correlationId)
+export const closed = (correlationId: string): Outcome =>
+  success('18', 'closed', 200, 'Ticket Closed', correlationId)
+
+export function alreadyClosed(correlationId: string, where: 'here' | 'psa'): Outcome {
+  const detail =
+    where === 'psa'
+      ? 'The ticket was already closed in the PSA; it is now marked closed here too.'
+      : 'The ticket is already closed.'
+  return rejected('17', 'TICKET_CLOSED', detail, 'Ticket Already Closed', correlationId)
+}
+
+export type PsaOperation = 'create' | 'update' | 'close'
+
+const failureEvent: Record<PsaOperation, EventName> = {
+  create: 'Failed To Create Ticket',
+  update: 'Failed To Update Ticket',
+  close: 'Failed To Close Ticket',
+}
+
+export function psaFailed(operation: PsaOperation, detail: string, correlationId: string | null): Outcome {
+  return rejected('19', 'PSA_ERROR', detail, failureEvent[operation], correlationId)
+}
+
+export function internalError(correlationId: string | null): Outcome {
+  return rejected(
+    '20',
+    'INTERNAL',
+    'An unexpected error occurred; quote the messageId to support.',
+    'Internal Error',
+    correlationId,
+  )
+}

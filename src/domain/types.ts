@@ -1,0 +1,87 @@
+// The vocabulary of the domain. Plain data, no I/O.
+
+export const incidentStatuses = ['OPEN', 'UPDATE', 'RESOLVED'] as const
+export type IncidentStatus = (typeof incidentStatuses)[number]
+
+export const integrationStates = ['created', 'mapping', 'pending', 'connected'] as const
+export type IntegrationState = (typeof integrationStates)[number]
+
+export const dedupFields = ['accountId', 'productGroup', 'alertType', 'title'] as const
+export type DedupField = (typeof dedupFields)[number]
+
+export interface DedupSettings {
+  enabled: boolean
+  keyFields: DedupField[]
+  /** Minutes since a ticket's last occurrence within which a new OPEN is folded into it; null = no limit. */
+  windowMinutes: number | null
+}
+
+export interface IntegrationSettings {
+  state: IntegrationState
+  alertsEnabled: boolean
+  ticketCreation: boolean
+  selfHealing: boolean
+  deduplication: DedupSettings
+}
+
+export interface TicketSettings {
+  board: string | null
+  priority: string | null
+  type: string | null
+  status: string | null
+}
+
+export interface Rule {
+  id: string
+  precedence: number
+  enabled: boolean
+  productGroup: string
+  /** Empty: every alert type of the group. */
+  alertTypes: string[]
+  action: 'ticket' | 'suppress'
+  suppressStatuses: IncidentStatus[]
+  ticket: TicketSettings
+  createdAt: string
+}
+
+export interface AccountMapping {
+  accountId: string
+  psaCompanyId: string
+  board: string | null
+}
+
+/** creating: reserved, PSA ticket not yet made; closing: a close is in flight. */
+export type TicketStatus = 'creating' | 'open' | 'closing' | 'closed'
+
+export interface Ticket {
+  id: string
+  correlationId: string
+  status: TicketStatus
+  accountId: string
+  productGroup: string
+  alertType: string
+  title: string
+  ruleId: string
+  psaKind: string
+  psaTicketId: string | null
+  dedupKey: string
+  occurrenceCount: number
+  leaseUntil: string | null
+  lastOccurrenceAt: string
+  createdAt: string
+}
+
+/** Product group name → its alert types. */
+export type Catalogue = ReadonlyMap<string, ReadonlySet<string>>
+
+export interface AlertFacts {
+  incidentStatus: IncidentStatus
+  correlationId: string | undefined
+  title: string
+  summary: string
+  accountId: string
+  productGroup: string
+  alertType: string
+}
+
+export type EventStatus = 'success' | 'suppressed' | 'failed'

@@ -1,0 +1,171 @@
+// Partner API: tickets, the audit trail and its success/failure metrics, scoped to the partner.
+import Type from 'typebox'
+import { getTicket, listTickets } from '../../alerts/ticket-reads.js'
+import { CorrelationId } from '../../alerts/schema.js'
+import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/views.js'
+import type { App } from '../../http/app-types.js'
+import { partnerId } from '../../http/auth.js'
+import { ApiError } from '../../http/errors.js'
+import { decodeCursor, page } from '../../http/pagination.js'
+import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+
+const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
+const EventStatus = Type.Union([Type.Literal('success'), Type.Literal('suppressed'), Type.Literal('failed')])
+const Instant = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' })
+
+const Counts = Type.Object({ success: Type.Integer(), suppressed: Type.Integer(), failed: Type.Integer() })
+const Metrics = Type.Object({
+  since: Type.String(),
+  until: Type.String(),
+  bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
+  totals: Type.Object({ ...Counts.properties, total: Type.Integer() }),
+  byEvent: Type.Array(Type.Object({ event: Type.String(), status: EventStatus, count: Type.Integer() })),
+  series: Type.Array(Type.Object({ start: Type.String(), ...Counts.properties })),
+})
+
+export function registerPartnerActivity(app: App, s: Services): void {
+  const base = { preHandler: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+
+  app.get(
+    '/api/partner/tickets',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Your tickets, newest first',
+        querystring: Type.Object({
+          integrationId: IntegrationFilter,
+          status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+          accountId: Type.Optional(Type.String({ maxLength: 128 })),
+          cursor: Type.Optional(Cursor),
+          limit: Type.Optional(Limit),
+        }),
+        response: { 200: Page(TicketView), ...failures(400, 401) },
+      },
+    },
+    async (request) => {
+      const { integrationId, ...q } = request.query
+      const scope = {
+        partnerId: partnerId(request),
+        ...(integrationId ? { integrationIds: [integrationId] } : {}),
+      }
+      return listTickets(s.store, scope, { ...q, limit: q.limit ?? 50 })
+    },
+  )
+
+  app.get(
+    '/api/partner/tickets/:correlationId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'A ticket with its event history',
+        params: Type.Object({ correlationId: CorrelationId }),
+        querystring: Type.Object({ integrationId: IntegrationFilter }),
+        response: { 200: TicketWithHistory, ...failures(400, 401, 404, 409) },
+      },
+    },
+    async (request) =>
+      getTicket(
+        s.store,
+        { partnerId: partnerId(request) },
+        request.params.correlationId,
+        request.query.integrationId,
+      ),
+  )
+
+  app.get(
+    '/api/partner/events',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'The audit trail, newest first',
+        querystring: Type.Object({
+          integrationId: IntegrationFilter,
+          correlationId: Type.Optional(Type.String({ maxLength: 128 })),
+          status: Type.Optional(EventStatus),
+          event: Type.Optional(Type.String({ maxLength: 64 })),
+          since: Type.Optional(Instant),
+          until: Type.Optional(Instant),
+          cursor: Type.Optional(Cursor),
+          limit: Type.Optional(Limit),
+        }),
+        response: { 200: Page(EventView), ...failures(400, 401) },
+      },
+    },
+    async (request) => {
+      const { cursor, limit = 50, since, until, ...filters } = request.query
+      const rows = await s.store.events.list({
+        ...filters,
+        since: since && new Date(since).toISOString(),
+        until: until && new Date(until).toISOString(),
+        partnerId: partnerId(request),
+        beforeId: decodeCursor(cursor),
+        limit: limit + 1,
+      })
+      const result = page(rows, limit, (e) => e.messageId)
+      return { data: result.data.map(eventView), nextCursor: result.nextCursor }
+    },
+  )
+
+  app.get(
+    '/api/partner/metrics',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Counts of events by status and name, in hourly or daily buckets (default: last 24 hours)',
+        querystring: Type.Object({
+          integrationId: IntegrationFilter,
+          since: Type.Optional(Instant),
+          until: Type.Optional(Instant),
+          bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')])),
+        }),
+        response: { 200: Metrics, ...failures(400, 401) },
+      },
+    },
+    async (request) => {
+      const q = request.query
+      const until = q.until ? new Date(q.until) : s.clock()
+      const since = q.since ? new Date(q.since) : new Date(until.getTime() - 24 * 3600_000)
+      if (since >= until) throw new ApiError('VALIDATION_FAILED', 'since must be before until.')
+      const bucket = q.bucket ?? 'hour'
+      const rows = await s.store.events.counts({
+        partnerId: partnerId(request),
+        integrationId: q.integrationId,
+        since: since.toISOString(),
+        until: until.toISOString(),
+        bucketChars: bucket === 'hour' ? 13 : 10,
+      })
+      const totals = { success: 0, suppressed: 0, failed: 0, total: 0 }
+      const byEvent = new Map<
+        string,
+        { event: string; status: (typeof rows)[number]['status']; count: number }
+      >()
+      const series = new Map<string, { start: string; success: number; suppressed: number; failed: number }>()
+      for (const r of rows) {
+        totals[r.status] += r.count
+        totals.total += r.count
+        const key = `${r.event}\u0000${r.status}`
+        const e = byEvent.get(key) ?? { event: r.event, status: r.status, count: 0 }
+        e.count += r.count
+        byEvent.set(key, e)
+        const start = bucket === 'hour' ? `${r.bucket}:00:00.000Z` : `${r.bucket}T00:00:00.000Z`
+        const b = series.get(start) ?? { start, success: 0, suppressed: 0, failed: 0 }
+        b[r.status] += r.count
+        series.set(start, b)
+      }
+      return {
+        since: since.toISOString(),
+        until: until.toISOString(),
+        bucket,
+        totals,
+        byEvent: [...byEvent.values()].sort((a, b) => b.count - a.count),
+        series: [...series.values()],
+      }
+    },
+  )
+}

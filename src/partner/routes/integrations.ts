@@ -1,0 +1,91 @@
+// Partner API: its integrations, their toggles, completing the mapping (DESIGN §7).
+import Type from 'typebox'
+import type { App } from '../../http/app-types.js'
+import { partnerId } from '../../http/auth.js'
+import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import { dedupFields } from '../../domain/types.js'
+import type { Services } from '../../services.js'
+import { IntegrationView, integrationView } from '../views.js'
+
+const PatchIntegration = Type.Object({
+  alertsEnabled: Type.Optional(Type.Boolean()),
+  ticketCreation: Type.Optional(Type.Boolean()),
+  selfHealing: Type.Optional(Type.Boolean()),
+  deduplication: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      keyFields: Type.Optional(Type.Array(Type.Enum(dedupFields), { minItems: 1, uniqueItems: true })),
+      windowMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 525600 }))),
+    }),
+  ),
+})
+
+export function registerPartnerIntegrations(app: App, s: Services): void {
+  const base = { preHandler: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+
+  app.get(
+    '/api/partner/integrations',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Your integrations',
+        response: { 200: Type.Object({ data: Type.Array(IntegrationView) }), ...failures(401) },
+      },
+    },
+    async (request) => ({
+      data: (await s.store.integrations.list({ partnerId: partnerId(request) })).map(integrationView),
+    }),
+  )
+
+  app.get(
+    '/api/partner/integrations/:id',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'One integration',
+        params: IdParams,
+        response: { 200: IntegrationView, ...failures(401, 404) },
+      },
+    },
+    async (request) =>
+      integrationView(await s.partnerSetup.integration(partnerId(request), request.params.id)),
+  )
+
+  app.patch(
+    '/api/partner/integrations/:id',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Change toggles: alertsEnabled, ticketCreation, selfHealing, deduplication',
+        params: IdParams,
+        body: PatchIntegration,
+        response: { 200: IntegrationView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return integrationView(await s.partnerSetup.updateSettings(integration, request.body))
+    },
+  )
+
+  app.post(
+    '/api/partner/integrations/:id/complete-mapping',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Finish the mapping wizard (mapping → pending); needs at least one mapped account',
+        params: IdParams,
+        response: { 200: IntegrationView, ...failures(401, 404, 409) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return integrationView(await s.partnerSetup.completeMapping(integration))
+    },
+  )
+}

@@ -1,0 +1,135 @@
+// Partner API: rules of an integration (DESIGN §2 Rule), matched by precedence (lower first).
+import Type from 'typebox'
+import { incidentStatuses } from '../../domain/types.js'
+import type { App } from '../../http/app-types.js'
+import { partnerId } from '../../http/auth.js'
+import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+
+const Setting = Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 })))
+const TicketSettingsInput = Type.Object(
+  { board: Setting, priority: Setting, type: Setting, status: Setting },
+  { description: 'missing settings take the PSA connection defaults' },
+)
+const Status = Type.Enum(incidentStatuses)
+const Action = Type.Union([Type.Literal('ticket'), Type.Literal('suppress')])
+
+const RuleFields = {
+  precedence: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'lower runs first' }),
+  ),
+  enabled: Type.Optional(Type.Boolean()),
+  alertTypes: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+      maxItems: 200,
+      uniqueItems: true,
+      description: 'empty: every type of the group',
+    }),
+  ),
+  action: Type.Optional(Action),
+  suppressStatuses: Type.Optional(
+    Type.Array(Status, { uniqueItems: true, description: 'incidentStatus values this rule suppresses' }),
+  ),
+  ticket: Type.Optional(TicketSettingsInput),
+}
+const Group = Type.String({ minLength: 1, maxLength: 128 })
+const CreateRule = Type.Object({ productGroup: Group, ...RuleFields })
+const PatchRule = Type.Object({ productGroup: Type.Optional(Group), ...RuleFields })
+
+const RuleView = Type.Object({
+  id: Type.String(),
+  precedence: Type.Integer(),
+  enabled: Type.Boolean(),
+  productGroup: Type.String(),
+  alertTypes: Type.Array(Type.String()),
+  action: Action,
+  suppressStatuses: Type.Array(Status),
+  ticket: Type.Object({
+    board: Nullable(Type.String()),
+    priority: Nullable(Type.String()),
+    type: Nullable(Type.String()),
+    status: Nullable(Type.String()),
+  }),
+  createdAt: Type.String(),
+})
+
+const RuleParams = Type.Object({
+  id: IdParams.properties.id,
+  ruleId: Type.String({ minLength: 1, maxLength: 64 }),
+})
+
+export function registerPartnerRules(app: App, s: Services): void {
+  const base = { preHandler: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+
+  app.get(
+    '/api/partner/integrations/:id/rules',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Rules in precedence order',
+        params: IdParams,
+        response: { 200: Type.Object({ data: Type.Array(RuleView) }), ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return { data: await s.store.rules.list(integration.id) }
+    },
+  )
+
+  app.post(
+    '/api/partner/integrations/:id/rules',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Add a rule',
+        params: IdParams,
+        body: CreateRule,
+        response: { 201: RuleView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return reply.code(201).send(await s.partnerSetup.createRule(integration, request.body))
+    },
+  )
+
+  app.patch(
+    '/api/partner/integrations/:id/rules/:ruleId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Change a rule',
+        params: RuleParams,
+        body: PatchRule,
+        response: { 200: RuleView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return s.partnerSetup.updateRule(integration, request.params.ruleId, request.body)
+    },
+  )
+
+  app.delete(
+    '/api/partner/integrations/:id/rules/:ruleId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Delete a rule',
+        params: RuleParams,
+        response: { 204: Type.Null(), ...failures(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      await s.partnerSetup.deleteRule(integration, request.params.ruleId)
+      return reply.code(204).send(null)
+    },
+  )
+}

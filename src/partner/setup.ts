@@ -1,0 +1,127 @@
+// What a partner sets up on an integration: toggles, account mappings, rules, completing the
+// mapping. Used by the partner API and by the demo set-up.
+import { v7 as uuidv7 } from 'uuid'
+import { iso, type Clock } from '../clock.js'
+import type { Integration, SettingsPatch } from '../db/repositories/integrations.js'
+import type { Store } from '../db/store.js'
+import { checkAgainstCatalogue, toCatalogue } from '../domain/catalogue.js'
+import { transition } from '../domain/integration-state.js'
+import type { AccountMapping, IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
+import { ApiError } from '../http/errors.js'
+
+export interface RuleInput {
+  precedence?: number
+  enabled?: boolean
+  productGroup?: string
+  alertTypes?: string[]
+  action?: 'ticket' | 'suppress'
+  suppressStatuses?: IncidentStatus[]
+  ticket?: Partial<Record<keyof TicketSettings, string | null>>
+}
+
+export class PartnerSetup {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The partner's own integration, or 404: another partner's integrations do not exist for it. */
+  async integration(partnerId: string, integrationId: string): Promise<Integration> {
+    const integration = await this.store.integrations.findById(integrationId)
+    if (!integration || integration.partnerId !== partnerId) {
+      throw new ApiError('INTEGRATION_NOT_FOUND', `Integration '${integrationId}' was not found.`)
+    }
+    return integration
+  }
+
+  async updateSettings(integration: Integration, patch: SettingsPatch): Promise<Integration> {
+    await this.store.integrations.updateSettings(integration.id, patch, iso(this.clock))
+    return (await this.store.integrations.findById(integration.id))!
+  }
+
+  async completeMapping(integration: Integration): Promise<Integration> {
+    const mappedAccounts = await this.store.mappings.count(integration.id)
+    const move = transition(integration.settings.state, { kind: 'partner-completed-mapping', mappedAccounts })
+    if (!move.ok) throw new ApiError(move.error, move.detail)
+    if (move.changed)
+      await this.store.integrations.moveState(
+        integration.id,
+        integration.settings.state,
+        move.next,
+        iso(this.clock),
+      )
+    return (await this.store.integrations.findById(integration.id))!
+  }
+
+  async putMapping(integration: Integration, mapping: AccountMapping): Promise<AccountMapping> {
+    if (!(await this.store.vendorData.accountExists(integration.id, mapping.accountId))) {
+      throw new ApiError(
+        'ACCOUNT_UNKNOWN',
+        `The vendor has not declared account '${mapping.accountId}' for this integration; only declared accounts can be mapped.`,
+      )
+    }
+    await this.store.mappings.put(integration.id, mapping, iso(this.clock))
+    return mapping
+  }
+
+  async deleteMapping(integration: Integration, accountId: string): Promise<void> {
+    if (!(await this.store.mappings.delete(integration.id, accountId))) {
+      throw new ApiError('NOT_FOUND', `Account '${accountId}' is not mapped.`)
+    }
+  }
+
+  async createRule(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Rule> {
+    const max = await this.store.rules.maxPrecedence(integration.id)
+    const now = iso(this.clock)
+    const rule: Rule = {
+      id: uuidv7(),
+      precedence: input.precedence ?? (max === null ? 10 : max + 10),
+      enabled: input.enabled ?? true,
+      productGroup: input.productGroup,
+      alertTypes: input.alertTypes ?? [],
+      action: input.action ?? 'ticket',
+      suppressStatuses: input.suppressStatuses ?? [],
+      ticket: {
+        board: input.ticket?.board ?? null,
+        priority: input.ticket?.priority ?? null,
+        type: input.ticket?.type ?? null,
+        status: input.ticket?.status ?? null,
+      },
+      createdAt: now,
+    }
+    await this.checkRule(integration, rule)
+    await this.store.rules.insert(integration.id, rule, now)
+    return rule
+  }
+
+  async updateRule(integration: Integration, ruleId: string, input: RuleInput): Promise<Rule> {
+    const current = await this.store.rules.find(integration.id, ruleId)
+    if (!current) throw new ApiError('NOT_FOUND', `Rule '${ruleId}' was not found.`)
+    const rule: Rule = {
+      ...current,
+      precedence: input.precedence ?? current.precedence,
+      enabled: input.enabled ?? current.enabled,
+      productGroup: input.productGroup ?? current.productGroup,
+      alertTypes: input.alertTypes ?? current.alertTypes,
+      action: input.action ?? current.action,
+      suppressStatuses: input.suppressStatuses ?? current.suppressStatuses,
+      ticket: { ...current.ticket, ...input.ticket },
+    }
+    await this.checkRule(integration, rule)
+    await this.store.rules.replace(integration.id, rule, iso(this.clock))
+    return rule
+  }
+
+  async deleteRule(integration: Integration, ruleId: string): Promise<void> {
+    if (!(await this.store.rules.delete(integration.id, ruleId)))
+      throw new ApiError('NOT_FOUND', `Rule '${ruleId}' was not found.`)
+  }
+
+  /** Rules may only name product groups and alert types of the vendor's catalogue. */
+  private async checkRule(integration: Integration, rule: Rule): Promise<void> {
+    const vendor = await this.store.vendors.findById(integration.vendorId)
+    const catalogue = vendor?.productGroups ? toCatalogue(vendor.productGroups) : null
+    const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)
+    if (!check.ok) throw new ApiError('VALIDATION_FAILED', check.detail)
+  }
+}

@@ -1,0 +1,35 @@
+// Every route of the service, in one explicit list: grep finds them all here.
+import { registerAdminIntegrations } from './admin/routes/integrations.js'
+import { registerAdminPartners } from './admin/routes/partners.js'
+import { registerAdminVendors } from './admin/routes/vendors.js'
+import { registerAlertSync } from './alerts/routes/alert-sync.js'
+import { registerVendorTickets } from './alerts/routes/tickets.js'
+import type { App } from './http/app-types.js'
+import { registerHealth } from './ops/health.js'
+import { registerPartnerAccounts } from './partner/routes/accounts.js'
+import { registerPartnerActivity } from './partner/routes/activity.js'
+import { registerPartnerIntegrations } from './partner/routes/integrations.js'
+import { registerPartnerPsa } from './partner/routes/psa.js'
+import { registerPartnerRules } from './partner/routes/rules.js'
+import type { Services } from './services.js'
+import { registerOAuthToken } from './vendor/routes/oauth-token.js'
+import { registerVendorSetup } from './vendor/routes/setup.js'
+
+export const routes: ((app: App, s: Services) => void)[] = [
+  registerHealth,
+  // Vendor (the Integrator)
+  registerAlertSync,
+  registerVendorTickets,
+  registerOAuthToken,
+  registerVendorSetup,
+  // Partner (the MSP)
+  registerPartnerIntegrations,
+  registerPartnerAccounts,
+  registerPartnerRules,
+  registerPartnerActivity,
+  registerPartnerPsa,
+  // Operator
+  registerAdminVendors,
+  registerAdminPartners,
+  registerAdminIntegrations,
+]

@@ -1,0 +1,64 @@
+// The vendor's setup and usage calls (spec §4.6) and the lifecycle moves they cause (spec §3.1).
+import { v7 as uuidv7 } from 'uuid'
+import { iso, type Clock } from '../clock.js'
+import type { Integration } from '../db/repositories/integrations.js'
+import type { UsageCount } from '../db/repositories/vendor-data.js'
+import type { Store } from '../db/store.js'
+import { transition } from '../domain/integration-state.js'
+import type { IntegrationState } from '../domain/types.js'
+import { ApiError } from '../http/errors.js'
+
+export class VendorSetup {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async startMapping(integration: Integration): Promise<IntegrationState> {
+    const from = integration.settings.state
+    const move = transition(from, { kind: 'vendor-started-mapping' })
+    if (!move.ok) throw new ApiError(move.error, move.detail)
+    if (move.changed)
+      await this.store.integrations.moveState(integration.id, from, move.next, iso(this.clock))
+    return move.next
+  }
+
+  async recordUsage(
+    integration: Integration,
+    serviceId: string,
+    input: { unitCount: number; accountId: string },
+  ): Promise<{ usage: UsageCount; state: IntegrationState }> {
+    const from = integration.settings.state
+    const move = transition(from, { kind: 'request-succeeded' })
+    if (!move.ok) throw new ApiError(move.error, move.detail)
+    const [service, account] = await Promise.all([
+      this.store.vendorData.findService(integration.id, serviceId),
+      this.store.vendorData.accountExists(integration.id, input.accountId),
+    ])
+    if (!service) {
+      throw new ApiError(
+        'NOT_FOUND',
+        `Service '${serviceId}' is unknown: create it first (POST /api/vendor-api/organization/services).`,
+      )
+    }
+    if (!account) {
+      throw new ApiError(
+        'ACCOUNT_UNKNOWN',
+        `accountId '${input.accountId}' is unknown: create it first (POST /api/vendor-api/organization/accounts).`,
+      )
+    }
+    const now = iso(this.clock)
+    const usage: UsageCount = {
+      id: uuidv7(),
+      serviceId,
+      accountId: input.accountId,
+      unitCount: input.unitCount,
+      createdAt: now,
+    }
+    await this.store.transaction(async (tx) => {
+      await tx.vendorData.insertUsage(integration.id, usage)
+      if (move.changed) await tx.integrations.moveState(integration.id, from, move.next, now)
+    })
+    return { usage, state: move.next }
+  }
+}
