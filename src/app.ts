@@ -44,6 +44,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     reply.header('x-request-id', request.id)
   })
   installErrorHandling(app)
+  // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.
+  app.removeContentTypeParser('text/plain')
   app.addSchema(FailureBody)
 
   await app.register(formbody)

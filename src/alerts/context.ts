@@ -17,6 +17,7 @@ export async function loadDecisionContext(
   catalogue: Catalogue | null,
   alert: AlertFacts,
   now: Date,
+  newCorrelationId: string,
 ): Promise<DecisionContext> {
   const settings = integration.settings
   const key = dedupKey(settings.deduplication.keyFields, alert)
@@ -44,6 +45,7 @@ export async function loadDecisionContext(
     ticket,
     dedupKey: key,
     dedupTicket,
+    newCorrelationId,
     now,
   }
 }

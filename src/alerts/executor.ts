@@ -92,7 +92,7 @@ export class AlertExecutor {
       )
     }
     const catalogue = vendor.productGroups ? toCatalogue(vendor.productGroups) : null
-    const ctx = await loadDecisionContext(store, integration, catalogue, job.facts, clock())
+    const ctx = await loadDecisionContext(store, integration, catalogue, job.facts, clock(), uuidv7())
     const decision = decide(ctx)
     switch (decision.kind) {
       case 'done':
@@ -115,7 +115,7 @@ export class AlertExecutor {
     const { store, clock } = this.deps
     const now = clock()
     const ticketId = uuidv7()
-    const correlationId = d.correlationId ?? uuidv7()
+    const correlationId = d.correlationId
     const conn = await this.connection(integration.partnerId)
     const reserved = await store.transaction((tx) =>
       tx.tickets.reserve(
@@ -166,7 +166,8 @@ export class AlertExecutor {
         }),
       )
       if (!result.ok) {
-        const outcome = psaFailed('create', describe('create', result.failure), d.correlationId ?? null)
+        // No ticket exists, so only a correlationId the vendor chose is worth returning.
+        const outcome = psaFailed('create', describe('create', result.failure), job.facts.correlationId ?? null)
         await store.transaction(async (tx) => {
           await tx.tickets.releaseReservation(ticketId)
           await this.record(job, integration, outcome, tx)

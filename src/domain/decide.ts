@@ -25,6 +25,8 @@ export interface DecisionContext {
   dedupKey: string
   /** The open ticket that holds dedupKey, if any (only looked up when de-duplication is on). */
   dedupTicket: Ticket | null
+  /** The correlationId a new ticket (or a suppressed OPEN) gets when the vendor sent none. */
+  newCorrelationId: string
   now: Date
 }
 
@@ -34,8 +36,8 @@ export type Decision =
       kind: 'create'
       rule: Rule
       mapping: AccountMapping
-      /** The vendor's own correlationId, or undefined to generate one. */
-      correlationId: string | undefined
+      /** The vendor's own correlationId, or the new one of the context. */
+      correlationId: string
       dedupKey: string
       /** Set when de-duplication is on: the key this ticket holds while open. */
       dedupOpenKey: string | null
@@ -117,7 +119,7 @@ function decideOpen(ctx: DecisionContext): Decision {
         : !integration.ticketCreation
           ? 'Ticket creation is turned off for this integration.'
           : null
-  if (suppressWhy) return done(suppressed('8', 'Failed To Create Ticket', suppressWhy, cid))
+  if (suppressWhy) return done(suppressed('8', 'Failed To Create Ticket', suppressWhy, cid ?? ctx.newCorrelationId))
 
   // Rows 9–10: an existing ticket by correlationId, then by dedup key.
   const ticket = ctx.ticket
@@ -156,7 +158,7 @@ function decideOpen(ctx: DecisionContext): Decision {
     kind: 'create',
     rule,
     mapping,
-    correlationId: alert.correlationId,
+    correlationId: alert.correlationId ?? ctx.newCorrelationId,
     dedupKey: ctx.dedupKey,
     dedupOpenKey: dedup.enabled ? ctx.dedupKey : null,
     retireTicketId: holder && holder.status !== 'closed' ? holder.id : null,

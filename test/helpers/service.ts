@@ -1,0 +1,165 @@
+// Starts the real service on loopback (port 0) over a fresh database, and talks to it over HTTP.
+// The backend is SQLite by default; a suite can ask for PostgreSQL where TEST_POSTGRES_URL is set.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { boot } from '../../src/boot.js'
+import type { Clock } from '../../src/clock.js'
+import { loadConfig } from '../../src/config.js'
+import type { Services } from '../../src/services.js'
+import type { Database } from '../../src/db/schema.js'
+
+export type Backend = 'sqlite' | 'postgres'
+
+/** The backends this run tests: SQLite always, PostgreSQL when TEST_POSTGRES_URL names a server. */
+export function backends(): Backend[] {
+  return process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite']
+}
+
+export interface Response<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+export interface RequestOptions {
+  token?: string
+  body?: unknown
+  /** Sent as is, instead of JSON-encoding `body`. */
+  raw?: string
+  headers?: Record<string, string>
+}
+
+export interface TestService {
+  url: string
+  adminToken: string
+  services: Services
+  backend: Backend
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>
+  /** Row counts of every table, to prove a refused request changed nothing. */
+  counts(): Promise<Record<string, number>>
+  close(): Promise<void>
+}
+
+export interface StartOptions {
+  backend?: Backend
+  clock?: Clock
+  env?: Record<string, string>
+}
+
+const tables: (keyof Database)[] = [
+  'vendors',
+  'partners',
+  'integrations',
+  'vendor_tokens',
+  'vendor_accounts',
+  'vendor_services',
+  'usage_counts',
+  'account_mappings',
+  'rules',
+  'tickets',
+  'events',
+  'sandbox_tickets',
+  'sandbox_faults',
+]
+
+async function postgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_POSTGRES_URL!
+  const schema = `t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: base })
+  await admin.connect()
+  await admin.query(`create schema ${schema}`)
+  await admin.end()
+  const url = new URL(base)
+  url.searchParams.set('options', `-c search_path=${schema}`)
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base })
+      await c.connect()
+      await c.query(`drop schema ${schema} cascade`)
+      await c.end()
+    },
+  }
+}
+
+export async function startService(options: StartOptions = {}): Promise<TestService> {
+  const backend = options.backend ?? 'sqlite'
+  const adminToken = `test-admin-${randomBytes(24).toString('hex')}`
+  let cleanup: () => Promise<void>
+  let databaseUrl: string
+  if (backend === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'alertbridge-test-'))
+    databaseUrl = `sqlite:${join(dir, 'alertbridge.db')}`
+    cleanup = async () => rmSync(dir, { recursive: true, force: true })
+  } else {
+    const pgSchema = await postgresSchema()
+    databaseUrl = pgSchema.url
+    cleanup = pgSchema.drop
+  }
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    ADMIN_TOKEN: adminToken,
+    SECRET_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PSA_TIMEOUT_MS: '2000',
+    ...options.env,
+  })
+  const { app, services } = await boot(config, { clock: options.clock })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+
+  return {
+    url,
+    adminToken,
+    services,
+    backend,
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers }
+      if (o.token) headers.authorization = `Bearer ${o.token}`
+      let body: string | undefined = o.raw
+      if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body)
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json'
+      }
+      const res = await fetch(`${url}${path}`, { method, headers, body })
+      const text = await res.text()
+      let parsed: unknown = text
+      try {
+        parsed = text ? JSON.parse(text) : null
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any, text }
+    },
+    async counts() {
+      const out: Record<string, number> = {}
+      for (const table of tables) {
+        const row = await services.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+        out[table] = Number(row.n)
+      }
+      return out
+    },
+    async close() {
+      await app.close()
+      await cleanup()
+    },
+  }
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = new Date('2026-11-22T10:00:00.000Z')): Clock & { advance(ms: number): void } {
+  let now = start.getTime()
+  const clock = (() => new Date(now)) as Clock & { advance(ms: number): void }
+  clock.advance = (ms: number) => {
+    now += ms
+  }
+  return clock
+}
