@@ -20,7 +20,9 @@ function newestSource(dir) {
 if (!existsSync(stamp) || newestSource(join(root, 'src')) > statSync(stamp).mtimeMs) {
   process.stdout.write('building…\n')
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 

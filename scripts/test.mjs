@@ -19,7 +19,16 @@ const args = process.argv.slice(2)
 const files = args.some((a) => !a.startsWith('--')) ? [] : find(join(root, 'test')).sort()
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...args, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=2',
+    '--test-timeout=180000',
+    ...args,
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit' },
 )
 process.exit(result.status ?? 1)

@@ -1,5 +1,7 @@
 // Starting the service: open and migrate the database, settle the secret key and the admin token,
 // build the services and the app. Shared by server.ts and the tests.
+
+import { randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
@@ -13,7 +15,6 @@ import type { App } from './http/app-types.js'
 import { createCryptoBox, loadOrCreateKeyFile } from './security/crypto-box.js'
 import { digest, newSecret } from './security/secrets.js'
 import { buildServices, type Services } from './services.js'
-import { randomBytes } from 'node:crypto'
 
 export interface Booted {
   app: App

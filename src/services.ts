@@ -15,8 +15,8 @@ import { authHooks } from './http/auth.js'
 import { PartnerSetup } from './partner/setup.js'
 import { PsaRegistry } from './psa/registry.js'
 import type { CryptoBox } from './security/crypto-box.js'
-import { TokenService } from './vendor/token-service.js'
 import { VendorSetup } from './vendor/setup.js'
+import { TokenService } from './vendor/token-service.js'
 
 export interface Services {
   config: Config

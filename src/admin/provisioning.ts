@@ -1,7 +1,7 @@
 // What the operator provisions: vendors, partners and the integrations between them (DESIGN §7).
 // Used by the admin API and by the demo set-up, so both go through the same checks.
 import { v7 as uuidv7 } from 'uuid'
-import { iso, type Clock } from '../clock.js'
+import { type Clock, iso } from '../clock.js'
 import type { Integration } from '../db/repositories/integrations.js'
 import type { Partner } from '../db/repositories/partners.js'
 import type { Vendor, VendorPatch } from '../db/repositories/vendors.js'

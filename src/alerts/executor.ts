@@ -167,7 +167,11 @@ export class AlertExecutor {
       )
       if (!result.ok) {
         // No ticket exists, so only a correlationId the vendor chose is worth returning.
-        const outcome = psaFailed('create', describe('create', result.failure), job.facts.correlationId ?? null)
+        const outcome = psaFailed(
+          'create',
+          describe('create', result.failure),
+          job.facts.correlationId ?? null,
+        )
         await store.transaction(async (tx) => {
           await tx.tickets.releaseReservation(ticketId)
           await this.record(job, integration, outcome, tx)

@@ -161,10 +161,17 @@ export interface SandboxTicketsTable {
   status: string
   summary: string
   description: string
-  notes: string
   created_at: string
   updated_at: string
   closed_at: string | null
+}
+
+export interface SandboxNotesTable {
+  id: string
+  partner_id: string
+  ticket_id: string
+  text: string
+  created_at: string
 }
 
 export interface SandboxFaultsTable {
@@ -194,6 +201,7 @@ export interface Database {
   tickets: TicketsTable
   events: EventsTable
   sandbox_tickets: SandboxTicketsTable
+  sandbox_notes: SandboxNotesTable
   sandbox_faults: SandboxFaultsTable
   counters: CountersTable
 }

@@ -119,7 +119,8 @@ function decideOpen(ctx: DecisionContext): Decision {
         : !integration.ticketCreation
           ? 'Ticket creation is turned off for this integration.'
           : null
-  if (suppressWhy) return done(suppressed('8', 'Failed To Create Ticket', suppressWhy, cid ?? ctx.newCorrelationId))
+  if (suppressWhy)
+    return done(suppressed('8', 'Failed To Create Ticket', suppressWhy, cid ?? ctx.newCorrelationId))
 
   // Rows 9–10: an existing ticket by correlationId, then by dedup key.
   const ticket = ctx.ticket

@@ -1,7 +1,7 @@
 // What a partner sets up on an integration: toggles, account mappings, rules, completing the
 // mapping. Used by the partner API and by the demo set-up.
 import { v7 as uuidv7 } from 'uuid'
-import { iso, type Clock } from '../clock.js'
+import { type Clock, iso } from '../clock.js'
 import type { Integration, SettingsPatch } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
 import { checkAgainstCatalogue, toCatalogue } from '../domain/catalogue.js'

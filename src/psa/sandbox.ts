@@ -1,6 +1,7 @@
 // The built-in PSA: keeps its tickets in our database so the service works with no PSA at all, and
 // has a fault switch (PUT /api/partner/sandbox/fault) that makes it fail the way real PSAs fail.
-import { iso, type Clock } from '../clock.js'
+import { v7 as uuidv7 } from 'uuid'
+import { type Clock, iso } from '../clock.js'
 import type { SandboxOperation } from '../db/repositories/sandbox.js'
 import type { Store } from '../db/store.js'
 import {
@@ -49,6 +50,13 @@ function given(conn: PsaConnection, what: LookupKind): PsaEntity[] {
     return []
   })
 }
+
+const notFound = (ticketId: string): PsaFailure => ({
+  kind: 'not-found',
+  status: 404,
+  retryable: false,
+  message: `sandbox ticket ${ticketId} not found`,
+})
 
 export class SandboxPsa implements PsaAdapter {
   readonly kind = 'sandbox' as const
@@ -102,7 +110,6 @@ export class SandboxPsa implements PsaAdapter {
       status: t.status ?? 'New',
       summary: t.summary,
       description: t.description,
-      notes: [],
       createdAt: now,
       updatedAt: now,
       closedAt: null,
@@ -113,19 +120,11 @@ export class SandboxPsa implements PsaAdapter {
   async appendNote(conn: PsaConnection, ticketId: string, note: string): Promise<PsaResult<null>> {
     const failure = await this.injected(conn, 'append')
     if (failure) return fail(failure)
-    const ticket = await this.store.sandbox.find(conn.partnerId, ticketId)
-    if (!ticket)
-      return fail({
-        kind: 'not-found',
-        status: 404,
-        retryable: false,
-        message: `sandbox ticket ${ticketId} not found`,
-      })
-    const now = iso(this.clock)
-    await this.store.sandbox.save(conn.partnerId, {
-      ...ticket,
-      notes: [...ticket.notes, { text: note, at: now }],
-      updatedAt: now,
+    if (!(await this.store.sandbox.find(conn.partnerId, ticketId))) return fail(notFound(ticketId))
+    await this.store.sandbox.addNote(conn.partnerId, ticketId, {
+      id: uuidv7(),
+      text: note,
+      at: iso(this.clock),
     })
     return ok(null)
   }
@@ -137,24 +136,12 @@ export class SandboxPsa implements PsaAdapter {
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     const failure = await this.injected(conn, 'close')
     if (failure) return fail(failure)
-    const ticket = await this.store.sandbox.find(conn.partnerId, ticketId)
-    if (!ticket)
-      return fail({
-        kind: 'not-found',
-        status: 404,
-        retryable: false,
-        message: `sandbox ticket ${ticketId} not found`,
-      })
-    if (ticket.status === 'Closed') return ok({ alreadyClosed: true })
+    if (!(await this.store.sandbox.find(conn.partnerId, ticketId))) return fail(notFound(ticketId))
     const now = iso(this.clock)
-    await this.store.sandbox.save(conn.partnerId, {
-      ...ticket,
-      status: 'Closed',
-      notes: [...ticket.notes, { text: note, at: now }],
-      updatedAt: now,
-      closedAt: now,
-    })
-    return ok({ alreadyClosed: false })
+    const closedNow = await this.store.sandbox.setStatus(conn.partnerId, ticketId, 'Closed', now)
+    if (closedNow)
+      await this.store.sandbox.addNote(conn.partnerId, ticketId, { id: uuidv7(), text: note, at: now })
+    return ok({ alreadyClosed: !closedNow })
   }
 
   async lookup(conn: PsaConnection, what: LookupKind): Promise<PsaResult<PsaEntity[]>> {

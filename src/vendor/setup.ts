@@ -1,6 +1,6 @@
 // The vendor's setup and usage calls (spec §4.6) and the lifecycle moves they cause (spec §3.1).
 import { v7 as uuidv7 } from 'uuid'
-import { iso, type Clock } from '../clock.js'
+import { type Clock, iso } from '../clock.js'
 import type { Integration } from '../db/repositories/integrations.js'
 import type { UsageCount } from '../db/repositories/vendor-data.js'
 import type { Store } from '../db/store.js'

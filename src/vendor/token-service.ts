@@ -1,10 +1,11 @@
 // Vendor credentials: client id + secret (spec §5.1) and the bearer tokens of POST /api/oauth/token.
-import { iso, type Clock } from '../clock.js'
+
+import { v7 as uuidv7 } from 'uuid'
+import { type Clock, iso } from '../clock.js'
 import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
 import type { ErrorCode } from '../domain/errors.js'
 import { digest, matchesDigest, newSecret } from '../security/secrets.js'
-import { v7 as uuidv7 } from 'uuid'
 
 export type TokenCheck =
   | { ok: true; vendorId: string; integrationId: string | null; tokenId: string }

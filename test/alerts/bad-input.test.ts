@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
-import { backends, type TestService, startService } from '../helpers/service.js'
+import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure, expectSyncFailure } from '../helpers/shapes.js'
 
 const path = '/api/oem-alerts-api/alert/sync'
@@ -18,7 +18,11 @@ for (const backend of backends()) {
     })
     after(() => svc.close())
 
-    async function refused(send: () => Promise<import('../helpers/service.js').Response>, status: number, error: string) {
+    async function refused(
+      send: () => Promise<import('../helpers/service.js').Response>,
+      status: number,
+      error: string,
+    ) {
       const before = await svc.counts()
       const res = await send()
       expectSyncFailure(res, { status, error })
@@ -28,11 +32,19 @@ for (const backend of backends()) {
 
     test('invalid JSON', async () => {
       await refused(() => svc.request('POST', path, { raw: '{"data": {' }), 400, 'INVALID_JSON')
-      await refused(() => svc.request('POST', path, { raw: '' , headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON')
+      await refused(
+        () => svc.request('POST', path, { raw: '', headers: { 'content-type': 'application/json' } }),
+        400,
+        'INVALID_JSON',
+      )
     })
 
     test('a body that is not JSON at all is refused with 415', async () => {
-      await refused(() => svc.request('POST', path, { raw: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE')
+      await refused(
+        () => svc.request('POST', path, { raw: 'title=x', headers: { 'content-type': 'text/plain' } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      )
     })
 
     test('wrong types', async () => {
@@ -42,7 +54,11 @@ for (const backend of backends()) {
         'VALIDATION_FAILED',
       )
       assert.match(res.body.detail, /incidentStatus/)
-      await refused(() => svc.request('POST', path, { body: { ...s.body(), data: 'not an object' } }), 400, 'VALIDATION_FAILED')
+      await refused(
+        () => svc.request('POST', path, { body: { ...s.body(), data: 'not an object' } }),
+        400,
+        'VALIDATION_FAILED',
+      )
       await refused(() => svc.request('POST', path, { raw: '[1,2,3]' }), 400, 'VALIDATION_FAILED')
     })
 
@@ -58,12 +74,32 @@ for (const backend of backends()) {
     })
 
     test('length limits answer 400 naming the limit', async () => {
-      const res = await refused(() => svc.request('POST', path, { body: s.body({ title: 'x'.repeat(256) }) }), 400, 'VALIDATION_FAILED')
+      const res = await refused(
+        () => svc.request('POST', path, { body: s.body({ title: 'x'.repeat(256) }) }),
+        400,
+        'VALIDATION_FAILED',
+      )
       assert.match(res.body.detail, /title.*255/)
-      await refused(() => svc.request('POST', path, { body: s.body({ summary: 'x'.repeat(16385) }) }), 400, 'VALIDATION_FAILED')
-      await refused(() => svc.request('POST', path, { body: s.body({ accountId: 'a'.repeat(129) }) }), 400, 'VALIDATION_FAILED')
-      await refused(() => svc.request('POST', path, { body: s.body({}, { correlationId: 'has spaces' }) }), 400, 'VALIDATION_FAILED')
-      await refused(() => svc.request('POST', path, { body: s.body({ title: '' }) }), 400, 'VALIDATION_FAILED')
+      await refused(
+        () => svc.request('POST', path, { body: s.body({ summary: 'x'.repeat(16385) }) }),
+        400,
+        'VALIDATION_FAILED',
+      )
+      await refused(
+        () => svc.request('POST', path, { body: s.body({ accountId: 'a'.repeat(129) }) }),
+        400,
+        'VALIDATION_FAILED',
+      )
+      await refused(
+        () => svc.request('POST', path, { body: s.body({}, { correlationId: 'has spaces' }) }),
+        400,
+        'VALIDATION_FAILED',
+      )
+      await refused(
+        () => svc.request('POST', path, { body: s.body({ title: '' }) }),
+        400,
+        'VALIDATION_FAILED',
+      )
     })
 
     test('correlationId and correlationID that differ are refused', async () => {
@@ -80,8 +116,16 @@ for (const backend of backends()) {
     })
 
     test('unknown integration and wrong secret', async () => {
-      await refused(() => svc.request('POST', path, { body: s.body({}, { integrationId: 'nope' }) }), 404, 'INTEGRATION_NOT_FOUND')
-      await refused(() => svc.request('POST', path, { body: s.body({}, { clientSecret: `${s.clientSecret}x` }) }), 401, 'INVALID_CREDENTIALS')
+      await refused(
+        () => svc.request('POST', path, { body: s.body({}, { integrationId: 'nope' }) }),
+        404,
+        'INTEGRATION_NOT_FOUND',
+      )
+      await refused(
+        () => svc.request('POST', path, { body: s.body({}, { clientSecret: `${s.clientSecret}x` }) }),
+        401,
+        'INVALID_CREDENTIALS',
+      )
     })
 
     test('unknown fields are ignored', async () => {
@@ -117,14 +161,23 @@ for (const backend of backends()) {
     test('bad input to the partner API changes nothing either', async () => {
       const before = await svc.counts()
       const bad = [
-        s.partner('POST', `/api/partner/integrations/${s.integrationId}/rules`, { productGroup: 'No Such Group' }),
+        s.partner('POST', `/api/partner/integrations/${s.integrationId}/rules`, {
+          productGroup: 'No Such Group',
+        }),
         s.partner('POST', `/api/partner/integrations/${s.integrationId}/rules`, {
           productGroup: 'Backup',
           alertTypes: ['Malware Detected'],
         }),
-        s.partner('POST', `/api/partner/integrations/${s.integrationId}/rules`, { productGroup: 'Backup', action: 'explode' }),
-        s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { deduplication: { keyFields: [] } }),
-        s.partner('PUT', `/api/partner/integrations/${s.integrationId}/accounts/unknown-account`, { psaCompanyId: '100' }),
+        s.partner('POST', `/api/partner/integrations/${s.integrationId}/rules`, {
+          productGroup: 'Backup',
+          action: 'explode',
+        }),
+        s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+          deduplication: { keyFields: [] },
+        }),
+        s.partner('PUT', `/api/partner/integrations/${s.integrationId}/accounts/unknown-account`, {
+          psaCompanyId: '100',
+        }),
       ]
       const results = await Promise.all(bad)
       expectFailure(results[0]!, 400, 'VALIDATION_FAILED')

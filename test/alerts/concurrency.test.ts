@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../helpers/fixtures.js'
-import { backends, type TestService, startService } from '../helpers/service.js'
+import { backends, startService, type TestService } from '../helpers/service.js'
 
 for (const backend of backends()) {
   describe(`concurrent alerts (${backend})`, () => {
@@ -31,8 +31,12 @@ for (const backend of backends()) {
 
     test('concurrent OPENs with the same vendor correlationId create one ticket', async () => {
       const s = await setupIntegration(svc)
-      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { deduplication: { enabled: false } })
-      const results = await Promise.all(Array.from({ length: 10 }, () => s.sync({}, { correlationId: 'same-incident' })))
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        deduplication: { enabled: false },
+      })
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => s.sync({}, { correlationId: 'same-incident' })),
+      )
       const messages = results.map((r) => r.body.message).sort()
       assert.deepEqual(messages, ['created', ...Array(9).fill('updated')])
       const sandbox = await s.partner('GET', '/api/partner/sandbox/tickets')

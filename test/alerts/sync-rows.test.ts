@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
-import { backends, type TestService, startService } from '../helpers/service.js'
+import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectSyncFailure, expectSyncSuccess } from '../helpers/shapes.js'
 
 for (const backend of backends()) {
@@ -21,7 +21,13 @@ for (const backend of backends()) {
       return res.body.data[0]
     }
 
-    async function expectEvent(s: Setup, messageId: string, event: string, status: string, httpStatus: number) {
+    async function expectEvent(
+      s: Setup,
+      messageId: string,
+      event: string,
+      status: string,
+      httpStatus: number,
+    ) {
       const e = await lastEvent(s)
       assert.ok(e, 'an event was recorded')
       assert.equal(e.messageId, messageId)
@@ -127,7 +133,10 @@ for (const backend of backends()) {
 
     test('row 6: a product group or alert type outside the catalogue answers 400 Invalid Alert', async () => {
       const s = await setupIntegration(svc)
-      const group = expectSyncFailure(await s.sync({ productGroup: 'Firewall' }), { status: 400, error: 'INVALID_ALERT' })
+      const group = expectSyncFailure(await s.sync({ productGroup: 'Firewall' }), {
+        status: 400,
+        error: 'INVALID_ALERT',
+      })
       await expectEvent(s, group.messageId, 'Invalid Alert', 'failed', 400)
       const type = await s.sync({ alertType: 'Backup Failed' })
       expectSyncFailure(type, { status: 400, error: 'INVALID_ALERT' })
@@ -143,24 +152,36 @@ for (const backend of backends()) {
 
     test('row 7: unknown account, unmapped account, no rule, all rules off each answer 404', async () => {
       const s = await setupIntegration(svc)
-      const unknown = expectSyncFailure(await s.sync({ accountId: 'nobody' }), { status: 404, error: 'ACCOUNT_UNKNOWN' })
+      const unknown = expectSyncFailure(await s.sync({ accountId: 'nobody' }), {
+        status: 404,
+        error: 'ACCOUNT_UNKNOWN',
+      })
       await expectEvent(s, unknown.messageId, 'Failed To Create Ticket', 'failed', 404)
-      expectSyncFailure(await s.sync({ accountId: 'globex-002' }), { status: 404, error: 'ACCOUNT_NOT_MAPPED' })
+      expectSyncFailure(await s.sync({ accountId: 'globex-002' }), {
+        status: 404,
+        error: 'ACCOUNT_NOT_MAPPED',
+      })
       expectSyncFailure(await s.sync({ productGroup: 'Backup', alertType: 'Backup Failed' }), {
         status: 404,
         error: 'NO_RULE',
       })
-      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}/rules/${s.ruleId}`, { enabled: false })
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}/rules/${s.ruleId}`, {
+        enabled: false,
+      })
       expectSyncFailure(await s.sync(), { status: 404, error: 'RULES_DISABLED' })
       assert.equal((await svc.services.store.tickets.list({ partnerId: s.partnerId, limit: 10 })).length, 0)
     })
 
     test('row 8: a suppress rule, a rule suppressing OPEN, or ticket creation off answer 200 suppressed', async () => {
-      const s = await setupIntegration(svc, { rule: { productGroup: 'Endpoint Security', action: 'suppress' } })
+      const s = await setupIntegration(svc, {
+        rule: { productGroup: 'Endpoint Security', action: 'suppress' },
+      })
       const a = expectSyncSuccess(await s.sync(), { status: 200, message: 'suppressed' })
       await expectEvent(s, a.messageId, 'Failed To Create Ticket', 'suppressed', 200)
 
-      const b = await setupIntegration(svc, { rule: { productGroup: 'Endpoint Security', suppressStatuses: ['OPEN'] } })
+      const b = await setupIntegration(svc, {
+        rule: { productGroup: 'Endpoint Security', suppressStatuses: ['OPEN'] },
+      })
       expectSyncSuccess(await b.sync(), { status: 200, message: 'suppressed' })
 
       const c = await setupIntegration(svc)
@@ -176,7 +197,11 @@ for (const backend of backends()) {
       const s = await setupIntegration(svc)
       const first = await openTicket(s)
       const again = await s.sync({ title: 'Seen again' }, { correlationId: first.correlationId })
-      const { messageId } = expectSyncSuccess(again, { status: 200, message: 'updated', correlationId: first.correlationId })
+      const { messageId } = expectSyncSuccess(again, {
+        status: 200,
+        message: 'updated',
+        correlationId: first.correlationId,
+      })
       await expectEvent(s, messageId, 'Ticket Updated', 'success', 200)
       const ticket = await s.partner('GET', `/api/partner/tickets/${first.correlationId}`)
       assert.equal(ticket.body.occurrenceCount, 2)
@@ -195,7 +220,9 @@ for (const backend of backends()) {
 
     test('row 11: with de-duplication off, the same key creates another ticket', async () => {
       const s = await setupIntegration(svc)
-      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { deduplication: { enabled: false } })
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        deduplication: { enabled: false },
+      })
       const a = await openTicket(s)
       const b = await openTicket(s)
       assert.notEqual(a.correlationId, b.correlationId)
@@ -204,12 +231,19 @@ for (const backend of backends()) {
     test('row 10: OPEN with the correlationId of a closed ticket answers 409', async () => {
       const s = await setupIntegration(svc)
       const first = await openTicket(s)
-      expectSyncSuccess(await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: first.correlationId }), {
-        status: 200,
-        message: 'closed',
-      })
+      expectSyncSuccess(
+        await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: first.correlationId }),
+        {
+          status: 200,
+          message: 'closed',
+        },
+      )
       const res = await s.sync({}, { correlationId: first.correlationId })
-      const { messageId } = expectSyncFailure(res, { status: 409, error: 'TICKET_CLOSED', correlationId: first.correlationId })
+      const { messageId } = expectSyncFailure(res, {
+        status: 409,
+        error: 'TICKET_CLOSED',
+        correlationId: first.correlationId,
+      })
       await expectEvent(s, messageId, 'Failed To Create Ticket', 'failed', 409)
     })
 
@@ -235,7 +269,9 @@ for (const backend of backends()) {
         message: 'created',
         correlationId: 'vendor-abc-1',
       })
-      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { deduplication: { enabled: false } })
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        deduplication: { enabled: false },
+      })
       expectSyncSuccess(await s.sync({}, { correlationID: 'vendor-abc-2' }), {
         status: 201,
         message: 'created',
@@ -247,7 +283,11 @@ for (const backend of backends()) {
       const s = await setupIntegration(svc)
       for (const incidentStatus of ['UPDATE', 'RESOLVED'] as const) {
         const res = await s.sync({ incidentStatus })
-        const { messageId } = expectSyncFailure(res, { status: 400, error: 'CORRELATION_ID_REQUIRED', correlationId: null })
+        const { messageId } = expectSyncFailure(res, {
+          status: 400,
+          error: 'CORRELATION_ID_REQUIRED',
+          correlationId: null,
+        })
         await expectEvent(s, messageId, 'Invalid Alert', 'failed', 400)
       }
     })
@@ -255,7 +295,11 @@ for (const backend of backends()) {
     test('row 13: UPDATE for an unknown correlationId answers 404 Ticket Not Found', async () => {
       const s = await setupIntegration(svc)
       const res = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: 'never-seen' })
-      const { messageId } = expectSyncFailure(res, { status: 404, error: 'TICKET_NOT_FOUND', correlationId: 'never-seen' })
+      const { messageId } = expectSyncFailure(res, {
+        status: 404,
+        error: 'TICKET_NOT_FOUND',
+        correlationId: 'never-seen',
+      })
       await expectEvent(s, messageId, 'Ticket Not Found', 'failed', 404)
     })
 
@@ -277,10 +321,16 @@ for (const backend of backends()) {
     })
 
     test('row 13a: a rule that suppresses UPDATE leaves the ticket untouched and answers suppressed', async () => {
-      const s = await setupIntegration(svc, { rule: { productGroup: 'Endpoint Security', suppressStatuses: ['UPDATE'] } })
+      const s = await setupIntegration(svc, {
+        rule: { productGroup: 'Endpoint Security', suppressStatuses: ['UPDATE'] },
+      })
       const a = await openTicket(s)
       const res = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: a.correlationId })
-      const { messageId } = expectSyncSuccess(res, { status: 200, message: 'suppressed', correlationId: a.correlationId })
+      const { messageId } = expectSyncSuccess(res, {
+        status: 200,
+        message: 'suppressed',
+        correlationId: a.correlationId,
+      })
       await expectEvent(s, messageId, 'Alert Suppressed', 'suppressed', 200)
       const sandbox = await s.partner('GET', '/api/partner/sandbox/tickets')
       assert.equal(sandbox.body.data[0].notes.length, 0)
@@ -289,8 +339,15 @@ for (const backend of backends()) {
     test('row 14: UPDATE on an open ticket appends a note and answers updated', async () => {
       const s = await setupIntegration(svc)
       const a = await openTicket(s)
-      const res = await s.sync({ incidentStatus: 'UPDATE', summary: 'Still spreading' }, { correlationId: a.correlationId })
-      const { messageId } = expectSyncSuccess(res, { status: 200, message: 'updated', correlationId: a.correlationId })
+      const res = await s.sync(
+        { incidentStatus: 'UPDATE', summary: 'Still spreading' },
+        { correlationId: a.correlationId },
+      )
+      const { messageId } = expectSyncSuccess(res, {
+        status: 200,
+        message: 'updated',
+        correlationId: a.correlationId,
+      })
       await expectEvent(s, messageId, 'Ticket Updated', 'success', 200)
       const sandbox = await s.partner('GET', '/api/partner/sandbox/tickets')
       assert.match(sandbox.body.data[0].notes[0].text, /Still spreading/)
@@ -301,7 +358,11 @@ for (const backend of backends()) {
       const a = await openTicket(s)
       await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: a.correlationId })
       const res = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: a.correlationId })
-      const { messageId } = expectSyncFailure(res, { status: 409, error: 'TICKET_CLOSED', correlationId: a.correlationId })
+      const { messageId } = expectSyncFailure(res, {
+        status: 409,
+        error: 'TICKET_CLOSED',
+        correlationId: a.correlationId,
+      })
       await expectEvent(s, messageId, 'Ticket Already Closed', 'failed', 409)
     })
 
@@ -310,7 +371,11 @@ for (const backend of backends()) {
       const a = await openTicket(s)
       await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { selfHealing: false })
       const res = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: a.correlationId })
-      const { messageId } = expectSyncSuccess(res, { status: 200, message: 'suppressed', correlationId: a.correlationId })
+      const { messageId } = expectSyncSuccess(res, {
+        status: 200,
+        message: 'suppressed',
+        correlationId: a.correlationId,
+      })
       await expectEvent(s, messageId, 'Self-Healing Disabled', 'suppressed', 200)
       const ticket = await s.partner('GET', `/api/partner/tickets/${a.correlationId}`)
       assert.equal(ticket.body.status, 'open')
@@ -329,7 +394,11 @@ for (const backend of backends()) {
       const s = await setupIntegration(svc)
       const a = await openTicket(s)
       const ticket = await s.partner('GET', `/api/partner/tickets/${a.correlationId}`)
-      const closedInPsa = await s.partner('PATCH', `/api/partner/sandbox/tickets/${ticket.body.psaTicketId}`, { status: 'Closed' })
+      const closedInPsa = await s.partner(
+        'PATCH',
+        `/api/partner/sandbox/tickets/${ticket.body.psaTicketId}`,
+        { status: 'Closed' },
+      )
       assert.equal(closedInPsa.status, 200)
       const res = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: a.correlationId })
       const { messageId } = expectSyncFailure(res, { status: 409, error: 'TICKET_CLOSED' })
@@ -343,7 +412,11 @@ for (const backend of backends()) {
       const s = await setupIntegration(svc)
       const a = await openTicket(s)
       const res = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: a.correlationId })
-      const { messageId } = expectSyncSuccess(res, { status: 200, message: 'closed', correlationId: a.correlationId })
+      const { messageId } = expectSyncSuccess(res, {
+        status: 200,
+        message: 'closed',
+        correlationId: a.correlationId,
+      })
       await expectEvent(s, messageId, 'Ticket Closed', 'success', 200)
       const sandbox = await s.partner('GET', '/api/partner/sandbox/tickets')
       assert.equal(sandbox.body.data[0].status, 'Closed')
@@ -354,7 +427,11 @@ for (const backend of backends()) {
 
     test('row 19: a PSA failure on create answers 502 and leaves no ticket behind', async () => {
       const s = await setupIntegration(svc)
-      await s.partner('PUT', '/api/partner/sandbox/fault', { mode: 'error', operations: ['create'], count: 1 })
+      await s.partner('PUT', '/api/partner/sandbox/fault', {
+        mode: 'error',
+        operations: ['create'],
+        count: 1,
+      })
       const res = await s.sync()
       const { messageId } = expectSyncFailure(res, { status: 502, error: 'PSA_ERROR', correlationId: null })
       assert.match(res.body.detail, /500/)
@@ -367,7 +444,10 @@ for (const backend of backends()) {
     test('row 19: PSA timeouts on update and close answer 502 and leave the ticket open', async () => {
       const s = await setupIntegration(svc)
       const a = await openTicket(s)
-      await s.partner('PUT', '/api/partner/sandbox/fault', { mode: 'timeout', operations: ['append', 'close'] })
+      await s.partner('PUT', '/api/partner/sandbox/fault', {
+        mode: 'timeout',
+        operations: ['append', 'close'],
+      })
       const update = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: a.correlationId })
       const u = expectSyncFailure(update, { status: 502, error: 'PSA_ERROR', correlationId: a.correlationId })
       await expectEvent(s, u.messageId, 'Failed To Update Ticket', 'failed', 502)
@@ -385,7 +465,11 @@ for (const backend of backends()) {
 
     test('row 20: an unexpected error answers 500 without detail of the cause and records Internal Error', async () => {
       const s = await setupIntegration(svc)
-      await s.partner('PUT', '/api/partner/sandbox/fault', { mode: 'defect', operations: ['create'], count: 1 })
+      await s.partner('PUT', '/api/partner/sandbox/fault', {
+        mode: 'defect',
+        operations: ['create'],
+        count: 1,
+      })
       const res = await s.sync()
       const { messageId } = expectSyncFailure(res, { status: 500, error: 'INTERNAL' })
       assert.doesNotMatch(res.body.detail, /simulated defect/)

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../helpers/fixtures.js'
-import { backends, type TestService, startService } from '../helpers/service.js'
+import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
 for (const backend of backends()) {
@@ -15,9 +15,12 @@ for (const backend of backends()) {
 
     test('pagination returns every ticket exactly once while new tickets are being created', async () => {
       const s = await setupIntegration(svc)
-      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { deduplication: { enabled: false } })
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        deduplication: { enabled: false },
+      })
       const existing = new Set<string>()
-      for (let i = 0; i < 25; i++) existing.add((await s.sync({ title: `Ticket ${i}` })).body.data.correlationID)
+      for (let i = 0; i < 25; i++)
+        existing.add((await s.sync({ title: `Ticket ${i}` })).body.data.correlationID)
 
       const seen: string[] = []
       let cursor: string | null = null
@@ -42,14 +45,28 @@ for (const backend of backends()) {
 
     test('filters by status and accountId', async () => {
       const s = await setupIntegration(svc, { mapped: ['acme-001', 'globex-002'] })
-      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { deduplication: { enabled: false } })
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        deduplication: { enabled: false },
+      })
       const a = (await s.sync({ accountId: 'acme-001' })).body.data.correlationID
       const b = (await s.sync({ accountId: 'globex-002' })).body.data.correlationID
       await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: a })
-      const list = (q: string) => svc.request('GET', `/api/oem-alerts-api/alert${q}`, { token: s.vendorToken })
-      assert.deepEqual((await list('?status=closed')).body.data.map((t: { correlationId: string }) => t.correlationId), [a])
-      assert.deepEqual((await list('?status=open')).body.data.map((t: { correlationId: string }) => t.correlationId), [b])
-      assert.deepEqual((await list('?accountId=globex-002')).body.data.map((t: { correlationId: string }) => t.correlationId), [b])
+      const list = (q: string) =>
+        svc.request('GET', `/api/oem-alerts-api/alert${q}`, { token: s.vendorToken })
+      assert.deepEqual(
+        (await list('?status=closed')).body.data.map((t: { correlationId: string }) => t.correlationId),
+        [a],
+      )
+      assert.deepEqual(
+        (await list('?status=open')).body.data.map((t: { correlationId: string }) => t.correlationId),
+        [b],
+      )
+      assert.deepEqual(
+        (await list('?accountId=globex-002')).body.data.map(
+          (t: { correlationId: string }) => t.correlationId,
+        ),
+        [b],
+      )
       expectFailure(await list('?status=maybe'), 400, 'VALIDATION_FAILED')
       expectFailure(await list('?cursor=garbage'), 400, 'VALIDATION_FAILED')
       expectFailure(await list('?limit=0'), 400, 'VALIDATION_FAILED')
@@ -72,7 +89,9 @@ for (const backend of backends()) {
         )
         assert.equal(JSON.stringify(res.body).includes(s.clientSecret), false)
       }
-      const missing = await svc.request('GET', '/api/oem-alerts-api/alert/not-a-ticket', { token: s.vendorToken })
+      const missing = await svc.request('GET', '/api/oem-alerts-api/alert/not-a-ticket', {
+        token: s.vendorToken,
+      })
       expectFailure(missing, 404, 'TICKET_NOT_FOUND')
     })
 
@@ -81,7 +100,11 @@ for (const backend of backends()) {
       const b = await setupIntegration(svc)
       const cid = (await a.sync()).body.data.correlationID
       expectFailure(await svc.request('GET', '/api/oem-alerts-api/alert'), 401, 'UNAUTHENTICATED')
-      expectFailure(await svc.request('GET', '/api/oem-alerts-api/alert', { token: 'abt_nonsense' }), 401, 'INVALID_CREDENTIALS')
+      expectFailure(
+        await svc.request('GET', '/api/oem-alerts-api/alert', { token: 'abt_nonsense' }),
+        401,
+        'INVALID_CREDENTIALS',
+      )
       const other = await svc.request('GET', `/api/oem-alerts-api/alert/${cid}`, { token: b.vendorToken })
       expectFailure(other, 404, 'TICKET_NOT_FOUND')
       const list = await svc.request('GET', '/api/oem-alerts-api/alert', { token: b.vendorToken })

@@ -62,7 +62,8 @@ function expectStatus(res: Response, status: number, what: string): void {
 }
 
 export async function setupIntegration(svc: TestService, o: SetupOptions = {}): Promise<Setup> {
-  const admin = (method: string, path: string, body?: unknown) => svc.request(method, path, { token: svc.adminToken, body })
+  const admin = (method: string, path: string, body?: unknown) =>
+    svc.request(method, path, { token: svc.adminToken, body })
 
   let vendor = o.vendor
   if (!vendor) {
@@ -73,9 +74,15 @@ export async function setupIntegration(svc: TestService, o: SetupOptions = {}): 
     expectStatus(res, 201, 'create vendor')
     vendor = { id: res.body.id, clientId: res.body.clientId, clientSecret: res.body.clientSecret }
   }
-  const partnerRes = await admin('POST', '/api/admin/partners', { name: o.partnerName ?? 'Best MSP', psa: { kind: 'sandbox' } })
+  const partnerRes = await admin('POST', '/api/admin/partners', {
+    name: o.partnerName ?? 'Best MSP',
+    psa: { kind: 'sandbox' },
+  })
   expectStatus(partnerRes, 201, 'create partner')
-  const integrationRes = await admin('POST', '/api/admin/integrations', { vendorId: vendor.id, partnerId: partnerRes.body.id })
+  const integrationRes = await admin('POST', '/api/admin/integrations', {
+    vendorId: vendor.id,
+    partnerId: partnerRes.body.id,
+  })
   expectStatus(integrationRes, 201, 'create integration')
   const integrationId: string = integrationRes.body.integrationId
   const orgToken: string = integrationRes.body.organizationOemToken
@@ -92,7 +99,8 @@ export async function setupIntegration(svc: TestService, o: SetupOptions = {}): 
   })
   expectStatus(tokenRes, 200, 'token')
   const vendorToken: string = tokenRes.body.access_token
-  const vendorCall = (method: string, path: string, body?: unknown) => svc.request(method, path, { token: vendorToken, body })
+  const vendorCall = (method: string, path: string, body?: unknown) =>
+    svc.request(method, path, { token: vendorToken, body })
   const partner = <T = any>(method: string, path: string, body?: unknown) =>
     svc.request<T>(method, path, { token: partnerKey, body })
 
@@ -109,7 +117,9 @@ export async function setupIntegration(svc: TestService, o: SetupOptions = {}): 
   if (o.stopAt !== 'created') {
     expectStatus(await vendorCall('PATCH', '/api/vendor-api/status/mapping', {}), 200, 'status mapping')
     for (const accountId of o.mapped ?? ['acme-001']) {
-      const res = await partner('PUT', `/api/partner/integrations/${integrationId}/accounts/${accountId}`, { psaCompanyId: '100' })
+      const res = await partner('PUT', `/api/partner/integrations/${integrationId}/accounts/${accountId}`, {
+        psaCompanyId: '100',
+      })
       expectStatus(res, 200, `map ${accountId}`)
     }
     const rule = o.rule === undefined ? { productGroup: 'Endpoint Security' } : o.rule

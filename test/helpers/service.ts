@@ -4,12 +4,13 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
 import pg from 'pg'
 import { boot } from '../../src/boot.js'
 import type { Clock } from '../../src/clock.js'
 import { loadConfig } from '../../src/config.js'
-import type { Services } from '../../src/services.js'
 import type { Database } from '../../src/db/schema.js'
+import type { Services } from '../../src/services.js'
 
 export type Backend = 'sqlite' | 'postgres'
 
@@ -48,6 +49,7 @@ export interface StartOptions {
   backend?: Backend
   clock?: Clock
   env?: Record<string, string>
+  logger?: FastifyBaseLogger
 }
 
 const tables: (keyof Database)[] = [
@@ -63,27 +65,27 @@ const tables: (keyof Database)[] = [
   'tickets',
   'events',
   'sandbox_tickets',
+  'sandbox_notes',
   'sandbox_faults',
 ]
 
-async function postgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh database per service, dropped afterwards: suites never see each other's rows. */
+async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_POSTGRES_URL!
-  const schema = `t_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: base })
-  await admin.connect()
-  await admin.query(`create schema ${schema}`)
-  await admin.end()
-  const url = new URL(base)
-  url.searchParams.set('options', `-c search_path=${schema}`)
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base })
-      await c.connect()
-      await c.query(`drop schema ${schema} cascade`)
-      await c.end()
-    },
+  const name = `alertbridge_test_${randomBytes(6).toString('hex')}`
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: base })
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
   }
+  await run(`create database ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) }
 }
 
 export async function startService(options: StartOptions = {}): Promise<TestService> {
@@ -96,9 +98,9 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     databaseUrl = `sqlite:${join(dir, 'alertbridge.db')}`
     cleanup = async () => rmSync(dir, { recursive: true, force: true })
   } else {
-    const pgSchema = await postgresSchema()
-    databaseUrl = pgSchema.url
-    cleanup = pgSchema.drop
+    const database = await postgresDatabase()
+    databaseUrl = database.url
+    cleanup = database.drop
   }
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -108,7 +110,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     PSA_TIMEOUT_MS: '2000',
     ...options.env,
   })
-  const { app, services } = await boot(config, { clock: options.clock })
+  const { app, services } = await boot(config, { clock: options.clock, logger: options.logger })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
@@ -155,7 +157,9 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
 }
 
 /** A clock the test moves by hand. */
-export function manualClock(start = new Date('2026-11-22T10:00:00.000Z')): Clock & { advance(ms: number): void } {
+export function manualClock(
+  start = new Date('2026-11-22T10:00:00.000Z'),
+): Clock & { advance(ms: number): void } {
   let now = start.getTime()
   const clock = (() => new Date(now)) as Clock & { advance(ms: number): void }
   clock.advance = (ms: number) => {

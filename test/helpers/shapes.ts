@@ -6,7 +6,11 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function expectSyncSuccess(
   res: Response,
-  expected: { status: number; message: 'created' | 'suppressed' | 'updated' | 'closed'; correlationId?: string },
+  expected: {
+    status: number
+    message: 'created' | 'suppressed' | 'updated' | 'closed'
+    correlationId?: string
+  },
 ): { messageId: string; correlationId: string } {
   assert.equal(res.status, expected.status, res.text)
   assert.deepEqual(Object.keys(res.body), ['statusCode', 'message', 'data'], res.text)
@@ -25,7 +29,11 @@ export function expectSyncFailure(
   expected: { status: number; error: string; correlationId?: string | null },
 ): { messageId: string } {
   assert.equal(res.status, expected.status, res.text)
-  assert.deepEqual(Object.keys(res.body), ['statusCode', 'message', 'data', 'error', 'detail', 'requestId'], res.text)
+  assert.deepEqual(
+    Object.keys(res.body),
+    ['statusCode', 'message', 'data', 'error', 'detail', 'requestId'],
+    res.text,
+  )
   assert.strictEqual(res.body.statusCode, expected.status)
   assert.equal(res.body.message, 'failed')
   assert.equal(res.body.error, expected.error, res.text)

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
-import { backends, type TestService, startService } from '../helpers/service.js'
+import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
 for (const backend of backends()) {
@@ -29,8 +29,16 @@ for (const backend of backends()) {
       assert.equal((await second.partner('GET', '/api/partner/events')).body.data.length, 0)
       assert.equal((await second.partner('GET', '/api/partner/metrics')).body.totals.total, 0)
       assert.equal((await second.partner('GET', '/api/partner/sandbox/tickets')).body.data.length, 0)
-      assert.equal((await second.partner('GET', `/api/partner/tickets?integrationId=${first.integrationId}`)).body.data.length, 0)
-      assert.equal((await second.partner('GET', `/api/partner/events?integrationId=${first.integrationId}`)).body.data.length, 0)
+      assert.equal(
+        (await second.partner('GET', `/api/partner/tickets?integrationId=${first.integrationId}`)).body.data
+          .length,
+        0,
+      )
+      assert.equal(
+        (await second.partner('GET', `/api/partner/events?integrationId=${first.integrationId}`)).body.data
+          .length,
+        0,
+      )
       assert.equal((await first.partner('GET', '/api/partner/tickets')).body.data.length, 1)
     })
 
@@ -42,7 +50,11 @@ for (const backend of backends()) {
         `/api/partner/integrations/${id}/accounts`,
       ]
       for (const path of reads) expectFailure(await second.partner('GET', path), 404, 'INTEGRATION_NOT_FOUND')
-      expectFailure(await second.partner('GET', `/api/partner/tickets/${correlationId}`), 404, 'TICKET_NOT_FOUND')
+      expectFailure(
+        await second.partner('GET', `/api/partner/tickets/${correlationId}`),
+        404,
+        'TICKET_NOT_FOUND',
+      )
     })
 
     test('another partner’s integration cannot be changed', async () => {
@@ -67,7 +79,9 @@ for (const backend of backends()) {
 
     test('another partner’s sandbox tickets cannot be changed', async () => {
       const ticket = await first.partner('GET', `/api/partner/tickets/${correlationId}`)
-      const res = await second.partner('PATCH', `/api/partner/sandbox/tickets/${ticket.body.psaTicketId}`, { status: 'Closed' })
+      const res = await second.partner('PATCH', `/api/partner/sandbox/tickets/${ticket.body.psaTicketId}`, {
+        status: 'Closed',
+      })
       expectFailure(res, 404, 'NOT_FOUND')
     })
 
@@ -81,9 +95,21 @@ for (const backend of backends()) {
 
     test('partner API calls need the partner key', async () => {
       expectFailure(await svc.request('GET', '/api/partner/integrations'), 401, 'UNAUTHENTICATED')
-      expectFailure(await svc.request('GET', '/api/partner/integrations', { token: 'abp_wrong' }), 401, 'INVALID_CREDENTIALS')
-      expectFailure(await svc.request('GET', '/api/partner/integrations', { token: svc.adminToken }), 401, 'INVALID_CREDENTIALS')
-      expectFailure(await svc.request('GET', '/api/admin/vendors', { token: first.partnerKey }), 401, 'INVALID_CREDENTIALS')
+      expectFailure(
+        await svc.request('GET', '/api/partner/integrations', { token: 'abp_wrong' }),
+        401,
+        'INVALID_CREDENTIALS',
+      )
+      expectFailure(
+        await svc.request('GET', '/api/partner/integrations', { token: svc.adminToken }),
+        401,
+        'INVALID_CREDENTIALS',
+      )
+      expectFailure(
+        await svc.request('GET', '/api/admin/vendors', { token: first.partnerKey }),
+        401,
+        'INVALID_CREDENTIALS',
+      )
     })
   })
 }

@@ -12,7 +12,7 @@ const CreatedIntegration = Type.Object({
 })
 
 export function registerAdminIntegrations(app: App, s: Services): void {
-  const base = { preHandler: s.auth.admin }
+  const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 
   app.post(

@@ -42,7 +42,7 @@ function partnerView(p: Partner) {
 }
 
 export function registerAdminPartners(app: App, s: Services): void {
-  const base = { preHandler: s.auth.admin }
+  const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 
   app.post(

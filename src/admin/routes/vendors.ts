@@ -72,7 +72,7 @@ function vendorView(v: Vendor) {
 }
 
 export function registerAdminVendors(app: App, s: Services): void {
-  const base = { preHandler: s.auth.admin }
+  const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 
   app.post(

@@ -5,8 +5,8 @@ import type { App } from '../../http/app-types.js'
 import { vendorPrincipal } from '../../http/auth.js'
 import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
 import type { Services } from '../../services.js'
-import { getTicket, listTickets, type TicketScope } from '../ticket-reads.js'
 import { CorrelationId } from '../schema.js'
+import { getTicket, listTickets, type TicketScope } from '../ticket-reads.js'
 import { TicketView, TicketWithHistory } from '../views.js'
 
 const ListQuery = Type.Object({
@@ -37,7 +37,7 @@ export function registerVendorTickets(app: App, s: Services): void {
     app.get(
       base,
       {
-        preHandler: s.auth.vendor,
+        onRequest: s.auth.vendor,
         schema: {
           tags: ['alerts'],
           summary: alias ? 'Alias of GET /api/oem-alerts-api/alert' : 'List tickets, newest first',
@@ -58,7 +58,7 @@ export function registerVendorTickets(app: App, s: Services): void {
     app.get(
       `${base}/:correlationId`,
       {
-        preHandler: s.auth.vendor,
+        onRequest: s.auth.vendor,
         schema: {
           tags: ['alerts'],
           summary: alias

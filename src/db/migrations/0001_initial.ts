@@ -205,12 +205,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('summary', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
-    .addColumn('notes', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('closed_at', 'text')
     .execute()
   await s.createIndex('sandbox_tickets_partner').on('sandbox_tickets').columns(['partner_id', 'id']).execute()
+
+  // Notes are rows of their own: appending never rewrites the ticket, so concurrent notes all stay.
+  await s
+    .createTable('sandbox_notes')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('partner_id', 'text', (c) => c.notNull())
+    .addColumn('ticket_id', 'text', (c) => c.notNull().references('sandbox_tickets.id').onDelete('cascade'))
+    .addColumn('text', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute()
+  await s.createIndex('sandbox_notes_ticket').on('sandbox_notes').columns(['ticket_id', 'id']).execute()
 
   await s
     .createTable('sandbox_faults')
@@ -225,6 +235,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
     'sandbox_faults',
+    'sandbox_notes',
     'sandbox_tickets',
     'events',
     'tickets',

@@ -1,6 +1,11 @@
-// Storage of the built-in sandbox PSA: its tickets and its fault switch.
+// Storage of the built-in sandbox PSA: its tickets, their notes and its fault switch.
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Database, SandboxTicketsTable } from '../schema.js'
+
+export interface SandboxNote {
+  text: string
+  at: string
+}
 
 export interface SandboxTicket {
   id: string
@@ -11,7 +16,6 @@ export interface SandboxTicket {
   status: string
   summary: string
   description: string
-  notes: { text: string; at: string }[]
   createdAt: string
   updatedAt: string
   closedAt: string | null
@@ -40,7 +44,6 @@ function toTicket(r: Selectable<SandboxTicketsTable>): SandboxTicket {
     status: r.status,
     summary: r.summary,
     description: r.description,
-    notes: JSON.parse(r.notes),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     closedAt: r.closed_at,
@@ -73,7 +76,6 @@ export class SandboxRepository {
         status: t.status,
         summary: t.summary,
         description: t.description,
-        notes: JSON.stringify(t.notes),
         created_at: t.createdAt,
         updated_at: t.updatedAt,
         closed_at: t.closedAt,
@@ -91,30 +93,67 @@ export class SandboxRepository {
     return r ? toTicket(r) : null
   }
 
-  async list(partnerId: string, limit: number): Promise<SandboxTicket[]> {
-    const rows = await this.db
-      .selectFrom('sandbox_tickets')
-      .selectAll()
-      .where('partner_id', '=', partnerId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute()
-    return rows.map(toTicket)
+  /** The partner's newest tickets with their notes, oldest note first. */
+  async list(
+    partnerId: string,
+    limit: number,
+    id?: string,
+  ): Promise<(SandboxTicket & { notes: SandboxNote[] })[]> {
+    let q = this.db.selectFrom('sandbox_tickets').selectAll().where('partner_id', '=', partnerId)
+    if (id) q = q.where('id', '=', id)
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()
+    const notes = rows.length
+      ? await this.db
+          .selectFrom('sandbox_notes')
+          .select(['ticket_id', 'text', 'created_at'])
+          .where(
+            'ticket_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .orderBy('id')
+          .execute()
+      : []
+    return rows.map((r) => ({
+      ...toTicket(r),
+      notes: notes.filter((n) => n.ticket_id === r.id).map((n) => ({ text: n.text, at: n.created_at })),
+    }))
   }
 
-  async save(partnerId: string, t: SandboxTicket): Promise<void> {
+  /** Appends a note; never rewrites the ticket, so concurrent notes are all kept. */
+  async addNote(
+    partnerId: string,
+    ticketId: string,
+    note: { id: string; text: string; at: string },
+  ): Promise<void> {
+    await this.db
+      .insertInto('sandbox_notes')
+      .values({
+        id: note.id,
+        partner_id: partnerId,
+        ticket_id: ticketId,
+        text: note.text,
+        created_at: note.at,
+      })
+      .execute()
     await this.db
       .updateTable('sandbox_tickets')
-      .set({
-        status: t.status,
-        notes: JSON.stringify(t.notes),
-        updated_at: t.updatedAt,
-        closed_at: t.closedAt,
-      })
+      .set({ updated_at: note.at })
       .where('partner_id', '=', partnerId)
-      .where('id', '=', t.id)
+      .where('id', '=', ticketId)
       .execute()
+  }
+
+  /** Sets the status; answers false when the ticket already had it (closing a closed ticket). */
+  async setStatus(partnerId: string, id: string, status: string, now: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('sandbox_tickets')
+      .set({ status, updated_at: now, closed_at: status === 'Closed' ? now : null })
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', id)
+      .where('status', '!=', status)
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows) === 1
   }
 
   async setFault(partnerId: string, fault: SandboxFault | null, now: string): Promise<void> {

@@ -24,7 +24,7 @@ const AccountParams = Type.Object({
 })
 
 export function registerPartnerAccounts(app: App, s: Services): void {
-  const base = { preHandler: s.auth.partner }
+  const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
   app.get(

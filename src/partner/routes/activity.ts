@@ -1,7 +1,7 @@
 // Partner API: tickets, the audit trail and its success/failure metrics, scoped to the partner.
 import Type from 'typebox'
-import { getTicket, listTickets } from '../../alerts/ticket-reads.js'
 import { CorrelationId } from '../../alerts/schema.js'
+import { getTicket, listTickets } from '../../alerts/ticket-reads.js'
 import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/views.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
@@ -25,7 +25,7 @@ const Metrics = Type.Object({
 })
 
 export function registerPartnerActivity(app: App, s: Services): void {
-  const base = { preHandler: s.auth.partner }
+  const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
   app.get(

@@ -1,9 +1,9 @@
 // Partner API: its integrations, their toggles, completing the mapping (DESIGN §7).
 import Type from 'typebox'
+import { dedupFields } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
-import { dedupFields } from '../../domain/types.js'
 import type { Services } from '../../services.js'
 import { IntegrationView, integrationView } from '../views.js'
 
@@ -21,7 +21,7 @@ const PatchIntegration = Type.Object({
 })
 
 export function registerPartnerIntegrations(app: App, s: Services): void {
-  const base = { preHandler: s.auth.partner }
+  const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
   app.get(

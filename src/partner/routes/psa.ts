@@ -1,7 +1,7 @@
 // Partner API: the PSA connection, its look-ups for the mapping screens, and the sandbox PSA's own
 // controls (its tickets, closing one "in the PSA", the fault switch).
 import Type from 'typebox'
-import { psaView, PsaInput, PsaView } from '../../admin/routes/partners.js'
+import { PsaInput, PsaView, psaView } from '../../admin/routes/partners.js'
 import { type SandboxFault, sandboxFaultModes, sandboxOperations } from '../../db/repositories/sandbox.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
@@ -43,7 +43,7 @@ const FaultView = Type.Object({
 })
 
 export function registerPartnerPsa(app: App, s: Services): void {
-  const base = { preHandler: s.auth.partner }
+  const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
   async function sandboxPartner(id: string): Promise<string> {
@@ -144,16 +144,9 @@ export function registerPartnerPsa(app: App, s: Services): void {
       const id = await sandboxPartner(partnerId(request))
       const ticket = await s.store.sandbox.find(id, request.params.ticketId)
       if (!ticket) throw notFound(`Sandbox ticket '${request.params.ticketId}'`)
-      const now = s.clock().toISOString()
-      const closing = request.body.status === 'Closed'
-      const changed = {
-        ...ticket,
-        status: request.body.status,
-        updatedAt: now,
-        closedAt: closing ? (ticket.closedAt ?? now) : null,
-      }
-      await s.store.sandbox.save(id, changed)
-      return changed
+      await s.store.sandbox.setStatus(id, ticket.id, request.body.status, s.clock().toISOString())
+      const [changed] = await s.store.sandbox.list(id, 1, ticket.id)
+      return changed!
     },
   )
 

@@ -59,7 +59,7 @@ const RuleParams = Type.Object({
 })
 
 export function registerPartnerRules(app: App, s: Services): void {
-  const base = { preHandler: s.auth.partner }
+  const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
   app.get(

@@ -61,7 +61,7 @@ const CountView = Type.Object({
 })
 
 export function registerVendorSetup(app: App, s: Services): void {
-  const common = { preHandler: s.auth.vendor }
+  const common = { onRequest: s.auth.vendor }
   const security = [{ vendorToken: [] }]
 
   app.post(
