@@ -21,7 +21,7 @@ import {
   rejected,
   updated,
 } from '../domain/outcome.js'
-import type { AlertFacts } from '../domain/types.js'
+import type { AlertFacts, Ticket } from '../domain/types.js'
 import type { PsaAdapter, PsaConnection, PsaFailure, PsaResult } from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { loadDecisionContext } from './context.js'
@@ -101,9 +101,13 @@ export class AlertExecutor {
       case 'create':
         return this.create(job, integration, decision)
       case 'append':
-        return this.append(job, integration, decision)
-      case 'close':
-        return this.close(job, integration, decision)
+      case 'close': {
+        const psaTicketId = await this.createdTicketId(integration.id, decision.ticket)
+        if (psaTicketId === null) return 'again'
+        return decision.kind === 'append'
+          ? this.append(job, integration, decision, psaTicketId)
+          : this.close(job, integration, decision, psaTicketId)
+      }
     }
   }
 
@@ -196,14 +200,10 @@ export class AlertExecutor {
     job: AlertJob,
     integration: Integration,
     d: Extract<Decision, { kind: 'append' }>,
+    psaTicketId: string,
   ): Promise<Step> {
     const { store, clock } = this.deps
     const ticket = d.ticket
-    if (ticket.status === 'creating' || ticket.psaTicketId === null) {
-      await this.waitWhileCreating(integration.id, () => store.tickets.get(ticket.id))
-      return 'again'
-    }
-    const psaTicketId = ticket.psaTicketId
     const conn = await this.connection(integration.partnerId)
     const occurrence = job.facts.incidentStatus === 'OPEN' ? ticket.occurrenceCount + 1 : null
     const result = await this.call(conn, (psa) =>
@@ -223,14 +223,10 @@ export class AlertExecutor {
     job: AlertJob,
     integration: Integration,
     d: Extract<Decision, { kind: 'close' }>,
+    psaTicketId: string,
   ): Promise<Step> {
     const { store, clock } = this.deps
     const ticket = d.ticket
-    if (ticket.status === 'creating' || ticket.psaTicketId === null) {
-      await this.waitWhileCreating(integration.id, () => store.tickets.get(ticket.id))
-      return 'again'
-    }
-    const psaTicketId = ticket.psaTicketId
     const now = clock()
     if (!(await store.tickets.claimClose(ticket.id, this.leaseUntil(now), now.toISOString()))) {
       // A concurrent RESOLVED is closing it: wait, then decide again (it will be closed, or open again).
@@ -263,6 +259,13 @@ export class AlertExecutor {
       if (!settled) await store.tickets.releaseClose(ticket.id).catch(() => {})
       this.deps.settlement.settled(integration.id)
     }
+  }
+
+  /** The PSA id of the ticket, or null after waiting for a concurrent creation of it to settle. */
+  private async createdTicketId(integrationId: string, ticket: Ticket): Promise<string | null> {
+    if (ticket.status !== 'creating' && ticket.psaTicketId !== null) return ticket.psaTicketId
+    await this.waitWhileCreating(integrationId, () => this.deps.store.tickets.get(ticket.id))
+    return null
   }
 
   /** Stores the outcome's event and, on success, moves a pending integration to connected. */

@@ -1,6 +1,6 @@
 // What the vendor declares about an integration: accounts, services and usage counts (spec §4.6).
-import type { Kysely } from 'kysely'
-import type { Database } from '../schema.js'
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, VendorAccountsTable, VendorServicesTable } from '../schema.js'
 
 export interface VendorAccount {
   vendorAccountId: string
@@ -25,6 +25,22 @@ export interface UsageCount {
   unitCount: number
   createdAt: string
 }
+
+const toAccount = (r: Selectable<VendorAccountsTable>): VendorAccount => ({
+  vendorAccountId: r.vendor_account_id,
+  name: r.name,
+  externalId: r.external_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+})
+
+const toService = (r: Selectable<VendorServicesTable>): VendorService => ({
+  id: r.service_id,
+  name: r.name,
+  description: r.description,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+})
 
 export class VendorDataRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -67,15 +83,7 @@ export class VendorDataRepository {
       .where('integration_id', '=', integrationId)
       .where('vendor_account_id', '=', vendorAccountId)
       .executeTakeFirst()
-    return r
-      ? {
-          vendorAccountId: r.vendor_account_id,
-          name: r.name,
-          externalId: r.external_id,
-          createdAt: r.created_at,
-          updatedAt: r.updated_at,
-        }
-      : null
+    return r ? toAccount(r) : null
   }
 
   async accountExists(integrationId: string, vendorAccountId: string): Promise<boolean> {
@@ -95,13 +103,7 @@ export class VendorDataRepository {
       .where('integration_id', '=', integrationId)
       .orderBy('vendor_account_id')
       .execute()
-    return rows.map((r) => ({
-      vendorAccountId: r.vendor_account_id,
-      name: r.name,
-      externalId: r.external_id,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    }))
+    return rows.map(toAccount)
   }
 
   async upsertService(
@@ -136,15 +138,7 @@ export class VendorDataRepository {
       .where('integration_id', '=', integrationId)
       .where('service_id', '=', serviceId)
       .executeTakeFirst()
-    return r
-      ? {
-          id: r.service_id,
-          name: r.name,
-          description: r.description,
-          createdAt: r.created_at,
-          updatedAt: r.updated_at,
-        }
-      : null
+    return r ? toService(r) : null
   }
 
   async listServices(integrationId: string): Promise<VendorService[]> {
@@ -154,13 +148,7 @@ export class VendorDataRepository {
       .where('integration_id', '=', integrationId)
       .orderBy('service_id')
       .execute()
-    return rows.map((r) => ({
-      id: r.service_id,
-      name: r.name,
-      description: r.description,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    }))
+    return rows.map(toService)
   }
 
   async insertUsage(integrationId: string, u: UsageCount): Promise<void> {
