@@ -42,7 +42,7 @@ export function buildServices(deps: {
   log: FastifyBaseLogger
 }): Services {
   const { config, db, box, clock, log } = deps
-  const store = new Store(db.kysely, db.dialect, box)
+  const store = new Store(db.kysely, box)
   const psa = new PsaRegistry(store, clock)
   const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds)
   const limiter = new VendorRateLimiter(config.defaultAlertRateLimitPerMinute)

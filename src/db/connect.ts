@@ -32,10 +32,3 @@ export function openDatabase(target: Config['database']): Db {
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return { kysely, dialect: 'postgres', close: () => kysely.destroy() }
 }
-
-/** True when the error is a unique or primary-key violation, in either dialect. */
-export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false
-  const code = (error as { code?: unknown }).code
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-}

@@ -2,7 +2,6 @@
 // Store whose repositories all write inside the same transaction.
 import type { Kysely } from 'kysely'
 import type { CryptoBox } from '../security/crypto-box.js'
-import type { Dialect } from './connect.js'
 import { EventRepository } from './repositories/events.js'
 import { IntegrationRepository } from './repositories/integrations.js'
 import { MappingRepository } from './repositories/mappings.js'
@@ -31,7 +30,6 @@ export class Store {
 
   constructor(
     readonly kysely: Kysely<Database>,
-    readonly dialect: Dialect,
     private readonly box: CryptoBox,
     private readonly inTransaction = false,
   ) {
@@ -50,6 +48,6 @@ export class Store {
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)
-    return this.kysely.transaction().execute((trx) => work(new Store(trx, this.dialect, this.box, true)))
+    return this.kysely.transaction().execute((trx) => work(new Store(trx, this.box, true)))
   }
 }

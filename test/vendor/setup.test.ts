@@ -170,7 +170,7 @@ for (const backend of backends()) {
     })
 
     test('usage counts for unknown services or accounts are refused with what to create', async () => {
-      const { vendor, integration } = await newIntegration()
+      const { vendor, partner, integration } = await newIntegration()
       const t = (
         await svc.request('POST', '/api/oauth/token', {
           body: {
@@ -181,11 +181,21 @@ for (const backend of backends()) {
           },
         })
       ).body.access_token
-      await svc.services.store.integrations.setStateUnconditionally(
-        integration.integrationId,
-        'pending',
-        clock().toISOString(),
+      // Bring the integration to pending the way a real vendor and partner do.
+      const v = (method: string, path: string, body?: unknown) =>
+        svc.request(method, path, { token: t, body })
+      const p = (method: string, path: string, body?: unknown) =>
+        svc.request(method, path, { token: partner.apiKey, body })
+      await v('POST', '/api/vendor-api/organization/accounts', { vendorAccountId: 'a', name: 'A' })
+      await v('PATCH', '/api/vendor-api/status/mapping', {})
+      await p('PUT', `/api/partner/integrations/${integration.integrationId}/accounts/a`, {
+        psaCompanyId: '100',
+      })
+      const pending = await p(
+        'POST',
+        `/api/partner/integrations/${integration.integrationId}/complete-mapping`,
       )
+      assert.equal(pending.body.state, 'pending')
       const res = await svc.request('POST', '/api/vendor-api/service/nope/count', {
         token: t,
         body: { unitCount: 1, accountId: 'x' },

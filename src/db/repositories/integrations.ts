@@ -131,12 +131,4 @@ export class IntegrationRepository {
       .executeTakeFirst()
     return Number(result.numUpdatedRows) === 1
   }
-
-  async setStateUnconditionally(id: string, to: IntegrationState, now: string): Promise<void> {
-    await this.db
-      .updateTable('integrations')
-      .set({ state: to, updated_at: now })
-      .where('id', '=', id)
-      .execute()
-  }
 }

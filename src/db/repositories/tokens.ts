@@ -46,9 +46,4 @@ export class TokenRepository {
         }
       : null
   }
-
-  /** Drops tokens that expired more than a day ago, so the table does not grow without end. */
-  async purgeExpired(before: string): Promise<void> {
-    await this.db.deleteFrom('vendor_tokens').where('expires_at', '<', before).execute()
-  }
 }
