@@ -1,14 +1,15 @@
 // The composition root: builds the Fastify app from the services and the explicit route list.
 // It never listens; server.ts does. Tests build it and listen on port 0.
+import { randomUUID } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
-import { v7 as uuidv7 } from 'uuid'
 import type { App } from './http/app-types.js'
 import { installErrorHandling } from './http/error-handler.js'
 import { FailureBody } from './http/schemas.js'
+import { registerHealth } from './ops/health.js'
 import { routes } from './routes.js'
 import type { Services } from './services.js'
 
@@ -32,7 +33,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: bodyLimitBytes,
-    genReqId: () => uuidv7(),
+    // Request ids only need to be unique; randomUUID is several times cheaper than a UUIDv7.
+    genReqId: () => randomUUID(),
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
@@ -40,8 +42,27 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
 
   app.setValidatorCompiler(TypeBoxValidatorCompiler)
   app.decorateRequest('principal', null)
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
+    done(null, payload)
+  })
+  // The webhook strategy previews answers from a short-lived copy of the configuration; a change
+  // made through this process's API is seen by the next alert. Only routes that can change
+  // configuration get the hook (not alerts, not tokens, not reads), so the alert path pays nothing.
+  const clearPreviewCache = (_request: unknown, _reply: unknown, done: () => void) => {
+    services.acceptReads.clear()
+    done()
+  }
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat()
+    const url = route.url ?? ''
+    if (
+      methods.some((m) => m !== 'GET' && m !== 'HEAD') &&
+      !url.startsWith('/api/oem-alerts-api/') &&
+      !url.startsWith('/api/oauth/')
+    ) {
+      route.onResponse = [...[route.onResponse ?? []].flat(), clearPreviewCache]
+    }
   })
   installErrorHandling(app)
   // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.
@@ -68,6 +89,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
 
-  for (const register of routes) register(app, services)
+  // A worker process serves only health checks; api and all serve every route.
+  for (const register of services.config.role === 'worker' ? [registerHealth] : routes)
+    register(app, services)
   return app
 }

@@ -66,7 +66,12 @@ export async function boot(
       log: logger,
     })
     const app = await buildApp(services, logger)
-    app.addHook('onClose', async () => db.close())
+    if (config.role !== 'api') await services.runtime.start()
+    app.addHook('onClose', async () => {
+      // Requests have drained by now; let jobs and deliveries in flight finish, then close.
+      await services.runtime.stop(10_000)
+      await db.close()
+    })
     return { app, services, logger, newAdminToken, dataDir }
   } catch (err) {
     await db.close()

@@ -4,6 +4,9 @@ import Type, { type Static } from 'typebox'
 import { Value } from 'typebox/value'
 
 const Bool = Type.Boolean({ default: false })
+const SecondsList = (options: { description: string; default?: string }) =>
+  Type.String({ pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$', ...options })
+const seconds = (list: string): number[] => list.split(',').map((s) => Number(s.trim()))
 
 export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
@@ -24,12 +27,23 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: '^[A-Za-z0-9+/_=-]{43,}$', description: '32 random bytes, base64 or base64url' }),
   ),
   ALLOW_PRIVATE_NETWORK: Bool,
-  WEBHOOK_RETRY_SCHEDULE: Type.Optional(
-    Type.String({
-      pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$',
-      description: 'seconds, comma-separated',
-    }),
-  ),
+  WEBHOOK_RETRY_SCHEDULE: Type.Optional(SecondsList({ description: 'seconds, comma-separated' })),
+  PSA_RETRY_SCHEDULE: SecondsList({
+    default: '5,30,120,600',
+    description: 'seconds between retries of a queued alert whose PSA call failed, comma-separated',
+  }),
+  SNAPSHOT_COALESCE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 600000,
+    default: 3000,
+    description: 'state changes within this time go out as one state_snapshot',
+  }),
+  WORKER_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 256,
+    default: 8,
+    description: 'alert jobs at once',
+  }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   DEMO: Bool,
   ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 86400, default: 3600 }),
@@ -53,6 +67,9 @@ export interface Config {
   secretKey: string | undefined
   allowPrivateNetwork: boolean
   webhookRetryScheduleSeconds: number[] | undefined
+  psaRetryScheduleSeconds: number[]
+  workerConcurrency: number
+  snapshotCoalesceMs: number
   logLevel: string
   demo: boolean
   accessTokenTtlSeconds: number
@@ -86,6 +103,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const database = env.DATABASE_URL.startsWith('sqlite:')
     ? ({ kind: 'sqlite', path: env.DATABASE_URL.slice('sqlite:'.length) } as const)
     : ({ kind: 'postgres', url: env.DATABASE_URL } as const)
+  if (env.REDIS_URL) {
+    // Refused rather than ignored: an operator who sets it expects a shared queue and shared limits.
+    throw new ConfigError([
+      'REDIS_URL: the Redis (BullMQ) queue is not in this build yet; unset it to use the queue in the database',
+    ])
+  }
   if (database.kind === 'postgres' && !env.SECRET_KEY) {
     throw new ConfigError(['SECRET_KEY: required with PostgreSQL (32 random bytes, base64)'])
   }
@@ -98,7 +121,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     adminToken: env.ADMIN_TOKEN,
     secretKey: env.SECRET_KEY,
     allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
-    webhookRetryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE?.split(',').map((s) => Number(s.trim())),
+    webhookRetryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? seconds(env.WEBHOOK_RETRY_SCHEDULE) : undefined,
+    psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
+    workerConcurrency: env.WORKER_CONCURRENCY,
+    snapshotCoalesceMs: env.SNAPSHOT_COALESCE_MS,
     logLevel: env.LOG_LEVEL,
     demo: env.DEMO,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,

@@ -3,6 +3,7 @@ import { registerAdminIntegrations } from './admin/routes/integrations.js'
 import { registerAdminPartners } from './admin/routes/partners.js'
 import { registerAdminVendors } from './admin/routes/vendors.js'
 import { registerAlertSync } from './alerts/routes/alert-sync.js'
+import { registerAlertWebhook } from './alerts/routes/alert-webhook.js'
 import { registerVendorTickets } from './alerts/routes/tickets.js'
 import type { App } from './http/app-types.js'
 import { registerHealth } from './ops/health.js'
@@ -14,11 +15,13 @@ import { registerPartnerRules } from './partner/routes/rules.js'
 import type { Services } from './services.js'
 import { registerOAuthToken } from './vendor/routes/oauth-token.js'
 import { registerVendorSetup } from './vendor/routes/setup.js'
+import { registerDeliveries } from './webhooks/routes/deliveries.js'
 
 export const routes: ((app: App, s: Services) => void)[] = [
   registerHealth,
   // Vendor (the Integrator)
   registerAlertSync,
+  registerAlertWebhook,
   registerVendorTickets,
   registerOAuthToken,
   registerVendorSetup,
@@ -32,4 +35,6 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminVendors,
   registerAdminPartners,
   registerAdminIntegrations,
+  // Both: webhook deliveries
+  registerDeliveries,
 ]

@@ -2,8 +2,11 @@
 // files and workers receive. No container, no decorators.
 import type { FastifyBaseLogger } from 'fastify'
 import { Provisioning } from './admin/provisioning.js'
+import { AlertAcceptor } from './alerts/accept.js'
+import { CachedReads } from './alerts/cached-reads.js'
 import { AlertExecutor } from './alerts/executor.js'
 import { AlertIntake } from './alerts/intake.js'
+import { QueuedAlertHandler } from './alerts/queued.js'
 import { VendorRateLimiter } from './alerts/rate-limit.js'
 import { Settlement } from './alerts/settlement.js'
 import type { Clock } from './clock.js'
@@ -14,9 +17,24 @@ import type { AuthHooks } from './http/auth.js'
 import { authHooks } from './http/auth.js'
 import { PartnerSetup } from './partner/setup.js'
 import { PsaRegistry } from './psa/registry.js'
+import type { JobQueue } from './queue/port.js'
+import { SqlJobQueue } from './queue/sql-queue.js'
+import { QueueWorker } from './queue/worker.js'
 import type { CryptoBox } from './security/crypto-box.js'
 import { VendorSetup } from './vendor/setup.js'
 import { TokenService } from './vendor/token-service.js'
+import { WebhookDispatcher } from './webhooks/dispatcher.js'
+import { createOutboundHttp } from './webhooks/outbound.js'
+import { WebhookOutbox } from './webhooks/outbox.js'
+import { defaultRetryScheduleSeconds } from './webhooks/retry-policy.js'
+import { SnapshotScheduler, snapshotHandler } from './webhooks/snapshots.js'
+
+/** The background parts: the alert/snapshot worker and the webhook dispatcher. */
+export interface Runtime {
+  start(): Promise<void>
+  /** Stops taking work and waits up to `graceMs` for work in flight. */
+  stop(graceMs: number): Promise<void>
+}
 
 export interface Services {
   config: Config
@@ -27,6 +45,12 @@ export interface Services {
   tokens: TokenService
   intake: AlertIntake
   executor: AlertExecutor
+  acceptor: AlertAcceptor
+  acceptReads: CachedReads
+  queue: JobQueue
+  snapshots: SnapshotScheduler
+  dispatcher: WebhookDispatcher
+  runtime: Runtime
   provisioning: Provisioning
   partnerSetup: PartnerSetup
   vendorSetup: VendorSetup
@@ -46,6 +70,81 @@ export function buildServices(deps: {
   const psa = new PsaRegistry(store, clock)
   const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds)
   const limiter = new VendorRateLimiter(config.defaultAlertRateLimitPerMinute)
+  const queue = new SqlJobQueue(store, db, clock)
+  // Other processes may enqueue on PostgreSQL; the embedded database has one writer process.
+  const idleMs = db.dialect === 'postgres' ? 1000 : 10_000
+  const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
+  const intake = new AlertIntake(store, limiter)
+  const cachedReads = new CachedReads(store)
+  const executor = new AlertExecutor({
+    store,
+    psa,
+    clock,
+    log,
+    settlement: new Settlement(),
+    psaTimeoutMs: config.psaTimeoutMs,
+    snapshots,
+  })
+  const outbox = new WebhookOutbox(clock)
+  const dispatcher = new WebhookDispatcher({
+    store,
+    http: createOutboundHttp({
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      userAgent: 'alertbridge-webhooks/1',
+    }),
+    clock,
+    log,
+    scheduleSeconds: config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds,
+    idleMs,
+  })
+  const onDelivery = () => dispatcher.wake()
+  const worker = new QueueWorker({
+    queue,
+    handlers: {
+      alert: new QueuedAlertHandler({
+        queue,
+        executor,
+        outbox,
+        clock,
+        log,
+        psaRetryScheduleMs: config.psaRetryScheduleSeconds.map((s) => s * 1000),
+        onDelivery,
+      }).handle,
+      snapshot: snapshotHandler({ store, queue, outbox, onDelivery }),
+    },
+    clock,
+    log,
+    concurrency: config.workerConcurrency,
+    // Long enough for a few PSA calls and the waits between them; a dead worker's job is due after it.
+    leaseMs: 3 * config.psaTimeoutMs + 5000,
+    idleMs,
+  })
+  let purge: NodeJS.Timeout | undefined
+  const purgeOld = () =>
+    store.deliveries
+      .purge(new Date(clock().getTime() - 30 * 24 * 60 * 60 * 1000).toISOString())
+      .catch((err) => log.error({ err }, 'could not purge old webhook deliveries'))
+  const runtime: Runtime = {
+    async start() {
+      // Delivered and dead deliveries are kept 30 days (DESIGN §4), then purged hourly.
+      purge = setInterval(purgeOld, 60 * 60 * 1000)
+      purge.unref()
+      if (db.dialect === 'sqlite') {
+        // One process owns the embedded database: leases left at start are a crashed run's.
+        const jobs = await queue.releaseOrphanedLeases()
+        const deliveries = await store.deliveries.releaseOrphanedLeases(clock().toISOString())
+        if (jobs + deliveries > 0)
+          log.warn({ jobs, deliveries }, 'took back work a previous run left in flight')
+      }
+      worker.start()
+      dispatcher.start()
+    },
+    async stop(graceMs) {
+      clearInterval(purge)
+      await worker.stop(graceMs)
+      await dispatcher.stop(graceMs)
+    },
+  }
   return {
     config,
     clock,
@@ -53,18 +152,17 @@ export function buildServices(deps: {
     store,
     psa,
     tokens,
-    intake: new AlertIntake(store, tokens, limiter),
-    executor: new AlertExecutor({
-      store,
-      psa,
-      clock,
-      log,
-      settlement: new Settlement(),
-      psaTimeoutMs: config.psaTimeoutMs,
-    }),
-    provisioning: new Provisioning(store, psa, clock),
-    partnerSetup: new PartnerSetup(store, clock),
-    vendorSetup: new VendorSetup(store, clock),
+    intake,
+    executor,
+    acceptor: new AlertAcceptor(cachedReads, new AlertIntake(cachedReads, limiter), queue, clock),
+    acceptReads: cachedReads,
+    queue,
+    snapshots,
+    dispatcher,
+    runtime,
+    provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
+    partnerSetup: new PartnerSetup(store, clock, snapshots),
+    vendorSetup: new VendorSetup(store, clock, snapshots),
     auth: authHooks({ store, tokens, adminTokenDigest: deps.adminTokenDigest }),
   }
 }

@@ -14,6 +14,8 @@ import type { PsaKind } from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { checkPsaSettings } from '../psa/settings.js'
 import { digest, newClientId, newSecret, newWebhookSecret } from '../security/secrets.js'
+import { checkOutboundUrl } from '../webhooks/outbound.js'
+import type { SnapshotScheduler } from '../webhooks/snapshots.js'
 
 export interface VendorInput {
   name?: string
@@ -22,6 +24,8 @@ export interface VendorInput {
   productGroups?: CatalogueInput | null
   productGroupsUrl?: string | null
   rateLimitPerMinute?: number | null
+  /** true: a paused or disabled webhook endpoint is active again. */
+  webhookEnabled?: boolean
 }
 
 export interface PsaInput {
@@ -48,7 +52,21 @@ export class Provisioning {
     private readonly store: Store,
     private readonly psa: PsaRegistry,
     private readonly clock: Clock,
+    private readonly snapshots: SnapshotScheduler,
+    private readonly allowPrivateNetwork: boolean,
   ) {}
+
+  /** Outbound URLs are checked when configured (and again at every connection). */
+  private async checkUrls(input: VendorInput): Promise<void> {
+    for (const [field, url] of [
+      ['webhookUrl', input.webhookUrl],
+      ['productGroupsUrl', input.productGroupsUrl],
+    ] as const) {
+      if (!url) continue
+      const check = await checkOutboundUrl(url, { allowPrivateNetwork: this.allowPrivateNetwork })
+      if (!check.ok) throw new ApiError('VALIDATION_FAILED', `${field}: ${check.reason}`)
+    }
+  }
 
   private vendorPatch(input: VendorInput): VendorPatch {
     return {
@@ -69,6 +87,7 @@ export class Provisioning {
   async createVendor(
     input: VendorInput & { name: string },
   ): Promise<{ vendor: Vendor; clientSecret: string; webhookSecret: string }> {
+    await this.checkUrls(input)
     const clientSecret = newSecret('clientSecret')
     const webhookSecret = newWebhookSecret()
     const vendor = await this.store.vendors.insert({
@@ -83,7 +102,25 @@ export class Provisioning {
   }
 
   async updateVendor(id: string, input: VendorInput): Promise<Vendor> {
-    const vendor = await this.store.vendors.update(id, this.vendorPatch(input), iso(this.clock))
+    await this.checkUrls(input)
+    const now = iso(this.clock)
+    const vendor = await this.store.transaction(async (tx) => {
+      const before = await tx.vendors.findById(id)
+      if (!before) return null
+      const after = await tx.vendors.update(id, this.vendorPatch(input), now)
+      if (input.webhookEnabled === true && after?.webhookState !== 'active')
+        await tx.vendors.setWebhookState(id, 'active', null, now)
+      if (input.webhookEnabled === false)
+        await tx.vendors.setWebhookState(id, 'paused', 'Paused by the operator.', now)
+      if (JSON.stringify(before.productGroups) !== JSON.stringify(after?.productGroups)) {
+        const integrations = await tx.integrations.list({ vendorId: id })
+        await this.snapshots.changed(
+          tx,
+          integrations.map((i) => i.id),
+        )
+      }
+      return tx.vendors.findById(id)
+    })
     if (!vendor) throw new ApiError('NOT_FOUND', `Vendor '${id}' was not found.`)
     return vendor
   }

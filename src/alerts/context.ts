@@ -1,7 +1,11 @@
-// Loads the facts the decision table needs for one alert. Reads only; the decision stays pure.
+// Loads the facts the decision table needs for one alert and decides. Reads only; the decision
+// itself stays pure. The synchronous path, the queued job and the webhook strategy's immediate
+// answer all decide through `decideAlert`.
 import type { Integration } from '../db/repositories/integrations.js'
+import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
-import type { DecisionContext } from '../domain/decide.js'
+import { toCatalogue } from '../domain/catalogue.js'
+import { type Decision, type DecisionContext, decide } from '../domain/decide.js'
 import { dedupKey } from '../domain/dedup.js'
 import type { AlertFacts, Catalogue, Ticket } from '../domain/types.js'
 
@@ -11,8 +15,16 @@ function live(ticket: Ticket | null, nowIso: string): Ticket | null {
   return ticket
 }
 
-export async function loadDecisionContext(
-  store: Store,
+/** The reads the decision table needs: the Store, or a cache in front of it (cached-reads.ts). */
+export interface ContextReads {
+  vendorData: Pick<Store['vendorData'], 'accountExists'>
+  rules: Pick<Store['rules'], 'list'>
+  tickets: Pick<Store['tickets'], 'findByCorrelation' | 'findByOpenDedupKey'>
+  mappings: Pick<Store['mappings'], 'forAccounts'>
+}
+
+async function loadDecisionContext(
+  store: ContextReads,
   integration: Integration,
   catalogue: Catalogue | null,
   alert: AlertFacts,
@@ -48,4 +60,17 @@ export async function loadDecisionContext(
     newCorrelationId,
     now,
   }
+}
+
+/** The decision for an alert on what `reads` return now, under the vendor's catalogue. */
+export async function decideAlert(
+  reads: ContextReads,
+  vendor: Vendor,
+  integration: Integration,
+  alert: AlertFacts,
+  now: Date,
+  newCorrelationId: string,
+): Promise<Decision> {
+  const catalogue = vendor.productGroups ? toCatalogue(vendor.productGroups) : null
+  return decide(await loadDecisionContext(reads, integration, catalogue, alert, now, newCorrelationId))
 }

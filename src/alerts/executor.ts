@@ -7,8 +7,7 @@ import type { Clock } from '../clock.js'
 import type { Strategy } from '../db/repositories/events.js'
 import type { Integration } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
-import { toCatalogue } from '../domain/catalogue.js'
-import { type Decision, decide } from '../domain/decide.js'
+import type { Decision } from '../domain/decide.js'
 import { transition } from '../domain/integration-state.js'
 import {
   alreadyClosed,
@@ -24,7 +23,8 @@ import {
 import type { AlertFacts, Ticket } from '../domain/types.js'
 import type { PsaAdapter, PsaConnection, PsaFailure, PsaResult } from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
-import { loadDecisionContext } from './context.js'
+import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import { decideAlert } from './context.js'
 import type { Settlement } from './settlement.js'
 import { noteText, ticketDescription } from './ticket-text.js'
 
@@ -36,6 +36,25 @@ export interface AlertJob {
   facts: AlertFacts
   /** The request as received, credentials removed, for the audit log. */
   request: unknown
+  /** The correlationId a new ticket gets if the vendor sent none; the webhook strategy fixes it when it
+   * answers, so the ticket gets the id the vendor was told. A fresh one otherwise. */
+  newCorrelationId?: string
+  hooks?: ExecutionHooks
+}
+
+/** How a queued job takes part in execution (the synchronous route passes none). */
+export interface ExecutionHooks {
+  /** Runs inside the transaction that records the outcome, also where no event is stored. */
+  recorded(tx: Store, outcome: Outcome, integration: Integration | null): Promise<void>
+  /** True: give this attempt up instead of recording the PSA failure; the queue tries again later. */
+  deferPsaFailure?(failure: PsaFailure): boolean
+}
+
+/** Thrown out of `process` when a hook deferred a PSA failure; nothing was recorded. */
+export class PsaDeferred extends Error {
+  constructor(readonly failure: PsaFailure) {
+    super(`PSA failure deferred: ${failure.message}`)
+  }
 }
 
 export interface ExecutorDeps {
@@ -45,6 +64,7 @@ export interface ExecutorDeps {
   log: FastifyBaseLogger
   settlement: Settlement
   psaTimeoutMs: number
+  snapshots: SnapshotScheduler
 }
 
 type Step = Outcome | 'again'
@@ -63,6 +83,7 @@ export class AlertExecutor {
       }
       throw new Error(`alert ${job.messageId} did not settle after ${maxRounds} rounds`)
     } catch (err) {
+      if (err instanceof PsaDeferred) throw err
       // Row 20.
       this.deps.log.error({ err, messageId: job.messageId }, 'alert processing failed unexpectedly')
       const outcome = internalError(job.facts.correlationId ?? null)
@@ -83,17 +104,24 @@ export class AlertExecutor {
     ])
     if (!integration || !vendor) {
       // The partner or operator removed it after the alert was accepted: nothing to record against.
-      return rejected(
+      const outcome = rejected(
         '4',
         'INTEGRATION_NOT_FOUND',
         'The integration no longer exists.',
         null,
         job.facts.correlationId ?? null,
       )
+      await this.record(job, null, outcome)
+      return outcome
     }
-    const catalogue = vendor.productGroups ? toCatalogue(vendor.productGroups) : null
-    const ctx = await loadDecisionContext(store, integration, catalogue, job.facts, clock(), uuidv7())
-    const decision = decide(ctx)
+    const decision = await decideAlert(
+      store,
+      vendor,
+      integration,
+      job.facts,
+      clock(),
+      job.newCorrelationId ?? uuidv7(),
+    )
     switch (decision.kind) {
       case 'done':
         await this.record(job, integration, decision.outcome)
@@ -169,6 +197,7 @@ export class AlertExecutor {
           description: ticketDescription(job.facts, correlationId, job.messageId),
         }),
       )
+      this.deferIfAsked(job, result)
       if (!result.ok) {
         // No ticket exists, so only a correlationId the vendor chose is worth returning.
         const outcome = psaFailed(
@@ -209,6 +238,7 @@ export class AlertExecutor {
     const result = await this.call(conn, (psa) =>
       psa.appendNote(conn, psaTicketId, noteText(job.facts, job.messageId, occurrence)),
     )
+    this.deferIfAsked(job, result)
     const outcome = result.ok
       ? updated(d.row, ticket.correlationId)
       : psaFailed('update', describe('update', result.failure), ticket.correlationId)
@@ -243,6 +273,7 @@ export class AlertExecutor {
       const result = await this.call(conn, (psa) =>
         psa.closeTicket(conn, psaTicketId, noteText(job.facts, job.messageId, null)),
       )
+      this.deferIfAsked(job, result)
       const outcome = !result.ok
         ? psaFailed('close', describe('close', result.failure), ticket.correlationId)
         : result.value.alreadyClosed
@@ -275,7 +306,11 @@ export class AlertExecutor {
     outcome: Outcome,
     tx: Store = this.deps.store,
   ): Promise<void> {
-    if (!outcome.event || !integration) return
+    const hooks = job.hooks
+    if (!outcome.event || !integration) {
+      if (hooks) await tx.transaction((t) => hooks.recorded(t, outcome, integration))
+      return
+    }
     const event = outcome.event
     const now = this.deps.clock().toISOString()
     await tx.transaction(async (t) => {
@@ -297,9 +332,14 @@ export class AlertExecutor {
       if (outcome.httpStatus < 300) {
         const move = transition(integration.settings.state, { kind: 'request-succeeded' })
         if (move.ok && move.changed)
-          await t.integrations.moveState(integration.id, integration.settings.state, move.next, now)
+          await this.deps.snapshots.moveState(t, integration.id, integration.settings.state, move.next, now)
       }
+      await hooks?.recorded(t, outcome, integration)
     })
+  }
+
+  private deferIfAsked(job: AlertJob, result: PsaResult<unknown>): void {
+    if (!result.ok && job.hooks?.deferPsaFailure?.(result.failure)) throw new PsaDeferred(result.failure)
   }
 
   private async connection(partnerId: string): Promise<PsaConnection> {

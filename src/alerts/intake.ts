@@ -5,8 +5,8 @@ import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
 import type { AlertFacts } from '../domain/types.js'
 import { ApiError } from '../http/errors.js'
-import { digest, matchesDigest } from '../security/secrets.js'
-import type { TokenService } from '../vendor/token-service.js'
+import { digest, sameDigest } from '../security/secrets.js'
+import { authenticateClient } from '../vendor/token-service.js'
 import { type RateDecision, rateLimitHeaders, type VendorRateLimiter } from './rate-limit.js'
 import type { AlertRequest } from './schema.js'
 
@@ -18,10 +18,15 @@ export interface Admitted {
 
 const badCredentials = 'clientId, clientSecret or organizationOemToken is wrong.'
 
+/** The reads intake needs: the Store, or a cache in front of it (cached-reads.ts). */
+export interface IntakeReads {
+  vendors: Pick<Store['vendors'], 'findByClientId'>
+  integrations: Pick<Store['integrations'], 'findByOrgTokenDigest'>
+}
+
 export class AlertIntake {
   constructor(
-    private readonly store: Store,
-    private readonly tokens: TokenService,
+    private readonly store: IntakeReads,
     private readonly limiter: VendorRateLimiter,
   ) {}
 
@@ -36,13 +41,14 @@ export class AlertIntake {
     if (body.grantType !== 'client_credentials')
       throw fail('INVALID_CREDENTIALS', "grantType must be 'client_credentials'.")
     if (body.scope !== 'vendor_manage') throw fail('INVALID_CREDENTIALS', "scope must be 'vendor_manage'.")
-    const vendor = await this.tokens.authenticateClient(body.clientId, body.clientSecret)
+    const vendor = await authenticateClient(this.store.vendors, body.clientId, body.clientSecret)
     if (!vendor) throw fail('INVALID_CREDENTIALS', badCredentials)
-    const integration = await this.store.integrations.findByOrgTokenDigest(digest(body.organizationOemToken))
+    const orgTokenDigest = digest(body.organizationOemToken)
+    const integration = await this.store.integrations.findByOrgTokenDigest(orgTokenDigest)
     if (
       !integration ||
       integration.vendorId !== vendor.id ||
-      !matchesDigest(body.organizationOemToken, integration.orgTokenDigest)
+      !sameDigest(orgTokenDigest, integration.orgTokenDigest)
     ) {
       throw fail('INVALID_CREDENTIALS', badCredentials)
     }

@@ -46,3 +46,25 @@ export function syncBody(a: AlertAnswer, messageId: string, requestId: string): 
       }
   }
 }
+
+/** Spec §4.2: `message` and `data` {messageId, correlationId}; no statusCode on an accepted alert.
+ * A failure known at once (HTTP 200 in this strategy) adds `error` and `detail`. */
+export type WebhookBody =
+  | { message: OutcomeMessage; data: { messageId: string; correlationId: string | null } }
+  | {
+      message: 'failed'
+      data: { messageId: string; correlationId: string | null }
+      error: string
+      detail: string
+    }
+
+export function webhookBody(a: AlertAnswer, messageId: string): WebhookBody {
+  const data = { messageId, correlationId: a.correlationId }
+  if (a.message !== 'failed') return { message: a.message, data }
+  return {
+    message: 'failed',
+    data,
+    error: a.error ?? 'INTERNAL',
+    detail: a.detail ?? 'The alert failed.',
+  }
+}

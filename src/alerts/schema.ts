@@ -68,3 +68,28 @@ export const SyncFailure = Type.Object({
   detail: Type.String({ description: 'What went wrong and what to do' }),
   requestId: Type.String(),
 })
+
+const WebhookData = Type.Object({
+  messageId: Type.String({ description: 'Unique per transaction; the status_update event carries it' }),
+  correlationId: Type.Union([Type.String(), Type.Null()], {
+    description: 'Unique for the lifecycle of the ticket',
+  }),
+})
+
+export const WebhookAnswer = Type.Object({
+  message: Type.Enum(['created', 'suppressed', 'updated', 'closed', 'failed'], {
+    description: 'What is expected to happen; the status_update event reports what did',
+  }),
+  data: WebhookData,
+  error: Type.Optional(Type.String({ description: 'With message "failed": stable machine code' })),
+  detail: Type.Optional(Type.String({ description: 'With message "failed": what went wrong' })),
+})
+
+export const WebhookFailure = Type.Object({
+  statusCode: Type.Integer({ description: 'The HTTP status' }),
+  message: Type.Literal('failed'),
+  data: WebhookData,
+  error: Type.String({ description: 'Stable machine code, e.g. INVALID_CREDENTIALS' }),
+  detail: Type.String({ description: 'What went wrong and what to do' }),
+  requestId: Type.String(),
+})

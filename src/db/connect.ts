@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import pg from 'pg'
 import type { Config } from '../config.js'
 import type { Database } from './schema.js'
@@ -13,6 +14,8 @@ export type Dialect = 'sqlite' | 'postgres'
 export interface Db {
   kysely: Kysely<Database>
   dialect: Dialect
+  /** The embedded connection itself, for the queue's hot insert; null on PostgreSQL. */
+  sqlite: SQLite.Database | null
   close(): Promise<void>
 }
 
@@ -25,10 +28,36 @@ export function openDatabase(target: Config['database']): Db {
     sqlite.pragma('synchronous = FULL')
     sqlite.pragma('foreign_keys = ON')
     sqlite.pragma('busy_timeout = 5000')
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    })
+    return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() }
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 10 })
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() }
+  return { kysely, dialect: 'postgres', sqlite: null, close: () => kysely.destroy() }
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs as much as running a small query. The same SQL
+ * text reuses its prepared statement instead. Safe because Kysely runs one query at a time on this
+ * connection and never streams here (a statement is busy only while it iterates).
+ */
+function withStatementCache(db: SQLite.Database): SQLite.Database {
+  const statements = new LRUCache<string, SQLite.Statement>({ max: 1000 })
+  const prepare = (source: string): SQLite.Statement => {
+    let statement = statements.get(source)
+    if (!statement) {
+      statement = db.prepare(source)
+      statements.set(source, statement)
+    }
+    return statement
+  }
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'prepare') return prepare
+      const value = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }

@@ -2,9 +2,11 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { Db } from './connect.js'
 import * as m0001 from './migrations/0001_initial.js'
+import * as m0002 from './migrations/0002_queue_and_webhooks.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_queue_and_webhooks': m0002,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

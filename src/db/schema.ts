@@ -1,5 +1,6 @@
 // Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text,
 // so that SQLite and PostgreSQL run the same queries; repositories convert at the edge.
+import type { Generated } from 'kysely'
 
 export interface SettingsTable {
   key: string
@@ -17,6 +18,10 @@ export interface VendorsTable {
   product_groups: string | null
   product_groups_url: string | null
   rate_limit_per_minute: number | null
+  /** active | paused | disabled (DESIGN §4: 410 disables, 5 days of failures pause). */
+  webhook_state: Generated<string>
+  webhook_state_reason: string | null
+  webhook_failing_since: string | null
   created_at: string
   updated_at: string
 }
@@ -187,6 +192,54 @@ export interface CountersTable {
   value: number
 }
 
+export interface JobsTable {
+  id: string
+  kind: string
+  dedupe_key: string | null
+  payload: string
+  attempts: number
+  run_at: string
+  lease_token: string | null
+  last_error: string | null
+  created_at: string
+}
+
+export interface WebhookDeliveriesTable {
+  id: string
+  vendor_id: string
+  partner_id: string | null
+  integration_id: string | null
+  message_id: string | null
+  event_type: string
+  body: string
+  status: string
+  failed_attempts: number
+  attempt_count: number
+  manual: number
+  run_at: string
+  lease_token: string | null
+  last_status: number | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+  delivered_at: string | null
+  dead_at: string | null
+}
+
+export interface WebhookAttemptsTable {
+  id: string
+  delivery_id: string
+  number: number
+  trigger: string
+  url: string
+  started_at: string
+  duration_ms: number
+  status_code: number | null
+  error: string | null
+  response_body: string | null
+  next_attempt_at: string | null
+}
+
 export interface Database {
   settings: SettingsTable
   vendors: VendorsTable
@@ -204,4 +257,7 @@ export interface Database {
   sandbox_notes: SandboxNotesTable
   sandbox_faults: SandboxFaultsTable
   counters: CountersTable
+  jobs: JobsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }

@@ -2,6 +2,7 @@
 // Store whose repositories all write inside the same transaction.
 import type { Kysely } from 'kysely'
 import type { CryptoBox } from '../security/crypto-box.js'
+import { DeliveryRepository } from './repositories/deliveries.js'
 import { EventRepository } from './repositories/events.js'
 import { IntegrationRepository } from './repositories/integrations.js'
 import { MappingRepository } from './repositories/mappings.js'
@@ -27,6 +28,7 @@ export class Store {
   readonly tokens: TokenRepository
   readonly settings: SettingsRepository
   readonly sandbox: SandboxRepository
+  readonly deliveries: DeliveryRepository
 
   constructor(
     readonly kysely: Kysely<Database>,
@@ -44,6 +46,7 @@ export class Store {
     this.tokens = new TokenRepository(kysely)
     this.settings = new SettingsRepository(kysely)
     this.sandbox = new SandboxRepository(kysely)
+    this.deliveries = new DeliveryRepository(kysely)
   }
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {

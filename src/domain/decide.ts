@@ -256,3 +256,35 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   if (ticket.status === 'closed') return done(alreadyClosed(ticket.correlationId, 'here'))
   return { kind: 'close', ticket, mapping }
 }
+
+/** What the webhook strategy answers at once, before the queued job runs the decision for real
+ * (DESIGN §3): the PSA is not called, so a create, append or close is answered as if it will work. */
+export interface ImmediateAnswer {
+  message: Outcome['message']
+  httpStatus: 200 | 201
+  correlationId: string | null
+  error: Outcome['error']
+  detail: string | null
+}
+
+export function immediateAnswer(decision: Decision): ImmediateAnswer {
+  const answer = (message: Outcome['message'], correlationId: string | null): ImmediateAnswer => ({
+    message,
+    httpStatus: message === 'created' ? 201 : 200,
+    correlationId,
+    error: null,
+    detail: null,
+  })
+  switch (decision.kind) {
+    case 'create':
+      return answer('created', decision.correlationId)
+    case 'append':
+      return answer('updated', decision.ticket.correlationId)
+    case 'close':
+      return answer('closed', decision.ticket.correlationId)
+    case 'done': {
+      const o = decision.outcome
+      return { ...answer(o.message, o.correlationId), error: o.error, detail: o.detail }
+    }
+  }
+}

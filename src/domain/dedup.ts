@@ -1,5 +1,5 @@
 // The de-duplication key of an alert and the window test. Pure.
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { type AlertFacts, type DedupField, dedupFields } from './types.js'
 
 export const defaultDedupFields: DedupField[] = ['accountId', 'productGroup', 'alertType']
@@ -8,7 +8,7 @@ export const defaultDedupFields: DedupField[] = ['accountId', 'productGroup', 'a
 export function dedupKey(fields: readonly DedupField[], alert: AlertFacts): string {
   const chosen = dedupFields.filter((f) => fields.includes(f))
   const material = JSON.stringify(chosen.map((f) => [f, alert[f]]))
-  return createHash('sha256').update(material).digest('hex')
+  return hash('sha256', material, 'hex')
 }
 
 export function withinWindow(lastOccurrenceAt: string, windowMinutes: number | null, now: Date): boolean {

@@ -8,6 +8,7 @@ import { checkAgainstCatalogue, toCatalogue } from '../domain/catalogue.js'
 import { transition } from '../domain/integration-state.js'
 import type { AccountMapping, IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
 import { ApiError } from '../http/errors.js'
+import type { SnapshotScheduler } from '../webhooks/snapshots.js'
 
 export interface RuleInput {
   precedence?: number
@@ -23,6 +24,7 @@ export class PartnerSetup {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly snapshots: SnapshotScheduler,
   ) {}
 
   /** The partner's own integration, or 404: another partner's integrations do not exist for it. */
@@ -35,7 +37,11 @@ export class PartnerSetup {
   }
 
   async updateSettings(integration: Integration, patch: SettingsPatch): Promise<Integration> {
-    await this.store.integrations.updateSettings(integration.id, patch, iso(this.clock))
+    await this.store.transaction(async (tx) => {
+      await tx.integrations.updateSettings(integration.id, patch, iso(this.clock))
+      if (patch.alertsEnabled !== undefined && patch.alertsEnabled !== integration.settings.alertsEnabled)
+        await this.snapshots.changed(tx, [integration.id])
+    })
     return (await this.store.integrations.findById(integration.id))!
   }
 
@@ -43,13 +49,11 @@ export class PartnerSetup {
     const mappedAccounts = await this.store.mappings.count(integration.id)
     const move = transition(integration.settings.state, { kind: 'partner-completed-mapping', mappedAccounts })
     if (!move.ok) throw new ApiError(move.error, move.detail)
-    if (move.changed)
-      await this.store.integrations.moveState(
-        integration.id,
-        integration.settings.state,
-        move.next,
-        iso(this.clock),
+    if (move.changed) {
+      await this.store.transaction((tx) =>
+        this.snapshots.moveState(tx, integration.id, integration.settings.state, move.next, iso(this.clock)),
       )
+    }
     return (await this.store.integrations.findById(integration.id))!
   }
 
@@ -60,14 +64,20 @@ export class PartnerSetup {
         `The vendor has not declared account '${mapping.accountId}' for this integration; only declared accounts can be mapped.`,
       )
     }
-    await this.store.mappings.put(integration.id, mapping, iso(this.clock))
+    await this.store.transaction(async (tx) => {
+      await tx.mappings.put(integration.id, mapping, iso(this.clock))
+      await this.snapshots.changed(tx, [integration.id])
+    })
     return mapping
   }
 
   async deleteMapping(integration: Integration, accountId: string): Promise<void> {
-    if (!(await this.store.mappings.delete(integration.id, accountId))) {
-      throw new ApiError('NOT_FOUND', `Account '${accountId}' is not mapped.`)
-    }
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.mappings.delete(integration.id, accountId))) {
+        throw new ApiError('NOT_FOUND', `Account '${accountId}' is not mapped.`)
+      }
+      await this.snapshots.changed(tx, [integration.id])
+    })
   }
 
   async createRule(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Rule> {

@@ -1,7 +1,7 @@
 // Credentials: random (256 bits), shown once, stored only as SHA-256 digests and compared in constant
 // time. A fast digest is right here because the secrets are random, not passwords: nothing to
 // brute-force, and the alert path must not pay a password hash per request.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 export type SecretKind = 'admin' | 'clientSecret' | 'orgToken' | 'partnerKey' | 'accessToken'
 
@@ -26,13 +26,19 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
 }
 
+// crypto.hash is the one-shot form: the same SHA-256, without a Hash object per call (alert path).
 export function digest(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex')
+  return hash('sha256', secret, 'hex')
+}
+
+/** Constant-time comparison of two hex digests. */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex')
+  const y = Buffer.from(b, 'hex')
+  return x.length === y.length && timingSafeEqual(x, y)
 }
 
 /** Constant-time comparison of a presented secret with a stored digest. */
 export function matchesDigest(presented: string, storedDigest: string): boolean {
-  const a = createHash('sha256').update(presented, 'utf8').digest()
-  const b = Buffer.from(storedDigest, 'hex')
-  return a.length === b.length && timingSafeEqual(a, b)
+  return sameDigest(digest(presented), storedDigest)
 }

@@ -7,19 +7,24 @@ import type { Store } from '../db/store.js'
 import { transition } from '../domain/integration-state.js'
 import type { IntegrationState } from '../domain/types.js'
 import { ApiError } from '../http/errors.js'
+import type { SnapshotScheduler } from '../webhooks/snapshots.js'
 
 export class VendorSetup {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly snapshots: SnapshotScheduler,
   ) {}
 
   async startMapping(integration: Integration): Promise<IntegrationState> {
     const from = integration.settings.state
     const move = transition(from, { kind: 'vendor-started-mapping' })
     if (!move.ok) throw new ApiError(move.error, move.detail)
-    if (move.changed)
-      await this.store.integrations.moveState(integration.id, from, move.next, iso(this.clock))
+    if (move.changed) {
+      await this.store.transaction((tx) =>
+        this.snapshots.moveState(tx, integration.id, from, move.next, iso(this.clock)),
+      )
+    }
     return move.next
   }
 
@@ -57,7 +62,7 @@ export class VendorSetup {
     }
     await this.store.transaction(async (tx) => {
       await tx.vendorData.insertUsage(integration.id, usage)
-      if (move.changed) await tx.integrations.moveState(integration.id, from, move.next, now)
+      if (move.changed) await this.snapshots.moveState(tx, integration.id, from, move.next, now)
     })
     return { usage, state: move.next }
   }

@@ -22,9 +22,7 @@ export class TokenService {
 
   /** The vendor whose client id and secret these are, or null. Costs one digest, never a password hash. */
   async authenticateClient(clientId: string, clientSecret: string): Promise<Vendor | null> {
-    const vendor = await this.store.vendors.findByClientId(clientId)
-    const matches = matchesDigest(clientSecret, vendor?.clientSecretDigest ?? dummyDigest)
-    return vendor && matches ? vendor : null
+    return authenticateClient(this.store.vendors, clientId, clientSecret)
   }
 
   async issue(
@@ -70,4 +68,15 @@ export class TokenService {
     }
     return { ok: true, vendorId: token.vendorId, integrationId: token.integrationId, tokenId: token.id }
   }
+}
+
+/** The vendor whose clientId and clientSecret these are; the same work whether or not the id exists. */
+export async function authenticateClient(
+  vendors: Pick<Store['vendors'], 'findByClientId'>,
+  clientId: string,
+  clientSecret: string,
+): Promise<Vendor | null> {
+  const vendor = await vendors.findByClientId(clientId)
+  const matches = matchesDigest(clientSecret, vendor?.clientSecretDigest ?? dummyDigest)
+  return vendor && matches ? vendor : null
 }

@@ -4,86 +4,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { toCatalogue } from '../../src/domain/catalogue.js'
-import { type Decision, type DecisionContext, decide } from '../../src/domain/decide.js'
+import { type Decision, decide } from '../../src/domain/decide.js'
 import { alreadyClosed, internalError, type Outcome, psaFailed } from '../../src/domain/outcome.js'
 import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/domain/types.js'
-
-const now = new Date('2026-11-22T12:00:00.000Z')
-
-const rule = (over: Partial<Rule> = {}): Rule => ({
-  id: 'rule-1',
-  precedence: 10,
-  enabled: true,
-  productGroup: 'Endpoint Security',
-  alertTypes: [],
-  action: 'ticket',
-  suppressStatuses: [],
-  ticket: { board: null, priority: null, type: null, status: null },
-  createdAt: '2026-11-01T00:00:00.000Z',
-  ...over,
-})
-
-const ticket = (over: Partial<Ticket> = {}): Ticket => ({
-  id: 'ticket-1',
-  correlationId: 'cid-1',
-  status: 'open',
-  accountId: 'acme',
-  productGroup: 'Endpoint Security',
-  alertType: 'Malware Detected',
-  title: 'Malware',
-  ruleId: 'rule-1',
-  psaKind: 'sandbox',
-  psaTicketId: 'SBX-1001',
-  dedupKey: 'key',
-  occurrenceCount: 1,
-  leaseUntil: null,
-  lastOccurrenceAt: '2026-11-22T11:55:00.000Z',
-  createdAt: '2026-11-22T11:55:00.000Z',
-  ...over,
-})
-
-const settings = (over: Partial<IntegrationSettings> = {}): IntegrationSettings => ({
-  state: 'connected',
-  alertsEnabled: true,
-  ticketCreation: true,
-  selfHealing: true,
-  deduplication: {
-    enabled: true,
-    keyFields: ['accountId', 'productGroup', 'alertType'],
-    windowMinutes: null,
-  },
-  ...over,
-})
-
-function ctx(alert: Partial<AlertFacts> = {}, over: Partial<DecisionContext> = {}): DecisionContext {
-  return {
-    alert: {
-      incidentStatus: 'OPEN',
-      correlationId: undefined,
-      title: 'Malware',
-      summary: '',
-      accountId: 'acme',
-      productGroup: 'Endpoint Security',
-      alertType: 'Malware Detected',
-      ...alert,
-    },
-    integration: settings(),
-    catalogue: toCatalogue({
-      'Endpoint Security': ['Malware Detected', 'Agent Offline'],
-      Backup: ['Backup Failed'],
-    }),
-    accountKnown: true,
-    mappings: new Map([['acme', { accountId: 'acme', psaCompanyId: '100', board: null }]]),
-    rules: [rule()],
-    ticket: null,
-    dedupKey: 'key',
-    dedupTicket: null,
-    newCorrelationId: 'new-cid',
-    now,
-    ...over,
-  }
-}
+import { ctx, rule, settings, ticket } from '../helpers/decision.js'
 
 function outcome(d: Decision): Outcome {
   assert.equal(d.kind, 'done', `expected a final outcome, got ${d.kind}`)

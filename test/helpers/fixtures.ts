@@ -61,7 +61,10 @@ function expectStatus(res: Response, status: number, what: string): void {
   assert.equal(res.status, status, `${what}: ${res.text}`)
 }
 
-export async function setupIntegration(svc: TestService, o: SetupOptions = {}): Promise<Setup> {
+export async function setupIntegration(
+  svc: Pick<TestService, 'request' | 'adminToken'>,
+  o: SetupOptions = {},
+): Promise<Setup> {
   const admin = (method: string, path: string, body?: unknown) =>
     svc.request(method, path, { token: svc.adminToken, body })
 

@@ -67,6 +67,9 @@ const tables: (keyof Database)[] = [
   'sandbox_tickets',
   'sandbox_notes',
   'sandbox_faults',
+  'jobs',
+  'webhook_deliveries',
+  'webhook_attempts',
 ]
 
 /** A fresh database per service, dropped afterwards: suites never see each other's rows. */
@@ -120,24 +123,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     adminToken,
     services,
     backend,
-    async request(method, path, o = {}) {
-      const headers: Record<string, string> = { ...o.headers }
-      if (o.token) headers.authorization = `Bearer ${o.token}`
-      let body: string | undefined = o.raw
-      if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body)
-      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-        headers['content-type'] = 'application/json'
-      }
-      const res = await fetch(`${url}${path}`, { method, headers, body })
-      const text = await res.text()
-      let parsed: unknown = text
-      try {
-        parsed = text ? JSON.parse(text) : null
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, headers: res.headers, body: parsed as any, text }
-    },
+    request: requester(url),
     async counts() {
       const out: Record<string, number> = {}
       for (const table of tables) {
@@ -153,6 +139,28 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       await app.close()
       await cleanup()
     },
+  }
+}
+
+/** Talks JSON to a service at `url` (in this process or a child). */
+export function requester(url: string): TestService['request'] {
+  return async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.token) headers.authorization = `Bearer ${o.token}`
+    let body: string | undefined = o.raw
+    if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body)
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json'
+    }
+    const res = await fetch(`${url}${path}`, { method, headers, body })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : null
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any, text }
   }
 }
 

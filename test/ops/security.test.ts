@@ -107,4 +107,16 @@ describe('configuration', () => {
   test('PostgreSQL needs SECRET_KEY', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x' }), /SECRET_KEY/)
   })
+
+  test('REDIS_URL is refused, not silently ignored, while the Redis queue does not exist', () => {
+    assert.throws(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }), /REDIS_URL.*not in this build/)
+  })
+
+  test('schedules are lists of seconds', () => {
+    const c = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0.5, 2,10', PSA_RETRY_SCHEDULE: '1' })
+    assert.deepEqual(c.webhookRetryScheduleSeconds, [0.5, 2, 10])
+    assert.deepEqual(c.psaRetryScheduleSeconds, [1])
+    assert.equal(loadConfig({}).webhookRetryScheduleSeconds, undefined)
+    assert.throws(() => loadConfig({ PSA_RETRY_SCHEDULE: '5,,6' }), /PSA_RETRY_SCHEDULE/)
+  })
 })

@@ -35,6 +35,11 @@ const CreateVendor = Type.Object({ name: Type.String({ minLength: 1, maxLength: 
 const PatchVendor = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   ...VendorFields,
+  webhookEnabled: Type.Optional(
+    Type.Boolean({
+      description: 'true: a paused or disabled webhook endpoint is active again; false: pause it',
+    }),
+  ),
 })
 
 const VendorView = Type.Object({
@@ -43,6 +48,11 @@ const VendorView = Type.Object({
   clientId: Type.String(),
   webhookUrl: Nullable(Type.String()),
   hasWebhookAuthHeader: Type.Boolean(),
+  webhookState: Type.Enum(['active', 'paused', 'disabled'], {
+    description: 'disabled after a 410 answer; paused after 5 days of failures or by the operator',
+  }),
+  webhookStateReason: Nullable(Type.String()),
+  webhookFailingSince: Nullable(Type.String({ description: 'first failure of the current failing run' })),
   productGroups: Nullable(Type.Record(Type.String(), Type.Array(Type.String()))),
   productGroupsUrl: Nullable(Type.String()),
   rateLimitPerMinute: Nullable(Type.Integer()),
@@ -63,6 +73,9 @@ function vendorView(v: Vendor) {
     clientId: v.clientId,
     webhookUrl: v.webhookUrl,
     hasWebhookAuthHeader: v.hasWebhookAuthHeader,
+    webhookState: v.webhookState,
+    webhookStateReason: v.webhookStateReason,
+    webhookFailingSince: v.webhookFailingSince,
     productGroups: v.productGroups,
     productGroupsUrl: v.productGroupsUrl,
     rateLimitPerMinute: v.rateLimitPerMinute,

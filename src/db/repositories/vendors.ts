@@ -14,9 +14,15 @@ export interface Vendor {
   productGroups: Record<string, string[]> | null
   productGroupsUrl: string | null
   rateLimitPerMinute: number | null
+  webhookState: WebhookEndpointState
+  webhookStateReason: string | null
+  webhookFailingSince: string | null
   createdAt: string
   updatedAt: string
 }
+
+/** active; paused after days of failures (deliveries wait); disabled by a 410 (deliveries die). */
+export type WebhookEndpointState = 'active' | 'paused' | 'disabled'
 
 export interface VendorPatch {
   name?: string
@@ -40,6 +46,9 @@ function toVendor(r: Selectable<VendorsTable>): Vendor {
     productGroups: r.product_groups === null ? null : parseJson(r.product_groups),
     productGroupsUrl: r.product_groups_url,
     rateLimitPerMinute: r.rate_limit_per_minute,
+    webhookState: r.webhook_state as WebhookEndpointState,
+    webhookStateReason: r.webhook_state_reason,
+    webhookFailingSince: r.webhook_failing_since,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
@@ -108,14 +117,47 @@ export class VendorRepository {
     return this.findById(id)
   }
 
-  /** The secrets needed to sign and authenticate webhooks, decrypted. */
-  async webhookSecrets(id: string): Promise<{ secret: string | null; authHeader: string | null }> {
+  /** Sets the endpoint's state; back to active also forgets how long it has been failing. */
+  async setWebhookState(
+    id: string,
+    state: WebhookEndpointState,
+    reason: string | null,
+    now: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('vendors')
+      .set({
+        webhook_state: state,
+        webhook_state_reason: reason,
+        updated_at: now,
+        ...(state === 'active' ? { webhook_failing_since: null } : {}),
+      })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Notes a failed attempt (keeping the first failure's time) or a success (clearing it). */
+  async noteWebhookHealth(id: string, failedAt: string | null): Promise<void> {
+    let q = this.db.updateTable('vendors').where('id', '=', id)
+    if (failedAt === null) {
+      q = q.set({ webhook_failing_since: null }).where('webhook_failing_since', 'is not', null)
+    } else {
+      q = q.set({ webhook_failing_since: failedAt }).where('webhook_failing_since', 'is', null)
+    }
+    await q.execute()
+  }
+
+  /** Where and how to deliver a vendor's webhooks: URL, signing secret and auth header, decrypted. */
+  async webhookEndpoint(
+    id: string,
+  ): Promise<{ url: string | null; secret: string | null; authHeader: string | null }> {
     const row = await this.db
       .selectFrom('vendors')
-      .select(['webhook_secret_enc', 'webhook_auth_header_enc'])
+      .select(['webhook_url', 'webhook_secret_enc', 'webhook_auth_header_enc'])
       .where('id', '=', id)
       .executeTakeFirst()
     return {
+      url: row?.webhook_url ?? null,
       secret: row?.webhook_secret_enc ? this.box.open(row.webhook_secret_enc) : null,
       authHeader: row?.webhook_auth_header_enc ? this.box.open(row.webhook_auth_header_enc) : null,
     }
@@ -127,6 +169,10 @@ export class VendorRepository {
     const cols: Updateable<VendorsTable> = {
       name: p.name,
       webhook_url: p.webhookUrl,
+      // A new URL is a new endpoint: it starts active.
+      ...(p.webhookUrl !== undefined
+        ? { webhook_state: 'active', webhook_state_reason: null, webhook_failing_since: null }
+        : {}),
       webhook_secret_enc: seal(p.webhookSecret),
       webhook_auth_header_enc: seal(p.webhookAuthHeader),
       product_groups:

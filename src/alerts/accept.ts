@@ -1,0 +1,53 @@
+// The webhook strategy's request path (DESIGN §3): rows 1–4 answer at once as on the synchronous
+// path; otherwise the decision table runs on what is stored, without the PSA, to give the immediate
+// answer, and the alert is queued durably (group commit) before that answer is sent.
+import { v7 as uuidv7 } from 'uuid'
+import type { Clock } from '../clock.js'
+import { type ImmediateAnswer, immediateAnswer } from '../domain/decide.js'
+import { GroupCommit } from '../queue/group-commit.js'
+import type { JobQueue, NewJob } from '../queue/port.js'
+import { type ContextReads, decideAlert } from './context.js'
+import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
+import type { QueuedAlert } from './queued.js'
+import type { RateDecision } from './rate-limit.js'
+import type { AlertRequest } from './schema.js'
+
+export class AlertAcceptor {
+  private readonly commits: GroupCommit<NewJob>
+
+  constructor(
+    private readonly reads: ContextReads,
+    private readonly intake: AlertIntake,
+    queue: JobQueue,
+    private readonly clock: Clock,
+  ) {
+    this.commits = new GroupCommit((jobs) => queue.add(jobs))
+  }
+
+  async accept(
+    body: AlertRequest,
+    messageId: string,
+  ): Promise<{ answer: ImmediateAnswer; rate: RateDecision }> {
+    const facts = alertFacts(body, messageId)
+    const { vendor, integration, rate } = await this.intake.admit(
+      body,
+      messageId,
+      facts.correlationId ?? null,
+    )
+    const newCorrelationId = uuidv7()
+    const answer = immediateAnswer(
+      await decideAlert(this.reads, vendor, integration, facts, this.clock(), newCorrelationId),
+    )
+    const payload: QueuedAlert = {
+      messageId,
+      vendorId: vendor.id,
+      partnerId: integration.partnerId,
+      integrationId: integration.id,
+      facts,
+      request: redactedRequest(body, facts),
+      newCorrelationId,
+    }
+    await this.commits.submit({ id: messageId, kind: 'alert', payload })
+    return { answer, rate }
+  }
+}

@@ -1,0 +1,79 @@
+// The reads of the webhook strategy's immediate answer, with the integration's configuration (vendor,
+// integration, rules, mappings, declared accounts) held in memory for a second. The answer is a
+// preview: the queued job decides again on fresh reads, and its status_update is authoritative, so
+// a configuration change can only make the preview of the next second out of date, never the
+// outcome. Tickets are always read fresh. Concurrent misses for one key share one load.
+import { LRUCache } from 'lru-cache'
+import type { Integration } from '../db/repositories/integrations.js'
+import type { Vendor } from '../db/repositories/vendors.js'
+import type { Store } from '../db/store.js'
+import type { AccountMapping, Rule } from '../domain/types.js'
+import type { ContextReads } from './context.js'
+import type { IntakeReads } from './intake.js'
+
+type Boxed<T> = { value: T }
+
+type Cached<T> = ((key: string) => Promise<T>) & { clear(): void }
+
+function cache<T>(ttlMs: number, load: (key: string) => Promise<T>): Cached<T> {
+  const c = new LRUCache<string, Boxed<T>>({
+    max: 10_000,
+    ttl: ttlMs,
+    fetchMethod: async (key) => ({ value: await load(key) }),
+  })
+  // A hit is answered from `get`, without the fetch machinery (measurable on the alert path).
+  const read = async (key: string) => (c.get(key) ?? (await c.fetch(key))!).value
+  return Object.assign(read, { clear: () => c.clear() })
+}
+
+export class CachedReads implements IntakeReads, ContextReads {
+  readonly vendors: IntakeReads['vendors']
+  readonly integrations: IntakeReads['integrations']
+  readonly vendorData: ContextReads['vendorData']
+  readonly rules: ContextReads['rules']
+  readonly mappings: ContextReads['mappings']
+  readonly tickets: ContextReads['tickets']
+  /** Forgets everything: the configuration changed. */
+  readonly clear: () => void
+
+  constructor(store: Store, ttlMs = 1000) {
+    const vendor = cache<Vendor | null>(ttlMs, (clientId) => store.vendors.findByClientId(clientId))
+    const integration = cache<(Integration & { orgTokenDigest: string }) | null>(ttlMs, (d) =>
+      store.integrations.findByOrgTokenDigest(d),
+    )
+    const account = cache<boolean>(ttlMs, (key) => {
+      const [integrationId, accountId] = JSON.parse(key) as [string, string]
+      return store.vendorData.accountExists(integrationId, accountId)
+    })
+    const rules = cache<Rule[]>(ttlMs, (id) => store.rules.list(id))
+    const mappings = cache<Map<string, AccountMapping>>(ttlMs, async (id) => {
+      const all = await store.mappings.list(id)
+      return new Map(
+        all.map((m) => [
+          m.accountId,
+          { accountId: m.accountId, psaCompanyId: m.psaCompanyId, board: m.board },
+        ]),
+      )
+    })
+
+    this.vendors = { findByClientId: vendor }
+    this.integrations = { findByOrgTokenDigest: integration }
+    this.vendorData = { accountExists: (i, a) => account(JSON.stringify([i, a])) }
+    this.rules = { list: rules }
+    this.mappings = {
+      forAccounts: async (integrationId, accountIds) => {
+        const all = await mappings(integrationId)
+        const found = new Map<string, AccountMapping>()
+        for (const a of accountIds) {
+          const m = all.get(a)
+          if (m) found.set(a, m)
+        }
+        return found
+      },
+    }
+    this.tickets = store.tickets
+    this.clear = () => {
+      for (const c of [vendor, integration, account, rules, mappings]) c.clear()
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// POST /api/oem-alerts-api/alert (and the plural alias) — the webhook strategy (spec §4.2): the alert
+// is queued durably and answered at once; its outcome reaches the vendor as a status_update event.
+import { v7 as uuidv7 } from 'uuid'
+import type { App } from '../../http/app-types.js'
+import type { Services } from '../../services.js'
+import { rateLimitHeaders } from '../rate-limit.js'
+import { webhookBody } from '../responses.js'
+import { AlertRequest, WebhookAnswer, WebhookFailure } from '../schema.js'
+
+export function registerAlertWebhook(app: App, s: Services): void {
+  for (const url of ['/api/oem-alerts-api/alert', '/api/oem-alerts-api/alerts']) {
+    app.post(
+      url,
+      {
+        config: { failureShape: 'webhook' },
+        schema: {
+          tags: ['alerts'],
+          summary: url.endsWith('/alerts')
+            ? 'Alias of POST /api/oem-alerts-api/alert'
+            : 'Queue an alert; the outcome arrives as a status_update webhook',
+          body: AlertRequest,
+          response: {
+            200: WebhookAnswer,
+            201: WebhookAnswer,
+            ...Object.fromEntries([400, 401, 404, 413, 415, 429, 500].map((c) => [c, WebhookFailure])),
+          },
+        },
+      },
+      async (request, reply) => {
+        const messageId = uuidv7()
+        const { answer, rate } = await s.acceptor.accept(request.body, messageId)
+        return reply
+          .headers(rateLimitHeaders(rate))
+          .code(answer.httpStatus)
+          .send(webhookBody(answer, messageId))
+      },
+    )
+  }
+}

@@ -1,0 +1,204 @@
+// The outbound HTTP sender for webhooks (DESIGN §4, reference/webhooks.md §7.4 and §7.10): one POST, no
+// redirects, a total timeout, a capped response body, and private addresses refused at connect time.
+import { lookup as dnsLookup } from 'node:dns/promises'
+import http from 'node:http'
+import https from 'node:https'
+import { isIP } from 'node:net'
+import { performance } from 'node:perf_hooks'
+import { StringDecoder } from 'node:string_decoder'
+import ipaddr from 'ipaddr.js'
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent'
+
+export interface OutboundRequest {
+  url: string
+  headers: Record<string, string>
+  body: string
+  timeoutMs: number
+}
+
+export type OutboundErrorKind = 'timeout' | 'dns' | 'conn' | 'tls' | 'blocked' | 'invalid_url'
+
+export type OutboundResult =
+  | { kind: 'response'; status: number; retryAfter: string | null; body: string; durationMs: number }
+  | { kind: 'error'; error: OutboundErrorKind; message: string; durationMs: number }
+
+export interface OutboundHttp {
+  post(req: OutboundRequest): Promise<OutboundResult>
+}
+
+/** How much of a response body is kept for the attempt log. */
+export const maxResponseBodyBytes = 20 * 1024
+
+/** Headers the sender always sets itself; a caller's value for them is dropped. */
+const ownHeaders = new Set(['content-type', 'content-length', 'user-agent', 'host'])
+
+export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAgent: string }): OutboundHttp {
+  const filter = {
+    keepAlive: true,
+    allowPrivateIPAddress: opts.allowPrivateNetwork,
+    allowMetaIPAddress: opts.allowPrivateNetwork,
+  }
+  const agents = {
+    http: new RequestFilteringHttpAgent(filter),
+    https: new RequestFilteringHttpsAgent(filter),
+  }
+
+  return {
+    post(req) {
+      const started = performance.now()
+      const elapsed = () => Math.round(performance.now() - started)
+      const failure = (error: OutboundErrorKind, message: string): OutboundResult => ({
+        kind: 'error',
+        error,
+        message,
+        durationMs: elapsed(),
+      })
+
+      const url = URL.canParse(req.url) ? new URL(req.url) : null
+      if (url === null) return Promise.resolve(failure('invalid_url', 'the URL cannot be parsed'))
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        return Promise.resolve(failure('invalid_url', `protocol ${url.protocol} is not http or https`))
+      }
+
+      const headers: Record<string, string> = {}
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (!ownHeaders.has(name.toLowerCase())) headers[name] = value
+      }
+      headers['content-type'] = 'application/json'
+      headers['content-length'] = String(Buffer.byteLength(req.body))
+      headers['user-agent'] = opts.userAgent
+
+      return new Promise<OutboundResult>((resolve) => {
+        let settled = false
+        let timer: NodeJS.Timeout | undefined
+        const settle = (result: OutboundResult) => {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          resolve(result)
+        }
+
+        let request: http.ClientRequest
+        try {
+          const transport = url.protocol === 'https:' ? https : http
+          const agent = url.protocol === 'https:' ? agents.https : agents.http
+          request = transport.request(url, { method: 'POST', headers, agent }, (res) => {
+            const chunks: Buffer[] = []
+            let size = 0
+            const done = () => {
+              const retryAfter = res.headers['retry-after'] ?? null
+              // A decoder without end() drops a multi-byte character cut in half at the limit.
+              const body = new StringDecoder('utf8').write(Buffer.concat(chunks))
+              settle({
+                kind: 'response',
+                status: res.statusCode ?? 0,
+                retryAfter,
+                body,
+                durationMs: elapsed(),
+              })
+            }
+            res.on('data', (chunk: Buffer) => {
+              const room = maxResponseBodyBytes - size
+              if (room > 0) {
+                const part = chunk.subarray(0, room)
+                chunks.push(part)
+                size += part.length
+              }
+              if (size >= maxResponseBodyBytes) {
+                done()
+                res.destroy()
+              }
+            })
+            // The status decides the outcome; a body cut short by the receiver still counts as a response.
+            res.on('end', done)
+            res.on('close', done)
+            res.on('error', done)
+          })
+        } catch (err) {
+          settle(failure(classify(err), messageOf(err)))
+          return
+        }
+
+        timer = setTimeout(() => {
+          settle(failure('timeout', `timeout after ${req.timeoutMs} ms`))
+          request.destroy()
+        }, req.timeoutMs)
+        request.on('error', (err) => settle(failure(classify(err), messageOf(err))))
+        request.end(req.body)
+      })
+    },
+  }
+}
+
+/** request-filtering-agent refuses an address with a plain Error (no code) worded like this. */
+const blockedMessage = /^DNS lookup .* is not allowed\. Because/
+
+function classify(err: unknown): OutboundErrorKind {
+  const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : ''
+  if (code === '' && blockedMessage.test(messageOf(err))) return 'blocked'
+  if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_PROTOCOL') return 'invalid_url'
+  if (code === 'ENOTFOUND' || code.startsWith('EAI_')) return 'dns'
+  // EPROTO is OpenSSL failing the handshake, e.g. https to a server that speaks plain HTTP.
+  if (code === 'EPROTO' || /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code))
+    return 'tls'
+  return 'conn'
+}
+
+function messageOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err)
+  const code = 'code' in err && typeof err.code === 'string' ? `${err.code}: ` : ''
+  return `${code}${err.message}`
+}
+
+/**
+ * Checked when a URL is configured: http(s) only, https required unless allowPrivateNetwork, no userinfo, the
+ * host (resolved with dns.lookup all:true, or an IP literal) must be public unicast unless allowPrivateNetwork.
+ */
+export async function checkOutboundUrl(
+  url: string,
+  opts: { allowPrivateNetwork: boolean; lookup?: (host: string) => Promise<string[]> },
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  if (!URL.canParse(url)) return { ok: false, reason: 'the URL cannot be parsed' }
+  const parsed = new URL(url)
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    return { ok: false, reason: `protocol ${parsed.protocol} is not allowed; use https` }
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return { ok: false, reason: 'the URL must not carry a user name or password' }
+  }
+  if (opts.allowPrivateNetwork) return { ok: true }
+  if (parsed.protocol !== 'https:') return { ok: false, reason: 'https is required' }
+
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1')
+  let addresses: string[]
+  if (isIP(host) !== 0) {
+    addresses = [host]
+  } else {
+    try {
+      addresses = await (opts.lookup ?? lookupAll)(host)
+    } catch {
+      // A name that does not resolve yet is no threat: every connection checks the address again.
+      addresses = []
+    }
+  }
+  const refused = addresses.find((a) => !isPublicAddress(a))
+  if (refused !== undefined) {
+    const via = refused === host ? '' : ` (${host} resolves to it)`
+    return { ok: false, reason: `${refused} is not a public address${via}` }
+  }
+  return { ok: true }
+}
+
+async function lookupAll(host: string): Promise<string[]> {
+  const found = await dnsLookup(host, { all: true })
+  return found.map((a) => a.address)
+}
+
+/**
+ * Pure: whether an IP address (v4 or v6, incl. IPv4-mapped v6) is public unicast. Uses ipaddr.js range(): only
+ * 'unicast' is public, so IPv4-mapped IPv6 addresses are never public (as at connect time).
+ */
+export function isPublicAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false
+  return ipaddr.parse(ip).range() === 'unicast'
+}

@@ -1,0 +1,82 @@
+// Puts webhook events into the outbox (the webhook_deliveries table) inside the caller's transaction,
+// so an event exists exactly when the change it reports committed. A vendor without a webhook URL
+// gets no deliveries; a disabled endpoint's deliveries are stored dead, ready for replay. Callers wake
+// the dispatcher once their transaction has committed.
+import type { Clock } from '../clock.js'
+import type { NewDelivery } from '../db/repositories/deliveries.js'
+import type { Integration } from '../db/repositories/integrations.js'
+import type { Vendor } from '../db/repositories/vendors.js'
+import type { Store } from '../db/store.js'
+import { isActive } from '../domain/integration-state.js'
+import type { Outcome } from '../domain/outcome.js'
+import { stateSnapshot, statusUpdate } from './events.js'
+
+export class WebhookOutbox {
+  constructor(private readonly clock: Clock) {}
+
+  /** The status_update of one processed alert (spec §6.1). */
+  async statusUpdate(
+    tx: Store,
+    input: {
+      vendorId: string
+      integration: Pick<Integration, 'id' | 'partnerId'>
+      messageId: string
+      outcome: Outcome
+      correlationId: string | null
+    },
+  ): Promise<string | null> {
+    const body = statusUpdate({
+      outcome: input.outcome,
+      messageId: input.messageId,
+      correlationId: input.correlationId,
+      vendorId: input.vendorId,
+      partnerId: input.integration.partnerId,
+      integrationId: input.integration.id,
+    })
+    return this.put(tx, await tx.vendors.findById(input.vendorId), {
+      partnerId: input.integration.partnerId,
+      integrationId: input.integration.id,
+      messageId: input.messageId,
+      eventType: 'status_update',
+      body: JSON.stringify(body),
+    })
+  }
+
+  /** The state_snapshot of one integration as it is now (spec §6.2). */
+  async stateSnapshot(tx: Store, integrationId: string): Promise<string | null> {
+    const integration = await tx.integrations.findById(integrationId)
+    if (!integration) return null
+    const vendor = await tx.vendors.findById(integration.vendorId)
+    if (!vendor) return null
+    const mappings = await tx.mappings.list(integration.id)
+    const body = stateSnapshot({
+      isIntegrationActive: isActive(integration.settings.state),
+      isAlertsEnabled: integration.settings.alertsEnabled,
+      productGroups: vendor.productGroups ?? {},
+      accounts: mappings.map((m) => m.accountId),
+      vendorId: vendor.id,
+      partnerId: integration.partnerId,
+      integrationId: integration.id,
+    })
+    return this.put(tx, vendor, {
+      partnerId: integration.partnerId,
+      integrationId: integration.id,
+      messageId: null,
+      eventType: 'state_snapshot',
+      body: JSON.stringify(body),
+    })
+  }
+
+  private async put(
+    tx: Store,
+    vendor: Vendor | null,
+    d: Omit<NewDelivery, 'vendorId'>,
+  ): Promise<string | null> {
+    if (!vendor?.webhookUrl) return null
+    const deadReason =
+      vendor.webhookState === 'disabled'
+        ? `The endpoint is disabled (${vendor.webhookStateReason ?? 'by the operator'}); replay once it is enabled.`
+        : undefined
+    return tx.deliveries.insert({ ...d, vendorId: vendor.id, deadReason }, this.clock().toISOString())
+  }
+}

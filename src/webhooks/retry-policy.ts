@@ -1,0 +1,89 @@
+// What happens after a webhook delivery attempt (DESIGN §4, reference/webhooks.md §7.5 and §7.6). Pure.
+import type { OutboundResult } from './outbound.js'
+
+/** Delays in seconds after the 1st, 2nd, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+export const defaultRetryScheduleSeconds: readonly number[] = [
+  5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400,
+]
+
+/** A Retry-After on 429/503 is never honoured with less than this. */
+const retryAfterFloorMs = 60_000
+
+export type AttemptVerdict =
+  | { kind: 'delivered' }
+  | { kind: 'retry'; delayMs: number; spendsAttempt: boolean; reason: string }
+  | { kind: 'dead'; reason: string }
+  | { kind: 'disable-endpoint'; reason: string }
+
+export function judgeAttempt(input: {
+  result: OutboundResult
+  /** failed attempts that counted before this one (0 on the first attempt) */
+  failedAttempts: number
+  scheduleSeconds: readonly number[]
+  /** [0,1) for jitter, injectable */
+  random: () => number
+  /** for an HTTP-date Retry-After */
+  now: Date
+}): AttemptVerdict {
+  const { result, failedAttempts, scheduleSeconds } = input
+  if (result.kind === 'response') {
+    if (result.status >= 200 && result.status < 300) return { kind: 'delivered' }
+    if (result.status === 410) return { kind: 'disable-endpoint', reason: 'HTTP 410: the endpoint is gone' }
+  } else if (result.error === 'blocked' || result.error === 'invalid_url') {
+    return { kind: 'dead', reason: `${describe(result)} (permanent)` }
+  }
+
+  const failure = describe(result)
+  const scheduledSeconds = scheduleSeconds[failedAttempts]
+  if (scheduledSeconds === undefined) {
+    return { kind: 'dead', reason: `${failure}; gave up after ${failedAttempts + 1} attempts` }
+  }
+  const scheduledMs = scheduledSeconds * 1000
+
+  if (result.kind === 'response' && (result.status === 429 || result.status === 503)) {
+    const retryAfterMs = parseRetryAfter(result.retryAfter, input.now)
+    if (retryAfterMs !== null) {
+      const clamped = Math.min(Math.max(retryAfterMs, scheduledMs), 2 * scheduledMs)
+      const delayMs = Math.max(clamped, retryAfterFloorMs)
+      return {
+        kind: 'retry',
+        delayMs,
+        spendsAttempt: false,
+        reason: `${failure}, Retry-After ${seconds(retryAfterMs)} s honoured as ${seconds(delayMs)} s`,
+      }
+    }
+  }
+  return { kind: 'retry', delayMs: jitter(scheduledMs, input.random), spendsAttempt: true, reason: failure }
+}
+
+/** Retry-After in ms: delta-seconds or an HTTP-date; null if absent or invalid; never negative. */
+export function parseRetryAfter(value: string | null, now: Date): number | null {
+  if (value === null) return null
+  const text = value.trim()
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  // All three HTTP-date forms (IMF-fixdate, RFC 850, asctime) start with the day name.
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(text)) return null
+  // asctime carries no zone; HTTP dates are always GMT.
+  const at = Date.parse(/ GMT$/.test(text) ? text : `${text} GMT`)
+  if (Number.isNaN(at)) return null
+  return Math.max(0, at - now.getTime())
+}
+
+/** The delay spread by ±20 %: random 0 gives -20 %, random close to 1 gives close to +20 %. */
+export function jitter(ms: number, random: () => number): number {
+  return Math.round(ms * (1 + (random() * 2 - 1) * 0.2))
+}
+
+function describe(result: OutboundResult): string {
+  if (result.kind === 'error') {
+    return result.error === 'timeout'
+      ? `timeout after ${result.durationMs} ms`
+      : `${result.error}: ${result.message}`
+  }
+  if (result.status >= 300 && result.status < 400) return `HTTP ${result.status} (redirects are not followed)`
+  return `HTTP ${result.status}`
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 1000)
+}

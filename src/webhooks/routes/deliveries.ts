@@ -1,0 +1,147 @@
+// Webhook deliveries with every attempt, and replay (DESIGN §4, §7): the partner sees the events of
+// its integrations, the operator every vendor's.
+import Type from 'typebox'
+import { deliveryStatuses } from '../../db/repositories/deliveries.js'
+import type { App } from '../../http/app-types.js'
+import { partnerId } from '../../http/auth.js'
+import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+import { DeliveryReads, type DeliveryScope } from '../deliveries.js'
+
+const Attempt = Type.Object({
+  number: Type.Integer(),
+  trigger: Type.Enum(['scheduled', 'manual']),
+  url: Type.String(),
+  startedAt: Type.String(),
+  durationMs: Type.Integer(),
+  statusCode: Nullable(Type.Integer({ description: 'null when no HTTP answer came' })),
+  error: Nullable(
+    Type.String({ description: 'timeout, dns, conn, tls, blocked, invalid_url, or why a status failed' }),
+  ),
+  responseBody: Nullable(Type.String({ description: 'the first 20 KiB of the answer' })),
+  nextAttemptAt: Nullable(Type.String()),
+})
+
+const DeliveryView = Type.Object({
+  id: Type.String({ description: 'the webhook-id header, the same on every attempt and replay' }),
+  eventType: Type.Enum(['status_update', 'state_snapshot']),
+  status: Type.Enum(deliveryStatuses),
+  vendorId: Type.String(),
+  integrationId: Nullable(Type.String()),
+  messageId: Nullable(Type.String({ description: 'the alert this status_update reports' })),
+  attempts: Type.Integer(),
+  nextAttemptAt: Nullable(Type.String()),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  createdAt: Type.String(),
+  deliveredAt: Nullable(Type.String()),
+  deadAt: Nullable(Type.String()),
+  payload: Type.Unknown({ description: 'the event body as sent' }),
+  attemptLog: Type.Array(Attempt),
+})
+
+const ListQuery = Type.Object({
+  status: Type.Optional(Type.Enum(deliveryStatuses)),
+  cursor: Type.Optional(Cursor),
+  limit: Type.Optional(Limit),
+})
+const ReplayDead = Type.Object({
+  since: Type.String({
+    format: 'date-time',
+    description: 'replay every delivery that died at or after this time',
+  }),
+})
+const Replayed = Type.Object({ replayed: Type.Integer() })
+
+export function registerDeliveries(app: App, s: Services): void {
+  const reads = new DeliveryReads(s.store, () => s.dispatcher.wake(), s.clock)
+  const audiences = [
+    {
+      prefix: '/api/partner',
+      onRequest: s.auth.partner,
+      meta: { tags: ['partner'], security: [{ partnerKey: [] }] },
+      scope: (request: Parameters<typeof partnerId>[0]): DeliveryScope => ({ partnerId: partnerId(request) }),
+      vendorFilter: false,
+    },
+    {
+      prefix: '/api/admin',
+      onRequest: s.auth.admin,
+      meta: { tags: ['admin'], security: [{ adminToken: [] }] },
+      scope: (): DeliveryScope => ({}),
+      vendorFilter: true,
+    },
+  ]
+  for (const a of audiences) {
+    const VendorFilter = Type.Object({ vendorId: Type.Optional(Type.String({ maxLength: 64 })) })
+    app.get(
+      `${a.prefix}/deliveries`,
+      {
+        onRequest: a.onRequest,
+        schema: {
+          ...a.meta,
+          summary: 'Webhook deliveries, newest first, each with its attempts',
+          querystring: a.vendorFilter
+            ? Type.Object({ ...ListQuery.properties, ...VendorFilter.properties })
+            : ListQuery,
+          response: { 200: Page(DeliveryView), ...failures(400, 401) },
+        },
+      },
+      async (request) => {
+        const q = request.query as {
+          status?: (typeof deliveryStatuses)[number]
+          cursor?: string
+          limit?: number
+          vendorId?: string
+        }
+        const scope = { ...a.scope(request), ...(q.vendorId ? { vendorId: q.vendorId } : {}) }
+        return reads.list(scope, { status: q.status, cursor: q.cursor, limit: q.limit ?? 50 })
+      },
+    )
+    app.get(
+      `${a.prefix}/deliveries/:id`,
+      {
+        onRequest: a.onRequest,
+        schema: {
+          ...a.meta,
+          summary: 'One webhook delivery with its attempts',
+          params: IdParams,
+          response: { 200: DeliveryView, ...failures(401, 404) },
+        },
+      },
+      async (request) => reads.get(a.scope(request), request.params.id),
+    )
+    app.post(
+      `${a.prefix}/deliveries/:id/replay`,
+      {
+        onRequest: a.onRequest,
+        schema: {
+          ...a.meta,
+          summary: 'Send a dead delivery again (same webhook-id, one attempt)',
+          params: IdParams,
+          response: { 202: DeliveryView, ...failures(401, 404, 409) },
+        },
+      },
+      async (request, reply) =>
+        reply.code(202).send(await reads.replayOne(a.scope(request), request.params.id)),
+    )
+    app.post(
+      `${a.prefix}/deliveries/replay`,
+      {
+        onRequest: a.onRequest,
+        schema: {
+          ...a.meta,
+          summary: 'Send every delivery that died since a time again',
+          body: a.vendorFilter
+            ? Type.Object({ ...ReplayDead.properties, ...VendorFilter.properties })
+            : ReplayDead,
+          response: { 202: Replayed, ...failures(400, 401, 409) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as { since: string; vendorId?: string }
+        const scope = { ...a.scope(request), ...(body.vendorId ? { vendorId: body.vendorId } : {}) }
+        return reply.code(202).send(await reads.replayDead(scope, new Date(body.since).toISOString()))
+      },
+    )
+  }
+}

@@ -1,0 +1,227 @@
+// The embedded job queue against a real database, on each backend. The service runs with ROLE=api
+// (no worker), so the test drives the queue itself, and with a manual clock, which the queue uses for
+// every run_at comparison: a job commits or rolls back with its transaction; only due jobs are
+// claimed; a claim hides a job until its lease ends, then it is claimed again with a new lease token;
+// completing needs the current token; retryAt reschedules; a dedupe key coalesces queued jobs only;
+// nextDueAt and depth report what is waiting or running.
+import assert from 'node:assert/strict'
+import { after, before, beforeEach, describe, test } from 'node:test'
+import type { ClaimedJob, JobQueue, NewJob } from '../../src/queue/port.js'
+import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
+
+const leaseMs = 30_000
+
+for (const backend of backends()) {
+  describe(`SqlJobQueue (${backend})`, () => {
+    const clock = manualClock()
+    let svc: TestService
+    let queue: JobQueue
+
+    before(async () => {
+      svc = await startService({ backend, clock, env: { ROLE: 'api' } })
+      queue = svc.services.queue
+    })
+    after(() => svc.close())
+    beforeEach(async () => {
+      await svc.services.db.kysely.deleteFrom('jobs').execute()
+    })
+
+    const job = (id: string, over: Partial<NewJob> = {}): NewJob => ({
+      id,
+      kind: 'alert',
+      payload: { id },
+      ...over,
+    })
+    const enqueue = (...jobs: NewJob[]) => svc.services.store.transaction((tx) => queue.enqueue(tx, jobs))
+    const complete = (j: ClaimedJob) => svc.services.store.transaction((tx) => queue.complete(tx, j))
+    const ids = (jobs: ClaimedJob[]) => jobs.map((j) => j.id)
+    const later = (ms: number) => new Date(clock().getTime() + ms)
+    const row = (id: string) =>
+      svc.services.db.kysely.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
+
+    test('an empty queue: depth 0, nothing due, nothing to claim', async () => {
+      assert.equal(await queue.depth(), 0)
+      assert.equal(await queue.nextDueAt(), null)
+      assert.deepEqual(await queue.claim(10, leaseMs), [])
+    })
+
+    test('enqueue commits with its transaction, and a rollback leaves no job', async () => {
+      await assert.rejects(
+        svc.services.store.transaction(async (tx) => {
+          await queue.enqueue(tx, [job('rolled-back')])
+          throw new Error('roll back')
+        }),
+        /roll back/,
+      )
+      assert.equal(await queue.depth(), 0)
+      assert.deepEqual(await queue.claim(10, leaseMs), [])
+
+      await enqueue(job('committed', { payload: { messageId: 'm-1', n: 1 } }))
+      assert.equal(await queue.depth(), 1)
+      const claimed = await queue.claim(10, leaseMs)
+      assert.equal(claimed.length, 1)
+      const [c] = claimed
+      assert.deepEqual(
+        { id: c?.id, kind: c?.kind, payload: c?.payload, attempts: c?.attempts },
+        { id: 'committed', kind: 'alert', payload: { messageId: 'm-1', n: 1 }, attempts: 1 },
+      )
+      assert.equal(typeof c?.leaseToken, 'string')
+      assert.ok(c?.leaseToken)
+    })
+
+    test('claim takes due jobs only: a job whose runAt is ahead waits until the clock reaches it', async () => {
+      await enqueue(job('now'), job('soon', { runAt: later(5000) }))
+      assert.deepEqual(ids(await queue.claim(10, leaseMs)), ['now'])
+      clock.advance(4999)
+      assert.deepEqual(await queue.claim(10, leaseMs), [], 'not due 1 ms before its runAt')
+      clock.advance(1)
+      assert.deepEqual(ids(await queue.claim(10, leaseMs)), ['soon'])
+    })
+
+    test('claim takes at most `limit` jobs, earliest runAt first, and nothing with limit 0', async () => {
+      // z has the latest id but has been due the longest: it goes first.
+      await enqueue(job('b'), job('c'), job('z', { runAt: later(-1000) }))
+      assert.deepEqual(await queue.claim(0, leaseMs), [])
+      assert.deepEqual(ids(await queue.claim(2, leaseMs)), ['b', 'z'], 'z and b, returned in id order')
+      assert.deepEqual(ids(await queue.claim(2, leaseMs)), ['c'])
+      assert.deepEqual(await queue.claim(2, leaseMs), [])
+    })
+
+    test('a claimed job is hidden until its lease ends, then claimed again with attempts 2 and a new token', async () => {
+      await enqueue(job('leased'))
+      const [first] = await queue.claim(10, leaseMs)
+      assert.equal(first?.attempts, 1)
+      assert.deepEqual(await queue.claim(10, leaseMs), [], 'not claimed twice')
+      clock.advance(leaseMs - 1)
+      assert.deepEqual(await queue.claim(10, leaseMs), [], 'still leased 1 ms before the lease ends')
+      clock.advance(2)
+      const [second] = await queue.claim(10, leaseMs)
+      assert.equal(second?.id, 'leased')
+      assert.equal(second?.attempts, 2)
+      assert.notEqual(second?.leaseToken, first?.leaseToken)
+      assert.deepEqual(await queue.claim(10, leaseMs), [], 'the new lease hides it again')
+    })
+
+    test('complete with the token of a lost lease returns false and keeps the job; the current token removes it', async () => {
+      await enqueue(job('done'))
+      const [stale] = await queue.claim(10, leaseMs)
+      clock.advance(leaseMs + 1)
+      const [current] = await queue.claim(10, leaseMs)
+      assert.ok(stale && current)
+      assert.equal(await complete(stale), false)
+      assert.equal(await queue.depth(), 1)
+      assert.equal((await row('done'))?.lease_token, current.leaseToken)
+      assert.equal(await complete(current), true)
+      assert.equal(await queue.depth(), 0)
+      assert.equal(await row('done'), undefined)
+      assert.equal(await complete(current), false, 'a second complete finds nothing')
+    })
+
+    test('complete inside a transaction that rolls back leaves the job', async () => {
+      await enqueue(job('kept'))
+      const [claimed] = await queue.claim(10, leaseMs)
+      assert.ok(claimed)
+      await assert.rejects(
+        svc.services.store.transaction(async (tx) => {
+          assert.equal(await queue.complete(tx, claimed), true)
+          throw new Error('roll back')
+        }),
+        /roll back/,
+      )
+      assert.equal(await queue.depth(), 1)
+      assert.equal(await complete(claimed), true)
+      assert.equal(await queue.depth(), 0)
+    })
+
+    test('retryAt gives the job back at a later time, records the error, and the next claim is attempt 2', async () => {
+      await enqueue(job('retry'))
+      const [claimed] = await queue.claim(10, leaseMs)
+      assert.ok(claimed)
+      const at = later(60_000)
+      await queue.retryAt(claimed, at, 'PSA timed out')
+      const stored = await row('retry')
+      assert.equal(stored?.last_error, 'PSA timed out')
+      assert.equal(stored?.lease_token, null)
+      assert.equal((await queue.nextDueAt())?.toISOString(), at.toISOString())
+      assert.equal(await complete(claimed), false, 'the given-back lease no longer completes it')
+      clock.advance(59_999)
+      assert.deepEqual(await queue.claim(10, leaseMs), [])
+      clock.advance(1)
+      const [again] = await queue.claim(10, leaseMs)
+      assert.equal(again?.id, 'retry')
+      assert.equal(again?.attempts, 2)
+    })
+
+    test('retryAt with a lost lease changes nothing', async () => {
+      await enqueue(job('owned'))
+      const [stale] = await queue.claim(10, leaseMs)
+      clock.advance(leaseMs + 1)
+      const [current] = await queue.claim(10, leaseMs)
+      assert.ok(stale && current)
+      const leased = await row('owned')
+      assert.equal(leased?.lease_token, current.leaseToken)
+      await queue.retryAt(stale, later(1000), 'late worker')
+      assert.deepEqual(await row('owned'), leased)
+    })
+
+    test('jobs with the same dedupeKey coalesce while queued, but not once the first was claimed', async () => {
+      await enqueue(job('snap-1', { kind: 'snapshot', dedupeKey: 'snapshot:i-1', payload: { n: 1 } }))
+      await enqueue(job('snap-2', { kind: 'snapshot', dedupeKey: 'snapshot:i-1', payload: { n: 2 } }))
+      await enqueue(job('other', { kind: 'snapshot', dedupeKey: 'snapshot:i-2' }))
+      assert.equal(await queue.depth(), 2, 'the second enqueue for i-1 was dropped')
+      const claimed = await queue.claim(10, leaseMs)
+      assert.deepEqual(
+        claimed.map((j) => [j.id, j.kind, j.payload]),
+        [
+          ['other', 'snapshot', { id: 'other' }],
+          ['snap-1', 'snapshot', { n: 1 }],
+        ],
+      )
+      // snap-1 is running: a new job for the same key is queued beside it.
+      await enqueue(job('snap-3', { kind: 'snapshot', dedupeKey: 'snapshot:i-1', payload: { n: 3 } }))
+      assert.equal(await queue.depth(), 3)
+      assert.deepEqual(ids(await queue.claim(10, leaseMs)), ['snap-3'])
+    })
+
+    test('two jobs with one dedupeKey in the same enqueue call coalesce too', async () => {
+      await enqueue(job('x-1', { dedupeKey: 'k' }), job('x-2', { dedupeKey: 'k' }), job('x-3'))
+      assert.equal(await queue.depth(), 2)
+      assert.deepEqual(ids(await queue.claim(10, leaseMs)), ['x-1', 'x-3'])
+    })
+
+    test('concurrent claims never hand out the same job twice', async () => {
+      const all = Array.from({ length: 24 }, (_, i) => `c-${String(i).padStart(2, '0')}`)
+      await enqueue(...all.map((id) => job(id)))
+      const batches = await Promise.all(Array.from({ length: 6 }, () => queue.claim(5, leaseMs)))
+      const claimed = batches.flatMap(ids)
+      assert.equal(new Set(claimed).size, claimed.length, `a job was claimed twice: ${claimed.join(',')}`)
+      // Whatever a claim skipped (locked by another) is still there for the next one.
+      claimed.push(...ids(await queue.claim(100, leaseMs)))
+      assert.deepEqual(claimed.sort(), all)
+    })
+
+    test('nextDueAt is the earliest runAt or lease end; depth counts waiting and running jobs', async () => {
+      const start = clock()
+      await enqueue(job('late', { runAt: later(60_000) }), job('early', { runAt: later(5000) }))
+      assert.equal((await queue.nextDueAt())?.toISOString(), later(5000).toISOString())
+      assert.equal(await queue.depth(), 2)
+      await enqueue(job('due'))
+      assert.equal((await queue.nextDueAt())?.toISOString(), start.toISOString())
+      assert.equal(await queue.depth(), 3)
+
+      const [running] = await queue.claim(10, 10_000)
+      assert.equal(running?.id, 'due')
+      assert.equal(await queue.depth(), 3, 'a running job still counts')
+      assert.equal((await queue.nextDueAt())?.toISOString(), later(5000).toISOString())
+
+      clock.advance(5000)
+      assert.deepEqual(ids(await queue.claim(10, 10_000)), ['early'])
+      // Leases end at start+10s and start+15s, the last job is due at start+60s.
+      assert.equal((await queue.nextDueAt())?.toISOString(), new Date(start.getTime() + 10_000).toISOString())
+      assert.ok(running)
+      assert.equal(await complete(running), true)
+      assert.equal((await queue.nextDueAt())?.toISOString(), new Date(start.getTime() + 15_000).toISOString())
+      assert.equal(await queue.depth(), 2)
+    })
+  })
+}
