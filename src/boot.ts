@@ -35,7 +35,9 @@ export async function boot(
   opts: { clock?: Clock; logger?: FastifyBaseLogger } = {},
 ): Promise<Booted> {
   const logger = opts.logger ?? createLogger(config.logLevel)
-  const db = openDatabase(config.database)
+  const db = openDatabase(config.database, {
+    onIdleError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
+  })
   try {
     await migrateToLatest(db)
     const dataDir =

@@ -19,7 +19,12 @@ export interface Db {
   close(): Promise<void>
 }
 
-export function openDatabase(target: Config['database']): Db {
+export interface OpenOptions {
+  /** A pooled PostgreSQL connection failed while idle (a restart, a terminated backend). */
+  onIdleError?: (err: Error) => void
+}
+
+export function openDatabase(target: Config['database'], options: OpenOptions = {}): Db {
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true })
     const sqlite = new SQLite(target.path)
@@ -34,8 +39,42 @@ export function openDatabase(target: Config['database']): Db {
     return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() }
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+  // pg reports an idle connection's failure on the pool, which replaces the connection. Unheard,
+  // that 'error' event would end the process.
+  pool.on('error', (err) => options.onIdleError?.(err))
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { kysely, dialect: 'postgres', sqlite: null, close: () => kysely.destroy() }
+  const connections = openConnections(pool)
+  return {
+    kysely,
+    dialect: 'postgres',
+    sqlite: null,
+    async close() {
+      await kysely.destroy()
+      await connections.closed()
+    },
+  }
+}
+
+/**
+ * `pool.end()` resolves once it has asked every connection to end, not once they have. A caller
+ * that drops the database or exits right after would see connections still closing.
+ */
+function openConnections(pool: pg.Pool): { closed(): Promise<void> } {
+  const open = new Set<pg.PoolClient>()
+  let allClosed: (() => void) | null = null
+  pool.on('connect', (client) => open.add(client))
+  pool.on('remove', (client) => {
+    open.delete(client)
+    if (open.size === 0) allClosed?.()
+  })
+  return {
+    closed: () =>
+      open.size === 0
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            allClosed = resolve
+          }),
+  }
 }
 
 /**
