@@ -40,7 +40,10 @@ export interface TestService {
   services: Services
   backend: Backend
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>
-  /** Row counts of every table, to prove a refused request changed nothing. */
+  /**
+   * Row counts of every table, to prove a refused request changed nothing. Taken once the
+   * background work of earlier requests (jobs, deliveries to active endpoints) is done.
+   */
   counts(): Promise<Record<string, number>>
   close(): Promise<void>
 }
@@ -125,6 +128,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     backend,
     request: requester(url),
     async counts() {
+      await settled(services)
       const out: Record<string, number> = {}
       for (const table of tables) {
         const row = await services.db.kysely
@@ -139,6 +143,29 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       await app.close()
       await cleanup()
     },
+  }
+}
+
+/** Waits until no job is queued and no delivery to an active endpoint is pending. */
+async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
+  if (services.config.role === 'api') return // nothing runs in the background
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const { jobs } = await services.db.kysely
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('jobs'))
+      .executeTakeFirstOrThrow()
+    const { deliveries } = await services.db.kysely
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
+      .where('d.status', '=', 'pending')
+      .where('v.webhook_state', '=', 'active')
+      .select((eb) => eb.fn.countAll<number>().as('deliveries'))
+      .executeTakeFirstOrThrow()
+    if (Number(jobs) === 0 && Number(deliveries) === 0) return
+    if (Date.now() > until)
+      throw new Error(`background work did not settle: ${jobs} jobs, ${deliveries} deliveries`)
+    await new Promise((r) => setTimeout(r, 20))
   }
 }
 
