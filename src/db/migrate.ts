@@ -3,10 +3,12 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { Db } from './connect.js'
 import * as m0001 from './migrations/0001_initial.js'
 import * as m0002 from './migrations/0002_queue_and_webhooks.js'
+import * as m0003 from './migrations/0003_vendor_api.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_queue_and_webhooks': m0002,
+  '0003_vendor_api': m0003,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

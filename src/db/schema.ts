@@ -17,6 +17,8 @@ export interface VendorsTable {
   webhook_auth_header_enc: string | null
   product_groups: string | null
   product_groups_url: string | null
+  /** JSON: how to read a differently shaped catalogue answer (spec §4.7); null = as specified. */
+  product_groups_mapping: string | null
   rate_limit_per_minute: number | null
   /** active | paused | disabled (DESIGN §4: 410 disables, 5 days of failures pause). */
   webhook_state: Generated<string>
@@ -50,6 +52,8 @@ export interface IntegrationsTable {
   dedup_window_minutes: number | null
   mapping_completed_at: string | null
   connected_at: string | null
+  /** Encrypted JSON: the credentials for the vendor's catalogue endpoint, set by the partner. */
+  vendor_credentials_enc: string | null
   created_at: string
   updated_at: string
 }
@@ -96,6 +100,14 @@ export interface AccountMappingsTable {
   account_id: string
   psa_company_id: string
   board: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface ServiceMappingsTable {
+  integration_id: string
+  service_id: string
+  psa_product_id: string
   created_at: string
   updated_at: string
 }
@@ -250,6 +262,7 @@ export interface Database {
   vendor_services: VendorServicesTable
   usage_counts: UsageCountsTable
   account_mappings: AccountMappingsTable
+  service_mappings: ServiceMappingsTable
   rules: RulesTable
   tickets: TicketsTable
   events: EventsTable

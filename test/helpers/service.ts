@@ -64,6 +64,7 @@ const tables: (keyof Database)[] = [
   'vendor_services',
   'usage_counts',
   'account_mappings',
+  'service_mappings',
   'rules',
   'tickets',
   'events',

@@ -1,0 +1,35 @@
+// Issue 4 (vendor API, catalogue, billing usage): the dynamic catalogue's per-integration credentials
+// and response mapping, partners' service mappings for billing, and the indexes the new reads use.
+import type { Kysely } from 'kysely'
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const s = db.schema
+  // How to read a differently shaped vendor GET /product-groups answer (spec §4.7); JSON, null = as specified.
+  await s.alterTable('vendors').addColumn('product_groups_mapping', 'text').execute()
+  // The credentials the partner configured for calling the vendor's catalogue endpoint; encrypted JSON.
+  await s.alterTable('integrations').addColumn('vendor_credentials_enc', 'text').execute()
+
+  await s
+    .createTable('service_mappings')
+    .addColumn('integration_id', 'text', (c) => c.notNull().references('integrations.id').onDelete('cascade'))
+    .addColumn('service_id', 'text', (c) => c.notNull())
+    .addColumn('psa_product_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('service_mappings_pk', ['integration_id', 'service_id'])
+    .execute()
+
+  // A vendor's tokens, newest first (the operator lists and revokes them).
+  await s
+    .createIndex('vendor_tokens_vendor')
+    .on('vendor_tokens')
+    .columns(['vendor_id', 'created_at'])
+    .execute()
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('vendor_tokens_vendor').execute()
+  await db.schema.dropTable('service_mappings').execute()
+  await db.schema.alterTable('integrations').dropColumn('vendor_credentials_enc').execute()
+  await db.schema.alterTable('vendors').dropColumn('product_groups_mapping').execute()
+}
