@@ -1,5 +1,5 @@
 // Issue 4 (vendor API, catalogue, billing usage): the dynamic catalogue's per-integration credentials
-// and response mapping, partners' service mappings for billing, and the indexes the new reads use.
+// and response mapping, and partners' service mappings for billing.
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -28,7 +28,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('vendor_tokens_vendor').execute()
   await db.schema.dropTable('service_mappings').execute()
   await db.schema.alterTable('integrations').dropColumn('vendor_credentials_enc').execute()
   await db.schema.alterTable('vendors').dropColumn('product_groups_mapping').execute()
