@@ -18,13 +18,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('service_mappings_pk', ['integration_id', 'service_id'])
     .execute()
-
-  // A vendor's tokens, newest first (the operator lists and revokes them).
-  await s
-    .createIndex('vendor_tokens_vendor')
-    .on('vendor_tokens')
-    .columns(['vendor_id', 'created_at'])
-    .execute()
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
