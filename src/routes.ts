@@ -1,6 +1,7 @@
 // Every route of the service, in one explicit list: grep finds them all here.
 import { registerAdminIntegrations } from './admin/routes/integrations.js'
 import { registerAdminPartners } from './admin/routes/partners.js'
+import { registerAdminTokens } from './admin/routes/tokens.js'
 import { registerAdminVendors } from './admin/routes/vendors.js'
 import { registerAlertSync } from './alerts/routes/alert-sync.js'
 import { registerAlertWebhook } from './alerts/routes/alert-webhook.js'
@@ -13,6 +14,7 @@ import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
 import type { Services } from './services.js'
+import { registerIntegrationList } from './vendor/routes/integration-list.js'
 import { registerOAuthToken } from './vendor/routes/oauth-token.js'
 import { registerVendorSetup } from './vendor/routes/setup.js'
 import { registerDeliveries } from './webhooks/routes/deliveries.js'
@@ -25,6 +27,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerVendorTickets,
   registerOAuthToken,
   registerVendorSetup,
+  registerIntegrationList,
   // Partner (the MSP)
   registerPartnerIntegrations,
   registerPartnerAccounts,
@@ -35,6 +38,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminVendors,
   registerAdminPartners,
   registerAdminIntegrations,
+  registerAdminTokens,
   // Both: webhook deliveries
   registerDeliveries,
 ]

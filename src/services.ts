@@ -120,13 +120,15 @@ export function buildServices(deps: {
     idleMs,
   })
   let purge: NodeJS.Timeout | undefined
-  const purgeOld = () =>
-    store.deliveries
-      .purge(new Date(clock().getTime() - 30 * 24 * 60 * 60 * 1000).toISOString())
-      .catch((err) => log.error({ err }, 'could not purge old webhook deliveries'))
+  const purgeOld = () => {
+    const cutoff = new Date(clock().getTime() - 30 * 24 * 60 * 60 * 1000).toISOString()
+    store.deliveries.purge(cutoff).catch((err) => log.error({ err }, 'could not purge old webhook deliveries'))
+    // Expired and revoked tokens can never work again; the operator's list keeps a month of them.
+    store.tokens.purge(cutoff).catch((err) => log.error({ err }, 'could not purge old access tokens'))
+  }
   const runtime: Runtime = {
     async start() {
-      // Delivered and dead deliveries are kept 30 days (DESIGN §4), then purged hourly.
+      // Delivered and dead deliveries (DESIGN §4) and dead tokens are kept 30 days, then purged hourly.
       purge = setInterval(purgeOld, 60 * 60 * 1000)
       purge.unref()
       if (db.dialect === 'sqlite') {

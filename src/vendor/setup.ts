@@ -2,7 +2,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../clock.js'
 import type { Integration } from '../db/repositories/integrations.js'
-import type { UsageCount } from '../db/repositories/vendor-data.js'
+import type { UsageCount, VendorAccount } from '../db/repositories/vendor-data.js'
 import type { Store } from '../db/store.js'
 import { transition } from '../domain/integration-state.js'
 import type { IntegrationState } from '../domain/types.js'
@@ -26,6 +26,40 @@ export class VendorSetup {
       )
     }
     return move.next
+  }
+
+  /**
+   * Creates or updates accounts, idempotent per vendorAccountId: a retried call creates nothing new.
+   * Several are written in one transaction; a vendorAccountId twice in one call is refused.
+   */
+  async upsertAccounts(
+    integration: Integration,
+    accounts: { vendorAccountId: string; name: string; externalId?: string }[],
+  ): Promise<{ account: VendorAccount; created: boolean }[]> {
+    const seen = new Set<string>()
+    for (const a of accounts) {
+      if (seen.has(a.vendorAccountId)) {
+        throw new ApiError(
+          'VALIDATION_FAILED',
+          `vendorAccountId '${a.vendorAccountId}' appears more than once in this call; send each account once.`,
+        )
+      }
+      seen.add(a.vendorAccountId)
+    }
+    const now = iso(this.clock)
+    return this.store.transaction(async (tx) => {
+      const results: { account: VendorAccount; created: boolean }[] = []
+      for (const a of accounts) {
+        results.push(
+          await tx.vendorData.upsertAccount(
+            integration.id,
+            { vendorAccountId: a.vendorAccountId, name: a.name, externalId: a.externalId ?? '' },
+            now,
+          ),
+        )
+      }
+      return results
+    })
   }
 
   async recordUsage(

@@ -147,13 +147,16 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
   }
 }
 
-/** Waits until no job is queued and no delivery to an active endpoint is pending. */
+/** Waits until no job and no delivery to an active endpoint is running or due. */
 async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
   if (services.config.role === 'api') return // nothing runs in the background
   const until = Date.now() + timeoutMs
   for (;;) {
+    // Running (leased) or due by the service's clock; a job due later (a manual clock) is not in flight.
+    const now = services.clock().toISOString()
     const { jobs } = await services.db.kysely
       .selectFrom('jobs')
+      .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('run_at', '<=', now)]))
       .select((eb) => eb.fn.countAll<number>().as('jobs'))
       .executeTakeFirstOrThrow()
     const { deliveries } = await services.db.kysely
@@ -161,6 +164,7 @@ async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
       .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
       .where('d.status', '=', 'pending')
       .where('v.webhook_state', '=', 'active')
+      .where((eb) => eb.or([eb('d.lease_token', 'is not', null), eb('d.run_at', '<=', now)]))
       .select((eb) => eb.fn.countAll<number>().as('deliveries'))
       .executeTakeFirstOrThrow()
     if (Number(jobs) === 0 && Number(deliveries) === 0) return

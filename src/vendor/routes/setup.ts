@@ -27,6 +27,17 @@ const AccountView = Type.Object({
   updatedAt: Type.String(),
 })
 
+const AccountList = Type.Array(AccountBody, {
+  minItems: 1,
+  maxItems: 500,
+  description: 'several accounts in one call, written all or nothing',
+})
+const BulkAccountsView = Type.Object({
+  data: Type.Array(AccountView, { description: 'every account of the call, in the order sent' }),
+  created: Type.Integer({ description: 'how many were new' }),
+  updated: Type.Integer({ description: 'how many existed already' }),
+})
+
 const ServiceBody = Type.Object({
   id: Id('identifies the product or service'),
   name: Type.String({ minLength: 1, maxLength: 255 }),
@@ -70,22 +81,53 @@ export function registerVendorSetup(app: App, s: Services): void {
       ...common,
       schema: {
         tags: ['vendor'],
-        summary: 'Create (or update) an account; idempotent per vendorAccountId',
+        summary: 'Create (or update) one account, or up to 500 in one call; idempotent per vendorAccountId',
+        description:
+          'One account answers 201 when new and 200 when it existed. A list is written all or nothing and answers 200 with every account and how many were new.',
         security,
         querystring: IntegrationQuery,
-        body: AccountBody,
-        response: { 200: AccountView, 201: AccountView, ...failures(400, 401, 403, 404) },
+        body: Type.Union([AccountBody, AccountList]),
+        response: {
+          200: Type.Union([AccountView, BulkAccountsView]),
+          201: AccountView,
+          ...failures(400, 401, 403, 404),
+        },
       },
     },
     async (request, reply) => {
       const integration = await vendorIntegration(s.store, request, request.query.integrationId)
-      const b = request.body
-      const { account, created } = await s.store.vendorData.upsertAccount(
-        integration.id,
-        { vendorAccountId: b.vendorAccountId, name: b.name, externalId: b.externalId ?? '' },
-        s.clock().toISOString(),
-      )
-      return reply.code(created ? 201 : 200).send(account)
+      const body = request.body
+      if (!Array.isArray(body)) {
+        const { account, created } = await s.vendorSetup
+          .upsertAccounts(integration, [body])
+          .then((r) => r[0]!)
+        return reply.code(created ? 201 : 200).send(account)
+      }
+      const results = await s.vendorSetup.upsertAccounts(integration, body)
+      const created = results.filter((r) => r.created).length
+      return reply.code(200).send({
+        data: results.map((r) => r.account),
+        created,
+        updated: results.length - created,
+      })
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/organization/accounts',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "The integration's accounts, by vendorAccountId",
+        security,
+        querystring: IntegrationQuery,
+        response: { 200: Type.Object({ data: Type.Array(AccountView) }), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      return { data: await s.store.vendorData.listAccounts(integration.id) }
     },
   )
 
@@ -111,6 +153,42 @@ export function registerVendorSetup(app: App, s: Services): void {
         s.clock().toISOString(),
       )
       return reply.code(created ? 201 : 200).send(service)
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/organization/services',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "The integration's services, by id",
+        security,
+        querystring: IntegrationQuery,
+        response: { 200: Type.Object({ data: Type.Array(ServiceView) }), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      return { data: await s.store.vendorData.listServices(integration.id) }
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/status/mapping',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "The integration's state (spec §3.1)",
+        security,
+        querystring: IntegrationQuery,
+        response: { 200: StatusView, ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      return { integrationId: integration.id, state: integration.settings.state }
     },
   )
 

@@ -1,0 +1,115 @@
+// Operator API for a vendor's access tokens (issue 4): a vendor may hold several at once (each
+// POST /api/oauth/token issues one); the operator lists them and revokes one or all. A revoked token
+// answers 401 at once; the vendor asks POST /api/oauth/token for a new one.
+import Type from 'typebox'
+import type { AccessToken } from '../../db/repositories/tokens.js'
+import type { App } from '../../http/app-types.js'
+import { notFound } from '../../http/errors.js'
+import { decodeCursor, page } from '../../http/pagination.js'
+import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+
+const TokenView = Type.Object({
+  id: Type.String(),
+  integrationId: Nullable(Type.String({ description: 'the integration the token is bound to, if any' })),
+  state: Type.Enum(['active', 'expired', 'revoked']),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+  revokedAt: Nullable(Type.String()),
+})
+
+const TokenParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  tokenId: Type.String({ minLength: 1, maxLength: 64 }),
+})
+
+function tokenView(t: AccessToken, now: string) {
+  return {
+    id: t.id,
+    integrationId: t.integrationId,
+    state: t.revokedAt ? 'revoked' : t.expiresAt <= now ? 'expired' : 'active',
+    createdAt: t.createdAt,
+    expiresAt: t.expiresAt,
+    revokedAt: t.revokedAt,
+  } as const
+}
+
+export function registerAdminTokens(app: App, s: Services): void {
+  const base = { onRequest: s.auth.admin }
+  const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
+  const vendorOr404 = async (id: string) => {
+    const vendor = await s.store.vendors.findById(id)
+    if (!vendor) throw notFound(`Vendor '${id}'`)
+    return vendor
+  }
+
+  app.get(
+    '/api/admin/vendors/:id/tokens',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: "A vendor's access tokens, newest first",
+        params: IdParams,
+        querystring: Type.Object({
+          limit: Type.Optional(Limit),
+          cursor: Type.Optional(Cursor),
+          active: Type.Optional(Type.Boolean({ description: 'true: only tokens that still work' })),
+        }),
+        response: { 200: Page(TokenView), ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const vendor = await vendorOr404(request.params.id)
+      const { limit = 50, cursor, active } = request.query
+      const now = s.clock().toISOString()
+      const rows = await s.store.tokens.listForVendor(vendor.id, {
+        limit: limit + 1,
+        before: decodeCursor(cursor),
+        live: active ? { at: now } : undefined,
+      })
+      const { data, nextCursor } = page(rows, limit, (t) => t.id)
+      return { data: data.map((t) => tokenView(t, now)), nextCursor }
+    },
+  )
+
+  app.post(
+    '/api/admin/vendors/:id/tokens/:tokenId/revoke',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Revoke one access token (revoking twice keeps the first time)',
+        params: TokenParams,
+        response: { 200: TokenView, ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const vendor = await vendorOr404(request.params.id)
+      const now = s.clock().toISOString()
+      const token = await s.store.tokens.revoke(vendor.id, request.params.tokenId, now)
+      if (!token) throw notFound(`Token '${request.params.tokenId}' of vendor '${vendor.id}'`)
+      return tokenView(token, now)
+    },
+  )
+
+  app.post(
+    '/api/admin/vendors/:id/tokens/revoke',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Revoke every access token of a vendor that still works',
+        params: IdParams,
+        response: {
+          200: Type.Object({ revoked: Type.Integer({ description: 'how many tokens were revoked' }) }),
+          ...failures(401, 404),
+        },
+      },
+    },
+    async (request) => {
+      const vendor = await vendorOr404(request.params.id)
+      return { revoked: await s.store.tokens.revokeAll(vendor.id, s.clock().toISOString()) }
+    },
+  )
+}

@@ -1,0 +1,89 @@
+// GET /api/oem-api/integration/list (spec §4.5, DESIGN §5): what a vendor checks before sending
+// alerts. A token bound to an integration sees that one; an unbound token sees all of its vendor's.
+// The fields are those of the state_snapshot event (spec §6.2), plus the state and the mapped
+// accounts' PSA companies.
+import Type from 'typebox'
+import type { Integration } from '../../db/repositories/integrations.js'
+import { isActive } from '../../domain/integration-state.js'
+import type { App } from '../../http/app-types.js'
+import { vendorIntegration, vendorPrincipal } from '../../http/auth.js'
+import { failures } from '../../http/schemas.js'
+import type { Services } from '../../services.js'
+
+const IntegrationEntry = Type.Object({
+  integrationId: Type.String(),
+  vendorUserId: Type.String({ description: "the partner's id, as in state_snapshot events" }),
+  partnerName: Type.String(),
+  state: Type.Enum(['created', 'mapping', 'pending', 'connected']),
+  isIntegrationActive: Type.Boolean({ description: 'pending or connected: alerts and usage are accepted' }),
+  isAlertsEnabled: Type.Boolean({ description: 'the partner has alerts switched on' }),
+  productGroups: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'product group → alert types this partner may use',
+  }),
+  accounts: Type.Array(
+    Type.Object({
+      vendorAccountId: Type.String(),
+      name: Type.Union([Type.String(), Type.Null()], {
+        description: 'null: mapped but not created by the vendor',
+      }),
+      psaCompanyId: Type.String(),
+    }),
+    { description: 'the accounts the partner mapped to a PSA company' },
+  ),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+
+export function registerIntegrationList(app: App, s: Services): void {
+  app.get(
+    '/api/oem-api/integration/list',
+    {
+      onRequest: s.auth.vendor,
+      schema: {
+        tags: ['vendor'],
+        summary: "The vendor's integrations: state, alerting, product groups and mapped accounts",
+        security: [{ vendorToken: [] }],
+        querystring: Type.Object({
+          integrationId: Type.Optional(
+            Type.String({ maxLength: 64, description: 'only this integration (an unbound token sees all)' }),
+          ),
+        }),
+        response: { 200: Type.Object({ data: Type.Array(IntegrationEntry) }), ...failures(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = vendorPrincipal(request)
+      const one = principal.integrationId ?? request.query.integrationId
+      const integrations = one
+        ? [await vendorIntegration(s.store, request, request.query.integrationId)]
+        : await s.store.integrations.list({ vendorId: principal.vendorId })
+      const vendor = await s.store.vendors.findById(principal.vendorId)
+      return { data: await Promise.all(integrations.map((i) => entry(s, i, vendor?.productGroups ?? {}))) }
+    },
+  )
+}
+
+async function entry(s: Services, integration: Integration, productGroups: Record<string, string[]>) {
+  const [partner, mappings, accounts] = await Promise.all([
+    s.store.partners.findById(integration.partnerId),
+    s.store.mappings.list(integration.id),
+    s.store.vendorData.listAccounts(integration.id),
+  ])
+  const names = new Map(accounts.map((a) => [a.vendorAccountId, a.name]))
+  return {
+    integrationId: integration.id,
+    vendorUserId: integration.partnerId,
+    partnerName: partner?.name ?? '',
+    state: integration.settings.state,
+    isIntegrationActive: isActive(integration.settings.state),
+    isAlertsEnabled: integration.settings.alertsEnabled,
+    productGroups,
+    accounts: mappings.map((m) => ({
+      vendorAccountId: m.accountId,
+      name: names.get(m.accountId) ?? null,
+      psaCompanyId: m.psaCompanyId,
+    })),
+    createdAt: integration.createdAt,
+    updatedAt: integration.updatedAt,
+  }
+}
