@@ -13,10 +13,13 @@ import { registerPartnerActivity } from './partner/routes/activity.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
+import { registerPartnerServices } from './partner/routes/services.js'
+import { registerPartnerUsage } from './partner/routes/usage.js'
 import type { Services } from './services.js'
 import { registerIntegrationList } from './vendor/routes/integration-list.js'
 import { registerOAuthToken } from './vendor/routes/oauth-token.js'
 import { registerVendorSetup } from './vendor/routes/setup.js'
+import { registerVendorUsage } from './vendor/routes/usage.js'
 import { registerDeliveries } from './webhooks/routes/deliveries.js'
 
 export const routes: ((app: App, s: Services) => void)[] = [
@@ -27,10 +30,13 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerVendorTickets,
   registerOAuthToken,
   registerVendorSetup,
+  registerVendorUsage,
   registerIntegrationList,
   // Partner (the MSP)
   registerPartnerIntegrations,
   registerPartnerAccounts,
+  registerPartnerServices,
+  registerPartnerUsage,
   registerPartnerRules,
   registerPartnerActivity,
   registerPartnerPsa,

@@ -9,9 +9,11 @@ import { MappingRepository } from './repositories/mappings.js'
 import { PartnerRepository } from './repositories/partners.js'
 import { RuleRepository } from './repositories/rules.js'
 import { SandboxRepository } from './repositories/sandbox.js'
+import { ServiceMappingRepository } from './repositories/service-mappings.js'
 import { SettingsRepository } from './repositories/settings.js'
 import { TicketRepository } from './repositories/tickets.js'
 import { TokenRepository } from './repositories/tokens.js'
+import { UsageRepository } from './repositories/usage.js'
 import { VendorDataRepository } from './repositories/vendor-data.js'
 import { VendorRepository } from './repositories/vendors.js'
 import type { Database } from './schema.js'
@@ -22,6 +24,8 @@ export class Store {
   readonly integrations: IntegrationRepository
   readonly vendorData: VendorDataRepository
   readonly mappings: MappingRepository
+  readonly serviceMappings: ServiceMappingRepository
+  readonly usage: UsageRepository
   readonly rules: RuleRepository
   readonly tickets: TicketRepository
   readonly events: EventRepository
@@ -40,6 +44,8 @@ export class Store {
     this.integrations = new IntegrationRepository(kysely)
     this.vendorData = new VendorDataRepository(kysely)
     this.mappings = new MappingRepository(kysely)
+    this.serviceMappings = new ServiceMappingRepository(kysely)
+    this.usage = new UsageRepository(kysely)
     this.rules = new RuleRepository(kysely)
     this.tickets = new TicketRepository(kysely)
     this.events = new EventRepository(kysely)

@@ -1,0 +1,59 @@
+// A partner's mapping of the vendor's services to PSA products, for billing (issue 4).
+import type { Kysely } from 'kysely'
+import type { Database } from '../schema.js'
+
+export interface ServiceMapping {
+  serviceId: string
+  psaProductId: string
+  updatedAt: string
+}
+
+export class ServiceMappingRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(integrationId: string): Promise<ServiceMapping[]> {
+    const rows = await this.db
+      .selectFrom('service_mappings')
+      .select(['service_id', 'psa_product_id', 'updated_at'])
+      .where('integration_id', '=', integrationId)
+      .orderBy('service_id')
+      .execute()
+    return rows.map((r) => ({
+      serviceId: r.service_id,
+      psaProductId: r.psa_product_id,
+      updatedAt: r.updated_at,
+    }))
+  }
+
+  async put(
+    integrationId: string,
+    m: { serviceId: string; psaProductId: string },
+    now: string,
+  ): Promise<void> {
+    await this.db
+      .insertInto('service_mappings')
+      .values({
+        integration_id: integrationId,
+        service_id: m.serviceId,
+        psa_product_id: m.psaProductId,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['integration_id', 'service_id'])
+          .doUpdateSet({ psa_product_id: m.psaProductId, updated_at: now }),
+      )
+      .execute()
+  }
+
+  /** Answers whether a mapping was removed. */
+  async delete(integrationId: string, serviceId: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('service_mappings')
+      .where('integration_id', '=', integrationId)
+      .where('service_id', '=', serviceId)
+      .executeTakeFirst()
+    return Number(r.numDeletedRows) > 0
+  }
+}
