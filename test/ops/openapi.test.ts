@@ -59,6 +59,12 @@ describe('the OpenAPI document', () => {
       ['/api/admin/vendors/{id}/tokens', 'get'],
       ['/api/admin/vendors/{id}/tokens/{tokenId}/revoke', 'post'],
       ['/api/admin/vendors/{id}/tokens/revoke', 'post'],
+      ['/api/vendor-api/usage', 'get'],
+      ['/api/vendor-api/service/{serviceId}/count', 'get'],
+      ['/api/partner/integrations/{id}/services', 'get'],
+      ['/api/partner/integrations/{id}/services/{serviceId}', 'put'],
+      ['/api/partner/integrations/{id}/usage', 'get'],
+      ['/api/partner/integrations/{id}/usage/history', 'get'],
     ] as const) {
       assert.ok(paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`)
     }
