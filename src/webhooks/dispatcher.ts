@@ -14,7 +14,7 @@ import { type AttemptVerdict, judgeAttempt } from './retry-policy.js'
 
 export interface DispatcherOptions {
   store: Store
-  http: OutboundHttp
+  http: Pick<OutboundHttp, 'post'>
   clock: Clock
   log: FastifyBaseLogger
   scheduleSeconds: readonly number[]

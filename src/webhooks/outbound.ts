@@ -1,5 +1,6 @@
-// The outbound HTTP sender for webhooks (DESIGN §4, reference/webhooks.md §7.4 and §7.10): one POST, no
-// redirects, a total timeout, a capped response body, and private addresses refused at connect time.
+// The outbound HTTP sender (DESIGN §4, reference/webhooks.md §7.4 and §7.10): webhook POSTs and the
+// vendor catalogue's GET. One request, no redirects, a total timeout, a capped response body, and
+// private addresses refused at connect time.
 import { lookup as dnsLookup } from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
@@ -18,12 +19,30 @@ export interface OutboundRequest {
 
 export type OutboundErrorKind = 'timeout' | 'dns' | 'conn' | 'tls' | 'blocked' | 'invalid_url'
 
+export interface OutboundGet {
+  url: string
+  headers: Record<string, string>
+  timeoutMs: number
+  /** Keep at most this much of the body; more is cut off and `truncated` is set. */
+  maxBodyBytes: number
+}
+
 export type OutboundResult =
-  | { kind: 'response'; status: number; retryAfter: string | null; body: string; durationMs: number }
+  | {
+      kind: 'response'
+      status: number
+      retryAfter: string | null
+      body: string
+      /** The body was longer than the limit and was cut off. */
+      truncated: boolean
+      durationMs: number
+    }
   | { kind: 'error'; error: OutboundErrorKind; message: string; durationMs: number }
 
 export interface OutboundHttp {
+  /** A JSON POST (webhooks); the first 20 KiB of the answer are kept. */
   post(req: OutboundRequest): Promise<OutboundResult>
+  get(req: OutboundGet): Promise<OutboundResult>
 }
 
 /** How much of a response body is kept for the attempt log. */
@@ -43,90 +62,105 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
     https: new RequestFilteringHttpsAgent(filter),
   }
 
-  return {
-    post(req) {
-      const started = performance.now()
-      const elapsed = () => Math.round(performance.now() - started)
-      const failure = (error: OutboundErrorKind, message: string): OutboundResult => ({
-        kind: 'error',
-        error,
-        message,
-        durationMs: elapsed(),
-      })
+  const send = (
+    method: 'GET' | 'POST',
+    target: string,
+    given: Record<string, string>,
+    body: string | null,
+    timeoutMs: number,
+    maxBodyBytes: number,
+  ): Promise<OutboundResult> => {
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    const failure = (error: OutboundErrorKind, message: string): OutboundResult => ({
+      kind: 'error',
+      error,
+      message,
+      durationMs: elapsed(),
+    })
 
-      const url = URL.canParse(req.url) ? new URL(req.url) : null
-      if (url === null) return Promise.resolve(failure('invalid_url', 'the URL cannot be parsed'))
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        return Promise.resolve(failure('invalid_url', `protocol ${url.protocol} is not http or https`))
-      }
+    const url = URL.canParse(target) ? new URL(target) : null
+    if (url === null) return Promise.resolve(failure('invalid_url', 'the URL cannot be parsed'))
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return Promise.resolve(failure('invalid_url', `protocol ${url.protocol} is not http or https`))
+    }
 
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (!ownHeaders.has(name.toLowerCase())) headers[name] = value
-      }
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(given)) {
+      if (!ownHeaders.has(name.toLowerCase())) headers[name] = value
+    }
+    if (body !== null) {
       headers['content-type'] = 'application/json'
-      headers['content-length'] = String(Buffer.byteLength(req.body))
-      headers['user-agent'] = opts.userAgent
+      headers['content-length'] = String(Buffer.byteLength(body))
+    }
+    headers['user-agent'] = opts.userAgent
 
-      return new Promise<OutboundResult>((resolve) => {
-        let settled = false
-        let timer: NodeJS.Timeout | undefined
-        const settle = (result: OutboundResult) => {
-          if (settled) return
-          settled = true
-          clearTimeout(timer)
-          resolve(result)
-        }
+    return new Promise<OutboundResult>((resolve) => {
+      let settled = false
+      let timer: NodeJS.Timeout | undefined
+      const settle = (result: OutboundResult) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve(result)
+      }
 
-        let request: http.ClientRequest
-        try {
-          const transport = url.protocol === 'https:' ? https : http
-          const agent = url.protocol === 'https:' ? agents.https : agents.http
-          request = transport.request(url, { method: 'POST', headers, agent }, (res) => {
-            const chunks: Buffer[] = []
-            let size = 0
-            const done = () => {
-              const retryAfter = res.headers['retry-after'] ?? null
-              // A decoder without end() drops a multi-byte character cut in half at the limit.
-              const body = new StringDecoder('utf8').write(Buffer.concat(chunks))
-              settle({
-                kind: 'response',
-                status: res.statusCode ?? 0,
-                retryAfter,
-                body,
-                durationMs: elapsed(),
-              })
-            }
-            res.on('data', (chunk: Buffer) => {
-              const room = maxResponseBodyBytes - size
-              if (room > 0) {
-                const part = chunk.subarray(0, room)
-                chunks.push(part)
-                size += part.length
-              }
-              if (size >= maxResponseBodyBytes) {
-                done()
-                res.destroy()
-              }
+      let request: http.ClientRequest
+      try {
+        const transport = url.protocol === 'https:' ? https : http
+        const agent = url.protocol === 'https:' ? agents.https : agents.http
+        request = transport.request(url, { method, headers, agent }, (res) => {
+          const chunks: Buffer[] = []
+          let size = 0
+          let truncated = false
+          const done = () => {
+            const retryAfter = res.headers['retry-after'] ?? null
+            // A decoder without end() drops a multi-byte character cut in half at the limit.
+            const text = new StringDecoder('utf8').write(Buffer.concat(chunks))
+            settle({
+              kind: 'response',
+              status: res.statusCode ?? 0,
+              retryAfter,
+              body: text,
+              truncated,
+              durationMs: elapsed(),
             })
-            // The status decides the outcome; a body cut short by the receiver still counts as a response.
-            res.on('end', done)
-            res.on('close', done)
-            res.on('error', done)
+          }
+          res.on('data', (chunk: Buffer) => {
+            const room = maxBodyBytes - size
+            if (room > 0) {
+              const part = chunk.subarray(0, room)
+              chunks.push(part)
+              size += part.length
+            }
+            if (chunk.length > room) truncated = true
+            if (size >= maxBodyBytes) {
+              done()
+              res.destroy()
+            }
           })
-        } catch (err) {
-          settle(failure(classify(err), messageOf(err)))
-          return
-        }
+          // The status decides the outcome; a body cut short by the receiver still counts as a response.
+          res.on('end', done)
+          res.on('close', done)
+          res.on('error', done)
+        })
+      } catch (err) {
+        settle(failure(classify(err), messageOf(err)))
+        return
+      }
 
-        timer = setTimeout(() => {
-          settle(failure('timeout', `timeout after ${req.timeoutMs} ms`))
-          request.destroy()
-        }, req.timeoutMs)
-        request.on('error', (err) => settle(failure(classify(err), messageOf(err))))
-        request.end(req.body)
-      })
-    },
+      timer = setTimeout(() => {
+        settle(failure('timeout', `timeout after ${timeoutMs} ms`))
+        request.destroy()
+      }, timeoutMs)
+      request.on('error', (err) => settle(failure(classify(err), messageOf(err))))
+      request.end(body ?? undefined)
+    })
+  }
+
+  return {
+    post: (req) => send('POST', req.url, req.headers, req.body, req.timeoutMs, maxResponseBodyBytes),
+    get: (req) => send('GET', req.url, req.headers, null, req.timeoutMs, req.maxBodyBytes),
   }
 }
 

@@ -21,7 +21,7 @@ for (const backend of backends()) {
     after(() => svc.close())
 
     function dispatcher(answers: OutboundResult[], sent: OutboundRequest[]) {
-      const http: OutboundHttp = {
+      const http: Pick<OutboundHttp, 'post'> = {
         post: async (req) => {
           sent.push(req)
           const next = answers.shift()
@@ -73,6 +73,7 @@ for (const backend of backends()) {
     const response = (status: number, retryAfter: string | null = null): OutboundResult => ({
       kind: 'response',
       status,
+      truncated: false,
       retryAfter,
       body: '',
       durationMs: 3,

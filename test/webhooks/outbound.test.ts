@@ -152,6 +152,29 @@ describe('createOutboundHttp with private networks allowed', () => {
     assert.equal(r.status, 200)
     assert.equal(maxResponseBodyBytes, 20 * 1024)
     assert.equal(r.body, 'x'.repeat(20 * 1024))
+    assert.equal(r.truncated, true)
+  })
+
+  test('GET (the vendor catalogue): no body or content type, the caller headers, its own body limit', async () => {
+    const get = (path: string, maxBodyBytes: number) =>
+      outbound.get({
+        url: receiver.url(path),
+        headers: { authorization: 'Key k' },
+        timeoutMs: 5000,
+        maxBodyBytes,
+      })
+    const ok = asResponse(await get('/ok', 100))
+    assert.deepEqual([ok.status, ok.body, ok.truncated], [202, 'accepted', false])
+    const seen = receiver.received.at(-1)!
+    assert.equal(seen.method, 'GET')
+    assert.equal(seen.body, '')
+    assert.equal(seen.headers['content-type'], undefined)
+    assert.equal(seen.headers.authorization, 'Key k')
+    assert.equal(seen.headers['user-agent'], userAgent)
+    const big = asResponse(await get('/big', 2 * 1024 * 1024))
+    assert.deepEqual([big.body.length, big.truncated], [1024 * 1024, false])
+    const cut = asResponse(await get('/big', 1000))
+    assert.deepEqual([cut.body.length, cut.truncated], [1000, true])
   })
 
   test('a closed port is a connection error', async () => {

@@ -16,6 +16,7 @@ const middle = () => 0.5 // no jitter
 const response = (status: number, retryAfter: string | null = null): OutboundResult => ({
   kind: 'response',
   status,
+  truncated: false,
   retryAfter,
   body: '',
   durationMs: 12,
