@@ -8,6 +8,7 @@ import { registerAlertWebhook } from './alerts/routes/alert-webhook.js'
 import { registerVendorTickets } from './alerts/routes/tickets.js'
 import type { App } from './http/app-types.js'
 import { registerHealth } from './ops/health.js'
+import { registerMetrics } from './ops/metrics.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
 import { registerPartnerActivity } from './partner/routes/activity.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
@@ -16,6 +17,7 @@ import { registerPartnerRules } from './partner/routes/rules.js'
 import { registerPartnerServices } from './partner/routes/services.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
 import type { Services } from './services.js'
+import { registerVendorCatalogue } from './vendor/routes/catalogue.js'
 import { registerIntegrationList } from './vendor/routes/integration-list.js'
 import { registerOAuthToken } from './vendor/routes/oauth-token.js'
 import { registerVendorSetup } from './vendor/routes/setup.js'
@@ -24,12 +26,14 @@ import { registerDeliveries } from './webhooks/routes/deliveries.js'
 
 export const routes: ((app: App, s: Services) => void)[] = [
   registerHealth,
+  registerMetrics,
   // Vendor (the Integrator)
   registerAlertSync,
   registerAlertWebhook,
   registerVendorTickets,
   registerOAuthToken,
   registerVendorSetup,
+  registerVendorCatalogue,
   registerVendorUsage,
   registerIntegrationList,
   // Partner (the MSP)

@@ -1,6 +1,7 @@
 // Builds every service once, with plain constructors, and types the set as one context that route
 // files and workers receive. No container, no decorators.
 import type { FastifyBaseLogger } from 'fastify'
+import { Registry } from 'prom-client'
 import { Provisioning } from './admin/provisioning.js'
 import { AlertAcceptor } from './alerts/accept.js'
 import { CachedReads } from './alerts/cached-reads.js'
@@ -9,6 +10,9 @@ import { AlertIntake } from './alerts/intake.js'
 import { QueuedAlertHandler } from './alerts/queued.js'
 import { VendorRateLimiter } from './alerts/rate-limit.js'
 import { Settlement } from './alerts/settlement.js'
+import { CatalogueMetrics } from './catalogue/metrics.js'
+import { CatalogueSource } from './catalogue/source.js'
+import { createCatalogueFetcher } from './catalogue/vendor-fetch.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
@@ -47,6 +51,10 @@ export interface Services {
   executor: AlertExecutor
   acceptor: AlertAcceptor
   acceptReads: CachedReads
+  /** The effective product-group catalogue of each integration (static or the vendor's, cached). */
+  catalogues: CatalogueSource
+  /** Prometheus metrics, served at GET /metrics. */
+  metrics: Registry
   queue: JobQueue
   snapshots: SnapshotScheduler
   dispatcher: WebhookDispatcher
@@ -76,6 +84,22 @@ export function buildServices(deps: {
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
   const intake = new AlertIntake(store, limiter)
   const cachedReads = new CachedReads(store)
+  const metrics = new Registry()
+  const catalogues = new CatalogueSource({
+    store,
+    box,
+    clock,
+    log,
+    metrics: new CatalogueMetrics(metrics),
+    fetcher: createCatalogueFetcher({
+      http: createOutboundHttp({
+        allowPrivateNetwork: config.allowPrivateNetwork,
+        userAgent: 'alertbridge-catalogue/1',
+      }),
+      timeoutMs: 10_000,
+    }),
+    snapshots,
+  })
   const executor = new AlertExecutor({
     store,
     psa,
@@ -84,8 +108,9 @@ export function buildServices(deps: {
     settlement: new Settlement(),
     psaTimeoutMs: config.psaTimeoutMs,
     snapshots,
+    catalogues,
   })
-  const outbox = new WebhookOutbox(clock)
+  const outbox = new WebhookOutbox(clock, catalogues)
   const dispatcher = new WebhookDispatcher({
     store,
     http: createOutboundHttp({
@@ -122,7 +147,9 @@ export function buildServices(deps: {
   let purge: NodeJS.Timeout | undefined
   const purgeOld = () => {
     const cutoff = new Date(clock().getTime() - 30 * 24 * 60 * 60 * 1000).toISOString()
-    store.deliveries.purge(cutoff).catch((err) => log.error({ err }, 'could not purge old webhook deliveries'))
+    store.deliveries
+      .purge(cutoff)
+      .catch((err) => log.error({ err }, 'could not purge old webhook deliveries'))
     // Expired and revoked tokens can never work again; the operator's list keeps a month of them.
     store.tokens.purge(cutoff).catch((err) => log.error({ err }, 'could not purge old access tokens'))
   }
@@ -156,14 +183,16 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    acceptor: new AlertAcceptor(cachedReads, new AlertIntake(cachedReads, limiter), queue, clock),
+    acceptor: new AlertAcceptor(cachedReads, catalogues, new AlertIntake(cachedReads, limiter), queue, clock),
     acceptReads: cachedReads,
+    catalogues,
+    metrics,
     queue,
     snapshots,
     dispatcher,
     runtime,
     provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
-    partnerSetup: new PartnerSetup(store, clock, snapshots),
+    partnerSetup: new PartnerSetup(store, clock, snapshots, catalogues),
     vendorSetup: new VendorSetup(store, clock, snapshots),
     auth: authHooks({ store, tokens, adminTokenDigest: deps.adminTokenDigest }),
   }

@@ -1,6 +1,7 @@
 // What the operator provisions: vendors, partners and the integrations between them (DESIGN §7).
 // Used by the admin API and by the demo set-up, so both go through the same checks.
 import { v7 as uuidv7 } from 'uuid'
+import type { ProductGroupsMapping } from '../catalogue/adapter.js'
 import { type Clock, iso } from '../clock.js'
 import type { Integration } from '../db/repositories/integrations.js'
 import type { Partner } from '../db/repositories/partners.js'
@@ -23,6 +24,7 @@ export interface VendorInput {
   webhookAuthHeader?: string | { name: string; value: string } | null
   productGroups?: CatalogueInput | null
   productGroupsUrl?: string | null
+  productGroupsMapping?: ProductGroupsMapping | null
   rateLimitPerMinute?: number | null
   /** true: a paused or disabled webhook endpoint is active again. */
   webhookEnabled?: boolean
@@ -80,6 +82,7 @@ export class Provisioning {
             ? null
             : normaliseCatalogue(input.productGroups),
       productGroupsUrl: input.productGroupsUrl,
+      productGroupsMapping: input.productGroupsMapping,
       rateLimitPerMinute: input.rateLimitPerMinute,
     }
   }
@@ -101,6 +104,10 @@ export class Provisioning {
     return { vendor, clientSecret, webhookSecret }
   }
 
+  /**
+   * Changes a vendor. Used by the operator's PATCH and by the vendor's own PUT product-groups, so a
+   * changed static catalogue schedules the state_snapshot of every integration of the vendor either way.
+   */
   async updateVendor(id: string, input: VendorInput): Promise<Vendor> {
     await this.checkUrls(input)
     const now = iso(this.clock)

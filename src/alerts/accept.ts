@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js'
 import { type ImmediateAnswer, immediateAnswer } from '../domain/decide.js'
 import { GroupCommit } from '../queue/group-commit.js'
 import type { JobQueue, NewJob } from '../queue/port.js'
-import { type ContextReads, decideAlert } from './context.js'
+import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
 import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
 import type { QueuedAlert } from './queued.js'
 import type { RateDecision } from './rate-limit.js'
@@ -17,6 +17,7 @@ export class AlertAcceptor {
 
   constructor(
     private readonly reads: ContextReads,
+    private readonly catalogues: CatalogueLookup,
     private readonly intake: AlertIntake,
     queue: JobQueue,
     private readonly clock: Clock,
@@ -36,7 +37,15 @@ export class AlertAcceptor {
     )
     const newCorrelationId = uuidv7()
     const answer = immediateAnswer(
-      await decideAlert(this.reads, vendor, integration, facts, this.clock(), newCorrelationId),
+      await decideAlert(
+        this.reads,
+        this.catalogues,
+        vendor,
+        integration,
+        facts,
+        this.clock(),
+        newCorrelationId,
+      ),
     )
     const payload: QueuedAlert = {
       messageId,

@@ -1,10 +1,10 @@
 // Loads the facts the decision table needs for one alert and decides. Reads only; the decision
 // itself stays pure. The synchronous path, the queued job and the webhook strategy's immediate
 // answer all decide through `decideAlert`.
+import type { CatalogueSource } from '../catalogue/source.js'
 import type { Integration } from '../db/repositories/integrations.js'
 import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
-import { toCatalogue } from '../domain/catalogue.js'
 import { type Decision, type DecisionContext, decide } from '../domain/decide.js'
 import { dedupKey } from '../domain/dedup.js'
 import type { AlertFacts, Catalogue, Ticket } from '../domain/types.js'
@@ -14,6 +14,9 @@ function live(ticket: Ticket | null, nowIso: string): Ticket | null {
   if (ticket?.status === 'creating' && ticket.leaseUntil !== null && ticket.leaseUntil < nowIso) return null
   return ticket
 }
+
+/** Where a decision finds the catalogue this partner may use (static or the vendor's, cached). */
+export type CatalogueLookup = Pick<CatalogueSource, 'effective'>
 
 /** The reads the decision table needs: the Store, or a cache in front of it (cached-reads.ts). */
 export interface ContextReads {
@@ -62,15 +65,16 @@ async function loadDecisionContext(
   }
 }
 
-/** The decision for an alert on what `reads` return now, under the vendor's catalogue. */
+/** The decision for an alert on what `reads` return now, under the catalogue this partner may use (row 6). */
 export async function decideAlert(
   reads: ContextReads,
+  catalogues: CatalogueLookup,
   vendor: Vendor,
   integration: Integration,
   alert: AlertFacts,
   now: Date,
   newCorrelationId: string,
 ): Promise<Decision> {
-  const catalogue = vendor.productGroups ? toCatalogue(vendor.productGroups) : null
+  const { catalogue } = await catalogues.effective(vendor, integration)
   return decide(await loadDecisionContext(reads, integration, catalogue, alert, now, newCorrelationId))
 }

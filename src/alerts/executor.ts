@@ -24,7 +24,7 @@ import type { AlertFacts, Ticket } from '../domain/types.js'
 import type { PsaAdapter, PsaConnection, PsaFailure, PsaResult } from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import type { SnapshotScheduler } from '../webhooks/snapshots.js'
-import { decideAlert } from './context.js'
+import { type CatalogueLookup, decideAlert } from './context.js'
 import type { Settlement } from './settlement.js'
 import { noteText, ticketDescription } from './ticket-text.js'
 
@@ -65,6 +65,8 @@ export interface ExecutorDeps {
   settlement: Settlement
   psaTimeoutMs: number
   snapshots: SnapshotScheduler
+  /** The catalogue each partner may use (row 6). */
+  catalogues: CatalogueLookup
 }
 
 type Step = Outcome | 'again'
@@ -116,6 +118,7 @@ export class AlertExecutor {
     }
     const decision = await decideAlert(
       store,
+      this.deps.catalogues,
       vendor,
       integration,
       job.facts,

@@ -1,10 +1,11 @@
 // What a partner sets up on an integration: toggles, account mappings, rules, completing the
 // mapping. Used by the partner API and by the demo set-up.
 import { v7 as uuidv7 } from 'uuid'
+import type { CatalogueSource, EffectiveCatalogue, VendorCredentialsInput } from '../catalogue/source.js'
 import { type Clock, iso } from '../clock.js'
 import type { Integration, SettingsPatch } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
-import { checkAgainstCatalogue, toCatalogue } from '../domain/catalogue.js'
+import { checkAgainstCatalogue } from '../domain/catalogue.js'
 import { transition } from '../domain/integration-state.js'
 import type { AccountMapping, IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
 import { ApiError } from '../http/errors.js'
@@ -20,11 +21,23 @@ export interface RuleInput {
   ticket?: Partial<Record<keyof TicketSettings, string | null>>
 }
 
+/** Headers the service sets itself on the catalogue call; credentials cannot travel in them. */
+const reservedHeaders = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'accept',
+  'user-agent',
+])
+
 export class PartnerSetup {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly snapshots: SnapshotScheduler,
+    private readonly catalogues: CatalogueSource,
   ) {}
 
   /** The partner's own integration, or 404: another partner's integrations do not exist for it. */
@@ -36,13 +49,38 @@ export class PartnerSetup {
     return integration
   }
 
-  async updateSettings(integration: Integration, patch: SettingsPatch): Promise<Integration> {
+  /**
+   * Changes toggles and, with `vendorCredentials`, the credentials the service calls the vendor's
+   * product-groups endpoint with (sealed; changing them drops the cached list).
+   */
+  async updateSettings(
+    integration: Integration,
+    input: SettingsPatch & { vendorCredentials?: VendorCredentialsInput | null },
+  ): Promise<Integration> {
+    const { vendorCredentials, ...patch } = input
+    const header = vendorCredentials?.header?.toLowerCase()
+    if (header !== undefined && reservedHeaders.has(header)) {
+      throw new ApiError(
+        'VALIDATION_FAILED',
+        `vendorCredentials.header: '${header}' is set by the service itself; use authorization or a header of the vendor's own.`,
+      )
+    }
+    const now = iso(this.clock)
     await this.store.transaction(async (tx) => {
-      await tx.integrations.updateSettings(integration.id, patch, iso(this.clock))
+      await tx.integrations.updateSettings(integration.id, patch, now)
       if (patch.alertsEnabled !== undefined && patch.alertsEnabled !== integration.settings.alertsEnabled)
         await this.snapshots.changed(tx, [integration.id])
     })
+    if (vendorCredentials !== undefined)
+      await this.catalogues.setCredentials(integration.id, vendorCredentials, now)
     return (await this.store.integrations.findById(integration.id))!
+  }
+
+  /** The catalogue this integration may use now, and where it came from. */
+  async catalogue(integration: Integration): Promise<EffectiveCatalogue> {
+    const vendor = await this.store.vendors.findById(integration.vendorId)
+    if (!vendor) throw new ApiError('INTEGRATION_NOT_FOUND', `Integration '${integration.id}' has no vendor.`)
+    return this.catalogues.effective(vendor, integration)
   }
 
   async completeMapping(integration: Integration): Promise<Integration> {
@@ -127,10 +165,10 @@ export class PartnerSetup {
       throw new ApiError('NOT_FOUND', `Rule '${ruleId}' was not found.`)
   }
 
-  /** Rules may only name product groups and alert types of the vendor's catalogue. */
+  /** Rules may only name product groups and alert types of the catalogue this partner may use. */
   private async checkRule(integration: Integration, rule: Rule): Promise<void> {
     const vendor = await this.store.vendors.findById(integration.vendorId)
-    const catalogue = vendor?.productGroups ? toCatalogue(vendor.productGroups) : null
+    const catalogue = vendor ? (await this.catalogues.effective(vendor, integration)).catalogue : null
     const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)
     if (!check.ok) throw new ApiError('VALIDATION_FAILED', check.detail)
   }

@@ -21,6 +21,12 @@ export const IntegrationView = Type.Object({
   ticketCreation: Type.Boolean(),
   selfHealing: Type.Boolean(),
   deduplication: DedupView,
+  vendorCredentials: Nullable(
+    Type.Object(
+      { header: Type.String(), configured: Type.Literal(true) },
+      { description: "credentials for the vendor's product-groups endpoint; the value is never shown" },
+    ),
+  ),
   mappingCompletedAt: Nullable(Type.String()),
   connectedAt: Nullable(Type.String()),
   createdAt: Type.String(),
@@ -40,6 +46,7 @@ export function integrationView(i: Integration): IntegrationView {
     ticketCreation: s.ticketCreation,
     selfHealing: s.selfHealing,
     deduplication: s.deduplication,
+    vendorCredentials: i.vendorCredentials ? { header: i.vendorCredentials.header, configured: true } : null,
     mappingCompletedAt: i.mappingCompletedAt,
     connectedAt: i.connectedAt,
     createdAt: i.createdAt,

@@ -2,6 +2,7 @@
 // so an event exists exactly when the change it reports committed. A vendor without a webhook URL
 // gets no deliveries; a disabled endpoint's deliveries are stored dead, ready for replay. Callers wake
 // the dispatcher once their transaction has committed.
+import type { CatalogueSource } from '../catalogue/source.js'
 import type { Clock } from '../clock.js'
 import type { NewDelivery } from '../db/repositories/deliveries.js'
 import type { Integration } from '../db/repositories/integrations.js'
@@ -12,7 +13,11 @@ import type { Outcome } from '../domain/outcome.js'
 import { stateSnapshot, statusUpdate } from './events.js'
 
 export class WebhookOutbox {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** The partner's effective catalogue; without it, the vendor's static list. */
+    private readonly catalogues?: Pick<CatalogueSource, 'peek'>,
+  ) {}
 
   /** The status_update of one processed alert (spec §6.1). */
   async statusUpdate(
@@ -52,7 +57,10 @@ export class WebhookOutbox {
     const body = stateSnapshot({
       isIntegrationActive: isActive(integration.settings.state),
       isAlertsEnabled: integration.settings.alertsEnabled,
-      productGroups: vendor.productGroups ?? {},
+      // What this partner may use: the cached dynamic list, else the static one. No vendor call here:
+      // this runs inside a transaction (a stale list is refreshed meanwhile and its change re-snapshots).
+      productGroups:
+        (this.catalogues ? this.catalogues.peek(vendor, integration).groups : vendor.productGroups) ?? {},
       accounts: mappings.map((m) => m.accountId),
       vendorId: vendor.id,
       partnerId: integration.partnerId,

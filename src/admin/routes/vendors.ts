@@ -1,5 +1,6 @@
 // Operator API for vendors (DESIGN §7): POST, GET (list and one), PATCH.
 import Type from 'typebox'
+import { CatalogueMap, ProductGroupsMapping } from '../../catalogue/schemas.js'
 import type { Vendor } from '../../db/repositories/vendors.js'
 import type { App } from '../../http/app-types.js'
 import { notFound } from '../../http/errors.js'
@@ -7,14 +8,6 @@ import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import type { Services } from '../../services.js'
 
 const Url = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 })
-const CatalogueInput = Type.Record(
-  Type.String({ minLength: 1, maxLength: 128 }),
-  Type.Union([
-    Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 500 }),
-    Type.String({ maxLength: 20000 }),
-  ]),
-  { description: 'product group → alert types, as an array or a comma-separated string' },
-)
 const AuthHeader = Type.Union([
   Type.String({ minLength: 1, maxLength: 4096, description: 'value of the Authorization header' }),
   Type.Object({
@@ -26,8 +19,9 @@ const AuthHeader = Type.Union([
 const VendorFields = {
   webhookUrl: Type.Optional(Nullable(Url)),
   webhookAuthHeader: Type.Optional(Nullable(AuthHeader)),
-  productGroups: Type.Optional(Nullable(CatalogueInput)),
+  productGroups: Type.Optional(Nullable(CatalogueMap)),
   productGroupsUrl: Type.Optional(Nullable(Url)),
+  productGroupsMapping: Type.Optional(Nullable(ProductGroupsMapping)),
   rateLimitPerMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),
 }
 
@@ -55,6 +49,7 @@ const VendorView = Type.Object({
   webhookFailingSince: Nullable(Type.String({ description: 'first failure of the current failing run' })),
   productGroups: Nullable(Type.Record(Type.String(), Type.Array(Type.String()))),
   productGroupsUrl: Nullable(Type.String()),
+  productGroupsMapping: Nullable(ProductGroupsMapping),
   rateLimitPerMinute: Nullable(Type.Integer()),
   createdAt: Type.String(),
   updatedAt: Type.String(),
@@ -78,6 +73,7 @@ function vendorView(v: Vendor) {
     webhookFailingSince: v.webhookFailingSince,
     productGroups: v.productGroups,
     productGroupsUrl: v.productGroupsUrl,
+    productGroupsMapping: v.productGroupsMapping,
     rateLimitPerMinute: v.rateLimitPerMinute,
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,

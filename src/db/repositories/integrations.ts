@@ -8,10 +8,21 @@ export interface Integration {
   vendorId: string
   partnerId: string
   settings: IntegrationSettings
+  /** The credentials for the vendor's catalogue endpoint, if configured: only the header's name. */
+  vendorCredentials: { header: string } | null
   mappingCompletedAt: string | null
   connectedAt: string | null
   createdAt: string
   updatedAt: string
+}
+
+/**
+ * Stored credentials for the vendor's catalogue endpoint: the header's name in the clear (it is
+ * shown back), its value sealed by the caller (CryptoBox).
+ */
+export interface StoredVendorCredentials {
+  header: string
+  sealedValue: string
 }
 
 export type SettingsPatch = Partial<Omit<IntegrationSettings, 'state' | 'deduplication'>> & {
@@ -34,6 +45,10 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
         windowMinutes: r.dedup_window_minutes,
       },
     },
+    vendorCredentials:
+      r.vendor_credentials_enc === null
+        ? null
+        : { header: parseJson<StoredVendorCredentials>(r.vendor_credentials_enc).header },
     mappingCompletedAt: r.mapping_completed_at,
     connectedAt: r.connected_at,
     createdAt: r.created_at,
@@ -112,6 +127,30 @@ export class IntegrationRepository {
     await this.db
       .updateTable('integrations')
       .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  async vendorCredentials(id: string): Promise<StoredVendorCredentials | null> {
+    const row = await this.db
+      .selectFrom('integrations')
+      .select('vendor_credentials_enc')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row?.vendor_credentials_enc ? parseJson<StoredVendorCredentials>(row.vendor_credentials_enc) : null
+  }
+
+  async setVendorCredentials(
+    id: string,
+    credentials: StoredVendorCredentials | null,
+    now: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('integrations')
+      .set({
+        vendor_credentials_enc: credentials === null ? null : JSON.stringify(credentials),
+        updated_at: now,
+      })
       .where('id', '=', id)
       .execute()
   }

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely'
+import type { ProductGroupsMapping } from '../../catalogue/adapter.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
 import { parseJson } from '../rows.js'
 import type { Database, VendorsTable } from '../schema.js'
@@ -13,6 +14,8 @@ export interface Vendor {
   hasWebhookAuthHeader: boolean
   productGroups: Record<string, string[]> | null
   productGroupsUrl: string | null
+  /** How to read a differently shaped answer of productGroupsUrl (spec §4.7); null: the spec's shape. */
+  productGroupsMapping: ProductGroupsMapping | null
   rateLimitPerMinute: number | null
   webhookState: WebhookEndpointState
   webhookStateReason: string | null
@@ -31,6 +34,7 @@ export interface VendorPatch {
   webhookAuthHeader?: string | null
   productGroups?: Record<string, string[]> | null
   productGroupsUrl?: string | null
+  productGroupsMapping?: ProductGroupsMapping | null
   rateLimitPerMinute?: number | null
 }
 
@@ -45,6 +49,7 @@ function toVendor(r: Selectable<VendorsTable>): Vendor {
     hasWebhookAuthHeader: r.webhook_auth_header_enc !== null,
     productGroups: r.product_groups === null ? null : parseJson(r.product_groups),
     productGroupsUrl: r.product_groups_url,
+    productGroupsMapping: r.product_groups_mapping === null ? null : parseJson(r.product_groups_mapping),
     rateLimitPerMinute: r.rate_limit_per_minute,
     webhookState: r.webhook_state as WebhookEndpointState,
     webhookStateReason: r.webhook_state_reason,
@@ -182,6 +187,12 @@ export class VendorRepository {
             ? null
             : JSON.stringify(p.productGroups),
       product_groups_url: p.productGroupsUrl,
+      product_groups_mapping:
+        p.productGroupsMapping === undefined
+          ? undefined
+          : p.productGroupsMapping === null
+            ? null
+            : JSON.stringify(p.productGroupsMapping),
       rate_limit_per_minute: p.rateLimitPerMinute,
     }
     return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined))

@@ -1,5 +1,6 @@
 // Partner API: its integrations, their toggles, completing the mapping (DESIGN §7).
 import Type from 'typebox'
+import { CatalogueView } from '../../catalogue/schemas.js'
 import { dedupFields } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
@@ -18,6 +19,30 @@ const PatchIntegration = Type.Object({
       windowMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 525600 }))),
     }),
   ),
+  vendorCredentials: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          header: Type.Optional(
+            Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'default authorization' }),
+          ),
+          value: Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\r\\n]+$' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
+})
+
+const EffectiveCatalogueView = Type.Object({
+  integrationId: Type.String(),
+  source: Type.Enum(['static', 'dynamic', 'dynamic-stale', 'static-fallback'], {
+    description:
+      "static: the vendor's list; dynamic: the vendor endpoint's answer for you (cached 15 min); dynamic-stale: its last good answer, a newer one could not be had; static-fallback: no answer yet, the vendor's list",
+  }),
+  productGroups: Nullable(CatalogueView),
+  fetchedAt: Nullable(Type.String()),
+  reason: Nullable(Type.String({ description: 'why the list is not a fresh dynamic one' })),
 })
 
 export function registerPartnerIntegrations(app: App, s: Services): void {
@@ -60,7 +85,8 @@ export function registerPartnerIntegrations(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Change toggles: alertsEnabled, ticketCreation, selfHealing, deduplication',
+        summary:
+          "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication) and the credentials for the vendor's product-groups endpoint",
         params: IdParams,
         body: PatchIntegration,
         response: { 200: IntegrationView, ...failures(400, 401, 404) },
@@ -69,6 +95,30 @@ export function registerPartnerIntegrations(app: App, s: Services): void {
     async (request) => {
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
       return integrationView(await s.partnerSetup.updateSettings(integration, request.body))
+    },
+  )
+
+  app.get(
+    '/api/partner/integrations/:id/product-groups',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'The product groups and alert types you may use, and where the list came from',
+        params: IdParams,
+        response: { 200: EffectiveCatalogueView, ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const c = await s.partnerSetup.catalogue(integration)
+      return {
+        integrationId: integration.id,
+        source: c.source,
+        productGroups: c.groups,
+        fetchedAt: c.fetchedAt,
+        reason: c.reason,
+      }
     },
   )
 

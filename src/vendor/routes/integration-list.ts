@@ -4,9 +4,11 @@
 // accounts' PSA companies.
 import Type from 'typebox'
 import type { Integration } from '../../db/repositories/integrations.js'
+import type { Vendor } from '../../db/repositories/vendors.js'
 import { isActive } from '../../domain/integration-state.js'
 import type { App } from '../../http/app-types.js'
 import { vendorIntegration, vendorPrincipal } from '../../http/auth.js'
+import { ApiError } from '../../http/errors.js'
 import { failures } from '../../http/schemas.js'
 import type { Services } from '../../services.js'
 
@@ -58,16 +60,19 @@ export function registerIntegrationList(app: App, s: Services): void {
         ? [await vendorIntegration(s.store, request, request.query.integrationId)]
         : await s.store.integrations.list({ vendorId: principal.vendorId })
       const vendor = await s.store.vendors.findById(principal.vendorId)
-      return { data: await Promise.all(integrations.map((i) => entry(s, i, vendor?.productGroups ?? {}))) }
+      if (!vendor) throw new ApiError('INVALID_CREDENTIALS', 'The vendor of this token no longer exists.')
+      return { data: await Promise.all(integrations.map((i) => entry(s, vendor, i))) }
     },
   )
 }
 
-async function entry(s: Services, integration: Integration, productGroups: Record<string, string[]>) {
-  const [partner, mappings, accounts] = await Promise.all([
+async function entry(s: Services, vendor: Vendor, integration: Integration) {
+  const [partner, mappings, accounts, catalogue] = await Promise.all([
     s.store.partners.findById(integration.partnerId),
     s.store.mappings.list(integration.id),
     s.store.vendorData.listAccounts(integration.id),
+    // The list alerts are checked against now: the vendor's dynamic one for this partner, or the static one.
+    s.catalogues.effective(vendor, integration),
   ])
   const names = new Map(accounts.map((a) => [a.vendorAccountId, a.name]))
   return {
@@ -77,7 +82,7 @@ async function entry(s: Services, integration: Integration, productGroups: Recor
     state: integration.settings.state,
     isIntegrationActive: isActive(integration.settings.state),
     isAlertsEnabled: integration.settings.alertsEnabled,
-    productGroups,
+    productGroups: catalogue.groups ?? {},
     accounts: mappings.map((m) => ({
       vendorAccountId: m.accountId,
       name: names.get(m.accountId) ?? null,

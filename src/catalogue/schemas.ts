@@ -1,0 +1,44 @@
+// Request and response schemas of the catalogue, shared by the operator's and the vendor's routes.
+import Type from 'typebox'
+
+const Name = Type.String({ minLength: 1, maxLength: 128 })
+const TypeList = Type.Union([
+  Type.Array(Name, { maxItems: 500 }),
+  Type.String({ maxLength: 20000, description: 'comma-separated' }),
+])
+
+/** `{group: [types] | "a,b"}`. */
+export const CatalogueMap = Type.Record(Name, TypeList, {
+  description: 'product group → alert types, as an array or a comma-separated string',
+})
+
+/** The spec §2.5 shape, `[{productGroup, alertTypes}]`. */
+export const CatalogueList = Type.Array(Type.Object({ productGroup: Name, alertTypes: TypeList }), {
+  maxItems: 1000,
+  description: 'spec §2.5: one entry per product group',
+})
+
+/** The normalised catalogue the service holds. */
+export const CatalogueView = Type.Record(Type.String(), Type.Array(Type.String()))
+
+const FieldName = (description: string) => Type.String({ pattern: '^[A-Za-z0-9_$-]{1,64}$', description })
+export const ProductGroupsMapping = Type.Object(
+  {
+    groupsPath: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_$-]{1,64}(\\.[A-Za-z0-9_$-]{1,64}){0,7}$',
+        description: 'dotted path to the array of groups; default productGroups',
+      }),
+    ),
+    groupField: Type.Optional(FieldName("a group's name; default productGroup")),
+    typesField: Type.Optional(
+      FieldName("a group's alert types (array or comma-separated string); default alertTypes"),
+    ),
+    typeNameField: Type.Optional(FieldName('when the alert types are objects: their name field')),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "How to read a differently shaped answer of productGroupsUrl (spec §4.7); null: the spec's shape {productGroups:[{productGroup, alertTypes}]}",
+  },
+)

@@ -1,0 +1,23 @@
+// Prometheus metrics in the text exposition format. No authentication (like the health checks):
+// keep the port off the public internet, and no label carries a tenant id.
+import Type from 'typebox'
+import type { App } from '../http/app-types.js'
+import type { Services } from '../services.js'
+
+export function registerMetrics(app: App, s: Services): void {
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Prometheus metrics (text exposition format)',
+        produces: ['text/plain'],
+        response: { 200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
+      },
+    },
+    async (_request, reply) => {
+      const body = await s.metrics.metrics()
+      return reply.type(s.metrics.contentType).send(body)
+    },
+  )
+}

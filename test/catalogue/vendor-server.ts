@@ -1,0 +1,44 @@
+// A vendor's GET /product-groups on loopback: records each request's headers and answers as the test
+// says (body, status, delay).
+import { once } from 'node:events'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface CatalogueAnswer {
+  status?: number
+  body?: unknown
+  delayMs?: number
+}
+
+export interface VendorCatalogueServer {
+  url: string
+  requests: http.IncomingHttpHeaders[]
+  answer(a: CatalogueAnswer): void
+  close(): Promise<void>
+}
+
+export async function startVendorCatalogue(initial: CatalogueAnswer = {}): Promise<VendorCatalogueServer> {
+  let current = initial
+  const requests: http.IncomingHttpHeaders[] = []
+  const server = http.createServer((req, res) => {
+    requests.push(req.headers)
+    const { status = 200, body = { productGroups: [] }, delayMs = 0 } = current
+    setTimeout(() => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    }, delayMs)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/product-groups`,
+    requests,
+    answer: (a) => {
+      current = a
+    },
+    async close() {
+      server.closeAllConnections()
+      await new Promise((r) => server.close(r))
+    },
+  }
+}
