@@ -15,8 +15,8 @@ import { stateSnapshot, statusUpdate } from './events.js'
 export class WebhookOutbox {
   constructor(
     private readonly clock: Clock,
-    /** The partner's effective catalogue; without it, the vendor's static list. */
-    private readonly catalogues?: Pick<CatalogueSource, 'peek'>,
+    /** The partner's effective catalogue, for state_snapshot. */
+    private readonly catalogues: Pick<CatalogueSource, 'peek'>,
   ) {}
 
   /** The status_update of one processed alert (spec §6.1). */
@@ -59,8 +59,7 @@ export class WebhookOutbox {
       isAlertsEnabled: integration.settings.alertsEnabled,
       // What this partner may use: the cached dynamic list, else the static one. No vendor call here:
       // this runs inside a transaction (a stale list is refreshed meanwhile and its change re-snapshots).
-      productGroups:
-        (this.catalogues ? this.catalogues.peek(vendor, integration).groups : vendor.productGroups) ?? {},
+      productGroups: this.catalogues.peek(vendor, integration).groups ?? {},
       accounts: mappings.map((m) => m.accountId),
       vendorId: vendor.id,
       partnerId: integration.partnerId,
