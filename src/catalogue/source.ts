@@ -121,8 +121,12 @@ export class CatalogueSource {
     return { ...this.staticList(vendor), source: 'static-fallback', reason: 'not fetched yet' }
   }
 
-  /** Stores (sealed) or clears the partner's credentials for the vendor's endpoint; drops the cached list. */
-  async setCredentials(
+  /**
+   * Stores (sealed) or clears the partner's credentials for the vendor's endpoint, in the caller's
+   * transaction `tx`. Call `forget` once it has committed.
+   */
+  async storeCredentials(
+    tx: Store,
     integrationId: string,
     input: VendorCredentialsInput | null,
     now: string,
@@ -134,7 +138,11 @@ export class CatalogueSource {
             header: (input.header ?? 'authorization').toLowerCase(),
             sealedValue: this.deps.box.seal(input.value),
           }
-    await this.deps.store.integrations.setVendorCredentials(integrationId, stored, now)
+    await tx.integrations.setVendorCredentials(integrationId, stored, now)
+  }
+
+  /** Drops the integration's cached list (its credentials changed); a call in flight no longer fills it. */
+  forget(integrationId: string): void {
     this.cache.forget(integrationId)
   }
 

@@ -70,9 +70,10 @@ export class PartnerSetup {
       await tx.integrations.updateSettings(integration.id, patch, now)
       if (patch.alertsEnabled !== undefined && patch.alertsEnabled !== integration.settings.alertsEnabled)
         await this.snapshots.changed(tx, [integration.id])
+      if (vendorCredentials !== undefined)
+        await this.catalogues.storeCredentials(tx, integration.id, vendorCredentials, now)
     })
-    if (vendorCredentials !== undefined)
-      await this.catalogues.setCredentials(integration.id, vendorCredentials, now)
+    if (vendorCredentials !== undefined) this.catalogues.forget(integration.id)
     return (await this.store.integrations.findById(integration.id))!
   }
 
