@@ -47,7 +47,7 @@ export function readCatalogueAnswer(body: unknown, mapping: ProductGroupsMapping
   const groups = at(body, m.groupsPath)
   if (!Array.isArray(groups)) return { ok: false, reason: `'${m.groupsPath}' is not an array` }
   if (groups.length > maxGroups) return { ok: false, reason: `more than ${maxGroups} product groups` }
-  const out: Record<string, string[] | string> = {}
+  const out = new Map<string, string[]>()
   for (const [i, group] of groups.entries()) {
     const name = isRecord(group) ? group[m.groupField] : undefined
     if (typeof name !== 'string' || name.trim() === '' || name.length > maxNameLength) {
@@ -61,10 +61,9 @@ export function readCatalogueAnswer(body: unknown, mapping: ProductGroupsMapping
         reason: `${m.groupsPath}[${i}].${m.typesField} is not a list of alert types${m.typeNameField ? ` (objects with '${m.typeNameField}')` : ''}`,
       }
     }
-    const previous = out[name]
-    out[name] = Array.isArray(previous) ? [...previous, ...types] : types
+    out.set(name, [...(out.get(name) ?? []), ...types])
   }
-  return { ok: true, groups: normaliseCatalogue(out) }
+  return { ok: true, groups: normaliseCatalogue(Object.fromEntries(out)) }
 }
 
 function readTypes(raw: unknown, nameField: string | undefined): string[] | null {

@@ -5,14 +5,15 @@ import type { Catalogue } from './types.js'
 export type CatalogueInput = Record<string, readonly string[] | string>
 
 export function normaliseCatalogue(input: CatalogueInput): Record<string, string[]> {
-  const out: Record<string, string[]> = {}
+  // Built as entries, not by assignment: a group may be called `__proto__`.
+  const out = new Map<string, string[]>()
   for (const [group, types] of Object.entries(input)) {
     const name = group.trim()
     if (!name) continue
     const list = typeof types === 'string' ? types.split(',') : types
-    out[name] = [...new Set(list.map((t) => t.trim()).filter((t) => t.length > 0))]
+    out.set(name, [...new Set(list.map((t) => t.trim()).filter((t) => t.length > 0))])
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 export function toCatalogue(groups: Record<string, readonly string[]>): Catalogue {

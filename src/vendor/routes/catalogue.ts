@@ -42,12 +42,13 @@ function asMap(
   input: Record<string, string[] | string> | { productGroup: string; alertTypes: string[] | string }[],
 ): CatalogueInput {
   if (!Array.isArray(input)) return input
-  const out: Record<string, string[]> = {}
+  // A Map, not an object: a group may be called `constructor` or `__proto__`.
+  const out = new Map<string, string[]>()
   for (const { productGroup, alertTypes } of input) {
     const types = typeof alertTypes === 'string' ? alertTypes.split(',') : alertTypes
-    out[productGroup] = [...(out[productGroup] ?? []), ...types]
+    out.set(productGroup, [...(out.get(productGroup) ?? []), ...types])
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 export function registerVendorCatalogue(app: App, s: Services): void {
