@@ -40,8 +40,8 @@ export interface HistoryQuery {
  */
 export async function usageHistory(store: Store, integrationId: string, q: HistoryQuery) {
   const beforeId = decodeCursor(q.cursor)
-  const since = q.since === undefined ? undefined : new Date(q.since).toISOString()
-  const until = q.until === undefined ? undefined : new Date(q.until).toISOString()
+  const since = instant('since', q.since)
+  const until = instant('until', q.until)
   if (since !== undefined && until !== undefined && since >= until) {
     throw new ApiError('VALIDATION_FAILED', 'since must be before until.')
   }
@@ -56,6 +56,16 @@ export async function usageHistory(store: Store, integrationId: string, q: Histo
     limit: limit + 1,
   })
   return page(rows, limit, (u) => u.id)
+}
+
+/** An RFC 3339 date-time as stored (UTC ISO); one the schema lets through but Date cannot hold (a leap second) is a 400. */
+function instant(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const time = new Date(value).getTime()
+  if (Number.isNaN(time)) {
+    throw new ApiError('VALIDATION_FAILED', `${name} is not a date-time this service can compare: ${value}.`)
+  }
+  return new Date(time).toISOString()
 }
 
 export async function checkDeclared(
