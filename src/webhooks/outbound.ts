@@ -128,16 +128,17 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
           }
           res.on('data', (chunk: Buffer) => {
             const room = maxBodyBytes - size
-            if (room > 0) {
-              const part = chunk.subarray(0, room)
-              chunks.push(part)
-              size += part.length
+            if (chunk.length <= room) {
+              chunks.push(chunk)
+              size += chunk.length
+              return
             }
-            if (chunk.length > room) truncated = true
-            if (size >= maxBodyBytes) {
-              done()
-              res.destroy()
-            }
+            // Only data beyond the limit cuts the body: one exactly at the limit is whole.
+            if (room > 0) chunks.push(chunk.subarray(0, room))
+            size = maxBodyBytes
+            truncated = true
+            done()
+            res.destroy()
           })
           // The status decides the outcome; a body cut short by the receiver still counts as a response.
           res.on('end', done)

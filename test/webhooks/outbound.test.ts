@@ -173,6 +173,12 @@ describe('createOutboundHttp with private networks allowed', () => {
     assert.equal(seen.headers['user-agent'], userAgent)
     const big = asResponse(await get('/big', 2 * 1024 * 1024))
     assert.deepEqual([big.body.length, big.truncated], [1024 * 1024, false])
+    const exact = asResponse(await get('/big', 1024 * 1024))
+    assert.deepEqual(
+      [exact.body.length, exact.truncated],
+      [1024 * 1024, false],
+      'a body exactly at the limit is whole',
+    )
     const cut = asResponse(await get('/big', 1000))
     assert.deepEqual([cut.body.length, cut.truncated], [1000, true])
   })
