@@ -135,7 +135,7 @@ export function buildServices(deps: {
         psaRetryScheduleMs: config.psaRetryScheduleSeconds.map((s) => s * 1000),
         onDelivery,
       }).handle,
-      snapshot: snapshotHandler({ store, queue, outbox, onDelivery }),
+      snapshot: snapshotHandler({ store, queue, outbox, catalogues, onDelivery }),
     },
     clock,
     log,

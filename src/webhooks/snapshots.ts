@@ -3,6 +3,7 @@
 // coalesce into it (the queue drops jobs with the same dedupe key), and the job reads the state as it
 // is when it runs, so the vendor gets one snapshot with the latest state.
 import { v7 as uuidv7 } from 'uuid'
+import type { CatalogueSource } from '../catalogue/source.js'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { IntegrationState } from '../domain/types.js'
@@ -54,10 +55,16 @@ export function snapshotHandler(deps: {
   store: Store
   queue: JobQueue
   outbox: WebhookOutbox
+  catalogues: Pick<CatalogueSource, 'effective'>
   onDelivery: () => void
 }): (job: ClaimedJob) => Promise<void> {
   return async (job) => {
     const { integrationId } = job.payload as { integrationId: string }
+    // The partner's dynamic catalogue is fetched (within its budget) before the transaction, which
+    // only reads the cache: after a restart, a credentials change or in a worker-only process.
+    const integration = await deps.store.integrations.findById(integrationId)
+    const vendor = integration ? await deps.store.vendors.findById(integration.vendorId) : null
+    if (integration && vendor) await deps.catalogues.effective(vendor, integration)
     const id = await deps.store.transaction(async (tx) => {
       if (!(await deps.queue.complete(tx, job))) return null
       return deps.outbox.stateSnapshot(tx, integrationId)

@@ -134,5 +134,30 @@ for (const backend of backends()) {
       await receiver.waitFor(() => snapshots().length > count, 'the snapshot of the new list')
       assert.deepEqual(snapshots().at(-1)!.body.payload.productGroups, { Firewall: ['Port Scan'] })
     })
+
+    test('a snapshot sent before anything fetched the dynamic list still carries it (fetched first)', async () => {
+      const { s, snapshots } = await hookedSetup()
+      vendorEndpoint.answer({
+        body: { productGroups: [{ productGroup: 'Firewall', alertTypes: ['Intrusion'] }] },
+      })
+      await svc.request('PATCH', `/api/admin/vendors/${s.vendorId}`, {
+        token: svc.adminToken,
+        body: { productGroupsUrl: vendorEndpoint.url },
+      })
+      const count = snapshots().length
+      // Credentials and a toggle in one call: the cache is empty when the snapshot job runs.
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        vendorCredentials: { value: 'Bearer q' },
+        alertsEnabled: false,
+      })
+      await receiver.waitFor(() => snapshots().length > count, 'the toggle snapshot')
+      await svc.counts() // settled: any follow-up snapshot has gone out too
+      const sent = snapshots().slice(count)
+      assert.ok(sent.length >= 1)
+      for (const snap of sent) {
+        assert.deepEqual(snap.body.payload.productGroups, { Firewall: ['Intrusion'] })
+        assert.equal(snap.body.payload.isAlertsEnabled, false)
+      }
+    })
   })
 }
