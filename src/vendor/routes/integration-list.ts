@@ -61,18 +61,21 @@ export function registerIntegrationList(app: App, s: Services): void {
         : await s.store.integrations.list({ vendorId: principal.vendorId })
       const vendor = await s.store.vendors.findById(principal.vendorId)
       if (!vendor) throw new ApiError('INVALID_CREDENTIALS', 'The vendor of this token no longer exists.')
-      return { data: await Promise.all(integrations.map((i) => entry(s, vendor, i))) }
+      // One integration may wait for the vendor's catalogue (its budget); a whole list reads the cache
+      // only, so a vendor with many partners is not called once per partner at once.
+      const wait = integrations.length === 1
+      return { data: await Promise.all(integrations.map((i) => entry(s, vendor, i, wait))) }
     },
   )
 }
 
-async function entry(s: Services, vendor: Vendor, integration: Integration) {
+async function entry(s: Services, vendor: Vendor, integration: Integration, wait: boolean) {
   const [partner, mappings, accounts, catalogue] = await Promise.all([
     s.store.partners.findById(integration.partnerId),
     s.store.mappings.list(integration.id),
     s.store.vendorData.listAccounts(integration.id),
-    // The list alerts are checked against now: the vendor's dynamic one for this partner, or the static one.
-    s.catalogues.effective(vendor, integration),
+    // The list alerts are checked against: the vendor's dynamic one for this partner, or the static one.
+    wait ? s.catalogues.effective(vendor, integration) : s.catalogues.peek(vendor, integration),
   ])
   const names = new Map(accounts.map((a) => [a.vendorAccountId, a.name]))
   return {
