@@ -64,6 +64,15 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
       route.onResponse = [...[route.onResponse ?? []].flat(), clearPreviewCache]
     }
   })
+  // Fastify answers 400 for any parameter, query or body that fails its schema; every route with
+  // such input documents that 400 in the failure shape without each route having to list it.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema
+    if (!schema?.response || typeof schema.response !== 'object') return
+    if ((schema.params || schema.querystring || schema.body) && !('400' in schema.response)) {
+      schema.response = { ...schema.response, 400: FailureBody }
+    }
+  })
   installErrorHandling(app)
   // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.
   app.removeContentTypeParser('text/plain')

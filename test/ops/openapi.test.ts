@@ -6,6 +6,8 @@ import { startService, type TestService } from '../helpers/service.js'
 
 type Operation = {
   summary?: string
+  parameters?: unknown[]
+  requestBody?: unknown
   tags?: string[]
   security?: unknown[]
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>
@@ -27,7 +29,7 @@ describe('the OpenAPI document', () => {
       .filter(([path]) => path.startsWith('/api/'))
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })))
 
-  test('every API operation has a summary, a tag, a 2xx and error responses with body schemas', () => {
+  test('every API operation has a summary, a tag, a 2xx and its error responses (400 with input, 401 with auth) with body schemas', () => {
     const ops = operations()
     assert.ok(ops.length > 50, `found ${ops.length} operations`)
     const problems: string[] = []
@@ -40,6 +42,9 @@ describe('the OpenAPI document', () => {
       const errors = codes.filter((c) => /^[45]\d\d$/.test(c))
       if (errors.length === 0) problems.push(`${name}: no error response`)
       if (op.security?.length && !errors.includes('401')) problems.push(`${name}: authenticated but no 401`)
+      // Fastify validates parameters and bodies against their schema and answers 400.
+      if ((op.parameters?.length || op.requestBody) && !errors.includes('400'))
+        problems.push(`${name}: validated input but no 400`)
       for (const code of codes) {
         const content = op.responses?.[code]?.content
         if (code !== '204' && !content?.['application/json']?.schema)
