@@ -250,6 +250,40 @@ for (const backend of backends()) {
       assert.equal((await v('GET', '/api/vendor-api/status/mapping')).body.state, 'pending')
     })
 
+    test('odd input: groups named like Object members are groups; a leap-second filter is a 400', async () => {
+      const s = await setupIntegration(svc, { vendorName: 'Odd' })
+      const put = await svc.request('PUT', '/api/vendor-api/product-groups', {
+        token: s.vendorToken,
+        body: {
+          productGroups: [
+            { productGroup: 'constructor', alertTypes: ['a'] },
+            { productGroup: 'toString', alertTypes: 'b,c' },
+            { productGroup: '__proto__', alertTypes: ['d'] },
+          ],
+        },
+      })
+      assert.equal(put.status, 200, put.text)
+      // JSON.parse makes `__proto__` an own key, as the service's JSON does.
+      assert.deepEqual(
+        JSON.parse(put.text).productGroups,
+        JSON.parse('{"constructor":["a"],"toString":["b","c"],"__proto__":["d"]}'),
+      )
+      const before = await svc.counts()
+      const leap = await svc.request(
+        'GET',
+        `/api/vendor-api/service/any/count?since=${encodeURIComponent('2016-12-31T23:59:60Z')}`,
+        { token: s.vendorToken },
+      )
+      expectFailure(leap, 400, 'VALIDATION_FAILED')
+      const history = await svc.request(
+        'GET',
+        `/api/partner/integrations/${s.integrationId}/usage/history?until=${encodeURIComponent('2016-12-31T23:59:60Z')}`,
+        { token: s.partnerKey },
+      )
+      expectFailure(history, 400, 'VALIDATION_FAILED')
+      assert.deepEqual(await svc.counts(), before)
+    })
+
     test('integration list: a bound token sees its integration, an unbound one all of its vendor’s', async () => {
       const a = await setupIntegration(svc, {
         vendorName: 'Lister',
@@ -272,7 +306,7 @@ for (const backend of backends()) {
         {
           integrationId: a.integrationId,
           vendorUserId: a.partnerId,
-          partnerName: entry.partnerName,
+          partnerName: 'Best MSP',
           state: 'pending',
           isIntegrationActive: true,
           isAlertsEnabled: true,
@@ -283,15 +317,14 @@ for (const backend of backends()) {
           accounts: [
             {
               vendorAccountId: 'acme-001',
-              name: entry.accounts[0].name,
-              psaCompanyId: entry.accounts[0].psaCompanyId,
+              name: 'Company acme-001',
+              psaCompanyId: '100',
             },
           ],
           createdAt: undefined,
           updatedAt: undefined,
         },
       )
-      assert.equal(typeof entry.partnerName, 'string')
 
       await a.partner('PATCH', `/api/partner/integrations/${a.integrationId}`, { alertsEnabled: false })
       const after = await svc.request('GET', '/api/oem-api/integration/list', { token: a.vendorToken })
