@@ -87,7 +87,6 @@ export function buildServices(deps: {
   const metrics = new Registry()
   const catalogues = new CatalogueSource({
     store,
-    box,
     clock,
     log,
     metrics: new CatalogueMetrics(metrics),

@@ -46,29 +46,26 @@ interface Slot {
   lastError: string | null
 }
 
-export const catalogueTtlMs = 15 * 60 * 1000
+/** Spec §8: a partner's list is served from cache for 15 minutes. */
+const ttlMs = 15 * 60 * 1000
+/** Spec §8: the vendor's endpoint should answer within 500 ms; callers wait no longer. */
+const budgetMs = 500
+/** After a failed call, no new call for this long (a vendor that is down is not called per alert). */
+const retryAfterErrorMs = 30_000
 
 export class CatalogueCache {
   private readonly slots = new Map<string, Slot>()
-  private readonly ttlMs: number
-  private readonly budgetMs: number
-  private readonly retryAfterErrorMs: number
 
   constructor(
     private readonly clock: Clock,
     private readonly events: CacheEvents,
-    opts: { ttlMs?: number; budgetMs?: number; retryAfterErrorMs?: number } = {},
-  ) {
-    this.ttlMs = opts.ttlMs ?? catalogueTtlMs
-    this.budgetMs = opts.budgetMs ?? 500
-    this.retryAfterErrorMs = opts.retryAfterErrorMs ?? 30_000
-  }
+  ) {}
 
   /** The fresh list, or null. Synchronous and free of I/O: the alert path's hit. */
   hit(key: string, source: string): CachedList | null {
     const slot = this.slots.get(key)
     if (!slot || slot.source !== source || !slot.list) return null
-    return this.clock().getTime() - slot.list.fetchedAt < this.ttlMs ? slot.list : null
+    return this.clock().getTime() - slot.list.fetchedAt < ttlMs ? slot.list : null
   }
 
   /** Whatever list the slot holds, fresh or stale, without calling anyone. */
@@ -87,10 +84,10 @@ export class CatalogueCache {
     }
     const call = this.start(key, slot, fetch)
     const waited = performance.now() - call.startedAt
-    const result = await withBudget(call.result, this.budgetMs - waited)
+    const result = await withBudget(call.result, budgetMs - waited)
     if (result === null) {
       this.events.timedOut(key)
-      return this.fallback(slot, 'timeout', `no answer within ${this.budgetMs} ms`)
+      return this.fallback(slot, 'timeout', `no answer within ${budgetMs} ms`)
     }
     if (result.ok) return { kind: 'fresh', list: slot.list ?? this.listOf(result.groups) }
     return this.fallback(slot, 'error', result.reason)
@@ -133,7 +130,7 @@ export class CatalogueCache {
           slot.retryAt = null
           slot.lastError = null
         } else {
-          slot.retryAt = this.clock().getTime() + this.retryAfterErrorMs
+          slot.retryAt = this.clock().getTime() + retryAfterErrorMs
           slot.lastError = r.reason
         }
         this.events.fetched(key, r, previous, current)

@@ -1,5 +1,7 @@
-// Request and response schemas of the catalogue, shared by the operator's and the vendor's routes.
+// Request and response schemas of the catalogue, shared by the operator's, the vendor's and the
+// partner's routes.
 import Type from 'typebox'
+import type { EffectiveCatalogue } from './source.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 128 })
 const TypeList = Type.Union([
@@ -20,6 +22,28 @@ export const CatalogueList = Type.Array(Type.Object({ productGroup: Name, alertT
 
 /** The normalised catalogue the service holds. */
 export const CatalogueView = Type.Record(Type.String(), Type.Array(Type.String()))
+
+/** The catalogue one integration may use now, and where it came from. */
+export const EffectiveCatalogueView = Type.Object({
+  integrationId: Type.String(),
+  source: Type.Enum(['static', 'dynamic', 'dynamic-stale', 'static-fallback'], {
+    description:
+      "static: the vendor's list; dynamic: the vendor endpoint's answer for this partner (cached 15 min); dynamic-stale: its last good answer, a newer one could not be had; static-fallback: no answer yet, the vendor's list",
+  }),
+  productGroups: Type.Union([CatalogueView, Type.Null()]),
+  fetchedAt: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String({ description: 'why the list is not a fresh dynamic one' }), Type.Null()]),
+})
+
+export function effectiveView(integrationId: string, c: EffectiveCatalogue) {
+  return {
+    integrationId,
+    source: c.source,
+    productGroups: c.groups,
+    fetchedAt: c.fetchedAt,
+    reason: c.reason,
+  }
+}
 
 const FieldName = (description: string) => Type.String({ pattern: '^[A-Za-z0-9_$-]{1,64}$', description })
 export const ProductGroupsMapping = Type.Object(

@@ -10,7 +10,6 @@ import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
 import { toCatalogue } from '../domain/catalogue.js'
 import type { Catalogue } from '../domain/types.js'
-import type { CryptoBox } from '../security/crypto-box.js'
 import type { SnapshotScheduler } from '../webhooks/snapshots.js'
 import { readCatalogueAnswer } from './adapter.js'
 import { type CachedList, CatalogueCache, type FetchResult, type Lookup } from './cache.js'
@@ -39,11 +38,6 @@ export interface EffectiveCatalogue {
   reason: string | null
 }
 
-export interface VendorCredentialsInput {
-  header?: string
-  value: string
-}
-
 const staticCatalogues = new WeakMap<Record<string, string[]>, Catalogue>()
 
 /** The vendor's static list as a Catalogue, built once per loaded vendor row. */
@@ -66,25 +60,17 @@ export class CatalogueSource {
   constructor(
     private readonly deps: {
       store: Store
-      box: CryptoBox
       clock: Clock
       log: FastifyBaseLogger
       metrics: CatalogueMetrics
       fetcher: CatalogueFetcher
       snapshots: SnapshotScheduler
-      /** For tests; the defaults are the contract's (15 min, 500 ms). */
-      ttlMs?: number
-      budgetMs?: number
     },
   ) {
-    this.cache = new CatalogueCache(
-      deps.clock,
-      {
-        fetched: (key, result, previous, stored) => this.fetched(key, result, previous, stored),
-        timedOut: () => deps.metrics.outcome('timeout'),
-      },
-      { ttlMs: deps.ttlMs, budgetMs: deps.budgetMs },
-    )
+    this.cache = new CatalogueCache(deps.clock, {
+      fetched: (key, result, previous, stored) => this.fetched(key, result, previous, stored),
+      timedOut: () => deps.metrics.outcome('timeout'),
+    })
   }
 
   /** The catalogue this integration may use now; waits at most the budget for the vendor. */
@@ -121,26 +107,6 @@ export class CatalogueSource {
     return { ...this.staticList(vendor), source: 'static-fallback', reason: 'not fetched yet' }
   }
 
-  /**
-   * Stores (sealed) or clears the partner's credentials for the vendor's endpoint, in the caller's
-   * transaction `tx`. Call `forget` once it has committed.
-   */
-  async storeCredentials(
-    tx: Store,
-    integrationId: string,
-    input: VendorCredentialsInput | null,
-    now: string,
-  ): Promise<void> {
-    const stored =
-      input === null
-        ? null
-        : {
-            header: (input.header ?? 'authorization').toLowerCase(),
-            sealedValue: this.deps.box.seal(input.value),
-          }
-    await tx.integrations.setVendorCredentials(integrationId, stored, now)
-  }
-
   /** Drops the integration's cached list (its credentials changed); a call in flight no longer fills it. */
   forget(integrationId: string): void {
     this.cache.forget(integrationId)
@@ -175,10 +141,7 @@ export class CatalogueSource {
       { integrationId },
       "catalogue: cache miss, calling the vendor's product-groups endpoint",
     )
-    const stored = await this.deps.store.integrations.vendorCredentials(integrationId)
-    const credentials = stored
-      ? { header: stored.header, value: this.deps.box.open(stored.sealedValue) }
-      : null
+    const credentials = await this.deps.store.integrations.vendorCredentials(integrationId)
     const answer = await this.deps.fetcher({ url: vendor.productGroupsUrl!, credentials })
     if (!answer.ok) return answer
     const read = readCatalogueAnswer(answer.body, vendor.productGroupsMapping)

@@ -2,12 +2,13 @@
 // integration's credentials, through the service's guarded sender (src/webhooks/outbound.ts): private
 // addresses refused at connect time unless ALLOW_PRIVATE_NETWORK, no redirects, a hard timeout and a
 // capped body.
+import type { VendorCredentials } from '../db/repositories/integrations.js'
 import type { OutboundHttp } from '../webhooks/outbound.js'
 
 export interface CatalogueRequest {
   url: string
-  /** The integration's credentials, or none. */
-  credentials: { header: string; value: string } | null
+  /** The integration's credentials (header name lower-cased), or none. */
+  credentials: VendorCredentials | null
 }
 
 export type FetchAnswer = { ok: true; body: unknown } | { ok: false; reason: string }
@@ -25,7 +26,7 @@ export function createCatalogueFetcher(opts: {
 }): CatalogueFetcher {
   return async (req) => {
     const headers: Record<string, string> = { accept: 'application/json' }
-    if (req.credentials) headers[req.credentials.header.toLowerCase()] = req.credentials.value
+    if (req.credentials) headers[req.credentials.header] = req.credentials.value
     const res = await opts.http.get({ url: req.url, headers, timeoutMs: opts.timeoutMs, maxBodyBytes })
     if (res.kind === 'error') return { ok: false, reason: res.message }
     if (res.status < 200 || res.status > 299)

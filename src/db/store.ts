@@ -41,7 +41,7 @@ export class Store {
   ) {
     this.vendors = new VendorRepository(kysely, box)
     this.partners = new PartnerRepository(kysely, box)
-    this.integrations = new IntegrationRepository(kysely)
+    this.integrations = new IntegrationRepository(kysely, box)
     this.vendorData = new VendorDataRepository(kysely)
     this.mappings = new MappingRepository(kysely)
     this.serviceMappings = new ServiceMappingRepository(kysely)

@@ -28,3 +28,9 @@ export const failures = (...codes: number[]): Record<number, typeof FailureBody>
   Object.fromEntries(codes.map((c) => [c, FailureBody]))
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
+
+/** `?integrationId=` of the vendor's calls: names the integration when the token is not bound to one. */
+export const VendorIntegrationId = Type.String({
+  maxLength: 64,
+  description: 'needed only with an unbound token',
+})

@@ -1,7 +1,7 @@
 // What a partner sets up on an integration: toggles, account mappings, rules, completing the
 // mapping. Used by the partner API and by the demo set-up.
 import { v7 as uuidv7 } from 'uuid'
-import type { CatalogueSource, EffectiveCatalogue, VendorCredentialsInput } from '../catalogue/source.js'
+import type { CatalogueSource, EffectiveCatalogue } from '../catalogue/source.js'
 import { type Clock, iso } from '../clock.js'
 import type { Integration, SettingsPatch } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
@@ -19,6 +19,12 @@ export interface RuleInput {
   action?: 'ticket' | 'suppress'
   suppressStatuses?: IncidentStatus[]
   ticket?: Partial<Record<keyof TicketSettings, string | null>>
+}
+
+/** The partner's credentials for the vendor's catalogue endpoint; the header defaults to authorization. */
+export interface VendorCredentialsInput {
+  header?: string
+  value: string
 }
 
 /** Headers the service sets itself on the catalogue call; credentials cannot travel in them. */
@@ -71,7 +77,14 @@ export class PartnerSetup {
       if (patch.alertsEnabled !== undefined && patch.alertsEnabled !== integration.settings.alertsEnabled)
         await this.snapshots.changed(tx, [integration.id])
       if (vendorCredentials !== undefined)
-        await this.catalogues.storeCredentials(tx, integration.id, vendorCredentials, now)
+        await tx.integrations.setVendorCredentials(
+          integration.id,
+          vendorCredentials && {
+            header: vendorCredentials.header ?? 'authorization',
+            value: vendorCredentials.value,
+          },
+          now,
+        )
     })
     if (vendorCredentials !== undefined) this.catalogues.forget(integration.id)
     return (await this.store.integrations.findById(integration.id))!

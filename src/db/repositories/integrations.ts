@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { DedupField, IntegrationSettings, IntegrationState } from '../../domain/types.js'
+import type { CryptoBox } from '../../security/crypto-box.js'
 import { parseJson, toBool, toInt } from '../rows.js'
 import type { Database, IntegrationsTable } from '../schema.js'
 
@@ -16,11 +17,14 @@ export interface Integration {
   updatedAt: string
 }
 
-/**
- * Stored credentials for the vendor's catalogue endpoint: the header's name in the clear (it is
- * shown back), its value sealed by the caller (CryptoBox).
- */
-export interface StoredVendorCredentials {
+/** The credentials the service calls the vendor's catalogue endpoint with (one header). */
+export interface VendorCredentials {
+  header: string
+  value: string
+}
+
+/** As stored: the header's name in the clear (it is shown back), its value sealed. */
+interface StoredVendorCredentials {
   header: string
   sealedValue: string
 }
@@ -57,7 +61,10 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
 }
 
 export class IntegrationRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly box: CryptoBox,
+  ) {}
 
   async insert(i: {
     id: string
@@ -131,24 +138,27 @@ export class IntegrationRepository {
       .execute()
   }
 
-  async vendorCredentials(id: string): Promise<StoredVendorCredentials | null> {
+  async vendorCredentials(id: string): Promise<VendorCredentials | null> {
     const row = await this.db
       .selectFrom('integrations')
       .select('vendor_credentials_enc')
       .where('id', '=', id)
       .executeTakeFirst()
-    return row?.vendor_credentials_enc ? parseJson<StoredVendorCredentials>(row.vendor_credentials_enc) : null
+    if (!row?.vendor_credentials_enc) return null
+    const stored = parseJson<StoredVendorCredentials>(row.vendor_credentials_enc)
+    return { header: stored.header, value: this.box.open(stored.sealedValue) }
   }
 
-  async setVendorCredentials(
-    id: string,
-    credentials: StoredVendorCredentials | null,
-    now: string,
-  ): Promise<void> {
+  /** Stores the credentials (the header's name lower-cased, the value sealed), or clears them. */
+  async setVendorCredentials(id: string, credentials: VendorCredentials | null, now: string): Promise<void> {
+    const stored: StoredVendorCredentials | null =
+      credentials === null
+        ? null
+        : { header: credentials.header.toLowerCase(), sealedValue: this.box.seal(credentials.value) }
     await this.db
       .updateTable('integrations')
       .set({
-        vendor_credentials_enc: credentials === null ? null : JSON.stringify(credentials),
+        vendor_credentials_enc: stored === null ? null : JSON.stringify(stored),
         updated_at: now,
       })
       .where('id', '=', id)

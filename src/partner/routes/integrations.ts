@@ -1,6 +1,6 @@
 // Partner API: its integrations, their toggles, completing the mapping (DESIGN §7).
 import Type from 'typebox'
-import { CatalogueView } from '../../catalogue/schemas.js'
+import { EffectiveCatalogueView, effectiveView } from '../../catalogue/schemas.js'
 import { dedupFields } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
@@ -32,17 +32,6 @@ const PatchIntegration = Type.Object({
       ),
     ),
   ),
-})
-
-const EffectiveCatalogueView = Type.Object({
-  integrationId: Type.String(),
-  source: Type.Enum(['static', 'dynamic', 'dynamic-stale', 'static-fallback'], {
-    description:
-      "static: the vendor's list; dynamic: the vendor endpoint's answer for you (cached 15 min); dynamic-stale: its last good answer, a newer one could not be had; static-fallback: no answer yet, the vendor's list",
-  }),
-  productGroups: Nullable(CatalogueView),
-  fetchedAt: Nullable(Type.String()),
-  reason: Nullable(Type.String({ description: 'why the list is not a fresh dynamic one' })),
 })
 
 export function registerPartnerIntegrations(app: App, s: Services): void {
@@ -111,14 +100,7 @@ export function registerPartnerIntegrations(app: App, s: Services): void {
     },
     async (request) => {
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      const c = await s.partnerSetup.catalogue(integration)
-      return {
-        integrationId: integration.id,
-        source: c.source,
-        productGroups: c.groups,
-        fetchedAt: c.fetchedAt,
-        reason: c.reason,
-      }
+      return effectiveView(integration.id, await s.partnerSetup.catalogue(integration))
     },
   )
 

@@ -1,7 +1,13 @@
 // The vendor's product-group catalogue (spec §2.5): set the static list, and read what the service
 // holds and, for the token's integration, the list in effect and where it came from.
 import Type from 'typebox'
-import { CatalogueList, CatalogueMap, CatalogueView } from '../../catalogue/schemas.js'
+import {
+  CatalogueList,
+  CatalogueMap,
+  CatalogueView,
+  EffectiveCatalogueView,
+  effectiveView,
+} from '../../catalogue/schemas.js'
 import type { CatalogueInput } from '../../domain/catalogue.js'
 import type { App } from '../../http/app-types.js'
 import { vendorIntegration, vendorPrincipal } from '../../http/auth.js'
@@ -23,18 +29,9 @@ const CatalogueState = Type.Object({
     description: 'the static list the service holds',
   }),
   productGroupsUrl: Nullable(Type.String({ description: 'your endpoint, when the list is dynamic' })),
-  effective: Nullable(
-    Type.Object(
-      {
-        integrationId: Type.String(),
-        source: Type.Enum(['static', 'dynamic', 'dynamic-stale', 'static-fallback']),
-        productGroups: Nullable(CatalogueView),
-        fetchedAt: Nullable(Type.String()),
-        reason: Nullable(Type.String()),
-      },
-      { description: "the list in effect for the token's integration; null for an unbound token" },
-    ),
-  ),
+  effective: Type.Union([EffectiveCatalogueView, Type.Null()], {
+    description: "the list in effect for the token's integration; null for an unbound token",
+  }),
 })
 
 /** Both accepted shapes as one map; a group named twice in the list form gets the types of both. */
@@ -99,14 +96,7 @@ export function registerVendorCatalogue(app: App, s: Services): void {
       let effective = null
       if (p.integrationId ?? request.query.integrationId) {
         const integration = await vendorIntegration(s.store, request, request.query.integrationId)
-        const c = await s.catalogues.effective(vendor, integration)
-        effective = {
-          integrationId: integration.id,
-          source: c.source,
-          productGroups: c.groups,
-          fetchedAt: c.fetchedAt,
-          reason: c.reason,
-        }
+        effective = effectiveView(integration.id, await s.catalogues.effective(vendor, integration))
       }
       return { productGroups: vendor.productGroups, productGroupsUrl: vendor.productGroupsUrl, effective }
     },

@@ -2,17 +2,13 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { vendorIntegration } from '../../http/auth.js'
-import { failures } from '../../http/schemas.js'
+import { failures, VendorIntegrationId } from '../../http/schemas.js'
 import type { Services } from '../../services.js'
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })
 const Text = (description: string) => Type.String({ maxLength: 1024, description })
 
-const IntegrationQuery = Type.Object({
-  integrationId: Type.Optional(
-    Type.String({ maxLength: 64, description: 'needed only with an unbound token' }),
-  ),
-})
+const IntegrationQuery = Type.Object({ integrationId: Type.Optional(VendorIntegrationId) })
 
 const AccountBody = Type.Object({
   vendorAccountId: Id("the vendor's unique account identifier"),

@@ -3,13 +3,11 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { vendorIntegration } from '../../http/auth.js'
-import { failures, Page } from '../../http/schemas.js'
+import { failures, Page, VendorIntegrationId } from '../../http/schemas.js'
 import type { Services } from '../../services.js'
 import { checkDeclared, HistoryFilters, UsageView, usageHistory } from '../usage-reads.js'
 
-const IntegrationId = Type.Optional(
-  Type.String({ maxLength: 64, description: 'needed only with an unbound token' }),
-)
+const IntegrationId = Type.Optional(VendorIntegrationId)
 const Id = Type.String({ minLength: 1, maxLength: 128 })
 
 export function registerVendorUsage(app: App, s: Services): void {
