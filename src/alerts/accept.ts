@@ -52,8 +52,7 @@ export class AlertAcceptor {
       vendorId: vendor.id,
       partnerId: integration.partnerId,
       integrationId: integration.id,
-      facts,
-      request: redactedRequest(body, facts),
+      request: redactedRequest(body),
       newCorrelationId,
     }
     await this.commits.submit({ id: messageId, kind: 'alert', payload })

@@ -88,19 +88,34 @@ export function alertFacts(body: AlertRequest, messageId: string): AlertFacts {
       },
     )
   }
-  const d = body.data
+  return factsOf(redactedRequest(body))
+}
+
+/** The alert as received, credentials removed: what the audit trail keeps and a queued job carries. */
+export interface RedactedRequest {
+  integrationId: string
+  correlationId: string | null
+  data: AlertRequest['data']
+}
+
+export function redactedRequest(body: AlertRequest): RedactedRequest {
+  return {
+    integrationId: body.integrationId,
+    correlationId: body.correlationId ?? body.correlationID ?? null,
+    data: body.data,
+  }
+}
+
+/** The facts the decision table reads, from the redacted request (a queued job carries only that). */
+export function factsOf(request: RedactedRequest): AlertFacts {
+  const d = request.data
   return {
     incidentStatus: d.incidentStatus,
-    correlationId: correlationId ?? correlationID,
+    correlationId: request.correlationId ?? undefined,
     title: d.title,
     summary: d.summary ?? '',
     accountId: d.accountId,
     productGroup: d.productGroup,
     alertType: d.alertType,
   }
-}
-
-/** What the audit log keeps of a request: never a credential. */
-export function redactedRequest(body: AlertRequest, facts: AlertFacts): unknown {
-  return { integrationId: body.integrationId, correlationId: facts.correlationId ?? null, data: body.data }
 }

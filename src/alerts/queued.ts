@@ -6,10 +6,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
-import type { AlertFacts } from '../domain/types.js'
 import type { ClaimedJob, JobQueue } from '../queue/port.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
 import { type AlertExecutor, PsaDeferred } from './executor.js'
+import { factsOf, type RedactedRequest } from './intake.js'
 
 /** The job payload: everything needed to process the alert, credentials already removed. */
 export interface QueuedAlert {
@@ -17,8 +17,8 @@ export interface QueuedAlert {
   vendorId: string
   partnerId: string
   integrationId: string
-  facts: AlertFacts
-  request: unknown
+  /** The alert as received; its facts are derived again (factsOf) rather than stored twice. */
+  request: RedactedRequest
   newCorrelationId: string
 }
 
@@ -44,6 +44,7 @@ export class QueuedAlertHandler {
   readonly handle = async (job: ClaimedJob): Promise<void> => {
     const { queue, executor, outbox, clock, log, psaRetryScheduleMs } = this.deps
     const alert = job.payload as QueuedAlert
+    const facts = factsOf(alert.request)
     let delivered = false
     try {
       await executor.process({
@@ -51,7 +52,7 @@ export class QueuedAlertHandler {
         strategy: 'webhook',
         vendorId: alert.vendorId,
         integrationId: alert.integrationId,
-        facts: alert.facts,
+        facts,
         request: alert.request,
         newCorrelationId: alert.newCorrelationId,
         hooks: {
@@ -62,7 +63,7 @@ export class QueuedAlertHandler {
               integration: integration ?? { id: alert.integrationId, partnerId: alert.partnerId },
               messageId: alert.messageId,
               outcome,
-              correlationId: outcome.correlationId ?? alert.facts.correlationId ?? null,
+              correlationId: outcome.correlationId ?? facts.correlationId ?? null,
             })
             delivered = id !== null
           },

@@ -49,8 +49,18 @@ function harness(failure: PsaFailure) {
       vendorId: 'v',
       partnerId: 'p',
       integrationId: 'i',
-      facts: {},
-      request: {},
+      request: {
+        integrationId: 'i',
+        correlationId: null,
+        data: {
+          title: 't',
+          summary: 's',
+          alertType: 'Malware Detected',
+          accountId: 'a',
+          productGroup: 'Endpoint Security',
+          incidentStatus: 'OPEN',
+        },
+      },
       newCorrelationId: 'c',
     },
   })

@@ -39,7 +39,7 @@ export function registerAlertSync(app: App, s: Services): void {
         vendorId: vendor.id,
         integrationId: integration.id,
         facts,
-        request: redactedRequest(request.body, facts),
+        request: redactedRequest(request.body),
       })
       // The status varies with the outcome (DESIGN §3); the response schemas above cover every one.
       const status = outcome.httpStatus as 201
