@@ -258,6 +258,8 @@ for (const backend of backends()) {
 
     test('rows 1–4 answer at once with the synchronous codes, in the webhook failure shape, storing nothing', async () => {
       const s = await make({ vendorFields: { rateLimitPerMinute: 3 } })
+      // The setup's coalesced snapshot is scheduled ahead; let it go out before counting.
+      await s.receiver.waitFor(() => s.receiver.accepted('state_snapshot').length >= 1, 'the setup snapshot')
       const beforeCounts = await svc.counts()
       const expectFailure = (res: any, status: number, error: string) => {
         assert.equal(res.status, status, res.text)
