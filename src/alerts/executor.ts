@@ -50,8 +50,14 @@ export interface ExecutionHooks {
   deferPsaFailure?(failure: PsaFailure): boolean
 }
 
+/**
+ * Thrown by a hook to give this attempt up without recording anything: `process` passes it on
+ * instead of recording an internal error (which would fail the same way).
+ */
+export class AttemptAbandoned extends Error {}
+
 /** Thrown out of `process` when a hook deferred a PSA failure; nothing was recorded. */
-export class PsaDeferred extends Error {
+export class PsaDeferred extends AttemptAbandoned {
   constructor(readonly failure: PsaFailure) {
     super(`PSA failure deferred: ${failure.message}`)
   }
@@ -85,7 +91,7 @@ export class AlertExecutor {
       }
       throw new Error(`alert ${job.messageId} did not settle after ${maxRounds} rounds`)
     } catch (err) {
-      if (err instanceof PsaDeferred) throw err
+      if (err instanceof AttemptAbandoned) throw err
       // Row 20.
       this.deps.log.error({ err, messageId: job.messageId }, 'alert processing failed unexpectedly')
       const outcome = internalError(job.facts.correlationId ?? null)

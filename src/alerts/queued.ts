@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { ClaimedJob, JobQueue } from '../queue/port.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
-import { type AlertExecutor, PsaDeferred } from './executor.js'
+import { type AlertExecutor, AttemptAbandoned, PsaDeferred } from './executor.js'
 import { factsOf, type RedactedRequest } from './intake.js'
 
 /** The job payload: everything needed to process the alert, credentials already removed. */
@@ -22,7 +22,8 @@ export interface QueuedAlert {
   newCorrelationId: string
 }
 
-class LeaseLost extends Error {}
+/** Another worker owns the job now (its lease ran out): this attempt's transaction rolls back. */
+class LeaseLost extends AttemptAbandoned {}
 
 /** The longest a PSA's Retry-After may hold a job back. */
 const maxPsaDelayMs = 60 * 60 * 1000
@@ -71,8 +72,12 @@ export class QueuedAlertHandler {
         },
       })
     } catch (err) {
+      if (err instanceof LeaseLost) {
+        log.warn({ messageId: alert.messageId, jobId: job.id }, 'the job lost its lease; its new owner runs it')
+        return
+      }
       if (!(err instanceof PsaDeferred)) throw err
-      const scheduled = psaRetryScheduleMs[job.attempts - 1] ?? psaRetryScheduleMs.at(-1) ?? 0
+      const scheduled = psaRetryScheduleMs[job.attempts - 1] ?? 0
       const delay = Math.min(maxPsaDelayMs, Math.max(scheduled, err.failure.retryAfterMs ?? 0))
       log.info(
         { messageId: alert.messageId, attempt: job.attempts, delayMs: delay, failure: err.failure.message },
