@@ -19,15 +19,18 @@ export interface DispatcherOptions {
   log: FastifyBaseLogger
   scheduleSeconds: readonly number[]
   random?: () => number
-  perEndpoint?: number
-  maxInFlight?: number
-  timeoutMs?: number
   idleMs?: number
-  /** An endpoint failing for this long is paused (DESIGN §4: 5 days). */
-  pauseAfterMs?: number
 }
 
 const day = 24 * 60 * 60 * 1000
+/** Deliveries in flight to one endpoint at once: a slow vendor holds back only its own events. */
+const perEndpoint = 4
+/** Deliveries in flight in this process at once. */
+const maxInFlight = 64
+/** One attempt's whole budget (connect, send, answer). */
+const timeoutMs = 15_000
+/** An endpoint failing for this long is paused (DESIGN §4: 5 days). */
+const pauseAfterMs = 5 * day
 
 export class WebhookDispatcher {
   private readonly perVendor = new Map<string, number>()
@@ -35,19 +38,11 @@ export class WebhookDispatcher {
   private readonly wakeup = new Wakeup()
   private running = false
   private loopDone: Promise<void> = Promise.resolve()
-  private readonly perEndpoint: number
-  private readonly maxInFlight: number
-  private readonly timeoutMs: number
   private readonly idleMs: number
-  private readonly pauseAfterMs: number
   private readonly random: () => number
 
   constructor(private readonly o: DispatcherOptions) {
-    this.perEndpoint = o.perEndpoint ?? 4
-    this.maxInFlight = o.maxInFlight ?? 64
-    this.timeoutMs = o.timeoutMs ?? 15_000
     this.idleMs = o.idleMs ?? 10_000
-    this.pauseAfterMs = o.pauseAfterMs ?? 5 * day
     this.random = o.random ?? Math.random
   }
 
@@ -75,7 +70,7 @@ export class WebhookDispatcher {
     while (this.running) {
       let delay = this.idleMs
       try {
-        if (this.inflight.size < this.maxInFlight) {
+        if (this.inflight.size < maxInFlight) {
           const now = clock()
           const nowIso = now.toISOString()
           // Endpoints oldest-due first; each gets at most its free slots. An endpoint at its limit
@@ -86,14 +81,14 @@ export class WebhookDispatcher {
           let started = 0
           let earliest: number | null = null
           for (const h of heads) {
-            const capacity = this.perEndpoint - (this.perVendor.get(h.vendorId) ?? 0)
-            const room = Math.min(capacity, this.maxInFlight - this.inflight.size)
+            const capacity = perEndpoint - (this.perVendor.get(h.vendorId) ?? 0)
+            const room = Math.min(capacity, maxInFlight - this.inflight.size)
             if (room <= 0) continue
             if (h.next > nowIso) {
               earliest = Math.min(earliest ?? Number.POSITIVE_INFINITY, Date.parse(h.next))
               continue
             }
-            const leaseUntil = new Date(now.getTime() + this.timeoutMs + 15_000).toISOString()
+            const leaseUntil = new Date(now.getTime() + timeoutMs + 15_000).toISOString()
             for (const c of await store.deliveries.dueForVendor(h.vendorId, nowIso, room)) {
               const claimed = await store.deliveries.claim(c.id, nowIso, leaseUntil)
               if (claimed) {
@@ -149,21 +144,17 @@ export class WebhookDispatcher {
       headers['webhook-id'] = d.id
       headers['webhook-timestamp'] = String(Math.floor(started.getTime() / 1000))
       headers['webhook-signature'] = new Webhook(secret).sign(d.id, started, d.body)
-      result = await this.o.http.post({ url, headers, body: d.body, timeoutMs: this.timeoutMs })
+      result = await this.o.http.post({ url, headers, body: d.body, timeoutMs: timeoutMs })
     }
     const now = clock()
-    const judged = judgeAttempt({
+    const verdict = judgeAttempt({
       result,
       failedAttempts: d.failedAttempts,
       scheduleSeconds: this.o.scheduleSeconds,
       random: this.random,
       now,
+      manual: d.manual,
     })
-    // A manual replay is one attempt: it does not start the schedule again.
-    const verdict: AttemptVerdict =
-      d.manual && judged.kind === 'retry'
-        ? { kind: 'dead', reason: `replay failed: ${judged.reason}` }
-        : judged
     const next = verdict.kind === 'retry' ? new Date(now.getTime() + verdict.delayMs) : null
     const status: DeliveryStatus =
       verdict.kind === 'delivered' ? 'delivered' : verdict.kind === 'retry' ? 'pending' : 'dead'
@@ -228,11 +219,7 @@ export class WebhookDispatcher {
     await store.vendors.noteWebhookHealth(vendorId, nowIso)
     const vendor = await store.vendors.findById(vendorId)
     const since = vendor?.webhookFailingSince
-    if (
-      vendor?.webhookState === 'active' &&
-      since &&
-      now.getTime() - Date.parse(since) >= this.pauseAfterMs
-    ) {
+    if (vendor?.webhookState === 'active' && since && now.getTime() - Date.parse(since) >= pauseAfterMs) {
       await store.vendors.setWebhookState(
         vendorId,
         'paused',

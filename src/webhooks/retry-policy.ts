@@ -24,6 +24,8 @@ export function judgeAttempt(input: {
   random: () => number
   /** for an HTTP-date Retry-After */
   now: Date
+  /** A manual replay is one attempt: a failure does not start the schedule again. */
+  manual?: boolean
 }): AttemptVerdict {
   const { result, failedAttempts, scheduleSeconds } = input
   if (result.kind === 'response') {
@@ -38,8 +40,16 @@ export function judgeAttempt(input: {
   if (scheduledSeconds === undefined) {
     return { kind: 'dead', reason: `${failure}; gave up after ${failedAttempts + 1} attempts` }
   }
-  const scheduledMs = scheduledSeconds * 1000
+  const retry = retryVerdict(result, failure, scheduledSeconds * 1000, input)
+  return input.manual ? { kind: 'dead', reason: `replay failed: ${retry.reason}` } : retry
+}
 
+function retryVerdict(
+  result: OutboundResult,
+  failure: string,
+  scheduledMs: number,
+  input: { random: () => number; now: Date },
+): Extract<AttemptVerdict, { kind: 'retry' }> {
   if (result.kind === 'response' && (result.status === 429 || result.status === 503)) {
     const retryAfterMs = parseRetryAfter(result.retryAfter, input.now)
     if (retryAfterMs !== null) {

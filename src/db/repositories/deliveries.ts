@@ -3,7 +3,7 @@
 // the end of its lease, as in the job queue.
 import type { Kysely, Selectable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import { toBool, toInt } from '../rows.js'
+import { toBool } from '../rows.js'
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../schema.js'
 
 export const deliveryStatuses = ['pending', 'delivered', 'dead'] as const
@@ -199,7 +199,7 @@ export class DeliveryRepository {
           attempt_count: eb('attempt_count', '+', 1),
           run_at: r.runAt,
           lease_token: null,
-          manual: r.status === 'pending' ? toInt(d.manual) : 0,
+          manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
           last_status: r.lastStatus,
           last_error: r.lastError,
           updated_at: r.now,
