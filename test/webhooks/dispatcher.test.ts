@@ -147,7 +147,9 @@ for (const backend of backends()) {
       const v = await vendor()
       assert.equal(v?.webhookState, 'paused')
       assert.match(v?.webhookStateReason ?? '', /failed since/)
-      // A paused endpoint's deliveries wait: they are not offered to the dispatcher.
+      // A paused endpoint's deliveries wait: they are not offered to the dispatcher. Another
+      // vendor's due delivery (its own, so this test does not lean on the ones before it) is.
+      await delivery()
       const heads = await svc.services.store.deliveries.nextDuePerVendor()
       assert.ok(!heads.some((h) => h.vendorId === vendorId), 'a paused endpoint is not offered')
       assert.ok(heads.length > 0, 'active endpoints are')
