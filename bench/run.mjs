@@ -26,14 +26,15 @@
 // Prints the machine and a table, writes bench/results.json. Builds dist/ first when src/ is newer
 // (as scripts/start.mjs does). Every child process is stopped at the end, on errors and on Ctrl-C,
 // and the temporary directory is removed.
-import { fork, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { fork, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import os from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { buildIfStale } from '../scripts/build.mjs'
 import { sampleAlertBody, setupIntegration } from './setup.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -162,27 +163,6 @@ function freePort() {
 // ---------------------------------------------------------------------------------------------
 // Build, targets and the webhook receiver
 
-function newestMtime(dir) {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
-  }
-  return newest
-}
-
-/** The same rule as scripts/start.mjs: build when dist/ is missing or older than src/. */
-function buildIfStale() {
-  const stamp = join(root, 'dist', '.tsbuildinfo')
-  if (existsSync(stamp) && newestMtime(join(root, 'src')) <= statSync(stamp).mtimeMs) return
-  process.stdout.write('building dist/ (src/ changed since the last build)…\n')
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
-    stdio: 'inherit',
-  })
-  if (result.status !== 0) throw new Error('the build failed; see the compiler output above')
-}
-
 async function startBaseline() {
   const child = fork(join(root, 'bench', 'baseline-server.mjs'), [], {
     cwd: root,
@@ -193,30 +173,18 @@ async function startBaseline() {
   return { proc, baseUrl: `http://127.0.0.1:${port}` }
 }
 
-/** Every variable the service reads (src/config.ts): none leaks in from the caller's environment. */
-const serviceEnvNames = [
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'ROLE',
-  'ADMIN_TOKEN',
-  'SECRET_KEY',
-  'ALLOW_PRIVATE_NETWORK',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'LOG_LEVEL',
-  'DEMO',
-  'ACCESS_TOKEN_TTL_SECONDS',
-  'ALERT_RATE_LIMIT_PER_MINUTE',
-  'PSA_TIMEOUT_MS',
-]
+/** Every variable the service reads (its EnvSchema): none leaks in from the caller's environment. */
+async function serviceEnvNames() {
+  const { EnvSchema } = await import(new URL('../dist/config.js', import.meta.url).href)
+  return Object.keys(EnvSchema.properties)
+}
 
 async function startService(role, label) {
   const dataDir = join(tmpDir, label)
   mkdirSync(dataDir, { recursive: true })
   const port = await freePort()
   const env = { ...process.env }
-  for (const name of serviceEnvNames) delete env[name]
+  for (const name of await serviceEnvNames()) delete env[name]
   Object.assign(env, {
     DATABASE_URL: `sqlite:${join(dataDir, 'bench.db')}`,
     PORT: String(port),
