@@ -98,4 +98,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('webhook_attempts').execute()
   await db.schema.dropTable('webhook_deliveries').execute()
   await db.schema.dropTable('jobs').execute()
+  for (const column of ['webhook_failing_since', 'webhook_state_reason', 'webhook_state']) {
+    await db.schema.alterTable('vendors').dropColumn(column).execute()
+  }
 }
