@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { CatalogueSource, EffectiveCatalogue } from '../catalogue/source.js'
 import { type Clock, iso } from '../clock.js'
 import type { Integration, SettingsPatch } from '../db/repositories/integrations.js'
+import type { ServiceMapping } from '../db/repositories/service-mappings.js'
 import type { Store } from '../db/store.js'
 import { checkAgainstCatalogue } from '../domain/catalogue.js'
 import { transition } from '../domain/integration-state.js'
@@ -22,6 +23,8 @@ export interface RuleInput {
 }
 
 /** The partner's credentials for the vendor's catalogue endpoint; the header defaults to authorization. */
+type NewServiceMapping = Pick<ServiceMapping, 'serviceId' | 'psaProductId'>
+
 export interface VendorCredentialsInput {
   header?: string
   value: string
@@ -130,6 +133,24 @@ export class PartnerSetup {
       }
       await this.snapshots.changed(tx, [integration.id])
     })
+  }
+
+  /** Maps a service the vendor declared to a PSA product (billing); no snapshot: not in state_snapshot. */
+  async putServiceMapping(integration: Integration, mapping: NewServiceMapping): Promise<NewServiceMapping> {
+    if (!(await this.store.vendorData.findService(integration.id, mapping.serviceId))) {
+      throw new ApiError(
+        'NOT_FOUND',
+        `The vendor has not declared service '${mapping.serviceId}' for this integration; only declared services can be mapped.`,
+      )
+    }
+    await this.store.serviceMappings.put(integration.id, mapping, iso(this.clock))
+    return mapping
+  }
+
+  async deleteServiceMapping(integration: Integration, serviceId: string): Promise<void> {
+    if (!(await this.store.serviceMappings.delete(integration.id, serviceId))) {
+      throw new ApiError('NOT_FOUND', `Service '${serviceId}' is not mapped.`)
+    }
   }
 
   async createRule(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Rule> {

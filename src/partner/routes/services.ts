@@ -2,7 +2,6 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { ApiError } from '../../http/errors.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import type { Services } from '../../services.js'
 
@@ -71,16 +70,10 @@ export function registerPartnerServices(app: App, s: Services): void {
     },
     async (request) => {
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      const { serviceId } = request.params
-      if (!(await s.store.vendorData.findService(integration.id, serviceId))) {
-        throw new ApiError(
-          'NOT_FOUND',
-          `The vendor has not declared service '${serviceId}' for this integration; only declared services can be mapped.`,
-        )
-      }
-      const mapping = { serviceId, psaProductId: request.body.psaProductId }
-      await s.store.serviceMappings.put(integration.id, mapping, s.clock().toISOString())
-      return mapping
+      return s.partnerSetup.putServiceMapping(integration, {
+        serviceId: request.params.serviceId,
+        psaProductId: request.body.psaProductId,
+      })
     },
   )
 
@@ -97,9 +90,7 @@ export function registerPartnerServices(app: App, s: Services): void {
     },
     async (request, reply) => {
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      if (!(await s.store.serviceMappings.delete(integration.id, request.params.serviceId))) {
-        throw new ApiError('NOT_FOUND', `Service '${request.params.serviceId}' is not mapped.`)
-      }
+      await s.partnerSetup.deleteServiceMapping(integration, request.params.serviceId)
       return reply.code(204).send(null)
     },
   )
