@@ -73,7 +73,10 @@ export class QueuedAlertHandler {
       })
     } catch (err) {
       if (err instanceof LeaseLost) {
-        log.warn({ messageId: alert.messageId, jobId: job.id }, 'the job lost its lease; its new owner runs it')
+        log.warn(
+          { messageId: alert.messageId, jobId: job.id },
+          'the job lost its lease; its new owner runs it',
+        )
         return
       }
       if (!(err instanceof PsaDeferred)) throw err

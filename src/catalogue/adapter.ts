@@ -2,7 +2,7 @@
 // `{productGroups: [{productGroup, alertTypes: [...]}]}`; a vendor whose endpoint answers in another
 // shape gets a small mapping in its configuration saying where the groups, names and types are.
 // Pure: no I/O.
-import { normaliseCatalogue } from '../domain/catalogue.js'
+import { catalogueFromList } from '../domain/catalogue.js'
 
 /** Where the groups are in a differently shaped answer. Every field is optional; the default is the spec's. */
 export interface ProductGroupsMapping {
@@ -47,7 +47,7 @@ export function readCatalogueAnswer(body: unknown, mapping: ProductGroupsMapping
   const groups = at(body, m.groupsPath)
   if (!Array.isArray(groups)) return { ok: false, reason: `'${m.groupsPath}' is not an array` }
   if (groups.length > maxGroups) return { ok: false, reason: `more than ${maxGroups} product groups` }
-  const out = new Map<string, string[]>()
+  const entries: [string, string[]][] = []
   for (const [i, group] of groups.entries()) {
     const name = isRecord(group) ? group[m.groupField] : undefined
     if (typeof name !== 'string' || name.trim() === '' || name.length > maxNameLength) {
@@ -61,9 +61,9 @@ export function readCatalogueAnswer(body: unknown, mapping: ProductGroupsMapping
         reason: `${m.groupsPath}[${i}].${m.typesField} is not a list of alert types${m.typeNameField ? ` (objects with '${m.typeNameField}')` : ''}`,
       }
     }
-    out.set(name, [...(out.get(name) ?? []), ...types])
+    entries.push([name, types])
   }
-  return { ok: true, groups: normaliseCatalogue(Object.fromEntries(out)) }
+  return { ok: true, groups: catalogueFromList(entries) }
 }
 
 function readTypes(raw: unknown, nameField: string | undefined): string[] | null {

@@ -16,6 +16,22 @@ export function normaliseCatalogue(input: CatalogueInput): Record<string, string
   return Object.fromEntries(out)
 }
 
+/**
+ * Product groups given as a list (spec §2.5), where a group may come twice: one normalised catalogue,
+ * names trimmed before they are merged, so ' A' and 'A' are one group with the types of both.
+ */
+export function catalogueFromList(
+  entries: Iterable<readonly [group: string, types: readonly string[] | string]>,
+): Record<string, string[]> {
+  const merged = new Map<string, string[]>()
+  for (const [group, types] of entries) {
+    const name = group.trim()
+    const list = typeof types === 'string' ? types.split(',') : types
+    merged.set(name, [...(merged.get(name) ?? []), ...list])
+  }
+  return normaliseCatalogue(Object.fromEntries(merged))
+}
+
 export function toCatalogue(groups: Record<string, readonly string[]>): Catalogue {
   return new Map(Object.entries(groups).map(([g, types]) => [g, new Set(types)]))
 }

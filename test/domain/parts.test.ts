@@ -2,7 +2,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { checkAgainstCatalogue, normaliseCatalogue, toCatalogue } from '../../src/domain/catalogue.js'
+import {
+  catalogueFromList,
+  checkAgainstCatalogue,
+  normaliseCatalogue,
+  toCatalogue,
+} from '../../src/domain/catalogue.js'
 import { dedupKey, withinWindow } from '../../src/domain/dedup.js'
 import { transition } from '../../src/domain/integration-state.js'
 import { matchRule } from '../../src/domain/rules.js'
@@ -92,6 +97,17 @@ describe('catalogue', () => {
         Backup: ['Failed', 'Warning'],
         EDR: ['Malware'],
       },
+    )
+  })
+
+  test('a list naming a group twice, even with other spacing, merges the types of both', () => {
+    assert.deepEqual(
+      catalogueFromList([
+        [' A', ['x']],
+        ['A', 'y, x'],
+        ['__proto__', ['z']],
+      ]),
+      JSON.parse('{"A":["x","y"],"__proto__":["z"]}'),
     )
   })
 

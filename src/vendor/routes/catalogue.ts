@@ -8,7 +8,7 @@ import {
   EffectiveCatalogueView,
   effectiveView,
 } from '../../catalogue/schemas.js'
-import type { CatalogueInput } from '../../domain/catalogue.js'
+import { type CatalogueInput, catalogueFromList } from '../../domain/catalogue.js'
 import type { App } from '../../http/app-types.js'
 import { vendorIntegration, vendorPrincipal } from '../../http/auth.js'
 import { notFound } from '../../http/errors.js'
@@ -38,14 +38,7 @@ const CatalogueState = Type.Object({
 function asMap(
   input: Record<string, string[] | string> | { productGroup: string; alertTypes: string[] | string }[],
 ): CatalogueInput {
-  if (!Array.isArray(input)) return input
-  // A Map, not an object: a group may be called `constructor` or `__proto__`.
-  const out = new Map<string, string[]>()
-  for (const { productGroup, alertTypes } of input) {
-    const types = typeof alertTypes === 'string' ? alertTypes.split(',') : alertTypes
-    out.set(productGroup, [...(out.get(productGroup) ?? []), ...types])
-  }
-  return Object.fromEntries(out)
+  return Array.isArray(input) ? catalogueFromList(input.map((g) => [g.productGroup, g.alertTypes])) : input
 }
 
 export function registerVendorCatalogue(app: App, s: Services): void {
