@@ -640,6 +640,17 @@ describe('outbound addresses (SSRF)', () => {
     assert.equal(patched.status, 400)
   })
 
+  test('a catalogue URL on a private address is refused like a webhook URL', async () => {
+    for (const productGroupsUrl of ['https://10.0.0.1/product-groups', 'http://127.0.0.1:9/product-groups']) {
+      const res = await svc.request('POST', '/api/admin/vendors', {
+        token: svc.adminToken,
+        body: { name: 'V', productGroupsUrl },
+      })
+      assert.equal(res.status, 400, `${productGroupsUrl}: ${res.text}`)
+      assert.match(res.body.detail, /productGroupsUrl/)
+    }
+  })
+
   test('a private address that got into the configuration is refused at connect time', async () => {
     const s = await hooked(svc, { vendorFields: { webhookUrl: 'https://8.8.8.8/hook' } })
     // Bypass the configuration check, as a DNS change after configuration would.

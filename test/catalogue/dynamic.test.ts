@@ -92,6 +92,22 @@ for (const backend of backends()) {
       assert.equal(vendorEndpoint.requests.length, seen + 2)
     })
 
+    test('50 concurrent alerts on an empty cache make one call to the vendor', async () => {
+      const s = await dynamicSetup()
+      const before = vendorEndpoint.requests.length
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          s.sync({ productGroup: 'Firewall', alertType: 'Port Scan', title: `burst ${i}` }),
+        ),
+      )
+      assert.equal(vendorEndpoint.requests.length, before + 1)
+      // Firewall is only in the partner's list: every alert was checked against it (row 6 passed).
+      assert.ok(
+        results.every((r) => r.body.error !== 'INVALID_ALERT'),
+        JSON.stringify(results.map((r) => r.body)),
+      )
+    })
+
     test("row 6 and rules use the partner's list; within 15 minutes it is cached, after it is fetched again", async () => {
       const s = await dynamicSetup()
       const before = vendorEndpoint.requests.length

@@ -163,6 +163,21 @@ for (const backend of backends()) {
       assert.deepEqual(await list(), [])
     })
 
+    test('a revoked token is purged a month after its revocation even if it has not expired', async () => {
+      const s = await setupIntegration(svc, { vendorName: 'Revoked purge' })
+      const ids = async () =>
+        (await svc.services.store.tokens.listForVendor(s.vendorId, { limit: 100 })).map((t) => t.id).sort()
+      const [revoked] = await ids()
+      await tokenFor(s) // a second token, never revoked
+      const at = (await admin('POST', `/api/admin/vendors/${s.vendorId}/tokens/${revoked}/revoke`)).body
+        .revokedAt
+      const justAfter = new Date(Date.parse(at) + 1000).toISOString()
+      await svc.services.store.tokens.purge(justAfter)
+      const left = await ids()
+      assert.ok(!left.includes(revoked!), 'the revoked token is gone')
+      assert.equal(left.length, 1, 'the other token, unexpired and not revoked, stays')
+    })
+
     test('accounts many per call: all or nothing, idempotent per vendorAccountId', async () => {
       const s = await setupIntegration(svc, { accounts: ['acme-001'] })
       const v = (method: string, path: string, body?: unknown) =>

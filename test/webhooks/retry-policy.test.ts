@@ -80,6 +80,17 @@ describe('judgeAttempt', () => {
     })
   })
 
+  test('a failed manual replay is dead at once, with the reason it would have been retried for', () => {
+    const manual = (result: OutboundResult) =>
+      judgeAttempt({ result, failedAttempts: 0, scheduleSeconds: [5], random: middle, now, manual: true })
+    assert.deepEqual(manual(response(500)), { kind: 'dead', reason: 'replay failed: HTTP 500' })
+    const deferred = manual(response(503, '120'))
+    assert.equal(deferred.kind, 'dead')
+    assert.match((deferred as { reason: string }).reason, /^replay failed: HTTP 503, Retry-After 120 s/)
+    assert.deepEqual(manual(response(204)), { kind: 'delivered' })
+    assert.equal(manual(response(410)).kind, 'disable-endpoint')
+  })
+
   test('other statuses and every network error are ordinary failures', () => {
     for (const status of [301, 400, 401, 404, 500, 502, 504]) {
       const r = retry(judge(response(status), 1))
