@@ -46,14 +46,11 @@ export class CachedReads implements IntakeReads, ContextReads {
       return store.vendorData.accountExists(integrationId, accountId)
     })
     const rules = cache<Rule[]>(ttlMs, (id) => store.rules.list(id))
-    const mappings = cache<Map<string, AccountMapping>>(ttlMs, async (id) => {
-      const all = await store.mappings.list(id)
-      return new Map(
-        all.map((m) => [
-          m.accountId,
-          { accountId: m.accountId, psaCompanyId: m.psaCompanyId, board: m.board },
-        ]),
-      )
+    // Per account, like the account cache: an alert needs one mapping, not its integration's all.
+    const mapping = cache<AccountMapping | null>(ttlMs, async (key) => {
+      const [integrationId, accountId] = JSON.parse(key) as [string, string]
+      const found = await store.mappings.forAccounts(integrationId, [accountId])
+      return found.get(accountId) ?? null
     })
 
     this.vendors = { findByClientId: vendor }
@@ -62,10 +59,9 @@ export class CachedReads implements IntakeReads, ContextReads {
     this.rules = { list: rules }
     this.mappings = {
       forAccounts: async (integrationId, accountIds) => {
-        const all = await mappings(integrationId)
         const found = new Map<string, AccountMapping>()
         for (const a of accountIds) {
-          const m = all.get(a)
+          const m = await mapping(JSON.stringify([integrationId, a]))
           if (m) found.set(a, m)
         }
         return found
@@ -73,7 +69,7 @@ export class CachedReads implements IntakeReads, ContextReads {
     }
     this.tickets = store.tickets
     this.clear = () => {
-      for (const c of [vendor, integration, account, rules, mappings]) c.clear()
+      for (const c of [vendor, integration, account, rules, mapping]) c.clear()
     }
   }
 }
