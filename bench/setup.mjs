@@ -53,24 +53,29 @@ function expect(res, status, step) {
 
 /**
  * @param {string} baseUrl the service, e.g. http://127.0.0.1:41234
- * @param {{ adminToken: string, webhookUrl: string }} o
- * @returns {Promise<{ integrationId: string, partnerKey: string, alertBody: Record<string, unknown> }>}
+ * @param {{ adminToken: string, webhookUrl: string, vendor?: any, psa?: Record<string, unknown>,
+ *   psaCompanyId?: string, ruleTicket?: Record<string, string> }} o  `vendor`: one a previous call made
+ *   (several partners of one vendor); `psa`: the partner's PSA connection (default the sandbox)
+ * @returns {Promise<{ vendor: any, integrationId: string, partnerKey: string, alertBody: Record<string, unknown> }>}
  */
-export async function setupIntegration(baseUrl, { adminToken, webhookUrl }) {
+export async function setupIntegration(baseUrl, o) {
+  const { adminToken, webhookUrl } = o
   const admin = (method, path, body) => call(baseUrl, method, path, { token: adminToken, body })
 
-  const vendor = expect(
-    await admin('POST', '/api/admin/vendors', {
-      name: 'Bench Security',
-      productGroups: catalogue,
-      webhookUrl,
-      rateLimitPerMinute: maxRateLimitPerMinute,
-    }),
-    201,
-    'create vendor',
-  )
+  const vendor =
+    o.vendor ??
+    expect(
+      await admin('POST', '/api/admin/vendors', {
+        name: 'Bench Security',
+        productGroups: catalogue,
+        webhookUrl,
+        rateLimitPerMinute: maxRateLimitPerMinute,
+      }),
+      201,
+      'create vendor',
+    )
   const partner = expect(
-    await admin('POST', '/api/admin/partners', { name: 'Bench MSP', psa: { kind: 'sandbox' } }),
+    await admin('POST', '/api/admin/partners', { name: 'Bench MSP', psa: o.psa ?? { kind: 'sandbox' } }),
     201,
     'create partner',
   )
@@ -111,12 +116,17 @@ export async function setupIntegration(baseUrl, { adminToken, webhookUrl }) {
 
   const integrationPath = `/api/partner/integrations/${integrationId}`
   expect(
-    await asPartner('PUT', `${integrationPath}/accounts/${alert.accountId}`, { psaCompanyId: '100' }),
+    await asPartner('PUT', `${integrationPath}/accounts/${alert.accountId}`, {
+      psaCompanyId: o.psaCompanyId ?? '100',
+    }),
     200,
     'map account',
   )
   expect(
-    await asPartner('POST', `${integrationPath}/rules`, { productGroup: alert.productGroup }),
+    await asPartner('POST', `${integrationPath}/rules`, {
+      productGroup: alert.productGroup,
+      ...(o.ruleTicket ? { ticket: o.ruleTicket } : {}),
+    }),
     201,
     'create rule',
   )
@@ -133,6 +143,7 @@ export async function setupIntegration(baseUrl, { adminToken, webhookUrl }) {
   )
 
   return {
+    vendor,
     integrationId,
     partnerKey: partner.apiKey,
     alertBody: {

@@ -6,14 +6,19 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
+import { alertFailureRenderers } from './alerts/responses.js'
 import type { App } from './http/app-types.js'
-import { installErrorHandling } from './http/error-handler.js'
+import { clientFailure, frameworkFailure, installErrorHandling } from './http/error-handler.js'
+import { installIngressChecks } from './http/ingress.js'
 import { FailureBody } from './http/schemas.js'
 import { registerHealth } from './ops/health.js'
 import { routes } from './routes.js'
 import type { Services } from './services.js'
+import { oauthFailure } from './vendor-api/routes/oauth-token.js'
 
 export const bodyLimitBytes = 256 * 1024
+/** Longer than any id a schema takes (at most 128), so a too-long id gets the schema's 400 naming it. */
+const maxParamLength = 512
 
 /** Paths of fields that must never reach a log line. */
 export const redactPaths = [
@@ -26,6 +31,8 @@ export const redactPaths = [
   '*.apiKey',
   '*.privateKey',
   '*.password',
+  '*.secret',
+  '*.apiToken',
   '*.webhookSecret',
 ]
 
@@ -36,7 +43,11 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     // Request ids only need to be unique; randomUUID is several times cheaper than a UUIDv7.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
+    // The router's refusals (bad percent-encoding, an overlong parameter) in the failure envelope.
+    frameworkErrors: frameworkFailure(maxParamLength),
+    // Requests that are not HTTP (a NUL in a header, headers over 16 KiB), in the envelope too.
+    clientErrorHandler: clientFailure,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -73,7 +84,9 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
       schema.response = { ...schema.response, 400: FailureBody }
     }
   })
-  installErrorHandling(app)
+  installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure })
+  // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup (issue 10).
+  installIngressChecks(app)
   // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.
   app.removeContentTypeParser('text/plain')
   app.addSchema(FailureBody)

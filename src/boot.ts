@@ -1,7 +1,6 @@
 // Starting the service: open and migrate the database, settle the secret key and the admin token,
 // build the services and the app. Shared by server.ts and the tests.
 
-import { randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import pino from 'pino'
@@ -12,7 +11,7 @@ import { openDatabase } from './db/connect.js'
 import { migrateToLatest } from './db/migrate.js'
 import { SettingsRepository } from './db/repositories/settings.js'
 import type { App } from './http/app-types.js'
-import { createCryptoBox, loadOrCreateKeyFile } from './security/crypto-box.js'
+import { settleSecretKey } from './ops/secret-key.js'
 import { digest, newSecret } from './security/secrets.js'
 import { buildServices, type Services } from './services.js'
 
@@ -36,17 +35,27 @@ export async function boot(
 ): Promise<Booted> {
   const logger = opts.logger ?? createLogger(config.logLevel)
   const db = openDatabase(config.database, {
-    onIdleError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
+    onIdleError: (err) => logger.warn({ err }, 'a database connection failed; the pool replaces it'),
   })
   try {
+    // A damaged or unreachable database stops the start with a sentence saying so, before anything runs.
+    await db.check({ thorough: true, timeoutMs: 30_000 })
     await migrateToLatest(db)
     const dataDir =
       config.database.kind === 'sqlite' && config.database.path !== ':memory:'
         ? dirname(config.database.path)
         : null
-    const secretKey =
-      config.secretKey ??
-      (dataDir ? loadOrCreateKeyFile(join(dataDir, 'secret.key')) : randomBytes(32).toString('base64'))
+    const key = await settleSecretKey({
+      kysely: db.kysely,
+      secretKey: config.secretKey,
+      secretKeyPrevious: config.secretKeyPrevious,
+      keyFile: dataDir ? join(dataDir, 'secret.key') : null,
+    })
+    if (key.event === 'rotation-started')
+      logger.info(
+        { keyId: key.ring.currentKeyId, previousKeyId: key.ring.previousKeyId },
+        'SECRET_KEY rotation: the database is now on SECRET_KEY; values sealed with SECRET_KEY_PREVIOUS are re-sealed in the background',
+      )
 
     let newAdminToken: string | null = null
     let adminTokenDigest: string
@@ -62,7 +71,7 @@ export async function boot(
     const services = buildServices({
       config,
       db,
-      box: createCryptoBox(secretKey),
+      box: key.ring,
       clock: opts.clock ?? systemClock,
       adminTokenDigest,
       log: logger,

@@ -2,11 +2,23 @@
 // and handed to the rest of the service as a typed object.
 import Type, { type Static } from 'typebox'
 import { Value } from 'typebox/value'
+import {
+  defaultRetentionDays,
+  parseRetentionDays,
+  type RetentionDays,
+  type RetentionKind,
+} from './domain/retention.js'
 
 const Bool = Type.Boolean({ default: false })
 const SecondsList = (options: { description: string; default?: string }) =>
   Type.String({ pattern: '^\\s*\\d+(\\.\\d+)?(\\s*,\\s*\\d+(\\.\\d+)?)*\\s*$', ...options })
 const seconds = (list: string): number[] => list.split(',').map((s) => Number(s.trim()))
+const Days = (kind: RetentionKind, what: string) =>
+  Type.String({
+    pattern: '^\\s*(\\d{1,6}|[oO][fF][fF])\\s*$',
+    default: String(defaultRetentionDays[kind] ?? 'off'),
+    description: `days to keep ${what}; 0 or off: for ever`,
+  })
 
 export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
@@ -26,6 +38,13 @@ export const EnvSchema = Type.Object({
   SECRET_KEY: Type.Optional(
     Type.String({ pattern: '^[A-Za-z0-9+/_=-]{43,}$', description: '32 random bytes, base64 or base64url' }),
   ),
+  SECRET_KEY_PREVIOUS: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9+/_=-]{43,}$',
+      description:
+        'during a rotation, the key being replaced: it still opens, and what it sealed is re-sealed',
+    }),
+  ),
   ALLOW_PRIVATE_NETWORK: Bool,
   WEBHOOK_RETRY_SCHEDULE: Type.Optional(SecondsList({ description: 'seconds, comma-separated' })),
   PSA_RETRY_SCHEDULE: SecondsList({
@@ -40,9 +59,15 @@ export const EnvSchema = Type.Object({
   }),
   WORKER_CONCURRENCY: Type.Integer({
     minimum: 1,
-    maximum: 256,
-    default: 8,
-    description: 'alert jobs at once',
+    maximum: 1024,
+    default: 64,
+    description: 'jobs at once per process (most wait on a PSA); at least partners × PARTNER_CONCURRENCY',
+  }),
+  PARTNER_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 4,
+    description: "one partner's queued alerts at once, so that a slow PSA holds few of the worker's slots",
   }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   DEMO: Bool,
@@ -53,6 +78,40 @@ export const EnvSchema = Type.Object({
     description: 'alert rate limit of a vendor that has none of its own',
   }),
   PSA_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+  // Bounded growth (issue 10 §4): retention ages in days (`0` or `off`: kept for ever) and token limits.
+  RETENTION_EVENTS_DAYS: Days(
+    'events',
+    "audit events (the partner's event list, metrics and ticket histories)",
+  ),
+  RETENTION_DELIVERED_DAYS: Days(
+    'delivered_deliveries',
+    'webhook deliveries that were delivered, with their attempts',
+  ),
+  RETENTION_DEAD_DELIVERIES_DAYS: Days('dead_deliveries', 'dead webhook deliveries (replayable until then)'),
+  RETENTION_DEAD_JOBS_DAYS: Days('dead_jobs', 'dead jobs (their payload no longer fits their kind)'),
+  RETENTION_USAGE_DAYS: Days(
+    'usage_counts',
+    'usage count history; the latest count of each pair is always kept',
+  ),
+  RETENTION_TOKENS_DAYS: Days('access_tokens', 'access tokens, counted from their expiry or revocation'),
+  RETENTION_PSA_EFFECTS_DAYS: Days(
+    'psa_effects',
+    'PSA effects whose outcome was never recorded (a synchronous call answered 500 and never sent again)',
+  ),
+  RETENTION_INTERVAL_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 3600 }),
+  RETENTION_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10000, default: 500 }),
+  ACCESS_TOKEN_MAX_ACTIVE: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 100,
+    description: 'unexpired, unrevoked access tokens a vendor may hold at once',
+  }),
+  ACCESS_TOKEN_ISSUE_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 60,
+    description: 'access tokens a vendor may request a minute',
+  }),
 })
 
 export type Env = Static<typeof EnvSchema>
@@ -65,16 +124,22 @@ export interface Config {
   role: 'api' | 'worker' | 'all'
   adminToken: string | undefined
   secretKey: string | undefined
+  secretKeyPrevious: string | undefined
   allowPrivateNetwork: boolean
   webhookRetryScheduleSeconds: number[] | undefined
   psaRetryScheduleSeconds: number[]
   workerConcurrency: number
+  partnerConcurrency: number
   snapshotCoalesceMs: number
   logLevel: string
   demo: boolean
   accessTokenTtlSeconds: number
   defaultAlertRateLimitPerMinute: number
   psaTimeoutMs: number
+  /** Issue 10 §4: how long each kind of row is kept, how often and how much at a time it is pruned. */
+  retention: { days: RetentionDays; intervalMs: number; batchSize: number }
+  /** Issue 10 §4: a vendor's access tokens, active at once and issued a minute. */
+  accessTokenLimits: { maxActive: number; perMinute: number }
 }
 
 export class ConfigError extends Error {
@@ -94,7 +159,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const converted = Value.Convert(EnvSchema, withDefaults)
   const problems = [...Value.Errors(EnvSchema, converted)].map((e) => {
     const name = e.instancePath.replace(/^\//, '')
-    const given = name && raw[name] !== undefined ? ` (got ${JSON.stringify(raw[name])})` : ''
+    const given = name && raw[name] !== undefined ? shown(name, String(raw[name])) : ''
     return `${name || 'environment'}: ${e.message}${given}`
   })
   if (problems.length > 0) throw new ConfigError(problems)
@@ -112,6 +177,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (database.kind === 'postgres' && !env.SECRET_KEY) {
     throw new ConfigError(['SECRET_KEY: required with PostgreSQL (32 random bytes, base64)'])
   }
+  if (env.SECRET_KEY_PREVIOUS && env.SECRET_KEY_PREVIOUS === env.SECRET_KEY) {
+    throw new ConfigError(['SECRET_KEY_PREVIOUS: is the same key as SECRET_KEY; unset it'])
+  }
   return {
     port: env.PORT,
     host: env.HOST,
@@ -120,15 +188,73 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     role: env.ROLE,
     adminToken: env.ADMIN_TOKEN,
     secretKey: env.SECRET_KEY,
+    secretKeyPrevious: env.SECRET_KEY_PREVIOUS,
     allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
     webhookRetryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? seconds(env.WEBHOOK_RETRY_SCHEDULE) : undefined,
     psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
     workerConcurrency: env.WORKER_CONCURRENCY,
+    partnerConcurrency: env.PARTNER_CONCURRENCY,
     snapshotCoalesceMs: env.SNAPSHOT_COALESCE_MS,
     logLevel: env.LOG_LEVEL,
     demo: env.DEMO,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     defaultAlertRateLimitPerMinute: env.ALERT_RATE_LIMIT_PER_MINUTE,
     psaTimeoutMs: env.PSA_TIMEOUT_MS,
+    retention: {
+      days: {
+        events: parseRetentionDays(env.RETENTION_EVENTS_DAYS),
+        delivered_deliveries: parseRetentionDays(env.RETENTION_DELIVERED_DAYS),
+        dead_deliveries: parseRetentionDays(env.RETENTION_DEAD_DELIVERIES_DAYS),
+        dead_jobs: parseRetentionDays(env.RETENTION_DEAD_JOBS_DAYS),
+        usage_counts: parseRetentionDays(env.RETENTION_USAGE_DAYS),
+        access_tokens: parseRetentionDays(env.RETENTION_TOKENS_DAYS),
+        psa_effects: parseRetentionDays(env.RETENTION_PSA_EFFECTS_DAYS),
+      },
+      intervalMs: env.RETENTION_INTERVAL_SECONDS * 1000,
+      batchSize: env.RETENTION_BATCH_SIZE,
+    },
+    accessTokenLimits: {
+      maxActive: env.ACCESS_TOKEN_MAX_ACTIVE,
+      perMinute: env.ACCESS_TOKEN_ISSUE_PER_MINUTE,
+    },
   }
+}
+
+// Startup errors name a variable and what is wrong with it, never a secret's value.
+const secretVariables = ['ADMIN_TOKEN', 'SECRET_KEY', 'SECRET_KEY_PREVIOUS']
+const urlVariables = ['DATABASE_URL', 'REDIS_URL']
+
+/** What a problem shows of the value given: nothing of a secret, a URL without its password. */
+function shown(name: string, value: string): string {
+  if (secretVariables.includes(name)) return ` (the value, ${value.length} characters, is not shown)`
+  return ` (got ${JSON.stringify(urlVariables.includes(name) ? withoutPassword(value) : value)})`
+}
+
+/** A URL with whatever stands between `://` and the last `@` after it reduced to the user name. */
+function withoutPassword(url: string): string {
+  return url.replace(/^([^:/]+:\/\/)(.*)@/s, (_m, scheme: string, userinfo: string) => {
+    const user = userinfo.split(':')[0] ?? ''
+    return userinfo.includes(':') ? `${scheme}${user}:***@` : `${scheme}${user}@`
+  })
+}
+
+/** Every secret value the environment holds, to blank out of anything printed at start. */
+export function secretValuesIn(source: Record<string, string | undefined> = process.env): string[] {
+  const values: string[] = []
+  for (const name of secretVariables) if (source[name]) values.push(source[name])
+  for (const name of urlVariables) {
+    const url = source[name]
+    if (!url) continue
+    const userinfo = /^[^:/]+:\/\/(.*)@/s.exec(url)?.[1]
+    const password = userinfo?.includes(':') ? userinfo.slice(userinfo.indexOf(':') + 1) : ''
+    if (password) {
+      values.push(password)
+      try {
+        values.push(decodeURIComponent(password))
+      } catch {
+        // not percent-encoded
+      }
+    }
+  }
+  return values.filter((v) => v.length >= 4)
 }

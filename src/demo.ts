@@ -41,10 +41,9 @@ export async function provisionDemo(s: Services): Promise<DemoCredentials> {
   )
   await s.vendorSetup.startMapping(integration)
   await s.partnerSetup.putMapping(integration, { accountId: 'acme-001', psaCompanyId: '100', board: null })
-  await s.partnerSetup.createRule(integration, {
-    productGroup: 'Endpoint Security',
-    ticket: { board: 'Security', priority: 'P2 - High' },
-  })
+  // No ticket settings of its own: the PSA connection's defaults apply, so the demo keeps working when
+  // the partner connects a real PSA (or a simulator) instead of the sandbox.
+  await s.partnerSetup.createRule(integration, { productGroup: 'Endpoint Security' })
   const mapped = await s.store.integrations.findById(integration.id)
   await s.partnerSetup.completeMapping(mapped!)
   return {

@@ -1,6 +1,9 @@
 // Every route of the service, in one explicit list: grep finds them all here.
+import { registerAdminAudit } from './admin/routes/audit.js'
 import { registerAdminIntegrations } from './admin/routes/integrations.js'
 import { registerAdminPartners } from './admin/routes/partners.js'
+import { registerAdminRotations } from './admin/routes/rotations.js'
+import { registerAdminTenantStatus } from './admin/routes/tenant-status.js'
 import { registerAdminTokens } from './admin/routes/tokens.js'
 import { registerAdminVendors } from './admin/routes/vendors.js'
 import { registerAlertSync } from './alerts/routes/alert-sync.js'
@@ -11,17 +14,20 @@ import { registerHealth } from './ops/health.js'
 import { registerMetrics } from './ops/metrics.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
 import { registerPartnerActivity } from './partner/routes/activity.js'
+import { registerPartnerApiKey } from './partner/routes/api-key.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
+import { registerPartnerSandbox } from './partner/routes/sandbox.js'
 import { registerPartnerServices } from './partner/routes/services.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
 import type { Services } from './services.js'
-import { registerVendorCatalogue } from './vendor/routes/catalogue.js'
-import { registerIntegrationList } from './vendor/routes/integration-list.js'
-import { registerOAuthToken } from './vendor/routes/oauth-token.js'
-import { registerVendorSetup } from './vendor/routes/setup.js'
-import { registerVendorUsage } from './vendor/routes/usage.js'
+import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
+import { registerVendorCredentials } from './vendor-api/routes/credentials.js'
+import { registerIntegrationList } from './vendor-api/routes/integration-list.js'
+import { registerOAuthToken } from './vendor-api/routes/oauth-token.js'
+import { registerVendorSetup } from './vendor-api/routes/setup.js'
+import { registerVendorUsage } from './vendor-api/routes/usage.js'
 import { registerDeliveries } from './webhooks/routes/deliveries.js'
 
 export const routes: ((app: App, s: Services) => void)[] = [
@@ -36,6 +42,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerVendorCatalogue,
   registerVendorUsage,
   registerIntegrationList,
+  registerVendorCredentials,
   // Partner (the MSP)
   registerPartnerIntegrations,
   registerPartnerAccounts,
@@ -44,11 +51,16 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerRules,
   registerPartnerActivity,
   registerPartnerPsa,
+  registerPartnerSandbox,
+  registerPartnerApiKey,
   // Operator
   registerAdminVendors,
   registerAdminPartners,
   registerAdminIntegrations,
   registerAdminTokens,
+  registerAdminRotations,
+  registerAdminTenantStatus,
+  registerAdminAudit,
   // Both: webhook deliveries
   registerDeliveries,
 ]

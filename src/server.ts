@@ -1,10 +1,16 @@
 // Listens, sets timeouts, closes gracefully. Everything else is built by boot.ts and app.ts.
 import { boot } from './boot.js'
-import { ConfigError, loadConfig } from './config.js'
+import { ConfigError, loadConfig, secretValuesIn } from './config.js'
+import { DatabaseUnavailable } from './db/failures.js'
 import { demoCurl, ensureDemo } from './demo.js'
+import { KeyRefusal } from './security/key-check.js'
+
+/** LOG_LEVEL debug or trace: a failed start also prints the stack. */
+let debugging = false
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, ...(process.argv.includes('--demo') ? { DEMO: 'true' } : {}) })
+  debugging = ['debug', 'trace'].includes(config.logLevel)
   const { app, services, logger, newAdminToken, dataDir } = await boot(config)
 
   app.server.requestTimeout = 60_000
@@ -41,6 +47,10 @@ async function main(): Promise<void> {
       process.exit(1)
     }, 15_000)
     force.unref()
+    // Node closes the connections idle when the server closes; one answering a request then stays
+    // open for its keep-alive time unless it is closed once it is idle too.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100)
+    idle.unref()
     app.close().then(
       () => process.exit(0),
       (err) => {
@@ -53,13 +63,26 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'))
 }
 
-main().catch((err) => {
+// A start that fails says so in a sentence: what is wrong and, for a variable, its name; never a
+// secret's value (every one the environment holds is blanked out of what is printed, should a
+// driver's message carry it) and no stack trace unless LOG_LEVEL asks for debugging.
+main().catch((err: unknown) => {
+  const secrets = secretValuesIn(process.env)
+  const clean = (text: string) => secrets.reduce((t, secret) => t.split(secret).join('[redacted]'), text)
   if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`)
+    process.stderr.write(`${clean(err.message)}\n`)
     process.exit(2)
   }
-  process.stderr.write(
-    `alertbridge failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  )
+  let sentence: string
+  if (err instanceof DatabaseUnavailable) {
+    const hint = err.damaged ? '; restore it from a backup (docs/operations.md)' : ''
+    sentence = `DATABASE_URL: ${err.message}${hint}.`
+  } else if (err instanceof KeyRefusal) {
+    sentence = err.message
+  } else {
+    sentence = err instanceof Error ? err.message : String(err)
+  }
+  process.stderr.write(`alertbridge did not start: ${clean(sentence)}\n`)
+  if (debugging && err instanceof Error && err.stack) process.stderr.write(`${clean(err.stack)}\n`)
   process.exit(1)
 })

@@ -1,44 +1,56 @@
-// Builds every service once, with plain constructors, and types the set as one context that route
-// files and workers receive. No container, no decorators.
+// Builds every service once, with plain constructors, and types the set as one context that the route
+// list and the runtime receive. No container, no decorators; nothing here but wiring.
 import type { FastifyBaseLogger } from 'fastify'
 import { Registry } from 'prom-client'
-import { Provisioning } from './admin/provisioning.js'
 import { AlertAcceptor } from './alerts/accept.js'
 import { CachedReads } from './alerts/cached-reads.js'
 import { AlertExecutor } from './alerts/executor.js'
 import { AlertIntake } from './alerts/intake.js'
-import { QueuedAlertHandler } from './alerts/queued.js'
+import { registerAlertMetrics } from './alerts/metrics.js'
+import { PsaCalls } from './alerts/psa-calls.js'
+import { alertJob, alertKind } from './alerts/queued.js'
 import { VendorRateLimiter } from './alerts/rate-limit.js'
+import { OutcomeRecorder } from './alerts/recorder.js'
+import { TicketReservations } from './alerts/reservations.js'
 import { Settlement } from './alerts/settlement.js'
 import { CatalogueMetrics } from './catalogue/metrics.js'
 import { CatalogueSource } from './catalogue/source.js'
 import { createCatalogueFetcher } from './catalogue/vendor-fetch.js'
-import type { Clock } from './clock.js'
+import { type Clock, iso } from './clock.js'
 import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
+import { SealedValues } from './db/repositories/sealed-values.js'
 import { Store } from './db/store.js'
-import type { AuthHooks } from './http/auth.js'
-import { authHooks } from './http/auth.js'
+import { type AuthHooks, authHooks } from './http/auth.js'
+import { IntegrationLifecycle } from './integrations/lifecycle.js'
+import { SnapshotScheduler, snapshotKind } from './integrations/snapshots.js'
+import { Resealer, registerSealedMetrics } from './ops/reseal.js'
+import { Retention } from './ops/retention.js'
+import { createOutboundHttp } from './outbound/http.js'
+import { partnerOfKey } from './partner/api-key.js'
+import { PsaConnections } from './partner/psa-connection.js'
 import { PartnerSetup } from './partner/setup.js'
+import { autotaskPsa } from './psa/autotask/adapter.js'
+import { connectWisePsa } from './psa/connectwise/adapter.js'
+import { haloPsaKind } from './psa/halopsa/settings.js'
+import { kaseyaBmsKind } from './psa/kaseya-bms/settings.js'
 import { PsaRegistry } from './psa/registry.js'
-import type { JobQueue } from './queue/port.js'
+import { sandboxPsa } from './psa/sandbox/adapter.js'
+import { SandboxStore } from './psa/sandbox/store.js'
+import { syncroKind } from './psa/syncro/settings.js'
+import { registerQueueMetrics } from './queue/metrics.js'
 import { SqlJobQueue } from './queue/sql-queue.js'
-import { QueueWorker } from './queue/worker.js'
-import type { CryptoBox } from './security/crypto-box.js'
-import { VendorSetup } from './vendor/setup.js'
-import { TokenService } from './vendor/token-service.js'
+import { SqlJobRunner } from './queue/sql-runner.js'
+import { Runtime } from './runtime.js'
+import type { KeyRing } from './security/crypto-box.js'
+import { CredentialRotation } from './tenants/credentials.js'
+import { Provisioning } from './tenants/provisioning.js'
+import { TenantStatus } from './tenants/status.js'
+import { VendorSetup } from './vendor-api/setup.js'
+import { TokenService } from './vendor-api/token-service.js'
 import { WebhookDispatcher } from './webhooks/dispatcher.js'
-import { createOutboundHttp } from './webhooks/outbound.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
 import { defaultRetryScheduleSeconds } from './webhooks/retry-policy.js'
-import { SnapshotScheduler, snapshotHandler } from './webhooks/snapshots.js'
-
-/** The background parts: the alert/snapshot worker and the webhook dispatcher. */
-export interface Runtime {
-  start(): Promise<void>
-  /** Stops taking work and waits up to `graceMs` for work in flight. */
-  stop(graceMs: number): Promise<void>
-}
 
 export interface Services {
   config: Config
@@ -46,153 +58,167 @@ export interface Services {
   db: Db
   store: Store
   psa: PsaRegistry
+  /** The sandbox PSA's own tickets and fault switch (its partner routes). */
+  sandbox: SandboxStore
+  /** Testing a partner's PSA connection and its look-ups, kept a few minutes. */
+  psaConnections: PsaConnections
   tokens: TokenService
   intake: AlertIntake
   executor: AlertExecutor
   acceptor: AlertAcceptor
+  /** The accept path's short-lived configuration cache; any configuration change clears it. */
   acceptReads: CachedReads
   /** The effective product-group catalogue of each integration (static or the vendor's, cached). */
   catalogues: CatalogueSource
   /** Prometheus metrics, served at GET /metrics. */
   metrics: Registry
-  queue: JobQueue
-  snapshots: SnapshotScheduler
+  queue: SqlJobQueue
   dispatcher: WebhookDispatcher
   runtime: Runtime
+  /** Prunes rows past their retention age (issue 10 §4); the runtime schedules it. */
+  retention: Retention
   provisioning: Provisioning
   partnerSetup: PartnerSetup
   vendorSetup: VendorSetup
   auth: AuthHooks
+  /** Rotating credentials with an overlap window; disabling and enabling tenants (issue 10). */
+  credentials: CredentialRotation
+  tenantStatus: TenantStatus
 }
 
 export function buildServices(deps: {
   config: Config
   db: Db
-  box: CryptoBox
+  box: KeyRing
   clock: Clock
   adminTokenDigest: string
   log: FastifyBaseLogger
 }): Services {
   const { config, db, box, clock, log } = deps
-  const store = new Store(db.kysely, box)
-  const psa = new PsaRegistry(store, clock)
-  const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds)
-  const limiter = new VendorRateLimiter(config.defaultAlertRateLimitPerMinute)
-  const queue = new SqlJobQueue(store, db, clock)
+  const outbound = (userAgent: string) =>
+    createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetwork, userAgent })
   // Other processes may enqueue on PostgreSQL; the embedded database has one writer process.
   const idleMs = db.dialect === 'postgres' ? 1000 : 10_000
+
+  const store = new Store(db.kysely, box)
+  const sandbox = new SandboxStore(db.kysely)
+  const psaHttp = outbound('alertbridge-psa/1')
+  const psa = new PsaRegistry([
+    sandboxPsa(sandbox, clock),
+    connectWisePsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
+    autotaskPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
+    haloPsaKind(),
+    kaseyaBmsKind(),
+    syncroKind(),
+  ])
+  const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds, config.accessTokenLimits)
+  const queue = new SqlJobQueue(store, db, clock)
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
-  const intake = new AlertIntake(store, limiter)
-  const cachedReads = new CachedReads(store)
+  const lifecycle = new IntegrationLifecycle(snapshots)
   const metrics = new Registry()
+  registerQueueMetrics(metrics, queue)
+  registerAlertMetrics(metrics, store)
   const catalogues = new CatalogueSource({
     store,
     clock,
     log,
     metrics: new CatalogueMetrics(metrics),
-    fetcher: createCatalogueFetcher({
-      http: createOutboundHttp({
-        allowPrivateNetwork: config.allowPrivateNetwork,
-        userAgent: 'alertbridge-catalogue/1',
-      }),
-      timeoutMs: 10_000,
-    }),
-    snapshots,
-  })
-  const executor = new AlertExecutor({
-    store,
-    psa,
-    clock,
-    log,
-    settlement: new Settlement(),
-    psaTimeoutMs: config.psaTimeoutMs,
-    snapshots,
-    catalogues,
+    fetcher: createCatalogueFetcher({ http: outbound('alertbridge-catalogue/1'), timeoutMs: 10_000 }),
+    onListChanged: (integrationId) =>
+      snapshots
+        .changed(store, [integrationId])
+        .catch((err) => log.error({ err, integrationId }, 'catalogue: could not schedule a state_snapshot')),
   })
   const outbox = new WebhookOutbox(clock, catalogues)
   const dispatcher = new WebhookDispatcher({
     store,
-    http: createOutboundHttp({
-      allowPrivateNetwork: config.allowPrivateNetwork,
-      userAgent: 'alertbridge-webhooks/1',
-    }),
+    http: outbound('alertbridge-webhooks/1'),
     clock,
     log,
     scheduleSeconds: config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds,
     idleMs,
   })
-  const onDelivery = () => dispatcher.wake()
-  const worker = new QueueWorker({
-    queue,
-    handlers: {
-      alert: new QueuedAlertHandler({
-        queue,
-        executor,
-        outbox,
-        clock,
-        log,
-        psaRetryScheduleMs: config.psaRetryScheduleSeconds.map((s) => s * 1000),
-        onDelivery,
-      }).handle,
-      snapshot: snapshotHandler({ store, queue, outbox, catalogues, onDelivery }),
-    },
+  const executor = new AlertExecutor({
+    store,
     clock,
     log,
-    concurrency: config.workerConcurrency,
-    // Long enough for a few PSA calls and the waits between them; a dead worker's job is due after it.
-    leaseMs: 3 * config.psaTimeoutMs + 5000,
-    idleMs,
+    catalogues,
+    psa: new PsaCalls({ store, psa, timeoutMs: config.psaTimeoutMs }),
+    reservations: new TicketReservations({
+      store,
+      clock,
+      settlement: new Settlement(),
+      psaTimeoutMs: config.psaTimeoutMs,
+    }),
+    recorder: new OutcomeRecorder({ store, clock, lifecycle, outbox }),
   })
-  let purge: NodeJS.Timeout | undefined
-  const purgeOld = () => {
-    const cutoff = new Date(clock().getTime() - 30 * 24 * 60 * 60 * 1000).toISOString()
-    store.deliveries
-      .purge(cutoff)
-      .catch((err) => log.error({ err }, 'could not purge old webhook deliveries'))
-    // Expired and revoked tokens can never work again; the operator's list keeps a month of them.
-    store.tokens.purge(cutoff).catch((err) => log.error({ err }, 'could not purge old access tokens'))
-  }
-  const runtime: Runtime = {
-    async start() {
-      // Delivered and dead deliveries (DESIGN §4) and dead tokens are kept 30 days, then purged hourly.
-      purge = setInterval(purgeOld, 60 * 60 * 1000)
-      purge.unref()
-      if (db.dialect === 'sqlite') {
-        // One process owns the embedded database: leases left at start are a crashed run's.
-        const jobs = await queue.releaseOrphanedLeases()
-        const deliveries = await store.deliveries.releaseOrphanedLeases(clock().toISOString())
-        if (jobs + deliveries > 0)
-          log.warn({ jobs, deliveries }, 'took back work a previous run left in flight')
-      }
-      worker.start()
-      dispatcher.start()
-    },
-    async stop(graceMs) {
-      clearInterval(purge)
-      await worker.stop(graceMs)
-      await dispatcher.stop(graceMs)
-    },
-  }
+  const acceptReads = new CachedReads(store)
+  const intake = new AlertIntake(
+    acceptReads,
+    store,
+    new VendorRateLimiter(config.defaultAlertRateLimitPerMinute),
+    clock,
+  )
+  const alerts = alertJob({
+    psaTimeoutMs: config.psaTimeoutMs,
+    psaRetryScheduleMs: config.psaRetryScheduleSeconds.map((s) => s * 1000),
+    partnerConcurrency: config.partnerConcurrency,
+  })
+  const onDelivery = () => dispatcher.wake()
+  // SECRET_KEY rotation: sealed values by key at /metrics; re-sealing in the worker's background.
+  const sealed = new SealedValues(db.kysely)
+  registerSealedMetrics(metrics, sealed, box)
+  const resealer = new Resealer({ sealed, settings: store.settings, ring: box, log, registry: metrics })
+  const retention = new Retention({ store, queue, clock, log, metrics, ...config.retention })
+  const runtime = new Runtime({
+    db,
+    store,
+    queue,
+    runner: new SqlJobRunner({ queue, clock, log, concurrency: config.workerConcurrency, idleMs }),
+    jobs: [
+      alertKind(alerts, { executor, onDelivery, tenants: store.integrations }),
+      snapshotKind({ store, outbox, catalogues, onDelivery }),
+    ],
+    dispatcher,
+    resealer,
+    retention,
+    clock,
+    log,
+  })
   return {
     config,
     clock,
     db,
     store,
     psa,
+    sandbox,
+    psaConnections: new PsaConnections({ psa, timeoutMs: config.psaTimeoutMs }),
     tokens,
     intake,
     executor,
-    acceptor: new AlertAcceptor(cachedReads, catalogues, new AlertIntake(cachedReads, limiter), queue, clock),
-    acceptReads: cachedReads,
+    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock),
+    acceptReads,
     catalogues,
     metrics,
     queue,
-    snapshots,
     dispatcher,
     runtime,
+    retention,
     provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
-    partnerSetup: new PartnerSetup(store, clock, snapshots, catalogues),
-    vendorSetup: new VendorSetup(store, clock, snapshots),
-    auth: authHooks({ store, tokens, adminTokenDigest: deps.adminTokenDigest }),
+    partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues),
+    vendorSetup: new VendorSetup(store, clock, lifecycle),
+    credentials: new CredentialRotation(store, clock),
+    tenantStatus: new TenantStatus({
+      store,
+      clock,
+      queue,
+      snapshots,
+      onVendorEnabled: () => dispatcher.wake(),
+    }),
+    auth: authHooks({
+      adminTokenDigest: deps.adminTokenDigest,
+      partnerOfKey: (key) => partnerOfKey(store.partners, key, iso(clock)),
+      vendorToken: (token) => tokens.verify(token),
+    }),
   }
 }

@@ -5,10 +5,10 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
 import { type ImmediateAnswer, immediateAnswer } from '../domain/decide.js'
 import { GroupCommit } from '../queue/group-commit.js'
-import type { JobQueue, NewJob } from '../queue/port.js'
+import type { JobProducer, NewJob } from '../queue/port.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
 import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
-import type { QueuedAlert } from './queued.js'
+import type { alertJob, QueuedAlert } from './queued.js'
 import type { RateDecision } from './rate-limit.js'
 import type { AlertRequest } from './schema.js'
 
@@ -19,7 +19,8 @@ export class AlertAcceptor {
     private readonly reads: ContextReads,
     private readonly catalogues: CatalogueLookup,
     private readonly intake: AlertIntake,
-    queue: JobQueue,
+    queue: JobProducer,
+    private readonly job: ReturnType<typeof alertJob>,
     private readonly clock: Clock,
   ) {
     this.commits = new GroupCommit((jobs) => queue.add(jobs))
@@ -55,7 +56,7 @@ export class AlertAcceptor {
       request: redactedRequest(body),
       newCorrelationId,
     }
-    await this.commits.submit({ id: messageId, kind: 'alert', payload })
+    await this.commits.submit(this.job.job({ id: messageId, payload, group: integration.partnerId }))
     return { answer, rate }
   }
 }

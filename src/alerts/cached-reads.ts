@@ -1,13 +1,16 @@
-// The reads of the webhook strategy's immediate answer, with the integration's configuration (vendor,
-// integration, rules, mappings, declared accounts) held in memory for a second. The answer is a
-// preview: the queued job decides again on fresh reads, and its status_update is authoritative, so
-// a configuration change can only make the preview of the next second out of date, never the
-// outcome. Tickets are always read fresh. Concurrent misses for one key share one load.
+// The reads of alert intake (rows 2–4 of both strategies) and of the webhook strategy's immediate
+// answer, with the integration's configuration (vendor, integration, rules, mappings, declared
+// accounts) held in memory for a second. The answer is a preview: the queued job (and the executor of
+// the synchronous path) decides again on fresh reads, so a configuration change can only make the
+// preview of the next second out of date, never the outcome. A vendor or integration that was not
+// found is not kept, so one created a moment ago (by another process) is found at once; a change made
+// through this process clears everything (app.ts). Tickets are always read fresh. Concurrent misses for
+// one key share one load.
 import { LRUCache } from 'lru-cache'
-import type { Integration } from '../db/repositories/integrations.js'
-import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
+import type { Integration } from '../domain/integration.js'
 import type { AccountMapping, Rule } from '../domain/types.js'
+import type { Vendor } from '../domain/vendor.js'
 import type { ContextReads } from './context.js'
 import type { IntakeReads } from './intake.js'
 
@@ -15,14 +18,20 @@ type Boxed<T> = { value: T }
 
 type Cached<T> = ((key: string) => Promise<T>) & { clear(): void }
 
-function cache<T>(ttlMs: number, load: (key: string) => Promise<T>): Cached<T> {
+function cache<T>(ttlMs: number, load: (key: string) => Promise<T>, keepNull = true): Cached<T> {
   const c = new LRUCache<string, Boxed<T>>({
     max: 10_000,
     ttl: ttlMs,
     fetchMethod: async (key) => ({ value: await load(key) }),
   })
   // A hit is answered from `get`, without the fetch machinery (measurable on the alert path).
-  const read = async (key: string) => (c.get(key) ?? (await c.fetch(key))!).value
+  const read = async (key: string) => {
+    const hit = c.get(key)
+    if (hit) return hit.value
+    const { value } = (await c.fetch(key))!
+    if (value === null && !keepNull) c.delete(key)
+    return value
+  }
   return Object.assign(read, { clear: () => c.clear() })
 }
 
@@ -37,9 +46,11 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly clear: () => void
 
   constructor(store: Store, ttlMs = 1000) {
-    const vendor = cache<Vendor | null>(ttlMs, (clientId) => store.vendors.findByClientId(clientId))
-    const integration = cache<(Integration & { orgTokenDigest: string }) | null>(ttlMs, (d) =>
-      store.integrations.findByOrgTokenDigest(d),
+    const vendor = cache<Vendor | null>(ttlMs, (clientId) => store.vendors.findByClientId(clientId), false)
+    const integration = cache<(Integration & { orgTokenDigest: string }) | null>(
+      ttlMs,
+      (d) => store.integrations.findByOrgTokenDigest(d),
+      false,
     )
     const account = cache<boolean>(ttlMs, (key) => {
       const [integrationId, accountId] = JSON.parse(key) as [string, string]

@@ -2,12 +2,12 @@
 // itself stays pure. The synchronous path, the queued job and the webhook strategy's immediate
 // answer all decide through `decideAlert`.
 import type { CatalogueSource } from '../catalogue/source.js'
-import type { Integration } from '../db/repositories/integrations.js'
-import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
 import { type Decision, type DecisionContext, decide } from '../domain/decide.js'
 import { dedupKey } from '../domain/dedup.js'
+import type { Integration } from '../domain/integration.js'
 import type { AlertFacts, Catalogue, Ticket } from '../domain/types.js'
+import type { Vendor } from '../domain/vendor.js'
 
 /** A reservation whose creator died (lease passed) counts as no ticket. */
 function live(ticket: Ticket | null, nowIso: string): Ticket | null {

@@ -1,424 +1,370 @@
-// Carries out the decision of domain/decide.ts: reserves tickets, calls the PSA, records the event,
-// and moves a pending integration to connected. Used by the synchronous route and the queue worker
-// alike, so the business rules exist once.
+// Carries out the decision of domain/decide.ts: reserves the ticket, calls the PSA, records the outcome.
+// The synchronous route and the queued alert's job run the same executor, so the business rules exist
+// once; what each strategy does with the answer is the caller's (execution.ts). Data flows one way:
+// nothing here calls back into a caller.
+//
+// What the PSA did is written down the moment it did it (the ticket's change and a psa_effects row, one
+// transaction), before the outcome is recorded; recording then settles the effect. If recording fails,
+// the effect stays: the job's next attempt, or the vendor sending the same call again, records it
+// instead of asking the PSA a second time (domain/psa-effect.ts).
+import { hash } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
-import type { Strategy } from '../db/repositories/events.js'
-import type { Integration } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
 import type { Decision } from '../domain/decide.js'
-import { transition } from '../domain/integration-state.js'
-import {
-  alreadyClosed,
-  closed,
-  created,
-  internalError,
-  type Outcome,
-  type PsaOperation,
-  psaFailed,
-  rejected,
-  updated,
-} from '../domain/outcome.js'
-import type { AlertFacts, Ticket } from '../domain/types.js'
-import type { PsaAdapter, PsaConnection, PsaFailure, PsaResult } from '../psa/adapter.js'
-import type { PsaRegistry } from '../psa/registry.js'
-import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import type { Integration } from '../domain/integration.js'
+import { created, internalError, type Outcome, psaFailed, rejected, updated } from '../domain/outcome.js'
+import { type EffectRow, outcomeOfEffect, type PsaEffect, retryOf } from '../domain/psa-effect.js'
 import { type CatalogueLookup, decideAlert } from './context.js'
-import type { Settlement } from './settlement.js'
-import { noteText, ticketDescription } from './ticket-text.js'
-
-export interface AlertJob {
-  messageId: string
-  strategy: Strategy
-  vendorId: string
-  integrationId: string
-  facts: AlertFacts
-  /** The request as received, credentials removed, for the audit log. */
-  request: unknown
-  /** The correlationId a new ticket gets if the vendor sent none; the webhook strategy fixes it when it
-   * answers, so the ticket gets the id the vendor was told. A fresh one otherwise. */
-  newCorrelationId?: string
-  hooks?: ExecutionHooks
-}
-
-/** How a queued job takes part in execution (the synchronous route passes none). */
-export interface ExecutionHooks {
-  /** Runs inside the transaction that records the outcome, also where no event is stored. */
-  recorded(tx: Store, outcome: Outcome, integration: Integration | null): Promise<void>
-  /** True: give this attempt up instead of recording the PSA failure; the queue tries again later. */
-  deferPsaFailure?(failure: PsaFailure): boolean
-}
-
-/**
- * Thrown by a hook to give this attempt up without recording anything: `process` passes it on
- * instead of recording an internal error (which would fail the same way).
- */
-export class AttemptAbandoned extends Error {}
-
-/** Thrown out of `process` when a hook deferred a PSA failure; nothing was recorded. */
-export class PsaDeferred extends AttemptAbandoned {
-  constructor(readonly failure: PsaFailure) {
-    super(`PSA failure deferred: ${failure.message}`)
-  }
-}
+import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
+import { describe, type PsaCalls } from './psa-calls.js'
+import type { OutcomeRecorder } from './recorder.js'
+import type { TicketReservations } from './reservations.js'
+import { newTicket, noteText } from './ticket-text.js'
 
 export interface ExecutorDeps {
   store: Store
-  psa: PsaRegistry
   clock: Clock
   log: FastifyBaseLogger
-  settlement: Settlement
-  psaTimeoutMs: number
-  snapshots: SnapshotScheduler
+  psa: PsaCalls
+  reservations: TicketReservations
+  recorder: OutcomeRecorder
   /** The catalogue each partner may use (row 6). */
   catalogues: CatalogueLookup
 }
 
-type Step = Outcome | 'again'
+type Step = Execution | 'again'
 
-/** How many times a request re-decides after losing a race to a concurrent one. */
+/** Thrown inside a transaction: another attempt took this effect, or this message, first. */
+class EffectTaken extends Error {}
+
+/** What one attempt knows about its request beyond the job. */
+interface Attempt {
+  job: AlertJob
+  policy: ExecutionPolicy
+  /** SHA-256 of the request as received (credentials removed). */
+  requestDigest: string
+}
+
+/** Stored in place of a request that could not be stored with its outcome. */
+const unstorableRequest = {
+  unstored: 'alertbridge could not store this request with its outcome; the outcome is recorded without it',
+}
+
+type Of<K extends Decision['kind']> = Extract<Decision, { kind: K }>
+
+/** How many times a request decides again after losing a race to a concurrent one. */
 const maxRounds = 8
 
 export class AlertExecutor {
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(private readonly d: ExecutorDeps) {}
 
-  async process(job: AlertJob): Promise<Outcome> {
+  async run(job: AlertJob, policy: ExecutionPolicy): Promise<Execution> {
+    const { store, log, recorder } = this.d
+    if (policy.adoptRecorded) {
+      if (await store.events.exists(job.messageId)) return { kind: 'adopted' }
+      // An earlier attempt of this message got the PSA's answer and could not record it.
+      const own = await store.psaEffects.find(job.messageId)
+      if (own) return this.recordEffect(job, own)
+    }
     try {
+      const attempt: Attempt = { job, policy, requestDigest: requestDigest(job.request) }
       for (let round = 0; round < maxRounds; round++) {
-        const step = await this.round(job)
+        const step = await this.round(attempt)
         if (step !== 'again') return step
       }
       throw new Error(`alert ${job.messageId} did not settle after ${maxRounds} rounds`)
     } catch (err) {
-      if (err instanceof AttemptAbandoned) throw err
+      log.error({ err, messageId: job.messageId }, 'alert processing failed unexpectedly')
+      const effect = await store.psaEffects.find(job.messageId).catch(() => null)
+      if (effect) return this.recordAfterFailure(job, effect)
       // Row 20.
-      this.deps.log.error({ err, messageId: job.messageId }, 'alert processing failed unexpectedly')
       const outcome = internalError(job.facts.correlationId ?? null)
       try {
-        await this.record(job, await this.deps.store.integrations.findById(job.integrationId), outcome)
+        return await recorder.record(job, await store.integrations.findById(job.integrationId), outcome)
       } catch (e) {
-        this.deps.log.error({ err: e, messageId: job.messageId }, 'could not record the failure')
+        log.error({ err: e, messageId: job.messageId }, 'could not record the failure')
+        return { kind: 'unrecorded', outcome }
       }
-      return outcome
     }
   }
 
-  private async round(job: AlertJob): Promise<Step> {
-    const { store, clock } = this.deps
+  private async round(attempt: Attempt): Promise<Step> {
+    const { job } = attempt
+    const { store, clock, recorder, reservations } = this.d
     const [integration, vendor] = await Promise.all([
       store.integrations.findById(job.integrationId),
       store.vendors.findById(job.vendorId),
     ])
     if (!integration || !vendor) {
       // The partner or operator removed it after the alert was accepted: nothing to record against.
-      const outcome = rejected(
-        '4',
-        'INTEGRATION_NOT_FOUND',
-        'The integration no longer exists.',
+      const gone = 'The integration no longer exists.'
+      return recorder.record(
+        job,
         null,
-        job.facts.correlationId ?? null,
+        rejected('4', 'INTEGRATION_NOT_FOUND', gone, null, job.facts.correlationId ?? null),
       )
-      await this.record(job, null, outcome)
-      return outcome
+    }
+    // A synchronous call answered 500 after the PSA acted may come again: it adopts what was done.
+    if (job.strategy === 'sync') {
+      const orphan = await this.orphanFor(attempt, integration.id)
+      if (orphan) return this.adopt(job, integration, orphan)
     }
     const decision = await decideAlert(
       store,
-      this.deps.catalogues,
+      this.d.catalogues,
       vendor,
       integration,
       job.facts,
       clock(),
       job.newCorrelationId ?? uuidv7(),
     )
-    switch (decision.kind) {
-      case 'done':
-        await this.record(job, integration, decision.outcome)
-        return decision.outcome
-      case 'create':
-        return this.create(job, integration, decision)
-      case 'append':
-      case 'close': {
-        const psaTicketId = await this.createdTicketId(integration.id, decision.ticket)
-        if (psaTicketId === null) return 'again'
-        return decision.kind === 'append'
-          ? this.append(job, integration, decision, psaTicketId)
-          : this.close(job, integration, decision, psaTicketId)
-      }
-    }
+    if (decision.kind === 'done') return recorder.record(job, integration, decision.outcome)
+    if (decision.kind === 'create') return this.create(attempt, integration, decision)
+    const psaTicketId = await reservations.createdTicketId(integration.id, decision.ticket)
+    if (psaTicketId === null) return 'again'
+    return decision.kind === 'append'
+      ? this.append(attempt, integration, decision, psaTicketId)
+      : this.close(attempt, integration, decision, psaTicketId)
   }
 
-  private async create(
-    job: AlertJob,
-    integration: Integration,
-    d: Extract<Decision, { kind: 'create' }>,
-  ): Promise<Step> {
-    const { store, clock } = this.deps
-    const now = clock()
+  private async create(attempt: Attempt, integration: Integration, d: Of<'create'>): Promise<Step> {
+    const { job, policy } = attempt
+    const { clock, recorder, reservations } = this.d
     const ticketId = uuidv7()
-    const correlationId = d.correlationId
-    const conn = await this.connection(integration.partnerId)
-    const reserved = await store.transaction((tx) =>
-      tx.tickets.reserve(
-        {
-          id: ticketId,
-          integrationId: integration.id,
-          partnerId: integration.partnerId,
-          correlationId,
-          accountId: job.facts.accountId,
-          productGroup: job.facts.productGroup,
-          alertType: job.facts.alertType,
-          title: job.facts.title,
-          ruleId: d.rule.id,
-          psaKind: conn.kind,
-          dedupKey: d.dedupKey,
-          dedupOpenKey: d.dedupOpenKey,
-          leaseUntil: this.leaseUntil(now),
-          now: now.toISOString(),
-        },
-        d.retireTicketId,
-      ),
-    )
-    if (!reserved) {
-      // Another request holds the correlationId or the dedup key: wait for it, then decide again.
-      const openKey = d.dedupOpenKey
-      await this.waitWhileCreating(integration.id, async () => {
-        const holders = await Promise.all([
-          store.tickets.findByCorrelation(integration.id, correlationId),
-          openKey ? store.tickets.findByOpenDedupKey(integration.id, openKey) : null,
-        ])
-        return holders.find((t) => t?.status === 'creating') ?? null
-      })
-      return 'again'
-    }
+    const { correlationId } = d
+    const psa = await this.d.psa.open(integration.partnerId)
+    const reserved = await reservations.reserve(ticketId, integration, job.facts, d, psa.kind)
+    if (reserved === 'busy') return 'again'
+    // An earlier attempt may have made the ticket (a retry of the job, a creator that died, a vendor
+    // retrying with its own correlationId after a lost answer): the PSA is asked for it first.
+    const adopt = job.attempt > 1 || reserved === 'after-dead' || job.facts.correlationId !== undefined
+    // The PSA-side tag: our own correlationIds are unique everywhere; a vendor's only per integration.
+    const ref =
+      job.facts.correlationId === undefined ? correlationId : `${integration.id.slice(-8)}:${correlationId}`
 
-    let settled = false
+    // Once the PSA made the ticket, the reservation is never given back: if writing that down fails,
+    // it runs out and whoever takes its place asks the PSA for the ticket first.
+    let keep = false
     try {
-      const defaults = (conn.settings.defaults ?? {}) as Record<string, string | undefined>
-      const result = await this.call(conn, (psa) =>
-        psa.createTicket(conn, {
-          companyId: d.mapping.psaCompanyId,
-          board: d.mapping.board ?? d.rule.ticket.board ?? defaults.board ?? null,
-          priority: d.rule.ticket.priority ?? defaults.priority ?? null,
-          type: d.rule.ticket.type ?? defaults.type ?? null,
-          status: d.rule.ticket.status ?? defaults.status ?? null,
-          summary: job.facts.title,
-          description: ticketDescription(job.facts, correlationId, job.messageId),
-        }),
+      const ticket = newTicket(job.facts, d, psa.defaults, job.messageId)
+      const result = await psa.call(correlationId, (client, call) =>
+        client.createTicket(ticket, { ...call, ref, adopt }),
       )
-      this.deferIfAsked(job, result)
+      const later = deferral(result, policy)
+      if (later) return later
       if (!result.ok) {
         // No ticket exists, so only a correlationId the vendor chose is worth returning.
-        const outcome = psaFailed(
+        const failed = psaFailed(
           'create',
           describe('create', result.failure),
           job.facts.correlationId ?? null,
         )
-        await store.transaction(async (tx) => {
-          await tx.tickets.releaseReservation(ticketId)
-          await this.record(job, integration, outcome, tx)
-        })
-        settled = true
-        return outcome
+        const execution = await recorder.record(job, integration, failed, (tx) =>
+          tx.tickets.releaseReservation(ticketId),
+        )
+        keep = execution.kind === 'recorded'
+        return execution
       }
-      const outcome = created(correlationId)
-      await store.transaction(async (tx) => {
-        await tx.tickets.completeCreation(ticketId, result.value.ticketId, clock().toISOString())
-        await this.record(job, integration, outcome, tx)
-      })
-      settled = true
-      return outcome
+      keep = true
+      const psaTicketId = result.value.ticketId
+      const mine = await this.remember(
+        attempt,
+        integration,
+        { ticketId, correlationId, psaTicketId, row: '11' },
+        (tx) => tx.tickets.completeCreation(ticketId, psaTicketId, clock().toISOString()),
+      )
+      if (!mine) return { kind: 'adopted' }
+      return await this.settle(job, integration, created(correlationId))
     } finally {
-      if (!settled) await store.tickets.releaseReservation(ticketId).catch(() => {})
-      this.deps.settlement.settled(integration.id)
+      if (!keep) await this.d.store.tickets.releaseReservation(ticketId).catch(() => {})
+      reservations.settled(integration.id)
     }
   }
 
   private async append(
-    job: AlertJob,
+    attempt: Attempt,
     integration: Integration,
-    d: Extract<Decision, { kind: 'append' }>,
+    d: Of<'append'>,
     psaTicketId: string,
   ): Promise<Step> {
-    const { store, clock } = this.deps
+    const { job, policy } = attempt
+    const { clock, recorder } = this.d
     const ticket = d.ticket
-    const conn = await this.connection(integration.partnerId)
+    const psa = await this.d.psa.open(integration.partnerId)
     const occurrence = job.facts.incidentStatus === 'OPEN' ? ticket.occurrenceCount + 1 : null
-    const result = await this.call(conn, (psa) =>
-      psa.appendNote(conn, psaTicketId, noteText(job.facts, job.messageId, occurrence)),
+    const result = await psa.call(ticket.correlationId, (client, call) =>
+      client.appendNote(psaTicketId, noteText(job.facts, job.messageId, occurrence), call),
     )
-    this.deferIfAsked(job, result)
-    const outcome = result.ok
-      ? updated(d.row, ticket.correlationId)
-      : psaFailed('update', describe('update', result.failure), ticket.correlationId)
-    await store.transaction(async (tx) => {
-      if (result.ok) await tx.tickets.recordOccurrence(ticket.id, clock().toISOString())
-      await this.record(job, integration, outcome, tx)
-    })
-    return outcome
+    if (!result.ok)
+      return (
+        deferral(result, policy) ??
+        recorder.record(
+          job,
+          integration,
+          psaFailed('update', describe('update', result.failure), ticket.correlationId),
+        )
+      )
+    const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
+    const mine = await this.remember(attempt, integration, done, (tx) =>
+      tx.tickets.recordOccurrence(ticket.id, clock().toISOString()),
+    )
+    if (!mine) return { kind: 'adopted' }
+    return this.settle(job, integration, updated(d.row, ticket.correlationId))
   }
 
   private async close(
-    job: AlertJob,
+    attempt: Attempt,
     integration: Integration,
-    d: Extract<Decision, { kind: 'close' }>,
+    d: Of<'close'>,
     psaTicketId: string,
   ): Promise<Step> {
-    const { store, clock } = this.deps
+    const { job, policy } = attempt
+    const { clock, recorder, reservations } = this.d
     const ticket = d.ticket
-    const now = clock()
-    if (!(await store.tickets.claimClose(ticket.id, this.leaseUntil(now), now.toISOString()))) {
-      // A concurrent RESOLVED is closing it: wait, then decide again (it will be closed, or open again).
-      await this.deps.settlement.waitFor(
-        integration.id,
-        async () => (await store.tickets.get(ticket.id))?.status !== 'closing',
-        Date.now() + this.deps.psaTimeoutMs + 5000,
-      )
-      return 'again'
-    }
+    if (!(await reservations.claimClose(integration.id, ticket))) return 'again'
     let settled = false
     try {
-      const conn = await this.connection(integration.partnerId)
-      const result = await this.call(conn, (psa) =>
-        psa.closeTicket(conn, psaTicketId, noteText(job.facts, job.messageId, null)),
+      const psa = await this.d.psa.open(integration.partnerId)
+      const result = await psa.call(ticket.correlationId, (client, call) =>
+        client.closeTicket(
+          psaTicketId,
+          {
+            note: noteText(job.facts, job.messageId, null),
+            closedStatus: d.rule.ticket.closedStatus ?? psa.defaults.closedStatus ?? null,
+          },
+          { ...call, adopt: job.attempt > 1 },
+        ),
       )
-      this.deferIfAsked(job, result)
-      const outcome = !result.ok
-        ? psaFailed('close', describe('close', result.failure), ticket.correlationId)
-        : result.value.alreadyClosed
-          ? alreadyClosed(ticket.correlationId, 'psa')
-          : closed(ticket.correlationId)
-      await store.transaction(async (tx) => {
-        if (result.ok) await tx.tickets.completeClose(ticket.id, clock().toISOString())
-        else await tx.tickets.releaseClose(ticket.id)
-        await this.record(job, integration, outcome, tx)
-      })
-      settled = true
-      return outcome
-    } finally {
-      if (!settled) await store.tickets.releaseClose(ticket.id).catch(() => {})
-      this.deps.settlement.settled(integration.id)
-    }
-  }
-
-  /** The PSA id of the ticket, or null after waiting for a concurrent creation of it to settle. */
-  private async createdTicketId(integrationId: string, ticket: Ticket): Promise<string | null> {
-    if (ticket.status !== 'creating' && ticket.psaTicketId !== null) return ticket.psaTicketId
-    await this.waitWhileCreating(integrationId, () => this.deps.store.tickets.get(ticket.id))
-    return null
-  }
-
-  /** Stores the outcome's event and, on success, moves a pending integration to connected. */
-  private async record(
-    job: AlertJob,
-    integration: Integration | null,
-    outcome: Outcome,
-    tx: Store = this.deps.store,
-  ): Promise<void> {
-    const hooks = job.hooks
-    if (!outcome.event || !integration) {
-      if (hooks) await tx.transaction((t) => hooks.recorded(t, outcome, integration))
-      return
-    }
-    const event = outcome.event
-    const now = this.deps.clock().toISOString()
-    await tx.transaction(async (t) => {
-      await t.events.insert({
-        messageId: job.messageId,
-        partnerId: integration.partnerId,
-        vendorId: integration.vendorId,
-        integrationId: integration.id,
-        correlationId: outcome.correlationId ?? job.facts.correlationId ?? null,
-        event: event.name,
-        status: event.status,
-        httpStatus: outcome.httpStatus,
-        incidentStatus: job.facts.incidentStatus,
-        strategy: job.strategy,
-        request: job.request,
-        detail: outcome.detail,
-        createdAt: now,
-      })
-      if (outcome.httpStatus < 300) {
-        const move = transition(integration.settings.state, { kind: 'request-succeeded' })
-        if (move.ok && move.changed)
-          await this.deps.snapshots.moveState(t, integration.id, integration.settings.state, move.next, now)
-      }
-      await hooks?.recorded(t, outcome, integration)
-    })
-  }
-
-  private deferIfAsked(job: AlertJob, result: PsaResult<unknown>): void {
-    if (!result.ok && job.hooks?.deferPsaFailure?.(result.failure)) throw new PsaDeferred(result.failure)
-  }
-
-  private async connection(partnerId: string): Promise<PsaConnection> {
-    const conn = await this.deps.store.partners.connection(partnerId)
-    if (!conn) throw new Error(`partner ${partnerId} has no PSA connection`)
-    return conn
-  }
-
-  /** Calls the partner's PSA adapter within the PSA time budget. */
-  private async call<T>(
-    conn: PsaConnection,
-    op: (psa: PsaAdapter) => Promise<PsaResult<T>>,
-  ): Promise<PsaResult<T>> {
-    const adapter = this.deps.psa.get(conn.kind)
-    if (!adapter) {
-      return {
-        ok: false,
-        failure: {
-          kind: 'unavailable',
-          retryable: false,
-          message: `PSA kind '${conn.kind}' is not available`,
-        },
-      }
-    }
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<PsaResult<T>>((resolve) => {
-      timer = setTimeout(
-        () =>
-          resolve({
-            ok: false,
-            failure: {
-              kind: 'timeout',
-              retryable: true,
-              message: `no answer within ${this.deps.psaTimeoutMs} ms`,
-            },
-          }),
-        this.deps.psaTimeoutMs,
-      )
-    })
-    try {
-      return await Promise.race([op(adapter), timeout])
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-
-  private leaseUntil(now: Date): string {
-    return new Date(now.getTime() + this.deps.psaTimeoutMs + 5000).toISOString()
-  }
-
-  /** Waits until the ticket `load` finds is no longer being created (or its creator's lease ran out). */
-  private async waitWhileCreating(
-    integrationId: string,
-    load: () => Promise<{ status: string; leaseUntil: string | null } | null>,
-  ): Promise<void> {
-    await this.deps.settlement.waitFor(
-      integrationId,
-      async () => {
-        const t = await load()
-        return (
-          t?.status !== 'creating' ||
-          (t.leaseUntil !== null && t.leaseUntil < this.deps.clock().toISOString())
+      const later = deferral(result, policy)
+      if (later) return later
+      if (!result.ok) {
+        const execution = await recorder.record(
+          job,
+          integration,
+          psaFailed('close', describe('close', result.failure), ticket.correlationId),
+          (tx) => tx.tickets.releaseClose(ticket.id),
         )
-      },
-      Date.now() + this.deps.psaTimeoutMs + 5000,
-    )
+        settled = execution.kind === 'recorded'
+        return execution
+      }
+      settled = true
+      const row = result.value.alreadyClosed ? '17' : '18'
+      const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row } as const
+      const mine = await this.remember(attempt, integration, done, (tx) =>
+        tx.tickets.completeClose(ticket.id, clock().toISOString()),
+      )
+      if (!mine) return { kind: 'adopted' }
+      return await this.settle(job, integration, outcomeOfEffect(done))
+    } finally {
+      if (!settled) await this.d.store.tickets.releaseClose(ticket.id).catch(() => {})
+      reservations.settled(integration.id)
+    }
+  }
+
+  /**
+   * Writes down what the PSA did, with the ticket's change that goes with it, in one transaction.
+   * False, with nothing changed, when another attempt of the same message got there first (its effect
+   * is written down or its outcome recorded): that attempt's change is the one that counts, and this
+   * one adopts it. The effect is inserted before the event is looked for, so on PostgreSQL an insert
+   * racing the other attempt's settling waits for it and then sees its event.
+   */
+  private async remember(
+    attempt: Attempt,
+    integration: Integration,
+    done: { ticketId: string; correlationId: string; psaTicketId: string; row: EffectRow },
+    change: (tx: Store) => Promise<void>,
+  ): Promise<boolean> {
+    const { job, requestDigest } = attempt
+    const effect: PsaEffect = {
+      ...done,
+      messageId: job.messageId,
+      integrationId: integration.id,
+      strategy: job.strategy,
+      requestDigest,
+      orphanedAt: null,
+      createdAt: this.d.clock().toISOString(),
+    }
+    try {
+      await this.d.store.transaction(async (tx) => {
+        if (!(await tx.psaEffects.insert(effect))) throw new EffectTaken()
+        if (await tx.events.exists(job.messageId)) throw new EffectTaken()
+        await change(tx)
+      })
+      return true
+    } catch (err) {
+      if (err instanceof EffectTaken) return false
+      throw err
+    }
+  }
+
+  /** Records the outcome of this message's own effect, which it settles. */
+  private settle(job: AlertJob, integration: Integration | null, outcome: Outcome) {
+    return this.d.recorder.record(job, integration, outcome, async (tx) => {
+      await tx.psaEffects.remove(job.messageId)
+    })
+  }
+
+  /** A later attempt of a message whose effect is written down: its outcome, without the PSA. */
+  private async recordEffect(job: AlertJob, effect: PsaEffect): Promise<Execution> {
+    const integration = await this.d.store.integrations.findById(job.integrationId)
+    try {
+      return await this.settle(job, integration, outcomeOfEffect(effect))
+    } catch (err) {
+      this.d.log.error({ err, messageId: job.messageId }, 'could not record a PSA effect again')
+      return this.recordAfterFailure(job, effect)
+    }
+  }
+
+  /**
+   * Recording failed after the PSA acted. Tried once more as is, then without the request (it may
+   * be what could not be stored); if that fails too the effect stays for the next attempt of the same
+   * call, and the answer names the ticket's correlationId so the vendor can send it again.
+   */
+  private async recordAfterFailure(job: AlertJob, effect: PsaEffect): Promise<Execution> {
+    const { store, log, clock } = this.d
+    const outcome = outcomeOfEffect(effect)
+    const integration = await store.integrations.findById(job.integrationId).catch(() => null)
+    for (const request of [job.request, unstorableRequest]) {
+      try {
+        return await this.settle({ ...job, request }, integration, outcome)
+      } catch (err) {
+        log.error({ err, messageId: job.messageId }, 'could not record the outcome of a PSA effect')
+      }
+    }
+    await store.psaEffects.markOrphaned(job.messageId, clock().toISOString()).catch(() => {})
+    return { kind: 'unrecorded', outcome: internalError(effect.correlationId) }
+  }
+
+  /** The effect of an earlier synchronous call this alert is another attempt of, if it was never recorded. */
+  private orphanFor(attempt: Attempt, integrationId: string): Promise<PsaEffect | null> {
+    const { job, requestDigest } = attempt
+    const retry = retryOf(job.facts.incidentStatus)
+    const cid = job.facts.correlationId
+    return this.d.store.psaEffects.findOrphan({
+      integrationId,
+      requestDigest,
+      bySameRequest: retry.bySameRequest,
+      byCorrelationId: cid === undefined ? null : { correlationId: cid, rows: retry.byCorrelationId },
+      abandonedBefore: new Date(this.d.clock().getTime() - 2 * this.d.reservations.holdMs).toISOString(),
+    })
+  }
+
+  /** Records an orphaned effect's outcome as this alert's own, taking the effect so nobody else does. */
+  private async adopt(job: AlertJob, integration: Integration, orphan: PsaEffect): Promise<Step> {
+    try {
+      return await this.d.recorder.record(job, integration, outcomeOfEffect(orphan), async (tx) => {
+        if (!(await tx.psaEffects.remove(orphan.messageId))) throw new EffectTaken()
+      })
+    } catch (err) {
+      if (err instanceof EffectTaken) return 'again'
+      throw err
+    }
   }
 }
 
-function describe(op: PsaOperation, f: PsaFailure): string {
-  const verb = { create: 'create the ticket', update: 'update the ticket', close: 'close the ticket' }[op]
-  return `The PSA failed to ${verb}: ${f.message}${f.status ? ` (HTTP ${f.status})` : ''}.`
+/** SHA-256 of the request as received: the same call sent again has the same digest. */
+function requestDigest(request: unknown): string {
+  return hash('sha256', JSON.stringify(request) ?? '', 'hex')
 }

@@ -1,14 +1,17 @@
-// The part of alert intake shared by both strategies: credentials (row 2), the vendor's rate limit
-// (row 3) and the integration lookup (row 4). Nothing is stored for these rows: no tenant is known.
-import type { Integration } from '../db/repositories/integrations.js'
-import type { Vendor } from '../db/repositories/vendors.js'
+// The part of alert intake shared by both strategies: credentials (row 2; a rotated secret or token
+// also in its overlap window), a disabled vendor or partner (issue 10: 403), the vendor's rate limit
+// (row 3) and the integration lookup (row 4). Nothing is stored for these refusals.
+import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
+import { disabledDetail } from '../domain/credentials.js'
+import type { Integration } from '../domain/integration.js'
 import type { AlertFacts } from '../domain/types.js'
+import type { Vendor } from '../domain/vendor.js'
 import { ApiError } from '../http/errors.js'
-import { digest, sameDigest } from '../security/secrets.js'
-import { authenticateClient } from '../vendor/token-service.js'
+import { digest } from '../security/secrets.js'
+import { authenticateClient, matchOrgToken } from '../vendor-api/token-service.js'
 import { type RateDecision, rateLimitHeaders, type VendorRateLimiter } from './rate-limit.js'
-import type { AlertRequest } from './schema.js'
+import { type AlertRequest, extrasProblem, type RedactedRequest } from './schema.js'
 
 export interface Admitted {
   vendor: Vendor
@@ -24,11 +27,50 @@ export interface IntakeReads {
   integrations: Pick<Store['integrations'], 'findByOrgTokenDigest'>
 }
 
+type Credentials = { vendor: Vendor; integration: Integration & { orgTokenDigest: string } }
+type Fresh = NonNullable<Awaited<ReturnType<Store['integrations']['tenantState']>>>
+
+/** Whether cached credentials are of the generations the database holds now (no rotation since). */
+function sameGenerations(c: Credentials, fresh: Fresh): boolean {
+  const a = c.vendor.clientSecret
+  const b = c.integration.orgToken
+  return (
+    a.version === fresh.clientSecret.version &&
+    a.previousExpiresAt === fresh.clientSecret.previousExpiresAt &&
+    b.version === fresh.orgToken.version &&
+    b.previousExpiresAt === fresh.orgToken.previousExpiresAt
+  )
+}
+
 export class AlertIntake {
   constructor(
-    private readonly store: IntakeReads,
+    /** Vendors and integrations, possibly up to a second old (cached-reads.ts). */
+    private readonly reads: IntakeReads,
+    /** Never cached: whether a tenant is disabled and the credentials' generations are read here. */
+    private readonly fresh: IntakeReads & { integrations: Pick<Store['integrations'], 'tenantState'> },
     private readonly limiter: VendorRateLimiter,
+    private readonly clock: Clock,
   ) {}
+
+  /** The vendor and integration these credentials open now (current ones, or replaced ones in their window). */
+  private async credentials(
+    reads: IntakeReads,
+    body: AlertRequest,
+    now: string,
+  ): Promise<Credentials | null> {
+    const client = await authenticateClient(reads.vendors, body.clientId, body.clientSecret, now)
+    if (!client) return null
+    const presented = digest(body.organizationOemToken)
+    const integration = await reads.integrations.findByOrgTokenDigest(presented)
+    if (
+      !integration ||
+      integration.vendorId !== client.vendor.id ||
+      matchOrgToken(integration, presented, now) === 'none'
+    ) {
+      return null
+    }
+    return { vendor: client.vendor, integration }
+  }
 
   async admit(body: AlertRequest, messageId: string, correlationId: string | null): Promise<Admitted> {
     const fail = (
@@ -41,17 +83,22 @@ export class AlertIntake {
     if (body.grantType !== 'client_credentials')
       throw fail('INVALID_CREDENTIALS', "grantType must be 'client_credentials'.")
     if (body.scope !== 'vendor_manage') throw fail('INVALID_CREDENTIALS', "scope must be 'vendor_manage'.")
-    const vendor = await authenticateClient(this.store.vendors, body.clientId, body.clientSecret)
-    if (!vendor) throw fail('INVALID_CREDENTIALS', badCredentials)
-    const orgTokenDigest = digest(body.organizationOemToken)
-    const integration = await this.store.integrations.findByOrgTokenDigest(orgTokenDigest)
-    if (
-      !integration ||
-      integration.vendorId !== vendor.id ||
-      !sameDigest(orgTokenDigest, integration.orgTokenDigest)
-    ) {
-      throw fail('INVALID_CREDENTIALS', badCredentials)
+    const now = iso(this.clock)
+    let credentials = await this.credentials(this.reads, body, now)
+    let state = credentials && (await this.fresh.integrations.tenantState(credentials.integration.id))
+    if (credentials && state && !sameGenerations(credentials, state)) {
+      // A rotation the cached copy does not know of yet (made through another process): read again.
+      credentials = await this.credentials(this.fresh, body, now)
+      state = credentials && (await this.fresh.integrations.tenantState(credentials.integration.id))
     }
+    if (!credentials || !state) throw fail('INVALID_CREDENTIALS', badCredentials)
+    const { vendor, integration } = credentials
+
+    // Issue 10: the right credentials of a disabled tenant are refused, and nothing is stored.
+    if (state.vendorDisabled)
+      throw fail('TENANT_DISABLED', disabledDetail('vendor', state.vendorDisabled, 'own'))
+    if (state.partnerDisabled)
+      throw fail('TENANT_DISABLED', disabledDetail('partner', state.partnerDisabled, 'integration'))
 
     // Row 3.
     const rate = await this.limiter.consume(vendor.id, vendor.rateLimitPerMinute)
@@ -88,14 +135,9 @@ export function alertFacts(body: AlertRequest, messageId: string): AlertFacts {
       },
     )
   }
+  const extras = extrasProblem(body.data)
+  if (extras) throw new ApiError('VALIDATION_FAILED', extras, { messageId })
   return factsOf(redactedRequest(body))
-}
-
-/** The alert as received, credentials removed: what the audit trail keeps and a queued job carries. */
-export interface RedactedRequest {
-  integrationId: string
-  correlationId: string | null
-  data: AlertRequest['data']
 }
 
 export function redactedRequest(body: AlertRequest): RedactedRequest {

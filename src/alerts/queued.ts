@@ -1,94 +1,92 @@
 // The webhook strategy after the answer: the queued alert job runs the same executor as the
-// synchronous route, and the transaction that records its outcome also removes the job and puts the
-// status_update event in the outbox, so each accepted alert yields exactly one event. Retryable PSA
-// failures give the attempt up and run the job again later (honouring the PSA's Retry-After) until
-// the retry schedule is spent; then the failure is recorded like on the synchronous path.
-import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../clock.js'
+// synchronous route. The executor records the outcome and its status_update in one transaction, kept
+// to one per messageId by the database, so a job that runs twice (its runner died after recording) finds
+// its message recorded and is simply done. A retryable PSA failure is tried again on the job's retry
+// policy (or after the PSA's Retry-After, if longer) until the policy is spent; then the failure is
+// recorded like on the synchronous path. While the alert's vendor or partner is disabled the job is held
+// (issue 10): not run, not failed, no attempt spent; enabling the tenant resumes it.
+import Type, { type Static } from 'typebox'
 import type { Store } from '../db/store.js'
-import type { ClaimedJob, JobQueue } from '../queue/port.js'
-import type { WebhookOutbox } from '../webhooks/outbox.js'
-import { type AlertExecutor, AttemptAbandoned, PsaDeferred } from './executor.js'
-import { factsOf, type RedactedRequest } from './intake.js'
+import { tenantHold } from '../domain/credentials.js'
+import { defineJob, jobKind } from '../queue/jobs.js'
+import type { JobKindEntry } from '../queue/port.js'
+import type { AlertExecutor } from './executor.js'
+import { factsOf } from './intake.js'
+import { operationBudgetMs } from './psa-calls.js'
+import { RedactedRequest } from './schema.js'
 
 /** The job payload: everything needed to process the alert, credentials already removed. */
-export interface QueuedAlert {
-  messageId: string
-  vendorId: string
-  partnerId: string
-  integrationId: string
+export const QueuedAlert = Type.Object({
+  messageId: Type.String({ minLength: 1 }),
+  vendorId: Type.String({ minLength: 1 }),
+  partnerId: Type.String({ minLength: 1 }),
+  integrationId: Type.String({ minLength: 1 }),
   /** The alert as received; its facts are derived again (factsOf) rather than stored twice. */
-  request: RedactedRequest
-  newCorrelationId: string
-}
+  request: RedactedRequest,
+  newCorrelationId: Type.String({ minLength: 1 }),
+})
+export type QueuedAlert = Static<typeof QueuedAlert>
 
-/** Another worker owns the job now (its lease ran out): this attempt's transaction rolls back. */
-class LeaseLost extends AttemptAbandoned {}
+/** The alert job: leased long enough for a PSA operation, a wait for a concurrent one, and the writes
+ * around them (a dead runner's job is due after it); retried on PSA_RETRY_SCHEDULE, never for more
+ * than an hour at a time. */
+export const alertJob = (o: {
+  psaTimeoutMs: number
+  psaRetryScheduleMs: readonly number[]
+  /** One partner's alerts in flight at once (its jobs' group is the partner). */
+  partnerConcurrency?: number
+}) =>
+  defineJob({
+    kind: 'alert',
+    payload: QueuedAlert,
+    leaseMs: 2 * operationBudgetMs(o.psaTimeoutMs) + 10_000,
+    retry: { delaysMs: o.psaRetryScheduleMs, maxDelayMs: 60 * 60 * 1000 },
+    ...(o.partnerConcurrency === undefined ? {} : { perGroup: o.partnerConcurrency }),
+  })
 
-/** The longest a PSA's Retry-After may hold a job back. */
-const maxPsaDelayMs = 60 * 60 * 1000
-
-export class QueuedAlertHandler {
-  constructor(
-    private readonly deps: {
-      queue: JobQueue
-      executor: AlertExecutor
-      outbox: WebhookOutbox
-      clock: Clock
-      log: FastifyBaseLogger
-      /** Delays before each retry of a retryable PSA failure, in ms. */
-      psaRetryScheduleMs: readonly number[]
-      onDelivery: () => void
-    },
-  ) {}
-
-  readonly handle = async (job: ClaimedJob): Promise<void> => {
-    const { queue, executor, outbox, clock, log, psaRetryScheduleMs } = this.deps
-    const alert = job.payload as QueuedAlert
-    const facts = factsOf(alert.request)
-    let delivered = false
-    try {
-      await executor.process({
+export function alertKind(
+  spec: ReturnType<typeof alertJob>,
+  deps: {
+    executor: Pick<AlertExecutor, 'run'>
+    onDelivery: () => void
+    /** Read fresh for every job: a disabled vendor's or partner's alerts wait, untouched, until it is enabled. */
+    tenants: Pick<Store['integrations'], 'tenantState'>
+  },
+): JobKindEntry {
+  return jobKind(spec, async (job) => {
+    const alert = job.payload
+    const state = await deps.tenants.tenantState(alert.integrationId)
+    const hold = state && tenantHold(state)
+    if (hold) return { kind: 'hold', key: hold.key, reason: `held: ${hold.reason}` }
+    const execution = await deps.executor.run(
+      {
         messageId: alert.messageId,
         strategy: 'webhook',
+        attempt: job.attempt,
         vendorId: alert.vendorId,
+        partnerId: alert.partnerId,
         integrationId: alert.integrationId,
-        facts,
+        facts: factsOf(alert.request),
         request: alert.request,
         newCorrelationId: alert.newCorrelationId,
-        hooks: {
-          recorded: async (tx: Store, outcome, integration) => {
-            if (!(await queue.complete(tx, job))) throw new LeaseLost(`job ${job.id} lost its lease`)
-            const id = await outbox.statusUpdate(tx, {
-              vendorId: alert.vendorId,
-              integration: integration ?? { id: alert.integrationId, partnerId: alert.partnerId },
-              messageId: alert.messageId,
-              outcome,
-              correlationId: outcome.correlationId ?? facts.correlationId ?? null,
-            })
-            delivered = id !== null
-          },
-          deferPsaFailure: (failure) => failure.retryable && job.attempts <= psaRetryScheduleMs.length,
-        },
-      })
-    } catch (err) {
-      if (err instanceof LeaseLost) {
-        log.warn(
-          { messageId: alert.messageId, jobId: job.id },
-          'the job lost its lease; its new owner runs it',
-        )
-        return
-      }
-      if (!(err instanceof PsaDeferred)) throw err
-      const scheduled = psaRetryScheduleMs[job.attempts - 1] ?? 0
-      const delay = Math.min(maxPsaDelayMs, Math.max(scheduled, err.failure.retryAfterMs ?? 0))
-      log.info(
-        { messageId: alert.messageId, attempt: job.attempts, delayMs: delay, failure: err.failure.message },
-        'PSA failure; the alert will be tried again',
-      )
-      await queue.retryAt(job, new Date(clock().getTime() + delay), err.failure.message)
-      return
+      },
+      { deferRetryable: job.canRetry, adoptRecorded: job.attempt > 1 },
+    )
+    switch (execution.kind) {
+      case 'recorded':
+        if (execution.notified) deps.onDelivery()
+        return { kind: 'done' }
+      case 'adopted':
+        return { kind: 'done' }
+      case 'deferred':
+        return {
+          kind: 'retry',
+          reason: execution.failure.message,
+          notBeforeMs: execution.failure.retryAfterMs,
+        }
+      case 'unrecorded':
+        // Not even the failure could be stored (the database): the alert stays queued.
+        return { kind: 'retry', reason: 'the outcome could not be recorded' }
     }
-    if (delivered) this.deps.onDelivery()
-  }
+  })
 }

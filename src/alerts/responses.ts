@@ -2,6 +2,7 @@
 // them, odd spellings included: `correlationID` in sync shapes, `correlationId` in webhook shapes,
 // statusCode 201 for suppressed and updated, the string "200" for closed.
 import type { OutcomeMessage } from '../domain/outcome.js'
+import type { FailureRenderer } from '../http/error-handler.js'
 
 export interface AlertAnswer {
   message: OutcomeMessage
@@ -67,4 +68,28 @@ export function webhookBody(a: AlertAnswer, messageId: string): WebhookBody {
     error: a.error ?? 'INTERNAL',
     detail: a.detail ?? 'The alert failed.',
   }
+}
+
+/** How the alert routes render a refusal (their `config.failureShape`): the strategy's `data` block added. */
+export const alertFailureRenderers: Record<'sync' | 'webhook', FailureRenderer> = {
+  sync: (f) =>
+    syncBody(
+      {
+        message: 'failed',
+        httpStatus: f.status,
+        error: f.code,
+        detail: f.detail,
+        correlationId: f.correlationId,
+      },
+      f.messageId,
+      f.requestId,
+    ),
+  webhook: (f) => ({
+    statusCode: f.status,
+    message: 'failed',
+    data: { messageId: f.messageId, correlationId: f.correlationId },
+    error: f.code,
+    detail: f.detail,
+    requestId: f.requestId,
+  }),
 }

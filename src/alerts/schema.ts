@@ -29,6 +29,24 @@ export const AlertData = Type.Object({
   }),
 })
 
+/**
+ * Fields of `data` beyond the contract's are kept with the alert's event (the vendor may send its
+ * own), up to this size as JSON; their nesting is bounded for every request (http/ingress.ts).
+ */
+export const extrasLimitBytes = 64 * 1024
+
+const contractFields = new Set(Object.keys(AlertData.properties))
+
+/** Why the unknown fields of an alert's `data` cannot be kept, or null. */
+export function extrasProblem(data: object): string | null {
+  const extras = Object.entries(data).filter(([name]) => !contractFields.has(name))
+  if (extras.length === 0) return null
+  const bytes = Buffer.byteLength(JSON.stringify(Object.fromEntries(extras)), 'utf8')
+  if (bytes <= extrasLimitBytes) return null
+  const names = extras.slice(0, 5).map(([name]) => name)
+  return `body/data carries ${bytes} bytes of fields beyond the contract's (${names.join(', ')}${extras.length > 5 ? ', …' : ''}) as JSON; at most ${extrasLimitBytes} bytes of them are kept.`
+}
+
 export const AlertRequest = Type.Object(
   {
     clientId: Text(limits.credential, 'Credential identifier'),
@@ -44,6 +62,14 @@ export const AlertRequest = Type.Object(
   { description: 'Unknown fields are ignored.' },
 )
 export type AlertRequest = Static<typeof AlertRequest>
+
+/** The alert as received, credentials removed: what the audit trail keeps and a queued job carries. */
+export const RedactedRequest = Type.Object({
+  integrationId: Type.String(),
+  correlationId: Type.Union([Type.String(), Type.Null()]),
+  data: AlertData,
+})
+export type RedactedRequest = Static<typeof RedactedRequest>
 
 const SyncData = Type.Object({
   messageId: Type.String({ description: 'Unique per transaction' }),

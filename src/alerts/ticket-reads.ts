@@ -2,7 +2,7 @@
 import type { Store } from '../db/store.js'
 import { ApiError } from '../http/errors.js'
 import { decodeCursor, page } from '../http/pagination.js'
-import { eventView, ticketView } from './views.js'
+import { eventView, historyShown, ticketView } from './views.js'
 
 export interface TicketScope {
   partnerId?: string
@@ -40,6 +40,10 @@ export async function getTicket(
       `correlationId '${correlationId}' names tickets in several integrations; pass integrationId.`,
     )
   }
-  const events = await store.events.forCorrelation(ticket.integrationId, correlationId)
-  return { ...ticketView(ticket), events: events.map(eventView) }
+  const { events, total } = await store.events.forCorrelation(
+    ticket.integrationId,
+    correlationId,
+    historyShown,
+  )
+  return { ...ticketView(ticket), events: events.map(eventView), eventCount: total }
 }

@@ -1,8 +1,8 @@
 // The ticket record and event history as the APIs show them (spec §2.3, §4.3–4.4), shared by the
 // vendor's ticket reads and the partner's.
 import Type, { type Static } from 'typebox'
-import type { AuditEvent } from '../db/repositories/events.js'
-import type { TicketRecord } from '../db/repositories/tickets.js'
+import type { AuditEvent } from '../domain/audit.js'
+import type { TicketRecord } from '../domain/types.js'
 import { Nullable } from '../http/schemas.js'
 
 export const TicketView = Type.Object({
@@ -36,9 +36,20 @@ export const EventView = Type.Object({
 })
 export type EventView = Static<typeof EventView>
 
+/**
+ * Issue 10 §4: a ticket's history is its newest 500 events (an alert storm appends one per alert), and
+ * how many there are; the partner pages all of them with GET /api/partner/events?correlationId=.
+ */
+export const historyShown = 500
+
 export const TicketWithHistory = Type.Object({
   ...TicketView.properties,
-  events: Type.Array(EventView, { description: 'every operation on the ticket, oldest first' }),
+  events: Type.Array(EventView, {
+    description: `the operations on the ticket, oldest first: every one, or the newest ${historyShown} of more`,
+  }),
+  eventCount: Type.Integer({
+    description: 'how many events the ticket has (older ones age out, see retention)',
+  }),
 })
 
 export function ticketView(t: TicketRecord): TicketView {

@@ -3,18 +3,7 @@
 // shape gets a small mapping in its configuration saying where the groups, names and types are.
 // Pure: no I/O.
 import { catalogueFromList } from '../domain/catalogue.js'
-
-/** Where the groups are in a differently shaped answer. Every field is optional; the default is the spec's. */
-export interface ProductGroupsMapping {
-  /** Dotted path to the array of groups, e.g. `data.groups`; default `productGroups`. */
-  groupsPath?: string
-  /** Field of a group holding its name; default `productGroup`. */
-  groupField?: string
-  /** Field of a group holding its alert types (an array, or a comma-separated string); default `alertTypes`. */
-  typesField?: string
-  /** When the alert types are objects: the field holding the type's name, e.g. `code`. */
-  typeNameField?: string
-}
+import type { ProductGroupsMapping } from '../domain/vendor.js'
 
 export const specMapping: Required<Omit<ProductGroupsMapping, 'typeNameField'>> = {
   groupsPath: 'productGroups',

@@ -2,15 +2,14 @@
 // when the vendor has a productGroupsUrl and the partner configured credentials, the list the vendor's
 // endpoint answers for that partner (cached, single-flight, stale-if-error, 500 ms budget; cache.ts).
 // Whatever cannot be had in time falls back to the last good list, else the static one; every
-// fallback is logged and counted. A change of the dynamic list schedules a state_snapshot.
+// fallback is logged and counted. A change of the dynamic list is told to `onListChanged`.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
-import type { Integration } from '../db/repositories/integrations.js'
-import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
 import { toCatalogue } from '../domain/catalogue.js'
+import type { Integration } from '../domain/integration.js'
 import type { Catalogue } from '../domain/types.js'
-import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import type { Vendor } from '../domain/vendor.js'
 import { readCatalogueAnswer } from './adapter.js'
 import { type CachedList, CatalogueCache, type FetchResult, type Lookup } from './cache.js'
 import type { CatalogueMetrics } from './metrics.js'
@@ -64,7 +63,8 @@ export class CatalogueSource {
       log: FastifyBaseLogger
       metrics: CatalogueMetrics
       fetcher: CatalogueFetcher
-      snapshots: SnapshotScheduler
+      /** A partner's dynamic list is new or changed (services.ts schedules a state_snapshot). */
+      onListChanged: (integrationId: string) => void
     },
   ) {
     this.cache = new CatalogueCache(deps.clock, {
@@ -162,10 +162,8 @@ export class CatalogueSource {
     }
     metrics.outcome('ok')
     if (!stored || (previous !== null && sameGroups(previous.groups, result.groups))) return
-    // A new or changed list for this partner: tell the vendor (coalesced with other changes).
-    this.deps.snapshots
-      .changed(this.deps.store, [integrationId])
-      .catch((err) => log.error({ err, integrationId }, 'catalogue: could not schedule a state_snapshot'))
+    // A new or changed list for this partner: whoever listens tells the vendor.
+    this.deps.onListChanged(integrationId)
   }
 }
 

@@ -1,9 +1,10 @@
 // The one outbound call of the catalogue: GET the vendor's /product-groups (spec §4.7) with the
-// integration's credentials, through the service's guarded sender (src/webhooks/outbound.ts): private
+// integration's credentials, through the service's guarded sender (src/outbound/http.ts): private
 // addresses refused at connect time unless ALLOW_PRIVATE_NETWORK, no redirects, a hard timeout and a
 // capped body.
-import type { VendorCredentials } from '../db/repositories/integrations.js'
-import type { OutboundHttp } from '../webhooks/outbound.js'
+
+import type { VendorCredentials } from '../domain/integration.js'
+import type { OutboundHttp } from '../outbound/http.js'
 
 export interface CatalogueRequest {
   url: string

@@ -1,12 +1,13 @@
 // Opens the database named by the configuration. This is the only file that knows which dialect is
 // in use; everything above it speaks Kysely.
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import pg from 'pg'
 import type { Config } from '../config.js'
+import { DatabaseUnavailable, describeDatabaseFailure } from './failures.js'
 import type { Database } from './schema.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -16,42 +17,120 @@ export interface Db {
   dialect: Dialect
   /** The embedded connection itself, for the queue's hot insert; null on PostgreSQL. */
   sqlite: SQLite.Database | null
+  /**
+   * Throws DatabaseUnavailable (one sentence, no secret) when the database cannot be read. `thorough`
+   * (at start) also checks every page of an SQLite file; otherwise it is cheap enough for /readyz.
+   */
+  check(options?: { thorough?: boolean; timeoutMs?: number }): Promise<void>
   close(): Promise<void>
 }
 
 export interface OpenOptions {
-  /** A pooled PostgreSQL connection failed while idle (a restart, a terminated backend). */
+  /** A pooled PostgreSQL connection failed (a restart, a terminated backend); the pool replaces it. */
   onIdleError?: (err: Error) => void
 }
 
 export function openDatabase(target: Config['database'], options: OpenOptions = {}): Db {
   if (target.kind === 'sqlite') {
-    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true })
-    const sqlite = new SQLite(target.path)
-    sqlite.pragma('journal_mode = WAL')
-    // FULL: a commit is on disk before the answer, so an accepted alert survives a power cut too.
-    sqlite.pragma('synchronous = FULL')
-    sqlite.pragma('foreign_keys = ON')
-    sqlite.pragma('busy_timeout = 5000')
+    let sqlite: SQLite.Database | undefined
+    try {
+      if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true })
+      sqlite = new SQLite(target.path)
+      sqlite.pragma('journal_mode = WAL')
+      // FULL: a commit is on disk before the answer, so an accepted alert survives a power cut too.
+      sqlite.pragma('synchronous = FULL')
+      sqlite.pragma('foreign_keys = ON')
+      sqlite.pragma('busy_timeout = 5000')
+    } catch (err) {
+      sqlite?.close()
+      throw describeDatabaseFailure(err, target)
+    }
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     })
-    return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() }
+    const main = sqlite
+    return {
+      kysely,
+      dialect: 'sqlite',
+      sqlite,
+      check: async (o = {}) => checkSqlite(main, target.path, o.thorough ?? false),
+      close: () => kysely.destroy(),
+    }
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 10 })
-  // pg reports an idle connection's failure on the pool, which replaces the connection. Unheard,
-  // that 'error' event would end the process.
-  pool.on('error', (err) => options.onIdleError?.(err))
+  // A connection the server ends (a restart, a terminated backend, a dropped database) reports it as
+  // an 'error' event, which unheard would end the process. The pool hears it only while the
+  // connection is idle in it; while it is checked out between two statements (inside a transaction)
+  // no one would. So every connection gets a listener of its own, which reports the failure once; the
+  // query that next uses the connection fails as a value, and the pool drops the connection when it
+  // comes back. The pool's own event is then the same failure again.
+  pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)))
+  pool.on('error', () => {})
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   const connections = openConnections(pool)
   return {
     kysely,
     dialect: 'postgres',
     sqlite: null,
+    async check(o = {}) {
+      const timeoutMs = o.timeoutMs ?? 5000
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'timeout' })), timeoutMs)
+      })
+      try {
+        await Promise.race([sql`select 1`.execute(kysely), timeout])
+      } catch (err) {
+        throw describeDatabaseFailure(err, target)
+      } finally {
+        clearTimeout(timer)
+      }
+    },
     async close() {
       await kysely.destroy()
       await connections.closed()
     },
+  }
+}
+
+/**
+ * The live connection keeps pages in its cache (and recent pages in the WAL) and would go on
+ * answering from them over a file that was overwritten or deleted; so the file's header is read as it
+ * is now, and a fresh read-only connection opens it. At start, a quick_check reads every page.
+ */
+/** The first 16 bytes of every SQLite database file. */
+const sqliteMagic = Buffer.from('SQLite format 3\0', 'latin1')
+
+function checkSqlite(main: SQLite.Database, path: string, thorough: boolean): void {
+  const target = { kind: 'sqlite', path } as const
+  try {
+    if (thorough) {
+      const result = main.pragma('quick_check', { simple: true })
+      if (result !== 'ok')
+        throw new DatabaseUnavailable(`the SQLite file ${path} is damaged (${String(result)})`, true)
+      return
+    }
+    if (path === ':memory:') {
+      main.prepare('select count(*) from sqlite_master').get()
+      return
+    }
+    const header = Buffer.alloc(sqliteMagic.length)
+    const fd = openSync(path, 'r')
+    try {
+      const read = readSync(fd, header, 0, header.length, 0)
+      if (read > 0 && !header.subarray(0, read).equals(sqliteMagic.subarray(0, read)))
+        throw Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' })
+    } finally {
+      closeSync(fd)
+    }
+    const fresh = new SQLite(path, { readonly: true, fileMustExist: true })
+    try {
+      fresh.prepare('select count(*) from sqlite_master').get()
+    } finally {
+      fresh.close()
+    }
+  } catch (err) {
+    throw describeDatabaseFailure(err, target)
   }
 }
 

@@ -4,11 +4,21 @@ import type { Db } from './connect.js'
 import * as m0001 from './migrations/0001_initial.js'
 import * as m0002 from './migrations/0002_queue_and_webhooks.js'
 import * as m0003 from './migrations/0003_vendor_api.js'
+import * as m0004 from './migrations/0004_once_per_message.js'
+import * as m0005 from './migrations/0005_real_psas.js'
+import * as m0006 from './migrations/0006_psa_effects.js'
+import * as m0007 from './migrations/0007_credentials.js'
+import * as m0009 from './migrations/0009_retention.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_queue_and_webhooks': m0002,
   '0003_vendor_api': m0003,
+  '0004_once_per_message': m0004,
+  '0005_real_psas': m0005,
+  '0006_psa_effects': m0006,
+  '0007_credentials': m0007,
+  '0009_retention': m0009,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -125,6 +125,7 @@ export interface RulesTable {
   ticket_priority: string | null
   ticket_type: string | null
   ticket_status: string | null
+  ticket_closed_status: string | null
   created_at: string
   updated_at: string
 }
@@ -181,6 +182,8 @@ export interface SandboxTicketsTable {
   created_at: string
   updated_at: string
   closed_at: string | null
+  /** The correlationId the ticket was created for (the sandbox's externalXRef). */
+  external_ref: string | null
 }
 
 export interface SandboxNotesTable {
@@ -213,6 +216,10 @@ export interface JobsTable {
   run_at: string
   lease_token: string | null
   last_error: string | null
+  /** Set when the job is dead: its payload does not fit its kind (last_error says why). */
+  failed_at: string | null
+  /** Jobs of one group (an alert job: its partner) are held to a number in flight at once. */
+  group_key: string | null
   created_at: string
 }
 
@@ -252,6 +259,19 @@ export interface WebhookAttemptsTable {
   next_attempt_at: string | null
 }
 
+export interface PsaEffectsTable {
+  message_id: string
+  integration_id: string
+  ticket_id: string
+  correlation_id: string
+  psa_ticket_id: string
+  row: string
+  strategy: string
+  request_digest: string
+  orphaned_at: string | null
+  created_at: string
+}
+
 export interface Database {
   settings: SettingsTable
   vendors: VendorsTable
@@ -273,4 +293,69 @@ export interface Database {
   jobs: JobsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  psa_effects: PsaEffectsTable
+}
+
+// Issue 10 §3 (migration 0007_credentials): rotation with an overlap window, disabled tenants, held
+// jobs and the operator audit log. Declared as a block of its own (interface merging adds these
+// columns to the tables above) so that it stays one self-contained change.
+
+export interface VendorsTable {
+  /** Counts rotations: an access token carries the generation it was issued under. */
+  client_secret_version: Generated<number>
+  previous_client_secret_digest: string | null
+  previous_client_secret_expires_at: string | null
+  client_secret_rotated_at: string | null
+  /** Sealed like webhook_secret_enc; deliveries carry its signature too until it expires. */
+  previous_webhook_secret_enc: string | null
+  previous_webhook_secret_expires_at: string | null
+  webhook_secret_rotated_at: string | null
+  disabled_at: string | null
+  disabled_reason: string | null
+}
+
+export interface PartnersTable {
+  previous_api_key_digest: string | null
+  previous_api_key_expires_at: string | null
+  api_key_rotated_at: string | null
+  disabled_at: string | null
+  disabled_reason: string | null
+}
+
+export interface IntegrationsTable {
+  org_token_version: Generated<number>
+  previous_org_token_digest: string | null
+  previous_org_token_expires_at: string | null
+  org_token_rotated_at: string | null
+}
+
+export interface VendorTokensTable {
+  /** The generations of the client secret and organization token the token was issued under. */
+  client_secret_version: Generated<number>
+  org_token_version: Generated<number>
+}
+
+export interface JobsTable {
+  /** Set while the job waits for its key (a disabled tenant) to be resumed. */
+  hold_key: Generated<string | null>
+}
+
+/** One operator action (or a tenant's rotation of its own credential), written in the action's transaction. */
+export interface OperatorAuditTable {
+  id: string
+  at: string
+  /** operator | vendor | partner */
+  actor_kind: string
+  /** A stable identifier of the credential used, never the credential (op_… for the admin token). */
+  actor: string
+  request_id: string | null
+  action: string
+  target_type: string
+  target_id: string
+  /** JSON; never a secret. */
+  summary: string
+}
+
+export interface Database {
+  operator_audit: OperatorAuditTable
 }

@@ -2,13 +2,14 @@
 // Store whose repositories all write inside the same transaction.
 import type { Kysely } from 'kysely'
 import type { CryptoBox } from '../security/crypto-box.js'
+import { AuditRepository } from './repositories/audit.js'
 import { DeliveryRepository } from './repositories/deliveries.js'
 import { EventRepository } from './repositories/events.js'
 import { IntegrationRepository } from './repositories/integrations.js'
 import { MappingRepository } from './repositories/mappings.js'
 import { PartnerRepository } from './repositories/partners.js'
+import { PsaEffectRepository } from './repositories/psa-effects.js'
 import { RuleRepository } from './repositories/rules.js'
-import { SandboxRepository } from './repositories/sandbox.js'
 import { ServiceMappingRepository } from './repositories/service-mappings.js'
 import { SettingsRepository } from './repositories/settings.js'
 import { TicketRepository } from './repositories/tickets.js'
@@ -31,8 +32,10 @@ export class Store {
   readonly events: EventRepository
   readonly tokens: TokenRepository
   readonly settings: SettingsRepository
-  readonly sandbox: SandboxRepository
   readonly deliveries: DeliveryRepository
+  readonly psaEffects: PsaEffectRepository
+  /** The operator audit log (issue 10). */
+  readonly audit: AuditRepository
 
   constructor(
     readonly kysely: Kysely<Database>,
@@ -51,8 +54,9 @@ export class Store {
     this.events = new EventRepository(kysely)
     this.tokens = new TokenRepository(kysely)
     this.settings = new SettingsRepository(kysely)
-    this.sandbox = new SandboxRepository(kysely)
     this.deliveries = new DeliveryRepository(kysely)
+    this.psaEffects = new PsaEffectRepository(kysely)
+    this.audit = new AuditRepository(kysely)
   }
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {

@@ -45,7 +45,7 @@ export type Decision =
       retireTicketId: string | null
     }
   | { kind: 'append'; row: '9' | '14'; ticket: Ticket; mapping: AccountMapping }
-  | { kind: 'close'; ticket: Ticket; mapping: AccountMapping }
+  | { kind: 'close'; ticket: Ticket; mapping: AccountMapping; rule: Rule }
 
 const done = (outcome: Outcome): Decision => ({ kind: 'done', outcome })
 
@@ -254,7 +254,7 @@ function decideFollowUp(ctx: DecisionContext): Decision {
     )
   }
   if (ticket.status === 'closed') return done(alreadyClosed(ticket.correlationId, 'here'))
-  return { kind: 'close', ticket, mapping }
+  return { kind: 'close', ticket, mapping, rule }
 }
 
 /** What the webhook strategy answers at once, before the queued job runs the decision for real

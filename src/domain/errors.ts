@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'BODY_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
   | 'INVALID_ALERT'
   | 'CORRELATION_ID_REQUIRED'
   | 'INVALID_CREDENTIALS'
@@ -28,6 +30,9 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'PSA_ERROR'
   | 'INTERNAL'
+  | 'DATABASE_UNAVAILABLE'
+  // Issue 10: the credentials are right, but the operator disabled their vendor or partner.
+  | 'TENANT_DISABLED'
   // OAuth 2.0 (RFC 6749 §5.2) codes, used by the token endpoint only.
   | 'invalid_request'
   | 'invalid_client'
@@ -50,6 +55,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'invalid_client':
       return 401
     case 'FORBIDDEN':
+    case 'TENANT_DISABLED':
       return 403
     case 'NOT_FOUND':
     case 'INTEGRATION_NOT_FOUND':
@@ -68,6 +74,10 @@ export function httpStatusOf(code: ErrorCode): number {
       return 409
     case 'BODY_TOO_LARGE':
       return 413
+    case 'HEADERS_TOO_LARGE':
+      return 431
+    case 'REQUEST_TIMEOUT':
+      return 408
     case 'UNSUPPORTED_MEDIA_TYPE':
       return 415
     case 'RATE_LIMITED':
@@ -76,5 +86,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 500
     case 'PSA_ERROR':
       return 502
+    case 'DATABASE_UNAVAILABLE':
+      return 503
   }
 }

@@ -2,6 +2,12 @@
 // precedence that covers its alert type (ties: the older rule first).
 import type { Rule } from './types.js'
 
+/**
+ * The most rules an integration holds (issue 10 §4). Every alert decides among them and the partner's
+ * list shows them whole in precedence order, so the bound is on the rules, not a page of them.
+ */
+export const maxRulesPerIntegration = 500
+
 export type RuleMatch = { kind: 'matched'; rule: Rule } | { kind: 'no-rule' } | { kind: 'all-disabled' }
 
 export function byPrecedence(a: Rule, b: Rule): number {

@@ -28,7 +28,10 @@ export interface TicketSettings {
   board: string | null
   priority: string | null
   type: string | null
+  /** The status a new ticket starts with. */
   status: string | null
+  /** The status a RESOLVED alert closes the ticket with (null: the PSA's own closed status). */
+  closedStatus: string | null
 }
 
 export interface Rule {
@@ -85,3 +88,9 @@ export interface AlertFacts {
 }
 
 export type EventStatus = 'success' | 'suppressed' | 'failed'
+export interface TicketRecord extends Ticket {
+  integrationId: string
+  partnerId: string
+  updatedAt: string
+  closedAt: string | null
+}

@@ -1,15 +1,19 @@
 // Bearer authentication for the three kinds of caller (DESIGN §1). Each route group adds the hook
-// of its caller kind; handlers read the principal with the typed getters below.
+// of its caller kind; handlers read the principal with the typed getters below. What a partner key
+// or a vendor token is worth is asked of the capabilities that own them (wired in services.ts).
 import type { FastifyRequest } from 'fastify'
-import type { Integration } from '../db/repositories/integrations.js'
-import type { Store } from '../db/store.js'
-import { digest, matchesDigest } from '../security/secrets.js'
-import type { TokenService } from '../vendor/token-service.js'
+import { disabledDetail } from '../domain/credentials.js'
+import type { ErrorCode } from '../domain/errors.js'
+import type { Actor } from '../domain/operator-audit.js'
+import type { PartnerKeyOwner } from '../domain/partner.js'
+import { matchesDigest, operatorIdOf } from '../security/secrets.js'
 import { ApiError } from './errors.js'
 
 export type Principal =
-  | { kind: 'admin' }
-  | { kind: 'partner'; partnerId: string }
+  /** operatorId: a stable, non-secret name of the admin credential used (for the audit log). */
+  | { kind: 'admin'; operatorId: string }
+  /** key: the partner's current API key, or the one a rotation replaced (in its overlap window). */
+  | { kind: 'partner'; partnerId: string; key: PartnerKeyOwner['key'] }
   | { kind: 'vendor'; vendorId: string; integrationId: string | null; tokenId: string }
 
 declare module 'fastify' {
@@ -31,23 +35,36 @@ export interface AuthHooks {
   vendor(request: FastifyRequest): Promise<void>
 }
 
-export function authHooks(deps: { store: Store; tokens: TokenService; adminTokenDigest: string }): AuthHooks {
+/** What a vendor access token is worth: its vendor and binding, or why it is refused. */
+export type VendorTokenCheck =
+  | { ok: true; vendorId: string; integrationId: string | null; tokenId: string }
+  | { ok: false; code: ErrorCode; detail: string }
+
+export interface Authenticators {
+  adminTokenDigest: string
+  /** The partner whose API key this is, or null. */
+  partnerOfKey(key: string): Promise<PartnerKeyOwner | null>
+  vendorToken(token: string): Promise<VendorTokenCheck>
+}
+
+export function authHooks(deps: Authenticators): AuthHooks {
+  const operatorId = operatorIdOf(deps.adminTokenDigest)
   return {
     async admin(request) {
       if (!matchesDigest(bearer(request), deps.adminTokenDigest)) {
         throw new ApiError('INVALID_CREDENTIALS', 'The admin token is wrong.')
       }
-      request.principal = { kind: 'admin' }
+      request.principal = { kind: 'admin', operatorId }
     },
     async partner(request) {
-      const key = bearer(request)
-      const partner = await deps.store.partners.findByApiKeyDigest(digest(key))
-      if (!partner || !matchesDigest(key, partner.digest))
-        throw new ApiError('INVALID_CREDENTIALS', 'The partner API key is wrong.')
-      request.principal = { kind: 'partner', partnerId: partner.id }
+      const owner = await deps.partnerOfKey(bearer(request))
+      if (!owner) throw new ApiError('INVALID_CREDENTIALS', 'The partner API key is wrong.')
+      if (owner.disabled)
+        throw new ApiError('TENANT_DISABLED', disabledDetail('partner', owner.disabled, 'own'))
+      request.principal = { kind: 'partner', partnerId: owner.partnerId, key: owner.key }
     },
     async vendor(request) {
-      const check = await deps.tokens.verify(bearer(request))
+      const check = await deps.vendorToken(bearer(request))
       if (!check.ok) throw new ApiError(check.code, check.detail)
       request.principal = {
         kind: 'vendor',
@@ -65,38 +82,29 @@ export function partnerId(request: FastifyRequest): string {
   return p.partnerId
 }
 
+export function partnerPrincipal(request: FastifyRequest): Extract<Principal, { kind: 'partner' }> {
+  const p = request.principal
+  if (p?.kind !== 'partner') throw new ApiError('UNAUTHENTICATED', 'Send a partner API key.')
+  return p
+}
+
+/** Who made this request, for the audit log: the operator credential, the vendor's token or the partner. */
+export function actorOf(request: FastifyRequest): Actor {
+  const p = request.principal
+  switch (p?.kind) {
+    case 'admin':
+      return { kind: 'operator', id: p.operatorId, requestId: request.id }
+    case 'vendor':
+      return { kind: 'vendor', id: `token:${p.tokenId}`, requestId: request.id }
+    case 'partner':
+      return { kind: 'partner', id: `partner:${p.partnerId}`, requestId: request.id }
+    default:
+      throw new ApiError('UNAUTHENTICATED', 'Send credentials.')
+  }
+}
+
 export function vendorPrincipal(request: FastifyRequest): Extract<Principal, { kind: 'vendor' }> {
   const p = request.principal
   if (p?.kind !== 'vendor') throw new ApiError('UNAUTHENTICATED', 'Send a vendor access token.')
   return p
-}
-
-/**
- * The integration a vendor call acts on: the one the token is bound to (organization_oem_token at
- * token time), or, for an unbound token, the one named explicitly. Never another vendor's.
- */
-export async function vendorIntegration(
-  store: Store,
-  request: FastifyRequest,
-  explicitId: string | undefined,
-): Promise<Integration> {
-  const p = vendorPrincipal(request)
-  const id = p.integrationId ?? explicitId
-  if (!id) {
-    throw new ApiError(
-      'VALIDATION_FAILED',
-      'This token is not bound to an integration: pass integrationId, or request the token with organization_oem_token.',
-    )
-  }
-  if (p.integrationId && explicitId && explicitId !== p.integrationId) {
-    throw new ApiError(
-      'FORBIDDEN',
-      `This token is bound to integration '${p.integrationId}', not '${explicitId}'.`,
-    )
-  }
-  const integration = await store.integrations.findById(id)
-  if (!integration || integration.vendorId !== p.vendorId) {
-    throw new ApiError('INTEGRATION_NOT_FOUND', `Integration '${id}' is not an integration of this vendor.`)
-  }
-  return integration
 }

@@ -1,31 +1,78 @@
 // Renders every error in one envelope: the contract's failure shape (statusCode, message "failed")
-// plus `error` (machine code), `detail` (what to fix) and `requestId`. Alert routes add the `data`
-// block of their strategy. 5xx details are never leaked.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+// plus `error` (machine code), `detail` (what to fix) and `requestId`. A route may name another shape
+// (`config.failureShape`): the alert routes add the `data` block of their strategy, the token endpoint
+// the OAuth fields. Those renderers belong to their capabilities and are handed in by the app.
+// 5xx details are never leaked.
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
-import { syncBody } from '../alerts/responses.js'
+import { type ErrorCode, httpStatusOf } from '../domain/errors.js'
 import { ApiError } from './errors.js'
-
-export type FailureShape = 'default' | 'sync' | 'webhook' | 'oauth'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    failureShape?: FailureShape
+    /** The name of a renderer given to installErrorHandling; the default envelope otherwise. */
+    failureShape?: string
   }
 }
 
+/** One refused request, as every renderer sees it. */
+export interface Failure {
+  status: number
+  code: string
+  detail: string
+  /** The alert's correlation id: the one the error names, else the one the body carried. */
+  correlationId: string | null
+  /** A fresh id where the error names none, so a caller can quote it to support. */
+  messageId: string
+  requestId: string
+}
+
+export type FailureRenderer = (failure: Failure) => unknown
+
+/** The default envelope of every API. */
+export const defaultFailure: FailureRenderer = (f) => ({
+  statusCode: f.status,
+  message: 'failed',
+  error: f.code,
+  detail: f.detail,
+  requestId: f.requestId,
+})
+
 interface ValidationIssue {
+  keyword?: string
+  schemaPath?: string
   instancePath?: string
+  params?: { format?: unknown; additionalProperties?: unknown }
   message?: string
+}
+
+/** Each issue as a sentence part naming the field and the rule it breaks. */
+function describeIssues(where: string, issues: ValidationIssue[]): string[] {
+  return issues.flatMap((v) => {
+    const field = `${where}${v.instancePath ?? ''}`
+    // A field the schema does not have is reported twice: once per field ("schema is false") and once
+    // for its object, which names them all. The object's report is the one kept.
+    if (v.keyword === 'boolean' && v.schemaPath?.endsWith('/additionalProperties')) return []
+    if (v.keyword === 'additionalProperties' && Array.isArray(v.params?.additionalProperties)) {
+      return v.params.additionalProperties.map((name) => `${field}/${String(name)} is not a known field`)
+    }
+    if (v.keyword === 'format' && v.params?.format === 'date-time') {
+      return [
+        `${field} must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z, with seconds from 00 to 59`,
+      ]
+    }
+    return [`${field} ${v.message ?? 'is invalid'}`]
+  })
 }
 
 function fromFramework(err: FastifyError): ApiError {
   if (err instanceof ApiError) return err
   if (err.validation) {
     const where = err.validationContext ?? 'request'
-    const issues = (err.validation as ValidationIssue[])
-      .slice(0, 3)
-      .map((v) => `${where}${v.instancePath ?? ''} ${v.message ?? 'is invalid'}`)
+    const issues = describeIssues(where, err.validation as ValidationIssue[]).slice(0, 3)
     return new ApiError('VALIDATION_FAILED', `${issues.join('; ')}.`)
   }
   switch (err.code) {
@@ -54,64 +101,110 @@ function requestCorrelationId(request: FastifyRequest): string | null {
   return typeof value === 'string' && value.length <= 128 ? value : null
 }
 
-export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
-  const shape = request.routeOptions.config?.failureShape ?? 'default'
+function sendFailure(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+  renderers: Readonly<Record<string, FailureRenderer>>,
+): FastifyReply {
+  const shape = request.routeOptions.config?.failureShape
+  const render = (shape !== undefined ? renderers[shape] : undefined) ?? defaultFailure
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value)
   const correlationId =
     error.extra.correlationId !== undefined ? error.extra.correlationId : requestCorrelationId(request)
-  const messageId = error.extra.messageId ?? uuidv7()
   reply.code(error.status)
-  const answer = {
-    message: 'failed' as const,
-    httpStatus: error.status,
-    error: error.code,
-    detail: error.detail,
-    correlationId,
-  }
-  switch (shape) {
-    case 'sync':
-      return reply.send(syncBody(answer, messageId, request.id))
-    case 'webhook':
-      return reply.send({
-        statusCode: error.status,
-        message: 'failed',
-        data: { messageId, correlationId },
-        error: error.code,
-        detail: error.detail,
-        requestId: request.id,
-      })
-    case 'oauth':
-      return reply.send({
-        statusCode: error.status,
-        message: 'failed',
-        error: error.code,
-        error_description: error.detail,
-        detail: error.detail,
-        requestId: request.id,
-      })
-    case 'default':
-      return reply.send({
-        statusCode: error.status,
-        message: 'failed',
-        error: error.code,
-        detail: error.detail,
-        requestId: request.id,
-      })
-  }
+  return reply.send(
+    render({
+      status: error.status,
+      code: error.code,
+      detail: error.detail,
+      correlationId,
+      messageId: error.extra.messageId ?? uuidv7(),
+      requestId: request.id,
+    }),
+  )
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  renderers: Readonly<Record<string, FailureRenderer>>,
+): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const error = fromFramework(err)
     if (error.status >= 500) request.log.error({ err }, 'request failed')
     else request.log.info({ code: error.code, detail: error.detail }, 'request refused')
-    return sendFailure(request, reply, error)
+    return sendFailure(request, reply, error, renderers)
   })
   app.setNotFoundHandler((request, reply) =>
     sendFailure(
       request,
       reply,
-      new ApiError('NOT_FOUND', `There is no route ${request.method} ${request.url.split('?')[0]}.`),
+      new ApiError('NOT_FOUND', `There is no route ${request.method} ${shortPath(request.url)}.`),
+      renderers,
     ),
   )
+}
+
+const shortPath = (url: string): string => {
+  const path = url.split('?')[0] ?? ''
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path
+}
+
+/**
+ * The router's own refusals (Fastify's `frameworkErrors` option), which otherwise answer in Fastify's
+ * shape: a path segment that is not valid percent-encoding, a path parameter longer than the router
+ * takes. No route is matched yet, so they get the default envelope, as a 400.
+ */
+export function frameworkFailure(maxParamLength: number) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const detail =
+      err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? `A path parameter is longer than ${maxParamLength} characters; no id is that long.`
+        : `The path ${shortPath(request.url)} is not valid percent-encoding; encode each path segment as UTF-8 (e.g. with encodeURIComponent).`
+    request.log.info({ code: err.code }, 'request refused')
+    reply
+      .code(400)
+      .header('x-request-id', request.id)
+      .send(
+        defaultFailure({
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          detail,
+          correlationId: null,
+          messageId: uuidv7(),
+          requestId: request.id,
+        }),
+      )
+  }
+}
+
+/**
+ * Requests that are not HTTP at all (a NUL or a bare line break in a header, headers over 16 KiB, a
+ * request that took too long to arrive): Node's parser refuses them before there is a request, and
+ * Fastify's `clientErrorHandler` writes the answer to the socket itself. This one writes the failure
+ * envelope, with a request id, and closes the connection as Node would.
+ */
+export function clientFailure(this: FastifyInstance, err: ConnectionError, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [code, detail]: [ErrorCode, string] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? ['REQUEST_TIMEOUT', 'The request did not arrive in time; send it again.']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? ['HEADERS_TOO_LARGE', 'The request headers are larger than 16 KiB.']
+        : [
+            'VALIDATION_FAILED',
+            'The request is not valid HTTP/1.1 (a header may hold a NUL or a line break); nothing was done.',
+          ]
+  const status = httpStatusOf(code)
+  const requestId = randomUUID()
+  this.log.info({ code: err.code, requestId }, 'request refused: not valid HTTP')
+  const body = JSON.stringify(
+    defaultFailure({ status, code, detail, correlationId: null, messageId: uuidv7(), requestId }),
+  )
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(err)
 }

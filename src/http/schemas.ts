@@ -1,5 +1,24 @@
 // Schema pieces shared by many routes. Each route file owns its own request and response schemas.
 import Type, { type TSchema } from 'typebox'
+import Format from 'typebox/format'
+
+// The `date-time` format of every schema: RFC 3339 as TypeBox checks it, and only instants a Date can
+// hold. RFC 3339 allows a leap second (`2016-12-31T23:59:60Z`), which no Date represents: such a value
+// passed the schema and then made `new Date(value).toISOString()` throw. Validators capture a format
+// when they are compiled; this module is imported before any route is built, so they capture this one.
+const rfc3339 = Format.Get('date-time')
+Format.Set('date-time', (value) => (rfc3339?.(value) ?? false) && Number.isFinite(Date.parse(value)))
+
+/** A point in time given by a caller (a filter or a body field): RFC 3339 that a Date holds exactly. */
+export const Instant = (description: string) =>
+  Type.String({
+    format: 'date-time',
+    maxLength: 64,
+    description: `${description} (RFC 3339, e.g. 2026-01-31T12:00:00Z)`,
+  })
+
+/** An Instant as this service stores and compares times: UTC ISO 8601 with milliseconds. */
+export const isoInstant = (value: string): string => new Date(value).toISOString()
 
 export const FailureBody = Type.Object(
   {
@@ -34,3 +53,16 @@ export const VendorIntegrationId = Type.String({
   maxLength: 64,
   description: 'needed only with an unbound token',
 })
+
+/**
+ * Lists that were answered whole before issue 10 (accounts, services, latest usage, tenants): a page
+ * as large as the lists callers had then, so that they see no change, and no larger than a bound.
+ */
+export const LongLimit = Type.Integer({
+  minimum: 1,
+  maximum: 1000,
+  default: 500,
+  description: 'items per page (default 500); nextCursor names the next page',
+})
+/** The nextCursor of an ascending keyset list (its key may be two ids of up to 128 characters). */
+export const KeyCursor = Type.String({ maxLength: 4096, description: 'nextCursor of the previous page' })

@@ -1,10 +1,11 @@
 // Prometheus metrics in the text exposition format. No authentication (like the health checks):
 // keep the port off the public internet, and no label carries a tenant id.
+
+import type { Registry } from 'prom-client'
 import Type from 'typebox'
 import type { App } from '../http/app-types.js'
-import type { Services } from '../services.js'
 
-export function registerMetrics(app: App, s: Services): void {
+export function registerMetrics(app: App, s: { metrics: Registry }): void {
   app.get(
     '/metrics',
     {

@@ -3,14 +3,18 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { CatalogueSource, EffectiveCatalogue } from '../catalogue/source.js'
 import { type Clock, iso } from '../clock.js'
-import type { Integration, SettingsPatch } from '../db/repositories/integrations.js'
-import type { ServiceMapping } from '../db/repositories/service-mappings.js'
+import type { SettingsPatch } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
+import type { ServiceMapping } from '../domain/billing.js'
 import { checkAgainstCatalogue } from '../domain/catalogue.js'
+import type { Integration } from '../domain/integration.js'
 import { transition } from '../domain/integration-state.js'
+import { type Actor, fieldsSet } from '../domain/operator-audit.js'
+import { maxRulesPerIntegration } from '../domain/rules.js'
 import type { AccountMapping, IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
 import { ApiError } from '../http/errors.js'
-import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
+import type { SnapshotScheduler } from '../integrations/snapshots.js'
 
 export interface RuleInput {
   precedence?: number
@@ -46,6 +50,7 @@ export class PartnerSetup {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly snapshots: SnapshotScheduler,
+    private readonly lifecycle: IntegrationLifecycle,
     private readonly catalogues: CatalogueSource,
   ) {}
 
@@ -65,6 +70,8 @@ export class PartnerSetup {
   async updateSettings(
     integration: Integration,
     input: SettingsPatch & { vendorCredentials?: VendorCredentialsInput | null },
+    /** The operator, when it is the operator's change (it is then audited). */
+    by?: Actor,
   ): Promise<Integration> {
     const { vendorCredentials, ...patch } = input
     const header = vendorCredentials?.header?.toLowerCase()
@@ -88,6 +95,15 @@ export class PartnerSetup {
           },
           now,
         )
+      const summary = {
+        fields: fieldsSet(input),
+        ...(patch.alertsEnabled !== undefined ? { alertsEnabled: patch.alertsEnabled } : {}),
+      }
+      await tx.audit.record(
+        by,
+        { action: 'integration.update', targetType: 'integration', targetId: integration.id, summary },
+        now,
+      )
     })
     if (vendorCredentials !== undefined) this.catalogues.forget(integration.id)
     return (await this.store.integrations.findById(integration.id))!
@@ -106,7 +122,7 @@ export class PartnerSetup {
     if (!move.ok) throw new ApiError(move.error, move.detail)
     if (move.changed) {
       await this.store.transaction((tx) =>
-        this.snapshots.moveState(tx, integration.id, integration.settings.state, move.next, iso(this.clock)),
+        this.lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, iso(this.clock)),
       )
     }
     return (await this.store.integrations.findById(integration.id))!
@@ -154,6 +170,12 @@ export class PartnerSetup {
   }
 
   async createRule(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Rule> {
+    if ((await this.store.rules.count(integration.id)) >= maxRulesPerIntegration) {
+      throw new ApiError(
+        'CONFLICT',
+        `An integration holds at most ${maxRulesPerIntegration} rules; delete or widen some (a rule's alertTypes may name several types, or none for all).`,
+      )
+    }
     const max = await this.store.rules.maxPrecedence(integration.id)
     const now = iso(this.clock)
     const rule: Rule = {
@@ -169,6 +191,7 @@ export class PartnerSetup {
         priority: input.ticket?.priority ?? null,
         type: input.ticket?.type ?? null,
         status: input.ticket?.status ?? null,
+        closedStatus: input.ticket?.closedStatus ?? null,
       },
       createdAt: now,
     }

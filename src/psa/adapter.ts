@@ -1,13 +1,45 @@
 // One interface for every PSA. Adapters answer with values, never throw for a PSA's own failures:
 // an exception out of an adapter is a defect (DESIGN §3 row 20), a PsaFailure is row 19.
+import type { PsaKind } from '../domain/partner.js'
+import type { TicketDefaultsValue } from './settings.js'
 
-export const psaKinds = ['sandbox', 'connectwise', 'autotask', 'halopsa', 'kaseya-bms', 'syncro'] as const
-export type PsaKind = (typeof psaKinds)[number]
-
-export interface PsaConnection {
+/** A partner's connection to one PSA: its settings, already checked against their kind's schema. */
+export interface PsaConnection<S> {
   partnerId: string
   kind: PsaKind
-  settings: Record<string, unknown>
+  settings: S
+}
+
+/** Every call may be given up: the executor's PSA time budget aborts it rather than racing it. */
+export interface PsaCall {
+  signal: AbortSignal
+}
+
+/** A call on behalf of one alert: its correlationId lets an adapter find a ticket a lost answer made. */
+export interface TicketCall extends PsaCall {
+  correlationId: string
+}
+
+/** A create: the ticket is tagged with `ref` in a field the PSA can search, and when an earlier attempt
+ * may have made it (a retry, a crash, a lost answer) the adapter first looks for that tag and adopts
+ * the ticket. `ref` is the correlationId, qualified by the integration where the vendor chose it
+ * (vendors' ids are unique per integration only). */
+export interface CreateCall extends TicketCall {
+  ref: string
+  adopt: boolean
+}
+
+/** A close: when an earlier attempt may have closed the ticket (its answer was lost), a ticket found
+ * closed is that attempt's doing, not a technician's. */
+export interface CloseCall extends TicketCall {
+  adopt: boolean
+}
+
+/** How to close: the note that says why (written first, as the resolution), and the status a rule or
+ * the connection names (null: the status the PSA itself treats as closed). */
+export interface CloseRequest {
+  note: string
+  closedStatus: string | null
 }
 
 export interface NewPsaTicket {
@@ -20,7 +52,22 @@ export interface NewPsaTicket {
   description: string
 }
 
-export type PsaFailureKind = 'timeout' | 'unavailable' | 'rate-limited' | 'rejected' | 'auth' | 'not-found'
+/**
+ * timeout: no answer in time; unreachable: no connection (DNS, refused, TLS); unavailable: the PSA
+ * answered 5xx (or keeps failing); rate-limited: 429 or our own limits; auth: credentials refused (401);
+ * forbidden: the API user lacks a permission (403); not-found: 404; rejected: any other refusal;
+ * needs-input: the request lacks something only the caller can give (a board for board-scoped lists).
+ */
+export type PsaFailureKind =
+  | 'timeout'
+  | 'unreachable'
+  | 'unavailable'
+  | 'rate-limited'
+  | 'rejected'
+  | 'auth'
+  | 'forbidden'
+  | 'not-found'
+  | 'needs-input'
 
 export interface PsaFailure {
   kind: PsaFailureKind
@@ -33,26 +80,80 @@ export interface PsaFailure {
 
 export type PsaResult<T> = { ok: true; value: T } | { ok: false; failure: PsaFailure }
 
-export const lookupKinds = ['companies', 'boards', 'priorities', 'statuses'] as const
+export const lookupKinds = ['companies', 'boards', 'priorities', 'statuses', 'types'] as const
 export type LookupKind = (typeof lookupKinds)[number]
+
+/** Where a look-up applies: statuses and types belong to a board in some PSAs (ConnectWise). */
+export interface LookupScope {
+  board?: string
+}
 
 export interface PsaEntity {
   id: string
   name: string
+  /** Statuses: whether the PSA treats the status as closed. */
+  closed?: boolean
 }
 
-export interface PsaAdapter {
-  readonly kind: PsaKind
-  createTicket(conn: PsaConnection, ticket: NewPsaTicket): Promise<PsaResult<{ ticketId: string }>>
-  appendNote(conn: PsaConnection, ticketId: string, note: string): Promise<PsaResult<null>>
-  /** alreadyClosed: the PSA had the ticket closed before this call (DESIGN §3 row 17). */
-  closeTicket(
-    conn: PsaConnection,
+/** What one PSA kind does, given a connection with that kind's settings. */
+export interface PsaAdapter<S> {
+  /** Checks the connection and the credentials without changing anything; the failure says in one
+   * sentence what is wrong. */
+  test(conn: PsaConnection<S>, call: PsaCall): Promise<PsaResult<{ detail: string }>>
+  createTicket(
+    conn: PsaConnection<S>,
+    ticket: NewPsaTicket,
+    call: CreateCall,
+  ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>>
+  appendNote(
+    conn: PsaConnection<S>,
     ticketId: string,
     note: string,
+    call: TicketCall,
+  ): Promise<PsaResult<null>>
+  /** alreadyClosed: the PSA had the ticket closed before this call (DESIGN §3 row 17). */
+  closeTicket(
+    conn: PsaConnection<S>,
+    ticketId: string,
+    close: CloseRequest,
+    call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>>
-  lookup(conn: PsaConnection, what: LookupKind): Promise<PsaResult<PsaEntity[]>>
+  /** Every entry of the list, through every page the PSA has. */
+  lookup(
+    conn: PsaConnection<S>,
+    what: LookupKind,
+    scope: LookupScope,
+    call: PsaCall,
+  ): Promise<PsaResult<PsaEntity[]>>
+}
+
+/** An adapter bound to one partner's connection: what the executor and the look-up routes call. */
+export interface PsaClient {
+  readonly kind: PsaKind
+  readonly defaults: TicketDefaultsValue
+  test(call: PsaCall): Promise<PsaResult<{ detail: string }>>
+  createTicket(
+    ticket: NewPsaTicket,
+    call: CreateCall,
+  ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>>
+  appendNote(ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>>
+  closeTicket(
+    ticketId: string,
+    close: CloseRequest,
+    call: CloseCall,
+  ): Promise<PsaResult<{ alreadyClosed: boolean }>>
+  lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>>
 }
 
 export const ok = <T>(value: T): PsaResult<T> => ({ ok: true, value })
 export const fail = <T>(failure: PsaFailure): PsaResult<T> => ({ ok: false, failure })
+
+/** The failure of a call whose signal fired before it was made (or while it waited). */
+export const givenUp = (signal: AbortSignal): PsaFailure => ({
+  kind: 'timeout',
+  retryable: true,
+  message:
+    signal.reason instanceof Error && signal.reason.name !== 'TimeoutError'
+      ? `the call was given up: ${signal.reason.message}`
+      : 'no answer within the time budget',
+})

@@ -1,21 +1,117 @@
-// The PSA adapters this build can talk to. A partner may only be connected to an available kind.
-import type { Clock } from '../clock.js'
-import type { Store } from '../db/store.js'
-import type { PsaAdapter, PsaKind } from './adapter.js'
-import { SandboxPsa } from './sandbox.js'
+// The PSA kinds this build knows, from the list services.ts gives: each kind's settings schema, its
+// secret fields and, where this build can talk to it, its adapter. A partner may only be connected
+// to a kind that has an adapter; its stored settings are checked against the kind's schema whenever
+// a connection is made, so an adapter only ever sees settings of its own shape.
+import Type, { type Static, type TObject } from 'typebox'
+import type { PsaKind, StoredPsa } from '../domain/partner.js'
+import type { PsaAdapter, PsaClient, PsaConnection, PsaFailure } from './adapter.js'
+import { checkSettings, knownSettings, maskSettings, type SettingsCheck, TicketDefaults } from './settings.js'
+
+export interface PsaKindDefinition<T extends TObject> {
+  kind: PsaKind
+  settings: T
+  secretFields: readonly string[]
+  /** null: the kind's settings are known, but this build cannot talk to it yet. */
+  adapter: PsaAdapter<Static<T>> | null
+  /** Rules the schema cannot say (one of two fields, say): each problem is a sentence. */
+  problems?: (settings: Static<T>) => string[]
+}
+
+/** A kind with its types erased behind closures, so one registry holds every kind. */
+export interface PsaKindEntry {
+  kind: PsaKind
+  secretFields: readonly string[]
+  available: boolean
+  check(settings: unknown): SettingsCheck<Record<string, unknown>>
+  connect(
+    partnerId: string,
+    settings: unknown,
+  ): { ok: true; client: PsaClient } | { ok: false; failure: PsaFailure }
+}
+
+/** What every kind's settings share: the ticket defaults. */
+const Common = Type.Object({ defaults: Type.Optional(TicketDefaults) })
+
+export function psaKind<T extends TObject>(d: PsaKindDefinition<T>): PsaKindEntry {
+  return {
+    kind: d.kind,
+    secretFields: d.secretFields,
+    available: d.adapter !== null,
+    check(settings) {
+      const checked = checkSettings(d.settings, settings)
+      if (!checked.ok) return checked
+      const problems = d.problems?.(checked.settings) ?? []
+      return problems.length > 0 ? { ok: false, problems } : checked
+    },
+    connect(partnerId, settings) {
+      const adapter = d.adapter
+      if (adapter === null)
+        return { ok: false, failure: unavailable(`PSA kind '${d.kind}' is not available`) }
+      const checked = checkSettings(d.settings, knownSettings(d.settings, settings))
+      const common = checkSettings(Common, settings)
+      if (!checked.ok || !common.ok) {
+        const problems = checked.ok ? (common.ok ? [] : common.problems) : checked.problems
+        return { ok: false, failure: unavailable(`the PSA settings are not valid: ${problems.join('; ')}`) }
+      }
+      return {
+        ok: true,
+        client: bind(adapter, { partnerId, kind: d.kind, settings: checked.settings }, common.settings),
+      }
+    },
+  }
+}
+
+function bind<S>(adapter: PsaAdapter<S>, conn: PsaConnection<S>, common: Static<typeof Common>): PsaClient {
+  return {
+    kind: conn.kind,
+    defaults: common.defaults ?? {},
+    test: (call) => adapter.test(conn, call),
+    createTicket: (ticket, call) => adapter.createTicket(conn, ticket, call),
+    appendNote: (ticketId, note, call) => adapter.appendNote(conn, ticketId, note, call),
+    closeTicket: (ticketId, close, call) => adapter.closeTicket(conn, ticketId, close, call),
+    lookup: (what, scope, call) => adapter.lookup(conn, what, scope, call),
+  }
+}
+
+const unavailable = (message: string): PsaFailure => ({ kind: 'unavailable', retryable: false, message })
 
 export class PsaRegistry {
-  private readonly adapters = new Map<PsaKind, PsaAdapter>()
+  private readonly kinds = new Map<PsaKind, PsaKindEntry>()
 
-  constructor(store: Store, clock: Clock) {
-    for (const adapter of [new SandboxPsa(store, clock)]) this.adapters.set(adapter.kind, adapter)
+  constructor(entries: readonly PsaKindEntry[]) {
+    for (const entry of entries) this.kinds.set(entry.kind, entry)
   }
 
-  get(kind: PsaKind): PsaAdapter | null {
-    return this.adapters.get(kind) ?? null
-  }
-
+  /** The kinds a partner can be connected to. */
   get available(): PsaKind[] {
-    return [...this.adapters.keys()]
+    return [...this.kinds.values()].filter((k) => k.available).map((k) => k.kind)
+  }
+
+  isAvailable(kind: PsaKind): boolean {
+    return this.kinds.get(kind)?.available ?? false
+  }
+
+  /** Checks settings against their kind's schema. */
+  check(kind: PsaKind, settings: unknown): SettingsCheck<Record<string, unknown>> {
+    const entry = this.kinds.get(kind)
+    return entry ? entry.check(settings) : { ok: false, problems: [`PSA kind '${kind}' is unknown`] }
+  }
+
+  /** A partner's stored connection, bound to its kind's adapter. */
+  connect(
+    partnerId: string,
+    stored: StoredPsa,
+  ): { ok: true; client: PsaClient } | { ok: false; failure: PsaFailure } {
+    const entry = this.kinds.get(stored.kind)
+    if (!entry) return { ok: false, failure: unavailable(`PSA kind '${stored.kind}' is not available`) }
+    return entry.connect(partnerId, stored.settings)
+  }
+
+  /** The connection as shown back: its kind and settings, secrets masked. */
+  view(stored: StoredPsa): { kind: PsaKind } & Record<string, unknown> {
+    // Every kind's secret field names, whatever the kind: a secret given under another kind's name
+    // (settings may carry fields their kind does not use) is never shown either.
+    const secrets = [...this.kinds.values()].flatMap((k) => k.secretFields)
+    return { kind: stored.kind, ...maskSettings(stored.settings, secrets) }
   }
 }

@@ -1,16 +1,23 @@
-// The connection settings of each PSA kind (DESIGN §7). Checked per kind so that an error names the
-// field that is wrong; secrets are masked whenever settings are shown.
-import Type, { type TSchema } from 'typebox'
+// What every PSA kind's settings schema is made of, and how settings are checked and shown. Each kind's
+// own schema lives in its folder (e.g. connectwise/settings.ts); an error names the field that is wrong,
+// and secrets are masked whenever settings are shown.
+import Type, { type Static, type TObject, type TProperties } from 'typebox'
 import { Value } from 'typebox/value'
-import { ApiError } from '../http/errors.js'
-import type { PsaKind } from './adapter.js'
 
-const Str = (description: string) => Type.String({ minLength: 1, maxLength: 512, description })
-const Url = Type.String({
+export const Str = (description: string) => Type.String({ minLength: 1, maxLength: 512, description })
+
+export const Url = Type.String({
   pattern: '^https?://[^\\s]+$',
   maxLength: 2048,
   description: 'overrides discovery',
 })
+
+/**
+ * A kind's settings schema: its fields and no others (a mistyped field, or another kind's, is refused
+ * and named instead of being stored and ignored).
+ */
+export const KindSettings = <T extends TProperties>(fields: T) =>
+  Type.Object(fields, { additionalProperties: false })
 
 export const TicketDefaults = Type.Object(
   {
@@ -18,76 +25,52 @@ export const TicketDefaults = Type.Object(
     priority: Type.Optional(Str('priority')),
     type: Type.Optional(Str('ticket type')),
     status: Type.Optional(Str('initial status')),
+    closedStatus: Type.Optional(Str('the status a RESOLVED alert closes the ticket with')),
   },
-  { description: 'used where a rule leaves a ticket setting empty' },
+  {
+    additionalProperties: false,
+    description:
+      'used where a rule leaves a ticket setting empty; a PSA id or its name. Without closedStatus a ticket closes with the status the PSA itself treats as closed',
+  },
 )
+export type TicketDefaultsValue = Static<typeof TicketDefaults>
 
-const Entity = Type.Union([
-  Type.String({ minLength: 1, maxLength: 128 }),
-  Type.Object({ id: Str('id'), name: Type.Optional(Str('name')) }),
-])
+export type SettingsCheck<T> = { ok: true; settings: T } | { ok: false; problems: string[] }
 
-const byKind: Record<PsaKind, TSchema> = {
-  sandbox: Type.Object({
-    defaults: Type.Optional(TicketDefaults),
-    companies: Type.Optional(Type.Array(Entity, { maxItems: 500 })),
-    boards: Type.Optional(Type.Array(Entity, { maxItems: 500 })),
-    priorities: Type.Optional(Type.Array(Entity, { maxItems: 500 })),
-    statuses: Type.Optional(Type.Array(Entity, { maxItems: 500 })),
-  }),
-  connectwise: Type.Object({
-    baseUrl: Type.Optional(Url),
-    site: Type.Optional(Str('e.g. api-na.myconnectwise.net')),
-    companyId: Str('ConnectWise company id'),
-    publicKey: Str('API member public key'),
-    privateKey: Str('API member private key'),
-    clientId: Str('ConnectWise developer clientId'),
-    defaults: Type.Optional(TicketDefaults),
-  }),
-  autotask: Type.Object({
-    baseUrl: Type.Optional(Url),
-    username: Str('API user'),
-    secret: Str('API user secret'),
-    integrationCode: Str('API tracking identifier'),
-    defaults: Type.Optional(TicketDefaults),
-  }),
-  halopsa: Type.Object({
-    baseUrl: Url,
-    clientId: Str('client id'),
-    clientSecret: Str('client secret'),
-    tenant: Type.Optional(Str('tenant (hosted instances)')),
-    defaults: Type.Optional(TicketDefaults),
-  }),
-  'kaseya-bms': Type.Object({
-    baseUrl: Url,
-    tenant: Str('tenant'),
-    username: Str('username'),
-    password: Str('password'),
-    defaults: Type.Optional(TicketDefaults),
-  }),
-  syncro: Type.Object({
-    baseUrl: Type.Optional(Url),
-    subdomain: Type.Optional(Str('subdomain')),
-    apiToken: Str('API token'),
-    defaults: Type.Optional(TicketDefaults),
-  }),
+/**
+ * Checks settings against a kind's schema; the problems name the first wrong fields. A kind's schema
+ * accepts only its own fields (`additionalProperties: false` at every level), so a mistyped or another
+ * kind's field is named rather than stored and ignored.
+ */
+export function checkSettings<T extends TObject>(schema: T, settings: unknown): SettingsCheck<Static<T>> {
+  if (Value.Check(schema, settings)) return { ok: true, settings }
+  const problems = [...Value.Errors(schema, settings)]
+    .flatMap((e): string[] => {
+      // An unknown field is reported for itself ("schema is false") and for its object; keep the latter.
+      if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) return []
+      const extra = e.keyword === 'additionalProperties' ? e.params.additionalProperties : undefined
+      if (Array.isArray(extra))
+        return extra.map((name) => `psa${e.instancePath}/${String(name)} is not a setting of this PSA kind`)
+      return [`psa${e.instancePath} ${e.message}`]
+    })
+    .slice(0, 3)
+  return { ok: false, problems }
 }
 
-const secretFields = new Set(['privateKey', 'secret', 'clientSecret', 'password', 'apiToken'])
-
-/** Validates the settings of a kind; throws a 400 naming the first wrong fields. */
-export function checkPsaSettings(kind: PsaKind, settings: Record<string, unknown>): Record<string, unknown> {
-  const schema = byKind[kind]
-  const errors = [...Value.Errors(schema, settings)].slice(0, 3)
-  if (errors.length > 0) {
-    const what = errors.map((e) => `psa${e.instancePath} ${e.message}`).join('; ')
-    throw new ApiError('VALIDATION_FAILED', `${what} (PSA kind '${kind}').`)
-  }
-  return settings
+/**
+ * Stored settings without the fields their kind does not have. A build before the schemas were closed
+ * accepted and stored such fields; they are dropped when connecting rather than failing every call.
+ */
+export function knownSettings<T extends TObject>(schema: T, settings: unknown): unknown {
+  return Value.Clean(schema, Value.Clone(settings))
 }
 
-export function maskPsaSettings(settings: Record<string, unknown>): Record<string, unknown> {
+/** The settings with every secret field replaced, for showing them back. */
+export function maskSettings(
+  settings: Record<string, unknown>,
+  secretFields: readonly string[],
+): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(settings).map(([k, v]) => [k, secretFields.has(k) ? '********' : v]),
+    Object.entries(settings).map(([k, v]) => [k, secretFields.includes(k) ? '********' : v]),
   )
 }

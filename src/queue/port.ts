@@ -1,48 +1,89 @@
-// The job queue as the rest of the service sees it. The embedded implementation (sql-queue.ts) keeps
-// jobs in the service's own database, so a job commits in the same transaction as the rows it belongs
-// to. A Redis/BullMQ implementation replaces it by writing the job to an outbox table inside `enqueue`
-// and relaying it after commit; workers and handlers do not change.
+// The job queue as the rest of the service sees it, in two halves. Producers enqueue jobs inside
+// their own transaction, so a job commits (or not) with the rows it belongs to, and hand them over once
+// that transaction has committed. A runner, started with the job catalogue (jobs.ts: each kind's
+// payload schema, lease and retry policy), claims due jobs, checks each payload against its kind's
+// schema and runs the kind's handler, which answers done or retry. The embedded implementation keeps
+// jobs in the service's database (sql-queue.ts, sql-runner.ts); a Redis/BullMQ one writes them to an
+// outbox table in `enqueue` and relays them in `handOver`, and neither handlers nor producers change.
+//
+// Delivery is at least once: a job whose runner died runs again. Handlers make that safe themselves
+// (an alert's outcome is recorded once per messageId, whoever runs it).
 import type { Store } from '../db/store.js'
 
-export const jobKinds = ['alert', 'snapshot'] as const
-export type JobKind = (typeof jobKinds)[number]
-
+/** A job ready to enqueue, made by its kind's spec (jobs.ts), which types the payload. */
 export interface NewJob {
   id: string
-  kind: JobKind
+  kind: string
   payload: unknown
   /** Jobs with the same key coalesce while queued: the later enqueue is dropped. */
   dedupeKey?: string
   /** Not before this time; now by default. */
   runAt?: Date
+  /** The job's group (its kind's, e.g. an alert's partner): a kind holds its groups to `perGroup` in flight. */
+  group?: string
 }
 
-export interface ClaimedJob {
-  id: string
-  kind: JobKind
-  payload: unknown
-  /** Claims so far, this one included. */
-  attempts: number
-  /** Proves the claim is still ours when the job completes. */
-  leaseToken: string
-}
-
-export interface JobQueue {
+export interface JobProducer {
   /** Adds jobs inside the caller's transaction, so they commit (or not) with the caller's rows. */
   enqueue(tx: Store, jobs: readonly NewJob[]): Promise<void>
-  /** Commits jobs that belong to no other write, and wakes the workers. */
+  /** The caller's transaction has committed: make its jobs runnable now (wake runners, relay). */
+  handOver(): void
+  /** Enqueues jobs that belong to no other write in a transaction of their own, then hands them over. */
   add(jobs: readonly NewJob[]): Promise<void>
-  /** Tells this process's workers that jobs were committed, so they wake without polling. */
-  notify(): void
-  onNotify(listener: () => void): () => void
-  /** Takes up to `limit` due jobs for `leaseMs`; a job not completed by then is due again. */
-  claim(limit: number, leaseMs: number): Promise<ClaimedJob[]>
-  /** Removes a finished job inside the transaction that records its result; false if the lease was lost. */
-  complete(tx: Store, job: ClaimedJob): Promise<boolean>
-  /** Gives the job back to run again at `runAt`. */
-  retryAt(job: ClaimedJob, runAt: Date, error: string): Promise<void>
-  /** When the next queued job becomes due (a leased job: when its lease ends), or null if none. */
-  nextDueAt(): Promise<Date | null>
-  /** Jobs waiting or running. */
-  depth(): Promise<number>
+  /**
+   * Inside the caller's transaction: the jobs held for `key` (see JobResult `hold`) are due again
+   * now; call handOver once it has committed. Answers how many.
+   */
+  resume(tx: Store, key: string): Promise<number>
+}
+
+/** A job as its handler sees it: the payload checked against its kind's schema. */
+export interface RunningJob<P> {
+  id: string
+  kind: string
+  payload: P
+  /** This attempt's number, from 1. */
+  attempt: number
+  /** Whether the kind's retry policy allows another attempt after this one. */
+  canRetry: boolean
+}
+
+/**
+ * done: the job is finished; retry: run it again after the policy's delay (or notBeforeMs if later);
+ * hold: the job cannot run yet for a reason outside it (its tenant is disabled): it waits, without
+ * spending an attempt, until `resume(key)` or, as a safety net, the runner's hold period passes.
+ */
+export type JobResult =
+  | { kind: 'done' }
+  | { kind: 'retry'; reason: string; notBeforeMs?: number }
+  | { kind: 'hold'; key: string; reason: string }
+
+export interface RetryPolicy {
+  /** The delay before each retry, in ms: the first retry waits delaysMs[0]. Once they are spent the job
+   * has no retry left (`canRetry` is false); a handler that still answers retry waits the last delay. */
+  delaysMs: readonly number[]
+  /** The longest a handler's notBeforeMs may hold a job back. */
+  maxDelayMs: number
+}
+
+/** One kind of the job catalogue, its payload type erased behind `run` (built by jobKind in jobs.ts). */
+export interface JobKindEntry {
+  kind: string
+  /** How long a claim hides a job: a job not finished by then is due again (its runner died). */
+  leaseMs: number
+  retry: RetryPolicy
+  /** At most this many jobs of one group run at once (one partner's alerts, say); unlimited when unset. */
+  perGroup?: number
+  /** Checks the payload against the kind's schema and runs the handler; a payload that does not fit
+   * answers `invalid` and the job is dead (kept, with the reason, never run again). */
+  run(job: RunningJob<unknown>): Promise<JobResult | { kind: 'invalid'; reason: string }>
+}
+
+export type JobCatalogue = readonly JobKindEntry[]
+
+export interface JobRunner {
+  /** Starts claiming and running jobs of the catalogue's kinds. */
+  start(catalogue: JobCatalogue): void
+  /** Stops claiming and waits up to `graceMs` for the jobs in flight. */
+  stop(graceMs: number): Promise<void>
 }

@@ -1,18 +1,36 @@
 // The embedded queue: jobs live in the `jobs` table of the service's database (SQLite by default,
 // PostgreSQL too). `run_at` is both the schedule and the visibility timeout: a claim moves it to the
-// end of the lease, so a job whose worker died is simply due again. PostgreSQL claims with
-// FOR UPDATE SKIP LOCKED so that several workers never take the same job; SQLite serialises writers.
+// end of the lease, so a job whose runner died is simply due again. PostgreSQL claims with
+// FOR UPDATE SKIP LOCKED so that several runners never take the same job; SQLite serialises writers.
+// A job whose payload no longer fits its kind is dead: kept with its reason, never claimed again.
 import { EventEmitter } from 'node:events'
 import type SQLite from 'better-sqlite3'
-import type { Insertable, Kysely } from 'kysely'
+import { type Insertable, type Kysely, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
 import type { Db } from '../db/connect.js'
 import type { Database, JobsTable } from '../db/schema.js'
 import type { Store } from '../db/store.js'
-import type { ClaimedJob, JobKind, JobQueue, NewJob } from './port.js'
+import type { JobProducer, NewJob } from './port.js'
 
 type JobRow = Insertable<JobsTable>
+
+/** A job taken by a runner: its lease token proves the claim is still its own. */
+export interface ClaimedJob {
+  id: string
+  kind: string
+  group: string | null
+  payload: unknown
+  /** Claims so far, this one included. */
+  attempts: number
+  leaseToken: string
+}
+
+/** How long a claim hides a job: one lease for all, or one per kind (the longest for any other kind). */
+export type LeaseMs = number | Readonly<Record<string, number>>
+
+/** The run_at of a dead job: never due. */
+const never = '9999-12-31T23:59:59.999Z'
 
 function toRows(jobs: readonly NewJob[], now: string): JobRow[] {
   return jobs.map((j) => ({
@@ -24,6 +42,8 @@ function toRows(jobs: readonly NewJob[], now: string): JobRow[] {
     run_at: j.runAt ? j.runAt.toISOString() : now,
     lease_token: null,
     last_error: null,
+    failed_at: null,
+    group_key: j.group ?? null,
     created_at: now,
   }))
 }
@@ -34,7 +54,7 @@ const insertJobs = (db: Kysely<Database>, values: JobRow | JobRow[]) =>
     .values(values)
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
 
-export class SqlJobQueue implements JobQueue {
+export class SqlJobQueue implements JobProducer {
   private readonly events = new EventEmitter()
 
   constructor(
@@ -71,27 +91,46 @@ export class SqlJobQueue implements JobQueue {
 
   async add(jobs: readonly NewJob[]): Promise<void> {
     await this.store.transaction((tx) => this.enqueue(tx, jobs))
-    this.notify()
+    this.handOver()
   }
 
-  notify(): void {
+  handOver(): void {
     this.events.emit('enqueued')
   }
 
-  onNotify(listener: () => void): () => void {
+  /** Runners of this process listen, so that they wake without polling. */
+  onHandOver(listener: () => void): () => void {
     this.events.on('enqueued', listener)
     return () => this.events.off('enqueued', listener)
   }
 
-  async claim(limit: number, leaseMs: number): Promise<ClaimedJob[]> {
-    if (limit <= 0) return []
+  /**
+   * Takes up to `limit` due jobs, earliest first, none of the `busy` groups; each is hidden for its
+   * lease. With a lease per kind, only those kinds are taken: a job of a kind this runner does not know
+   * (one a newer version queued) waits for a runner that does.
+   */
+  async claim(limit: number, leaseMs: LeaseMs, busy: readonly string[] = []): Promise<ClaimedJob[]> {
+    const kinds = typeof leaseMs === 'number' ? null : Object.keys(leaseMs)
+    if (limit <= 0 || kinds?.length === 0) return []
     const now = this.clock()
     const leaseToken = uuidv7()
     const db = this.store.kysely
+    const until = (ms: number) => new Date(now.getTime() + ms).toISOString()
+    const leaseEnd =
+      typeof leaseMs === 'number'
+        ? until(leaseMs)
+        : sql<string>`case kind ${sql.join(
+            Object.entries(leaseMs).map(([kind, ms]) => sql`when ${kind} then ${until(ms)}`),
+            sql` `,
+          )} else ${until(Math.max(...Object.values(leaseMs)))} end`
     let due = db
       .selectFrom('jobs')
       .select('id')
       .where('run_at', '<=', now.toISOString())
+      .$if(kinds !== null, (q) => q.where('kind', 'in', kinds ?? []))
+      .$if(busy.length > 0, (q) =>
+        q.where((eb) => eb.or([eb('group_key', 'is', null), eb('group_key', 'not in', busy)])),
+      )
       .orderBy('run_at')
       .orderBy('id')
       .limit(limit)
@@ -99,18 +138,20 @@ export class SqlJobQueue implements JobQueue {
     const rows = await db
       .updateTable('jobs')
       .set((eb) => ({
-        run_at: new Date(now.getTime() + leaseMs).toISOString(),
+        run_at: leaseEnd,
         lease_token: leaseToken,
         attempts: eb('attempts', '+', 1),
         dedupe_key: null,
+        hold_key: null,
       }))
       .where('id', 'in', due)
-      .returning(['id', 'kind', 'payload', 'attempts'])
+      .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
       .execute()
     return rows
       .map((r) => ({
         id: r.id,
-        kind: r.kind as JobKind,
+        kind: r.kind,
+        group: r.group_key,
         payload: JSON.parse(r.payload) as unknown,
         attempts: r.attempts,
         leaseToken,
@@ -118,13 +159,47 @@ export class SqlJobQueue implements JobQueue {
       .sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
-  async complete(tx: Store, job: ClaimedJob): Promise<boolean> {
-    const result = await tx.kysely
+  /** Removes finished jobs whose lease is still their runner's; answers how many it removed. */
+  async complete(jobs: readonly ClaimedJob[]): Promise<number> {
+    if (jobs.length === 0) return 0
+    const result = await this.store.kysely
       .deleteFrom('jobs')
+      .where((eb) =>
+        eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease_token', '=', j.leaseToken)]))),
+      )
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
+  }
+
+  /** Gives claimed jobs back unrun, as if never claimed (their runner has no room for them now). */
+  async release(jobs: readonly ClaimedJob[]): Promise<void> {
+    if (jobs.length === 0) return
+    await this.store.kysely
+      .updateTable('jobs')
+      .set((eb) => ({
+        run_at: this.clock().toISOString(),
+        lease_token: null,
+        attempts: eb('attempts', '-', 1),
+      }))
+      .where((eb) =>
+        eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease_token', '=', j.leaseToken)]))),
+      )
+      .execute()
+  }
+
+  /** A job that can never run (its payload does not fit its kind): kept with the reason, never due. */
+  async kill(job: ClaimedJob, reason: string): Promise<void> {
+    await this.store.kysely
+      .updateTable('jobs')
+      .set({
+        run_at: never,
+        lease_token: null,
+        last_error: reason.slice(0, 2000),
+        failed_at: this.clock().toISOString(),
+      })
       .where('id', '=', job.id)
       .where('lease_token', '=', job.leaseToken)
-      .executeTakeFirst()
-    return result.numDeletedRows > 0n
+      .execute()
   }
 
   async retryAt(job: ClaimedJob, runAt: Date, error: string): Promise<void> {
@@ -134,6 +209,32 @@ export class SqlJobQueue implements JobQueue {
       .where('id', '=', job.id)
       .where('lease_token', '=', job.leaseToken)
       .execute()
+  }
+
+  /** Gives a claimed job back unrun until `runAt` or `resume(key)`; the claim does not count as an attempt. */
+  async hold(job: ClaimedJob, key: string, runAt: Date, reason: string): Promise<void> {
+    await this.store.kysely
+      .updateTable('jobs')
+      .set((eb) => ({
+        run_at: runAt.toISOString(),
+        lease_token: null,
+        attempts: eb('attempts', '-', 1),
+        hold_key: key,
+        last_error: reason.slice(0, 2000),
+      }))
+      .where('id', '=', job.id)
+      .where('lease_token', '=', job.leaseToken)
+      .execute()
+  }
+
+  async resume(tx: Store, key: string): Promise<number> {
+    const r = await tx.kysely
+      .updateTable('jobs')
+      .set({ run_at: this.clock().toISOString(), hold_key: null })
+      .where('hold_key', '=', key)
+      .where('lease_token', 'is', null)
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows)
   }
 
   /** Embedded mode has one process: at start, every lease belongs to a process that died. */
@@ -146,18 +247,55 @@ export class SqlJobQueue implements JobQueue {
     return Number(r.numUpdatedRows)
   }
 
-  async nextDueAt(): Promise<Date | null> {
+  /** When the next job becomes due (a leased one: when its lease ends), leaving out the `busy` groups. */
+  async nextDueAt(busy: readonly string[] = []): Promise<Date | null> {
     const row = await this.store.kysely
       .selectFrom('jobs')
       .select((eb) => eb.fn.min('run_at').as('next'))
+      .where('failed_at', 'is', null)
+      .$if(busy.length > 0, (q) =>
+        q.where((eb) => eb.or([eb('group_key', 'is', null), eb('group_key', 'not in', busy)])),
+      )
       .executeTakeFirst()
     return row?.next ? new Date(row.next) : null
   }
 
+  /** Deletes up to `limit` jobs that died before `before`, oldest first (finished jobs are deleted when done). */
+  async pruneDead(before: string, limit: number): Promise<number> {
+    const db = this.store.kysely
+    const r = await db
+      .deleteFrom('jobs')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('jobs')
+          .select('id')
+          .where('failed_at', 'is not', null)
+          .where('failed_at', '<', before)
+          .orderBy('failed_at')
+          .limit(limit),
+      )
+      .executeTakeFirst()
+    return Number(r.numDeletedRows)
+  }
+
+  /** Dead jobs: kept with their reason for someone to look at (GET /metrics counts them). */
+  async deadCount(): Promise<number> {
+    const row = await this.store.kysely
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('failed_at', 'is not', null)
+      .executeTakeFirst()
+    return Number(row?.n ?? 0)
+  }
+
+  /** Jobs waiting or running (dead ones are not counted). */
   async depth(): Promise<number> {
     const row = await this.store.kysely
       .selectFrom('jobs')
       .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('failed_at', 'is', null)
       .executeTakeFirst()
     return Number(row?.n ?? 0)
   }

@@ -42,3 +42,12 @@ export function sameDigest(a: string, b: string): boolean {
 export function matchesDigest(presented: string, storedDigest: string): boolean {
   return sameDigest(digest(presented), storedDigest)
 }
+
+/**
+ * A stable, non-secret name of an operator credential for the audit log: derived from the stored
+ * digest (not the token, which a generated admin token's later starts no longer know), under its own
+ * label so that it is not a prefix of the digest itself.
+ */
+export function operatorIdOf(adminTokenDigest: string): string {
+  return `op_${hash('sha256', `alertbridge operator:${adminTokenDigest}`, 'hex').slice(0, 16)}`
+}

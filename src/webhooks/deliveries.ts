@@ -1,7 +1,8 @@
 // Reading and replaying webhook deliveries, for the partner (their integrations' events) and the
 // operator (any vendor). Replays keep the delivery's webhook-id and get one manual attempt each.
-import type { Delivery, DeliveryStatus } from '../db/repositories/deliveries.js'
 import type { Store } from '../db/store.js'
+import { type Delivery, type DeliveryStatus, errorForPartner } from '../domain/delivery.js'
+import type { Actor } from '../domain/operator-audit.js'
 import { ApiError } from '../http/errors.js'
 import { decodeCursor, page } from '../http/pagination.js'
 
@@ -10,7 +11,10 @@ export interface DeliveryScope {
   vendorId?: string
 }
 
-export function deliveryView(d: Delivery, attempts: Awaited<ReturnType<Store['deliveries']['attempts']>>) {
+type AttemptsById = Awaited<ReturnType<Store['deliveries']['attempts']>>
+
+/** A delivery as the operator sees it: everything, the endpoint's URL and answers included. */
+export function deliveryView(d: Delivery, attempts: AttemptsById) {
   return {
     id: d.id,
     eventType: d.eventType,
@@ -30,11 +34,36 @@ export function deliveryView(d: Delivery, attempts: Awaited<ReturnType<Store['de
   }
 }
 
-export class DeliveryReads {
+/**
+ * A delivery as the partner sees it (issue 10 §4): status, timing and HTTP codes of every attempt,
+ * but neither the vendor's webhook URL nor what the vendor's endpoint answered.
+ */
+export function partnerDeliveryView(d: Delivery, attempts: AttemptsById) {
+  const { attemptLog, lastError, ...rest } = deliveryView(d, attempts)
+  return {
+    ...rest,
+    lastError: errorForPartner(lastError, d.lastStatus),
+    attemptLog: attemptLog.map((a) => ({
+      number: a.number,
+      trigger: a.trigger,
+      startedAt: a.startedAt,
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      error: errorForPartner(a.error, a.statusCode),
+      nextAttemptAt: a.nextAttemptAt,
+    })),
+  }
+}
+
+export type DeliveryViewOf<V> = (d: Delivery, attempts: AttemptsById) => V
+
+export class DeliveryReads<V> {
   constructor(
     private readonly store: Store,
     private readonly wake: () => void,
     private readonly clock: () => Date,
+    /** What this audience sees of a delivery. */
+    private readonly view: DeliveryViewOf<V>,
   ) {}
 
   async list(scope: DeliveryScope, q: { status?: DeliveryStatus; cursor?: string; limit: number }) {
@@ -46,31 +75,51 @@ export class DeliveryReads {
     })
     const { data, nextCursor } = page(rows, q.limit, (d) => d.id)
     const attempts = await this.store.deliveries.attempts(data.map((d) => d.id))
-    return { data: data.map((d) => deliveryView(d, attempts)), nextCursor }
+    return { data: data.map((d) => this.view(d, attempts)), nextCursor }
   }
 
   async get(scope: DeliveryScope, id: string) {
     const d = await this.find(scope, id)
-    return deliveryView(d, await this.store.deliveries.attempts([d.id]))
+    return this.view(d, await this.store.deliveries.attempts([d.id]))
   }
 
-  async replayOne(scope: DeliveryScope, id: string) {
+  /** Replays one dead delivery; `by`: the operator, whose replays are audited. */
+  async replayOne(scope: DeliveryScope, id: string, by?: Actor) {
     const d = await this.find(scope, id)
     if (d.status !== 'dead') {
       throw new ApiError('CONFLICT', `Delivery '${id}' is ${d.status}; only dead deliveries are replayed.`)
     }
     await this.checkEndpoint(d.vendorId)
-    await this.store.deliveries.replay({ ...scope, ids: [id] }, this.clock().toISOString())
+    const now = this.clock().toISOString()
+    await this.store.transaction(async (tx) => {
+      await tx.deliveries.replay({ ...scope, ids: [id] }, now)
+      const summary = { vendorId: d.vendorId, eventType: d.eventType }
+      await tx.audit.record(
+        by,
+        { action: 'delivery.replay', targetType: 'delivery', targetId: id, summary },
+        now,
+      )
+    })
     this.wake()
     return this.get(scope, id)
   }
 
-  async replayDead(scope: DeliveryScope, since: string) {
+  async replayDead(scope: DeliveryScope, since: string, by?: Actor) {
     if (scope.vendorId) await this.checkEndpoint(scope.vendorId)
-    const replayed = await this.store.deliveries.replay(
-      { ...scope, deadSince: since },
-      this.clock().toISOString(),
-    )
+    const now = this.clock().toISOString()
+    const replayed = await this.store.transaction(async (tx) => {
+      const replayed = await tx.deliveries.replay({ ...scope, deadSince: since }, now)
+      // Without a vendor the replay covers every vendor's deliveries: the target is then '*'.
+      const target = scope.vendorId
+        ? ({ targetType: 'vendor', targetId: scope.vendorId } as const)
+        : ({ targetType: 'delivery', targetId: '*' } as const)
+      await tx.audit.record(
+        by,
+        { action: 'deliveries.replay_dead', ...target, summary: { since, replayed } },
+        now,
+      )
+      return replayed
+    })
     this.wake()
     return { replayed }
   }

@@ -6,10 +6,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Clock } from '../clock.js'
-import type { ClaimedDelivery, DeliveryStatus } from '../db/repositories/deliveries.js'
+import type { ClaimedDelivery } from '../db/repositories/deliveries.js'
 import type { Store } from '../db/store.js'
+import { previousLive } from '../domain/credentials.js'
+import type { DeliveryStatus } from '../domain/delivery.js'
+import type { OutboundHttp, OutboundResult } from '../outbound/http.js'
 import { settleWithin, Wakeup } from '../queue/wakeup.js'
-import type { OutboundHttp, OutboundResult } from './outbound.js'
 import { type AttemptVerdict, judgeAttempt } from './retry-policy.js'
 
 export interface DispatcherOptions {
@@ -31,6 +33,15 @@ const maxInFlight = 64
 const timeoutMs = 15_000
 /** An endpoint failing for this long is paused (DESIGN §4: 5 days). */
 const pauseAfterMs = 5 * day
+
+/**
+ * The `webhook-signature` header: one `v1,` signature per secret, space-separated (Standard Webhooks).
+ * During a rotation's overlap window the new and the replaced secret both sign, newest first, so a
+ * receiver verifying with either secret accepts the message.
+ */
+function signatures(secrets: readonly string[], id: string, at: Date, body: string): string {
+  return secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' ')
+}
 
 export class WebhookDispatcher {
   private readonly perVendor = new Map<string, number>()
@@ -125,7 +136,7 @@ export class WebhookDispatcher {
   /** One attempt at one delivery. */
   async deliver(d: ClaimedDelivery): Promise<void> {
     const { store, clock, log } = this.o
-    const { url, secret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
+    const { url, secret, previousSecret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
     const started = clock()
     let result: OutboundResult
     if (!url || !secret) {
@@ -143,7 +154,11 @@ export class WebhookDispatcher {
       }
       headers['webhook-id'] = d.id
       headers['webhook-timestamp'] = String(Math.floor(started.getTime() / 1000))
-      headers['webhook-signature'] = new Webhook(secret).sign(d.id, started, d.body)
+      const replaced =
+        previousSecret && previousLive(previousSecret.expiresAt, started.toISOString())
+          ? [previousSecret.secret]
+          : []
+      headers['webhook-signature'] = signatures([secret, ...replaced], d.id, started, d.body)
       result = await this.o.http.post({ url, headers, body: d.body, timeoutMs: timeoutMs })
     }
     const now = clock()

@@ -5,11 +5,11 @@
 import type { CatalogueSource } from '../catalogue/source.js'
 import type { Clock } from '../clock.js'
 import type { NewDelivery } from '../db/repositories/deliveries.js'
-import type { Integration } from '../db/repositories/integrations.js'
-import type { Vendor } from '../db/repositories/vendors.js'
 import type { Store } from '../db/store.js'
+import type { Integration } from '../domain/integration.js'
 import { isActive } from '../domain/integration-state.js'
 import type { Outcome } from '../domain/outcome.js'
+import type { Vendor } from '../domain/vendor.js'
 import { stateSnapshot, statusUpdate } from './events.js'
 
 export class WebhookOutbox {
@@ -54,8 +54,10 @@ export class WebhookOutbox {
     const vendor = await tx.vendors.findById(integration.vendorId)
     if (!vendor) return null
     const mappings = await tx.mappings.list(integration.id)
+    // A disabled partner's integration accepts no alerts (issue 10), whatever its state.
+    const partnerDisabled = (await tx.integrations.tenantState(integration.id))?.partnerDisabled ?? null
     const body = stateSnapshot({
-      isIntegrationActive: isActive(integration.settings.state),
+      isIntegrationActive: isActive(integration.settings.state) && partnerDisabled === null,
       isAlertsEnabled: integration.settings.alertsEnabled,
       // What this partner may use: the cached dynamic list, else the static one. No vendor call here:
       // this runs inside a transaction (a stale list is refreshed meanwhile and its change re-snapshots).

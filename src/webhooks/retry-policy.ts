@@ -1,5 +1,6 @@
 // What happens after a webhook delivery attempt (DESIGN §4, reference/webhooks.md §7.5 and §7.6). Pure.
-import type { OutboundResult } from './outbound.js'
+import type { OutboundResult } from '../outbound/http.js'
+import { parseRetryAfter } from '../outbound/retry-after.js'
 
 /** Delays in seconds after the 1st, 2nd, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const defaultRetryScheduleSeconds: readonly number[] = [
@@ -64,19 +65,6 @@ function retryVerdict(
     }
   }
   return { kind: 'retry', delayMs: jitter(scheduledMs, input.random), spendsAttempt: true, reason: failure }
-}
-
-/** Retry-After in ms: delta-seconds or an HTTP-date; null if absent or invalid; never negative. */
-export function parseRetryAfter(value: string | null, now: Date): number | null {
-  if (value === null) return null
-  const text = value.trim()
-  if (/^\d+$/.test(text)) return Number(text) * 1000
-  // All three HTTP-date forms (IMF-fixdate, RFC 850, asctime) start with the day name.
-  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /.test(text)) return null
-  // asctime carries no zone; HTTP dates are always GMT.
-  const at = Date.parse(/ GMT$/.test(text) ? text : `${text} GMT`)
-  if (Number.isNaN(at)) return null
-  return Math.max(0, at - now.getTime())
 }
 
 /** The delay spread by ±20 %: random 0 gives -20 %, random close to 1 gives close to +20 %. */

@@ -1,5 +1,6 @@
 // The operator API (DESIGN §7).
 import assert from 'node:assert/strict'
+import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
@@ -112,6 +113,118 @@ for (const backend of backends()) {
       const list = await admin('GET', `/api/admin/integrations?vendorId=${v.id}`)
       assert.equal(list.body.data.length, 1)
       assert.equal(list.body.data[0].organizationOemToken, undefined)
+    })
+
+    test('bad input to the operator API is a 400 naming the field and the rule, and changes nothing', async () => {
+      const v = (await admin('POST', '/api/admin/vendors', { name: 'V' })).body
+      const p = (await admin('POST', '/api/admin/partners', { name: 'P', psa: { kind: 'sandbox' } })).body
+      const deep = `{"name":"P","psa":{"kind":"sandbox","x":${'['.repeat(5000)}${']'.repeat(5000)}}}`
+      for (const [method, path, body, detail] of [
+        ['GET', '/api/admin/vendors/%00', undefined, /params\/id .*NUL/],
+        ['PATCH', '/api/admin/vendors/v%00', { name: 'W' }, /params\/id .*NUL/],
+        ['GET', '/api/admin/partners/%00', undefined, /params\/id .*NUL/],
+        ['GET', '/api/admin/integrations/%00', undefined, /params\/id .*NUL/],
+        ['GET', '/api/admin/integrations?vendorId=%00', undefined, /querystring\/vendorId .*NUL/],
+        ['GET', '/api/admin/vendors/%00/tokens', undefined, /params\/id .*NUL/],
+        ['POST', `/api/admin/vendors/${v.id}/tokens/t%00/revoke`, undefined, /params\/tokenId .*NUL/],
+        ['POST', '/api/admin/vendors', { name: 'V\u0000' }, /body\/name .*NUL/],
+        [
+          'POST',
+          '/api/admin/vendors',
+          { name: 'V', productGroups: { 'G\u0000': ['a'] } },
+          /body\/productGroups .*NUL/,
+        ],
+        ['POST', '/api/admin/partners', { name: 'P\u0000', psa: { kind: 'sandbox' } }, /body\/name .*NUL/],
+        [
+          'POST',
+          '/api/admin/integrations',
+          { vendorId: v.id, partnerId: `${p.id}\u0000` },
+          /body\/partnerId .*NUL/,
+        ],
+        [
+          'POST',
+          '/api/admin/partners',
+          { name: 'P', psa: { kind: 'sandbox', board: 'x' } },
+          /psa\/board is not a setting/,
+        ],
+        [
+          'PATCH',
+          `/api/admin/partners/${p.id}`,
+          { psa: { kind: 'sandbox', token: 'x' } },
+          /psa\/token is not a setting/,
+        ],
+        ['POST', '/api/admin/partners', deep, /body\/psa\/x.* deeper than 32 levels/],
+      ] as const) {
+        const before = await svc.snapshot()
+        const res =
+          typeof body === 'string'
+            ? await svc.request(method, path, { token: svc.adminToken, raw: body })
+            : await admin(method, path, body)
+        expectFailure(res, 400, 'VALIDATION_FAILED')
+        assert.match(res.body.detail, detail, `${method} ${path}: ${res.text}`)
+        assert.deepEqual(await svc.snapshot(), before, `${method} ${path}: nothing changed`)
+      }
+    })
+
+    test('the router’s own refusals are 400s in the failure envelope, not Fastify’s shape', async () => {
+      for (const path of [
+        '/api/admin/vendors/%E0%A4%A',
+        '/api/admin/vendors/%zz',
+        `/api/admin/vendors/${'x'.repeat(513)}`,
+      ]) {
+        const before = await svc.snapshot()
+        const res = await admin('GET', path)
+        expectFailure(res, 400, 'VALIDATION_FAILED')
+        assert.equal(res.headers.get('x-request-id'), res.body.requestId)
+        assert.match(res.body.detail, /percent-encoding|longer than 512 characters/, res.text)
+        assert.deepEqual(await svc.snapshot(), before)
+      }
+      // Up to 512 characters the route's own schema answers, naming the parameter and its limit.
+      const long = await admin('GET', `/api/admin/vendors/${'x'.repeat(200)}`)
+      expectFailure(long, 400, 'VALIDATION_FAILED')
+      assert.match(long.body.detail, /params\/id must not have more than 64 characters/)
+    })
+
+    test('a request that is not HTTP (a NUL in a header, headers over 16 KiB) gets the envelope too', async () => {
+      /** Sends raw bytes and reads the whole answer: status, headers and the parsed body. */
+      const raw = (head: string) =>
+        new Promise<{ status: number; headers: string; body: Record<string, unknown> }>((resolve, reject) => {
+          const url = new URL(svc.url)
+          let text = ''
+          const socket = net.connect(Number(url.port), url.hostname, () =>
+            socket.write(Buffer.from(head, 'latin1')),
+          )
+          socket.on('data', (d) => {
+            text += d.toString('utf8')
+          })
+          socket.on('error', reject)
+          socket.on('close', () => {
+            const [headers = '', body = ''] = text.split('\r\n\r\n')
+            resolve({ status: Number(headers.split(' ')[1]), headers, body: JSON.parse(body) })
+          })
+        })
+      const before = await svc.snapshot()
+      for (const [head, status, error] of [
+        [
+          `GET /api/admin/vendors HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.adminToken}\u0000\r\n\r\n`,
+          400,
+          'VALIDATION_FAILED',
+        ],
+        [
+          `GET /api/admin/vendors HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`,
+          431,
+          'HEADERS_TOO_LARGE',
+        ],
+      ] as const) {
+        const res = await raw(head)
+        assert.equal(res.status, status, res.headers)
+        assert.equal(res.body.statusCode, status)
+        assert.equal(res.body.message, 'failed')
+        assert.equal(res.body.error, error)
+        assert.equal(typeof res.body.detail, 'string')
+        assert.match(res.headers, new RegExp(`x-request-id: ${String(res.body.requestId)}`))
+      }
+      assert.deepEqual(await svc.snapshot(), before)
     })
 
     test('health, readiness, the OpenAPI document and unknown routes', async () => {

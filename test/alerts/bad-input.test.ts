@@ -158,6 +158,82 @@ for (const backend of backends()) {
       assert.deepEqual(await svc.counts(), before)
     })
 
+    /** The request is refused in the strategy's failure shape, and not one row changes. */
+    async function rowsUnchanged(
+      send: () => Promise<import('../helpers/service.js').Response>,
+      status: number,
+      error: string,
+    ) {
+      const before = await svc.snapshot()
+      const res = await send()
+      assert.equal(res.status, status, res.text)
+      assert.equal(res.body.message, 'failed', res.text)
+      assert.equal(res.body.error, error, res.text)
+      assert.equal(typeof res.body.data.messageId, 'string')
+      assert.deepEqual(await svc.snapshot(), before, 'no row changed')
+      return res
+    }
+
+    /** The alert body as JSON with `extra` (raw JSON text) among the unknown fields of `data`. */
+    const withExtra = (extra: string) => {
+      const text = JSON.stringify(s.body())
+      return text.replace('"incidentStatus"', `"extra":${extra},"incidentStatus"`)
+    }
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+
+    test('NUL in any string of an alert is a 400 naming the field, on both strategies', async () => {
+      const nul = 'x\u0000y'
+      for (const [body, field] of [
+        [s.body({}, { clientId: nul }), 'body/clientId'],
+        [s.body({}, { clientSecret: nul }), 'body/clientSecret'],
+        [s.body({}, { organizationOemToken: nul }), 'body/organizationOemToken'],
+        [s.body({}, { integrationId: nul }), 'body/integrationId'],
+        [s.body({ title: nul }), 'body/data/title'],
+        [s.body({ summary: nul }), 'body/data/summary'],
+        [s.body({ accountId: nul }), 'body/data/accountId'],
+        [s.body({ productGroup: nul }), 'body/data/productGroup'],
+        [s.body({}, { data: { ...(s.body().data as object), note: { text: nul } } }), 'body/data/note/text'],
+        [s.body({}, { data: { ...(s.body().data as object), [`k${nul}`]: 1 } }), 'body/data'],
+      ] as const) {
+        for (const url of [path, '/api/oem-alerts-api/alert']) {
+          const res = await rowsUnchanged(() => svc.request('POST', url, { body }), 400, 'VALIDATION_FAILED')
+          assert.ok(res.body.detail.includes(field), res.text)
+          assert.match(res.body.detail, /NUL/)
+        }
+      }
+      expectSyncFailure(await svc.request('POST', path, { body: s.body({ title: nul }) }), {
+        status: 400,
+        error: 'VALIDATION_FAILED',
+      })
+    })
+
+    test('unknown data fields nested thousands deep are refused before anything is decided or sent to a PSA', async () => {
+      for (const url of [path, '/api/oem-alerts-api/alert']) {
+        const res = await rowsUnchanged(
+          () => svc.request('POST', url, { raw: withExtra(nested(5000)) }),
+          400,
+          'VALIDATION_FAILED',
+        )
+        assert.match(res.body.detail, /body\/data\/extra\/a.* deeper than 32 levels/)
+      }
+      // At the limit (the body is level 1, data 2, extra 3) the alert is accepted.
+      const res = await svc.request('POST', path, { raw: withExtra(nested(29)) })
+      assert.ok(res.status === 200 || res.status === 201, res.text)
+    })
+
+    test('unknown data fields over 64 KiB are refused; up to 64 KiB are kept', async () => {
+      for (const url of [path, '/api/oem-alerts-api/alert']) {
+        const res = await rowsUnchanged(
+          () => svc.request('POST', url, { raw: withExtra(JSON.stringify('x'.repeat(64 * 1024))) }),
+          400,
+          'VALIDATION_FAILED',
+        )
+        assert.match(res.body.detail, /body\/data .*65548 bytes.*at most 65536/)
+      }
+      const res = await svc.request('POST', path, { raw: withExtra(JSON.stringify('x'.repeat(60 * 1024))) })
+      assert.ok(res.status === 200 || res.status === 201, res.text)
+    })
+
     test('bad input to the partner API changes nothing either', async () => {
       const before = await svc.counts()
       const bad = [

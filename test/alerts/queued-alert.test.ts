@@ -1,71 +1,68 @@
-// The queued alert job's retry decision with the queue and executor replaced by recorders (no
-// timing): a retryable PSA failure gives the attempt back with the scheduled delay or the PSA's
-// Retry-After, whichever is longer (at most an hour), until the schedule is spent; then the executor
-// is told to record the failure instead.
+// The queued alert job's retry decision, with the executor replaced by a recorder (no timing): a
+// retryable PSA failure gives the attempt back with the scheduled delay or the PSA's Retry-After,
+// whichever is longer (at most an hour), until the schedule is spent; then the executor is told to
+// record the failure instead. The attempts are driven as the runner drives them: `canRetry` and the
+// delay come from the job kind's retry policy (queue/jobs.ts).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import pino from 'pino'
-import { type AlertExecutor, type AlertJob, PsaDeferred } from '../../src/alerts/executor.js'
-import { QueuedAlertHandler } from '../../src/alerts/queued.js'
+import type { AlertJob, Execution, ExecutionPolicy } from '../../src/alerts/execution.js'
+import { alertJob, alertKind, type QueuedAlert } from '../../src/alerts/queued.js'
+import { created } from '../../src/domain/outcome.js'
 import type { PsaFailure } from '../../src/psa/adapter.js'
-import type { ClaimedJob, JobQueue } from '../../src/queue/port.js'
-import type { WebhookOutbox } from '../../src/webhooks/outbox.js'
-import { manualClock } from '../helpers/service.js'
+import { canRetry, retryDelayMs } from '../../src/queue/jobs.js'
+
+const payload: QueuedAlert = {
+  messageId: 'm',
+  vendorId: 'v',
+  partnerId: 'p',
+  integrationId: 'i',
+  request: {
+    integrationId: 'i',
+    correlationId: null,
+    data: {
+      title: 't',
+      summary: 's',
+      alertType: 'Malware Detected',
+      accountId: 'a',
+      productGroup: 'Endpoint Security',
+      incidentStatus: 'OPEN',
+    },
+  },
+  newCorrelationId: 'c',
+}
+
+/** No tenant state (the integration is gone): the job runs and the executor says so. */
+const noTenantState = { tenantState: async () => null }
 
 function harness(failure: PsaFailure) {
-  const clock = manualClock()
-  const retries: { runAt: Date; error: string }[] = []
+  const spec = alertJob({ psaTimeoutMs: 2000, psaRetryScheduleMs: [5_000, 30_000] })
+  const retries: { delayMs: number; error: string }[] = []
   const deferred: boolean[] = []
-  const queue = {
-    retryAt: async (_job: ClaimedJob, runAt: Date, error: string) => {
-      retries.push({ runAt, error })
-    },
-  } as unknown as JobQueue
-  // The executor asks the hook whether to defer, as the real one does after a failed PSA call.
+  const runs: { job: AlertJob; policy: ExecutionPolicy }[] = []
+  // The executor defers a retryable failure when the policy lets it, as the real one does.
   const executor = {
-    process: async (job: AlertJob) => {
-      const defer = job.hooks?.deferPsaFailure?.(failure) ?? false
+    run: async (job: AlertJob, policy: ExecutionPolicy): Promise<Execution> => {
+      runs.push({ job, policy })
+      const defer = policy.deferRetryable && failure.retryable
       deferred.push(defer)
-      if (defer) throw new PsaDeferred(failure)
-      return null
+      if (defer) return { kind: 'deferred', failure }
+      return { kind: 'recorded', outcome: created('c'), notified: false }
     },
-  } as unknown as AlertExecutor
-  const handler = new QueuedAlertHandler({
-    queue,
-    executor,
-    outbox: {} as WebhookOutbox,
-    clock,
-    log: pino({ level: 'silent' }),
-    psaRetryScheduleMs: [5_000, 30_000],
-    onDelivery: () => {},
-  })
-  const job = (attempts: number): ClaimedJob => ({
-    id: 'job-1',
-    kind: 'alert',
-    attempts,
-    leaseToken: 'lease',
-    payload: {
-      messageId: 'm',
-      vendorId: 'v',
-      partnerId: 'p',
-      integrationId: 'i',
-      request: {
-        integrationId: 'i',
-        correlationId: null,
-        data: {
-          title: 't',
-          summary: 's',
-          alertType: 'Malware Detected',
-          accountId: 'a',
-          productGroup: 'Endpoint Security',
-          incidentStatus: 'OPEN',
-        },
-      },
-      newCorrelationId: 'c',
-    },
-  })
-  const delayOf = (i: number) => retries[i]!.runAt.getTime() - clock().getTime()
-  return { handler, job, retries, deferred, delayOf }
+  }
+  const kind = alertKind(spec, { executor, onDelivery: () => {}, tenants: noTenantState })
+  const attempt = async (n: number) => {
+    const result = await kind.run({
+      id: 'job-1',
+      kind: 'alert',
+      payload,
+      attempt: n,
+      canRetry: canRetry(spec.retry, n),
+    })
+    if (result.kind === 'retry')
+      retries.push({ delayMs: retryDelayMs(spec.retry, n, result.notBeforeMs), error: result.reason })
+    return result
+  }
+  return { attempt, retries, deferred, runs }
 }
 
 const serverError: PsaFailure = { kind: 'unavailable', retryable: true, message: 'HTTP 503', status: 503 }
@@ -73,34 +70,68 @@ const serverError: PsaFailure = { kind: 'unavailable', retryable: true, message:
 describe('queued alert: PSA retries', () => {
   test('retryable failures are retried on the schedule, then recorded', async () => {
     const h = harness(serverError)
-    await h.handler.handle(h.job(1))
-    await h.handler.handle(h.job(2))
-    await h.handler.handle(h.job(3))
+    await h.attempt(1)
+    await h.attempt(2)
+    await h.attempt(3)
     assert.deepEqual(h.deferred, [true, true, false], 'the third attempt records the failure')
     assert.equal(h.retries.length, 2)
-    assert.equal(h.delayOf(0), 5_000)
-    assert.equal(h.delayOf(1), 30_000)
+    assert.equal(h.retries[0]!.delayMs, 5_000)
+    assert.equal(h.retries[1]!.delayMs, 30_000)
     assert.equal(h.retries[0]!.error, 'HTTP 503')
   })
 
   test('a longer Retry-After from the PSA wins; a shorter one does not; an hour at most', async () => {
     const longer = harness({ ...serverError, kind: 'rate-limited', retryAfterMs: 120_000 })
-    await longer.handler.handle(longer.job(1))
-    assert.equal(longer.delayOf(0), 120_000)
+    await longer.attempt(1)
+    assert.equal(longer.retries[0]!.delayMs, 120_000)
 
     const shorter = harness({ ...serverError, kind: 'rate-limited', retryAfterMs: 1_000 })
-    await shorter.handler.handle(shorter.job(1))
-    assert.equal(shorter.delayOf(0), 5_000)
+    await shorter.attempt(1)
+    assert.equal(shorter.retries[0]!.delayMs, 5_000)
 
     const huge = harness({ ...serverError, kind: 'rate-limited', retryAfterMs: 24 * 3600_000 })
-    await huge.handler.handle(huge.job(1))
-    assert.equal(huge.delayOf(0), 3600_000)
+    await huge.attempt(1)
+    assert.equal(huge.retries[0]!.delayMs, 3600_000)
   })
 
   test('a failure that is not retryable is recorded at once', async () => {
     const h = harness({ kind: 'rejected', retryable: false, message: 'HTTP 400', status: 400 })
-    await h.handler.handle(h.job(1))
+    await h.attempt(1)
     assert.deepEqual(h.deferred, [false])
     assert.equal(h.retries.length, 0)
+  })
+
+  test('a later attempt first looks for what an earlier one recorded; the first does not', async () => {
+    const h = harness(serverError)
+    await h.attempt(1)
+    await h.attempt(2)
+    assert.deepEqual(
+      h.runs.map((r) => r.policy.adoptRecorded),
+      [false, true],
+    )
+    assert.equal(h.runs[0]!.job.strategy, 'webhook')
+    assert.equal(h.runs[0]!.job.newCorrelationId, 'c')
+  })
+
+  test('a payload that does not fit the alert job is refused before the executor runs', async () => {
+    const h = harness(serverError)
+    const kind = alertKind(alertJob({ psaTimeoutMs: 2000, psaRetryScheduleMs: [] }), {
+      executor: { run: async () => assert.fail('the executor must not run') },
+      onDelivery: () => {},
+      tenants: noTenantState,
+    })
+    const result = await kind.run({
+      id: 'job-2',
+      kind: 'alert',
+      payload: { ...payload, request: { ...payload.request, data: { title: 't' } } },
+      attempt: 1,
+      canRetry: false,
+    })
+    assert.equal(result.kind, 'invalid')
+    assert.match(
+      result.kind === 'invalid' ? result.reason : '',
+      /alert job's payload is not valid: \/request\/data/,
+    )
+    assert.equal(h.runs.length, 0)
   })
 })

@@ -111,6 +111,24 @@ for (const backend of backends()) {
       assert.equal(list.body.data.length, 0)
     })
 
+    test('NUL in a filter or the correlationId is a 400 naming it, on both databases', async () => {
+      const s = await setupIntegration(svc)
+      await s.sync()
+      for (const [path, detail] of [
+        ['/api/oem-alerts-api/alert?accountId=acme%00', /querystring\/accountId .*NUL/],
+        ['/api/oem-alerts-api/alert?integrationId=%00', /querystring\/integrationId .*NUL/],
+        ['/api/oem-alerts-api/alerts?accountId=%00', /querystring\/accountId .*NUL/],
+        ['/api/oem-alerts-api/alert/abc%00', /params\/correlationId .*NUL/],
+        ['/api/oem-alerts-api/alert/abc?integrationId=%00', /querystring\/integrationId .*NUL/],
+      ] as const) {
+        const before = await svc.snapshot()
+        const res = await svc.request('GET', path, { token: s.vendorToken })
+        expectFailure(res, 400, 'VALIDATION_FAILED')
+        assert.match(res.body.detail, detail, res.text)
+        assert.deepEqual(await svc.snapshot(), before)
+      }
+    })
+
     test('an unbound token lists the tickets of all the vendor’s integrations', async () => {
       const a = await setupIntegration(svc)
       const vendor = { id: a.vendorId, clientId: a.clientId, clientSecret: a.clientSecret }

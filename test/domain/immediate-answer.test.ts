@@ -48,7 +48,7 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
 
   test('close answers 200 closed with the ticket’s correlationId', () => {
     assert.deepEqual(
-      immediateAnswer({ kind: 'close', ticket: ticket({ correlationId: 'closing-cid' }), mapping }),
+      immediateAnswer({ kind: 'close', ticket: ticket({ correlationId: 'closing-cid' }), mapping, rule }),
       { message: 'closed', httpStatus: 200, correlationId: 'closing-cid', error: null, detail: null },
     )
   })

@@ -14,7 +14,7 @@ export const rule = (over: Partial<Rule> = {}): Rule => ({
   alertTypes: [],
   action: 'ticket',
   suppressStatuses: [],
-  ticket: { board: null, priority: null, type: null, status: null },
+  ticket: { board: null, priority: null, type: null, status: null, closedStatus: null },
   createdAt: '2026-11-01T00:00:00.000Z',
   ...over,
 })

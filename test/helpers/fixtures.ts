@@ -46,6 +46,9 @@ export interface SetupOptions {
   stopAt?: 'created' | 'mapping'
   /** Reuse an existing vendor. */
   vendor?: { id: string; clientId: string; clientSecret: string }
+  /** The partner's PSA connection (default: the sandbox) and the PSA company accounts map to. */
+  psa?: Record<string, unknown> & { kind: string }
+  psaCompanyId?: string
 }
 
 export const defaultAlert: AlertData = {
@@ -79,7 +82,7 @@ export async function setupIntegration(
   }
   const partnerRes = await admin('POST', '/api/admin/partners', {
     name: o.partnerName ?? 'Best MSP',
-    psa: { kind: 'sandbox' },
+    psa: o.psa ?? { kind: 'sandbox' },
   })
   expectStatus(partnerRes, 201, 'create partner')
   const integrationRes = await admin('POST', '/api/admin/integrations', {
@@ -121,7 +124,7 @@ export async function setupIntegration(
     expectStatus(await vendorCall('PATCH', '/api/vendor-api/status/mapping', {}), 200, 'status mapping')
     for (const accountId of o.mapped ?? ['acme-001']) {
       const res = await partner('PUT', `/api/partner/integrations/${integrationId}/accounts/${accountId}`, {
-        psaCompanyId: '100',
+        psaCompanyId: o.psaCompanyId ?? '100',
       })
       expectStatus(res, 200, `map ${accountId}`)
     }

@@ -10,8 +10,12 @@ export interface Received {
   timestamp: string
   headers: http.IncomingHttpHeaders
   body: any
+  /** The body exactly as it arrived (what the signatures cover). */
+  raw: string
   /** The status this request was answered with. */
   answered: number
+  /** When it arrived (epoch ms). */
+  at: number
 }
 
 export interface Answer {
@@ -68,7 +72,9 @@ export async function startReceiver(): Promise<Receiver> {
         timestamp: String(req.headers['webhook-timestamp']),
         headers: req.headers,
         body,
+        raw,
         answered: 0,
+        at: Date.now(),
       }
       const answer = decide(r, requests.length)
       const { status, headers, delayMs } = typeof answer === 'number' ? { status: answer } : answer

@@ -45,6 +45,11 @@ export interface TestService {
    * background work of earlier requests (jobs, deliveries to active endpoints) is done.
    */
   counts(): Promise<Record<string, number>>
+  /**
+   * Every row of every table (each row as sorted JSON, rows sorted), taken like counts(): a refused
+   * request that changed a row, not only one that added one, shows up as a difference.
+   */
+  snapshot(): Promise<Record<string, string[]>>
   close(): Promise<void>
 }
 
@@ -74,10 +79,15 @@ const tables: (keyof Database)[] = [
   'jobs',
   'webhook_deliveries',
   'webhook_attempts',
+  'psa_effects',
+  'operator_audit',
 ]
 
+/** Tables a snapshot reads beside those counted: what start-up and the sandbox PSA keep. */
+const snapshotOnly: (keyof Database)[] = ['settings', 'counters']
+
 /** A fresh database per service, dropped afterwards: suites never see each other's rows. */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_POSTGRES_URL!
   const name = `alertbridge_test_${randomBytes(6).toString('hex')}`
   const run = async (sql: string) => {
@@ -140,6 +150,22 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       }
       return out
     },
+    async snapshot() {
+      await settled(services)
+      await dueSoonDone(services, services.config.snapshotCoalesceMs + 1000)
+      const all = [...tables, ...snapshotOnly]
+      const rows = await Promise.all(
+        all.map(async (table) => {
+          const read = await services.db.kysely.selectFrom(table).selectAll().execute()
+          return read
+            .map((row) =>
+              JSON.stringify(Object.entries(row).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+            )
+            .sort()
+        }),
+      )
+      return Object.fromEntries(all.map((table, i) => [table, rows[i] ?? []]))
+    },
     async close() {
       await app.close()
       await cleanup()
@@ -147,7 +173,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
   }
 }
 
-/** Waits until no job and no delivery to an active endpoint is running or due. */
+/** Waits until no job and no delivery to an active endpoint (of a vendor not disabled) is running or due. */
 async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
   if (services.config.role === 'api') return // nothing runs in the background
   const until = Date.now() + timeoutMs
@@ -164,6 +190,7 @@ async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
       .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
       .where('d.status', '=', 'pending')
       .where('v.webhook_state', '=', 'active')
+      .where('v.disabled_at', 'is', null)
       .where((eb) => eb.or([eb('d.lease_token', 'is not', null), eb('d.run_at', '<=', now)]))
       .select((eb) => eb.fn.countAll<number>().as('deliveries'))
       .executeTakeFirstOrThrow()
@@ -171,6 +198,33 @@ async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
     if (Date.now() > until)
       throw new Error(`background work did not settle: ${jobs} jobs, ${deliveries} deliveries`)
     await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/**
+ * Waits for the jobs due within `soonMs` by the service's clock (a state_snapshot being coalesced,
+ * say) to have run, so that two snapshots taken around a request do not differ by that work. Only
+ * while the clock moves: a manual clock that stands still runs nothing, and nothing is waited for.
+ */
+async function dueSoonDone(services: Services, soonMs: number, timeoutMs = 15_000): Promise<void> {
+  if (services.config.role === 'api') return
+  const until = Date.now() + timeoutMs
+  let before = services.clock().getTime()
+  for (;;) {
+    const horizon = new Date(services.clock().getTime() + soonMs).toISOString()
+    const { jobs } = await services.db.kysely
+      .selectFrom('jobs')
+      .where('failed_at', 'is', null)
+      .where('run_at', '<=', horizon)
+      .select((eb) => eb.fn.countAll<number>().as('jobs'))
+      .executeTakeFirstOrThrow()
+    if (Number(jobs) === 0) return
+    await new Promise((r) => setTimeout(r, 50))
+    const now = services.clock().getTime()
+    if (now === before) return
+    before = now
+    if (Date.now() > until) throw new Error(`${jobs} jobs due soon did not run`)
+    await settled(services)
   }
 }
 

@@ -19,6 +19,8 @@ interface Server {
   child: ChildProcess
   url: string
   exited: Promise<number | null>
+  /** What the process printed so far (errors only: LOG_LEVEL is error). */
+  output: () => string
 }
 
 function start(dataDir: string): Promise<Server> {
@@ -45,7 +47,7 @@ function start(dataDir: string): Promise<Server> {
       const m = /listening on (http:\/\/\S+)/.exec(output)
       if (m) {
         clearTimeout(timer)
-        resolve({ child, url: m[1]!, exited })
+        resolve({ child, url: m[1]!, exited, output: () => output })
       }
     })
     child.stderr!.on('data', (chunk) => {
@@ -141,7 +143,7 @@ describe('crash safety (real server process, SQLite)', () => {
   test('SIGTERM mid-stream exits 0, and a restart delivers everything answered', async () => {
     const running = server!
     const answered = await stream(running, s, 200, 60, () => running.child.kill('SIGTERM'))
-    assert.equal(await running.exited, 0)
+    assert.equal(await running.exited, 0, running.output())
     server = await start(dataDir)
     await receiver.waitFor(
       () => answered.every((id) => arrived().has(id)),

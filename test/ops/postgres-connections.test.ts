@@ -51,6 +51,25 @@ describe('PostgreSQL connections', { skip: base ? false : 'TEST_POSTGRES_URL is 
     assert.equal(after.body.message, 'updated', after.text)
   })
 
+  test('a connection the server ends while it is checked out between statements does not end the service', async () => {
+    // Inside a transaction the connection is out of the pool between statements: the server's
+    // FATAL arrives with no query to take it. Unheard, that 'error' event would end this process.
+    const failed = await svc.services.db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)
+        await admin('select pg_terminate_backend($1)', [rows[0]!.pid])
+        await new Promise((r) => setTimeout(r, 200))
+        await sql`select 1`.execute(trx)
+      })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      )
+    assert.ok(failed instanceof Error, 'the transaction on the ended connection fails as a value')
+    assert.equal((await svc.request('GET', '/readyz')).status, 200, 'the pool replaced the connection')
+  })
+
   test('closing the database closes every connection before it returns', async () => {
     const name = `alertbridge_test_${randomBytes(6).toString('hex')}`
     await admin(`create database ${name}`)

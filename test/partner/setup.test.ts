@@ -50,7 +50,13 @@ for (const backend of backends()) {
       assert.equal(backup.status, 201, backup.text)
       assert.equal(backup.body.precedence, 20, 'placed after the existing rule')
       assert.equal(backup.body.action, 'ticket')
-      assert.deepEqual(backup.body.ticket, { board: null, priority: null, type: null, status: null })
+      assert.deepEqual(backup.body.ticket, {
+        board: null,
+        priority: null,
+        type: null,
+        status: null,
+        closedStatus: null,
+      })
       const urgent = await s.partner('POST', base, {
         productGroup: 'Backup',
         precedence: 1,
@@ -125,14 +131,32 @@ for (const backend of backends()) {
       assert.ok(boards.body.data.some((b: { name: string }) => b.name === 'Night Shift'))
       expectFailure(await s.partner('GET', '/api/partner/psa/tickets'), 400, 'VALIDATION_FAILED')
       const unavailable = await s.partner('PUT', '/api/partner/psa', {
+        kind: 'halopsa',
+        baseUrl: 'https://acme.halopsa.com',
+        clientId: 'c',
+        clientSecret: 'secret',
+      })
+      expectFailure(unavailable, 400, 'VALIDATION_FAILED')
+      assert.match(unavailable.body.detail, /not available/)
+      const privateHost = await s.partner('PUT', '/api/partner/psa', {
         kind: 'connectwise',
-        companyId: 'x',
+        baseUrl: 'https://127.0.0.1:9',
+        companyId: 'acme',
         publicKey: 'p',
         privateKey: 'secret',
         clientId: 'c',
       })
-      expectFailure(unavailable, 400, 'VALIDATION_FAILED')
-      assert.match(unavailable.body.detail, /not available/)
+      expectFailure(privateHost, 400, 'VALIDATION_FAILED')
+      assert.match(privateHost.body.detail, /psa\/baseUrl: 127\.0\.0\.1 is not a public address/)
+      const neither = await s.partner('PUT', '/api/partner/psa', {
+        kind: 'connectwise',
+        companyId: 'acme',
+        publicKey: 'p',
+        privateKey: 'secret',
+        clientId: 'c',
+      })
+      expectFailure(neither, 400, 'VALIDATION_FAILED')
+      assert.match(neither.body.detail, /site .* or baseUrl/)
       await s.partner('PUT', '/api/partner/sandbox/fault', {
         mode: 'error',
         operations: ['lookup'],

@@ -1,12 +1,14 @@
 // The embedded job queue against a real database, on each backend. The service runs with ROLE=api
-// (no worker), so the test drives the queue itself, and with a manual clock, which the queue uses for
+// (no runner), so the test drives the queue itself, and with a manual clock, which the queue uses for
 // every run_at comparison: a job commits or rolls back with its transaction; only due jobs are
-// claimed; a claim hides a job until its lease ends, then it is claimed again with a new lease token;
-// completing needs the current token; retryAt reschedules; a dedupe key coalesces queued jobs only;
-// nextDueAt and depth report what is waiting or running.
+// claimed; a claim hides a job until its lease (one for all, or its kind's) ends, then it is claimed
+// again with a new lease token; completing needs the current token; retryAt reschedules; a dead job is
+// kept and never claimed; a dedupe key coalesces queued jobs only; nextDueAt and depth report what is
+// waiting or running.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
-import type { ClaimedJob, JobQueue, NewJob } from '../../src/queue/port.js'
+import type { NewJob } from '../../src/queue/port.js'
+import type { ClaimedJob, SqlJobQueue } from '../../src/queue/sql-queue.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 
 const leaseMs = 30_000
@@ -15,7 +17,7 @@ for (const backend of backends()) {
   describe(`SqlJobQueue (${backend})`, () => {
     const clock = manualClock()
     let svc: TestService
-    let queue: JobQueue
+    let queue: SqlJobQueue
 
     before(async () => {
       svc = await startService({ backend, clock, env: { ROLE: 'api' } })
@@ -33,7 +35,7 @@ for (const backend of backends()) {
       ...over,
     })
     const enqueue = (...jobs: NewJob[]) => svc.services.store.transaction((tx) => queue.enqueue(tx, jobs))
-    const complete = (j: ClaimedJob) => svc.services.store.transaction((tx) => queue.complete(tx, j))
+    const complete = async (j: ClaimedJob) => (await queue.complete([j])) === 1
     const ids = (jobs: ClaimedJob[]) => jobs.map((j) => j.id)
     const later = (ms: number) => new Date(clock().getTime() + ms)
     const row = (id: string) =>
@@ -117,20 +119,46 @@ for (const backend of backends()) {
       assert.equal(await complete(current), false, 'a second complete finds nothing')
     })
 
-    test('complete inside a transaction that rolls back leaves the job', async () => {
-      await enqueue(job('kept'))
+    test('complete removes several jobs at once, each only with its own current token', async () => {
+      await enqueue(job('one'), job('two'), job('three'))
+      const claimed = new Map((await queue.claim(10, leaseMs)).map((j) => [j.id, j]))
+      assert.equal(claimed.size, 3)
+      const stale = { ...claimed.get('three')!, leaseToken: 'not-the-lease' }
+      assert.equal(await queue.complete([claimed.get('one')!, claimed.get('two')!, stale]), 2)
+      assert.deepEqual(
+        (await svc.services.db.kysely.selectFrom('jobs').select('id').execute()).map((r) => r.id),
+        ['three'],
+      )
+      assert.equal(await queue.complete([]), 0)
+    })
+
+    test('a lease per kind: each claimed job is hidden for its own kind; other kinds are not taken', async () => {
+      await enqueue(job('a-1'), job('s-1', { kind: 'snapshot' }), job('x-1', { kind: 'other' }))
+      const claimed = await queue.claim(10, { alert: 1000, snapshot: 5000 })
+      assert.deepEqual(ids(claimed), ['a-1', 's-1'])
+      const runAt = async (id: string) => Date.parse((await row(id))!.run_at) - clock().getTime()
+      assert.deepEqual([await runAt('a-1'), await runAt('s-1'), await runAt('x-1')], [1000, 5000, 0])
+      assert.equal((await row('x-1'))?.lease_token, null, 'a kind this runner does not know waits')
+    })
+
+    test('jobs of a busy group are left for later; other groups and ungrouped jobs are taken', async () => {
+      await enqueue(job('g-1', { group: 'alert:p-1' }), job('g-2', { group: 'alert:p-2' }), job('g-3'))
+      assert.deepEqual(ids(await queue.claim(10, leaseMs, ['alert:p-1'])), ['g-2', 'g-3'])
+      assert.deepEqual(ids(await queue.claim(10, leaseMs)), ['g-1'])
+    })
+
+    test('a dead job keeps its reason, is never claimed again and is not counted', async () => {
+      await enqueue(job('broken'))
       const [claimed] = await queue.claim(10, leaseMs)
       assert.ok(claimed)
-      await assert.rejects(
-        svc.services.store.transaction(async (tx) => {
-          assert.equal(await queue.complete(tx, claimed), true)
-          throw new Error('roll back')
-        }),
-        /roll back/,
-      )
-      assert.equal(await queue.depth(), 1)
-      assert.equal(await complete(claimed), true)
+      await queue.kill(claimed, "the alert job's payload is not valid")
+      const stored = await row('broken')
+      assert.equal(stored?.last_error, "the alert job's payload is not valid")
+      assert.ok(stored?.failed_at)
       assert.equal(await queue.depth(), 0)
+      assert.equal(await queue.nextDueAt(), null)
+      clock.advance(365 * 24 * 3600_000)
+      assert.deepEqual(await queue.claim(10, leaseMs), [])
     })
 
     test('retryAt gives the job back at a later time, records the error, and the next claim is attempt 2', async () => {

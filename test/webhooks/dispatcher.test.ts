@@ -2,10 +2,11 @@
 // deferrals that do not use up an attempt, the schedule running out, an endpoint failing for five
 // days being paused, and a success clearing the failing run.
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import pino from 'pino'
+import type { OutboundHttp, OutboundRequest, OutboundResult } from '../../src/outbound/http.js'
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js'
-import type { OutboundHttp, OutboundRequest, OutboundResult } from '../../src/webhooks/outbound.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 
 const day = 24 * 60 * 60 * 1000
@@ -49,12 +50,14 @@ for (const backend of backends()) {
           vendorId: vendor.id,
           partnerId: null,
           integrationId: null,
-          messageId: 'm-1',
+          // One status_update per messageId (the outbox's unique key): each test's delivery has its own.
+          messageId: randomUUID(),
           eventType: 'status_update',
           body: '{"module":"alerts"}',
         },
         clock().toISOString(),
       )
+      assert.ok(id)
       return { vendorId: vendor.id, id }
     }
 
@@ -75,6 +78,7 @@ for (const backend of backends()) {
       status,
       truncated: false,
       retryAfter,
+      headers: {},
       body: '',
       durationMs: 3,
     })
@@ -129,12 +133,13 @@ for (const backend of backends()) {
           vendorId,
           partnerId: null,
           integrationId: null,
-          messageId: 'm-2',
+          messageId: randomUUID(),
           eventType: 'status_update',
           body: '{}',
         },
         clock().toISOString(),
       )
+      assert.ok(second)
       await attempt(d, second)
       assert.equal((await vendor())?.webhookState, 'active')
       clock.advance(5 * day)

@@ -1,4 +1,4 @@
-// Delivered and dead deliveries are kept 30 days and then purged (DESIGN §4); pending ones never are.
+// Delivered and dead deliveries are kept 30 days and then pruned (DESIGN §4); pending ones never are.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { startService, type TestService } from '../helpers/service.js'
@@ -9,7 +9,7 @@ before(async () => {
 })
 after(() => svc.close())
 
-test('purge removes finished deliveries older than the cut-off, with their attempts, and keeps the rest', async () => {
+test('pruning removes finished deliveries older than the cut-off, with their attempts, and keeps the rest', async () => {
   const { store } = svc.services
   const { vendor } = await svc.services.provisioning.createVendor({ name: 'Old Vendor' })
   const old = '2026-01-01T00:00:00.000Z'
@@ -26,6 +26,7 @@ test('purge removes finished deliveries older than the cut-off, with their attem
       },
       at,
     )
+    assert.ok(id)
     await store.kysely
       .updateTable('webhook_deliveries')
       .set({ status, updated_at: at })
@@ -54,7 +55,11 @@ test('purge removes finished deliveries older than the cut-off, with their attem
   const oldPending = await make('pending', old)
   const recentDead = await make('dead', recent)
 
-  assert.equal(await store.deliveries.purge('2026-10-01T00:00:00.000Z'), 2)
+  const cutoff = '2026-10-01T00:00:00.000Z'
+  const pruned =
+    (await store.deliveries.prune('delivered', cutoff, 500)) +
+    (await store.deliveries.prune('dead', cutoff, 500))
+  assert.equal(pruned, 2)
   const left = (await store.kysely.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id)
   assert.deepEqual(left.sort(), [oldPending, recentDead].sort())
   const attempts = await store.kysely.selectFrom('webhook_attempts').select('delivery_id').execute()

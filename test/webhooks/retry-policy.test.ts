@@ -1,13 +1,13 @@
 // The verdict after each webhook delivery attempt: success, retry (with jitter and Retry-After), dead, disable.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { OutboundErrorKind, OutboundResult } from '../../src/webhooks/outbound.js'
+import type { OutboundErrorKind, OutboundResult } from '../../src/outbound/http.js'
+import { parseRetryAfter } from '../../src/outbound/retry-after.js'
 import {
   type AttemptVerdict,
   defaultRetryScheduleSeconds,
   jitter,
   judgeAttempt,
-  parseRetryAfter,
 } from '../../src/webhooks/retry-policy.js'
 
 const now = new Date('2026-03-01T12:00:00.000Z')
@@ -18,6 +18,7 @@ const response = (status: number, retryAfter: string | null = null): OutboundRes
   status,
   truncated: false,
   retryAfter,
+  headers: {},
   body: '',
   durationMs: 12,
 })

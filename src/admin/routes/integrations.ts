@@ -1,17 +1,33 @@
 // Operator API for integrations (DESIGN §7).
 import Type from 'typebox'
+import { iso } from '../../clock.js'
+import type { Integration } from '../../domain/integration.js'
 import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
 import { notFound } from '../../http/errors.js'
-import { failures, IdParams } from '../../http/schemas.js'
-import { IntegrationView, integrationView } from '../../partner/views.js'
-import type { Services } from '../../services.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../http/schemas.js'
+import { IntegrationView, integrationView } from '../../integrations/views.js'
+import { RotationView, rotationView } from '../../tenants/views.js'
+import type { AdminRoutesDeps } from './deps.js'
+
+/** The operator also sees the organization token's rotation. */
+const AdminIntegrationView = Type.Object({
+  ...IntegrationView.properties,
+  organizationOemTokenRotation: RotationView,
+})
+
+const adminView = (i: Integration, now: string) => ({
+  ...integrationView(i),
+  organizationOemTokenRotation: rotationView(i.orgToken, now),
+})
 
 const CreatedIntegration = Type.Object({
-  ...IntegrationView.properties,
+  ...AdminIntegrationView.properties,
   organizationOemToken: Type.String({ description: 'shown once; the vendor sends it with every alert' }),
 })
 
-export function registerAdminIntegrations(app: App, s: Services): void {
+export function registerAdminIntegrations(app: App, s: AdminRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 
@@ -30,8 +46,11 @@ export function registerAdminIntegrations(app: App, s: Services): void {
       },
     },
     async (request, reply) => {
-      const { integration, organizationOemToken } = await s.provisioning.createIntegration(request.body)
-      return reply.code(201).send({ ...integrationView(integration), organizationOemToken })
+      const { integration, organizationOemToken } = await s.provisioning.createIntegration(
+        request.body,
+        actorOf(request),
+      )
+      return reply.code(201).send({ ...adminView(integration, iso(s.clock)), organizationOemToken })
     },
   )
 
@@ -41,15 +60,27 @@ export function registerAdminIntegrations(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'List integrations',
+        summary:
+          'List integrations, in the order they were created, 500 a page unless `limit` says otherwise',
         querystring: Type.Object({
           vendorId: Type.Optional(Type.String({ maxLength: 64 })),
           partnerId: Type.Optional(Type.String({ maxLength: 64 })),
+          limit: Type.Optional(LongLimit),
+          cursor: Type.Optional(KeyCursor),
         }),
-        response: { 200: Type.Object({ data: Type.Array(IntegrationView) }), ...failures(401) },
+        response: { 200: Page(AdminIntegrationView), ...failures(400, 401) },
       },
     },
-    async (request) => ({ data: (await s.store.integrations.list(request.query)).map(integrationView) }),
+    async (request) => {
+      const { limit = 500, cursor, ...filter } = request.query
+      const rows = await s.store.integrations.list(filter, {
+        after: decodeKeyCursor(cursor, 2),
+        limit: limit + 1,
+      })
+      const { data, nextCursor } = pageByKey(rows, limit, (i) => [i.createdAt, i.id])
+      const now = iso(s.clock)
+      return { data: data.map((i) => adminView(i, now)), nextCursor }
+    },
   )
 
   app.get(
@@ -60,13 +91,13 @@ export function registerAdminIntegrations(app: App, s: Services): void {
         ...meta,
         summary: 'An integration',
         params: IdParams,
-        response: { 200: IntegrationView, ...failures(401, 404) },
+        response: { 200: AdminIntegrationView, ...failures(401, 404) },
       },
     },
     async (request) => {
       const integration = await s.store.integrations.findById(request.params.id)
       if (!integration) throw notFound(`Integration '${request.params.id}'`)
-      return integrationView(integration)
+      return adminView(integration, iso(s.clock))
     },
   )
 
@@ -79,13 +110,16 @@ export function registerAdminIntegrations(app: App, s: Services): void {
         summary: 'Turn alerting on or off for an integration',
         params: IdParams,
         body: Type.Object({ alertsEnabled: Type.Optional(Type.Boolean()) }),
-        response: { 200: IntegrationView, ...failures(400, 401, 404) },
+        response: { 200: AdminIntegrationView, ...failures(400, 401, 404) },
       },
     },
     async (request) => {
       const integration = await s.store.integrations.findById(request.params.id)
       if (!integration) throw notFound(`Integration '${request.params.id}'`)
-      return integrationView(await s.partnerSetup.updateSettings(integration, request.body))
+      return adminView(
+        await s.partnerSetup.updateSettings(integration, request.body, actorOf(request)),
+        iso(s.clock),
+      )
     },
   )
 }

@@ -1,22 +1,16 @@
 // Operator API for partners (DESIGN §7).
 import Type from 'typebox'
-import type { Partner } from '../../db/repositories/partners.js'
+import { iso } from '../../clock.js'
+import type { Partner } from '../../domain/partner.js'
 import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
 import { notFound } from '../../http/errors.js'
-import { failures, IdParams } from '../../http/schemas.js'
-import { psaKinds } from '../../psa/adapter.js'
-import { maskPsaSettings } from '../../psa/settings.js'
-import type { Services } from '../../services.js'
-
-export const PsaInput = Type.Object(
-  { kind: Type.Enum(psaKinds) },
-  { additionalProperties: true, description: 'kind plus the settings of that kind (DESIGN §7)' },
-)
-
-export const PsaView = Type.Object(
-  { kind: Type.String() },
-  { additionalProperties: true, description: 'kind plus its settings, secrets masked' },
-)
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../http/schemas.js'
+import type { PsaRegistry } from '../../psa/registry.js'
+import { PsaInput, PsaView } from '../../psa/schemas.js'
+import { DisabledView, disabledView, RotationView, rotationView } from '../../tenants/views.js'
+import type { AdminRoutesDeps } from './deps.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 128 })
 
@@ -26,24 +20,42 @@ const PartnerView = Type.Object({
   psa: PsaView,
   createdAt: Type.String(),
   updatedAt: Type.String(),
+  disabled: DisabledView,
+  apiKeyRotation: RotationView,
 })
+
+const Warning = Type.Optional(
+  Type.String({ description: "the PSA connection's test failed: in one sentence, why (it is saved anyway)" }),
+)
+
+const SavedPartner = Type.Object({ ...PartnerView.properties, warning: Warning })
 
 const CreatedPartner = Type.Object({
   ...PartnerView.properties,
   apiKey: Type.String({ description: 'shown once' }),
+  warning: Warning,
 })
 
-export function psaView(psa: Partner['psa']) {
-  return { kind: psa.kind, ...maskPsaSettings(psa.settings) }
+function partnerView(psa: PsaRegistry, p: Partner, now: string) {
+  return {
+    id: p.id,
+    name: p.name,
+    psa: psa.view(p.psa),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    disabled: disabledView(p.disabled),
+    apiKeyRotation: rotationView(p.apiKeyRotation, now),
+  }
 }
 
-function partnerView(p: Partner) {
-  return { id: p.id, name: p.name, psa: psaView(p.psa), createdAt: p.createdAt, updatedAt: p.updatedAt }
-}
-
-export function registerAdminPartners(app: App, s: Services): void {
+export function registerAdminPartners(app: App, s: AdminRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
+  /** A saved PSA connection is tested; a failed test is answered as a warning, not refused. */
+  const warning = async (p: Partner) => {
+    const test = await s.psaConnections.test(p.id, p.psa)
+    return test.ok ? {} : { warning: test.detail }
+  }
 
   app.post(
     '/api/admin/partners',
@@ -57,8 +69,10 @@ export function registerAdminPartners(app: App, s: Services): void {
       },
     },
     async (request, reply) => {
-      const { partner, apiKey } = await s.provisioning.createPartner(request.body)
-      return reply.code(201).send({ ...partnerView(partner), apiKey })
+      const { partner, apiKey } = await s.provisioning.createPartner(request.body, actorOf(request))
+      return reply
+        .code(201)
+        .send({ ...partnerView(s.psa, partner, iso(s.clock)), apiKey, ...(await warning(partner)) })
     },
   )
 
@@ -68,11 +82,18 @@ export function registerAdminPartners(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'List partners',
-        response: { 200: Type.Object({ data: Type.Array(PartnerView) }), ...failures(401) },
+        summary: 'List partners, in the order they were created, 500 a page unless `limit` says otherwise',
+        querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
+        response: { 200: Page(PartnerView), ...failures(400, 401) },
       },
     },
-    async () => ({ data: (await s.store.partners.list()).map(partnerView) }),
+    async (request) => {
+      const { limit = 500, cursor } = request.query
+      const rows = await s.store.partners.list({ after: decodeKeyCursor(cursor, 2), limit: limit + 1 })
+      const { data, nextCursor } = pageByKey(rows, limit, (p) => [p.createdAt, p.id])
+      const now = iso(s.clock)
+      return { data: data.map((p) => partnerView(s.psa, p, now)), nextCursor }
+    },
   )
 
   app.get(
@@ -89,7 +110,7 @@ export function registerAdminPartners(app: App, s: Services): void {
     async (request) => {
       const partner = await s.store.partners.findById(request.params.id)
       if (!partner) throw notFound(`Partner '${request.params.id}'`)
-      return partnerView(partner)
+      return partnerView(s.psa, partner, iso(s.clock))
     },
   )
 
@@ -102,9 +123,15 @@ export function registerAdminPartners(app: App, s: Services): void {
         summary: 'Change a partner',
         params: IdParams,
         body: Type.Object({ name: Type.Optional(Name), psa: Type.Optional(PsaInput) }),
-        response: { 200: PartnerView, ...failures(400, 401, 404) },
+        response: { 200: SavedPartner, ...failures(400, 401, 404) },
       },
     },
-    async (request) => partnerView(await s.provisioning.updatePartner(request.params.id, request.body)),
+    async (request) => {
+      const partner = await s.provisioning.updatePartner(request.params.id, request.body, actorOf(request))
+      return {
+        ...partnerView(s.psa, partner, iso(s.clock)),
+        ...(request.body.psa ? await warning(partner) : {}),
+      }
+    },
   )
 }

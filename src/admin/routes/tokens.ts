@@ -2,12 +2,13 @@
 // POST /api/oauth/token issues one); the operator lists them and revokes one or all. A revoked token
 // answers 401 at once; the vendor asks POST /api/oauth/token for a new one.
 import Type from 'typebox'
-import type { AccessToken } from '../../db/repositories/tokens.js'
+import type { AccessToken } from '../../domain/vendor.js'
 import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
 import { notFound } from '../../http/errors.js'
 import { decodeCursor, page } from '../../http/pagination.js'
 import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
+import type { AdminRoutesDeps } from './deps.js'
 
 const TokenView = Type.Object({
   id: Type.String(),
@@ -34,7 +35,7 @@ function tokenView(t: AccessToken, now: string) {
   } as const
 }
 
-export function registerAdminTokens(app: App, s: Services): void {
+export function registerAdminTokens(app: App, s: AdminRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
   const vendorOr404 = async (id: string) => {
@@ -87,8 +88,15 @@ export function registerAdminTokens(app: App, s: Services): void {
     async (request) => {
       const vendor = await vendorOr404(request.params.id)
       const now = s.clock().toISOString()
-      const token = await s.store.tokens.revoke(vendor.id, request.params.tokenId, now)
-      if (!token) throw notFound(`Token '${request.params.tokenId}' of vendor '${vendor.id}'`)
+      const { tokenId } = request.params
+      const token = await s.store.transaction(async (tx) => {
+        const token = await tx.tokens.revoke(vendor.id, tokenId, now)
+        if (!token) return null
+        const note = { action: 'vendor.token.revoke', targetType: 'vendor', targetId: vendor.id } as const
+        await tx.audit.record(actorOf(request), { ...note, summary: { tokenId } }, now)
+        return token
+      })
+      if (!token) throw notFound(`Token '${tokenId}' of vendor '${vendor.id}'`)
       return tokenView(token, now)
     },
   )
@@ -109,7 +117,18 @@ export function registerAdminTokens(app: App, s: Services): void {
     },
     async (request) => {
       const vendor = await vendorOr404(request.params.id)
-      return { revoked: await s.store.tokens.revokeAll(vendor.id, s.clock().toISOString()) }
+      const now = s.clock().toISOString()
+      const revoked = await s.store.transaction(async (tx) => {
+        const revoked = await tx.tokens.revokeAll(vendor.id, now)
+        const note = {
+          action: 'vendor.tokens.revoke_all',
+          targetType: 'vendor',
+          targetId: vendor.id,
+        } as const
+        await tx.audit.record(actorOf(request), { ...note, summary: { revoked } }, now)
+        return revoked
+      })
+      return { revoked }
     },
   )
 }

@@ -1,11 +1,15 @@
 // Operator API for vendors (DESIGN §7): POST, GET (list and one), PATCH.
 import Type from 'typebox'
 import { CatalogueMap, ProductGroupsMapping } from '../../catalogue/schemas.js'
-import type { Vendor } from '../../db/repositories/vendors.js'
+import { iso } from '../../clock.js'
+import type { Vendor } from '../../domain/vendor.js'
 import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
 import { notFound } from '../../http/errors.js'
-import { failures, IdParams, Nullable } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
+import { DisabledView, disabledView, RotationView, rotationView } from '../../tenants/views.js'
+import type { AdminRoutesDeps } from './deps.js'
 
 const Url = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 })
 const AuthHeader = Type.Union([
@@ -53,6 +57,9 @@ const VendorView = Type.Object({
   rateLimitPerMinute: Nullable(Type.Integer()),
   createdAt: Type.String(),
   updatedAt: Type.String(),
+  disabled: DisabledView,
+  clientSecretRotation: RotationView,
+  webhookSecretRotation: RotationView,
 })
 
 const CreatedVendor = Type.Object({
@@ -61,7 +68,7 @@ const CreatedVendor = Type.Object({
   webhookSecret: Type.String({ description: 'Standard Webhooks signing secret (whsec_…), shown once' }),
 })
 
-function vendorView(v: Vendor) {
+function vendorView(v: Vendor, now: string) {
   return {
     id: v.id,
     name: v.name,
@@ -77,10 +84,13 @@ function vendorView(v: Vendor) {
     rateLimitPerMinute: v.rateLimitPerMinute,
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
+    disabled: disabledView(v.disabled),
+    clientSecretRotation: rotationView(v.clientSecret, now),
+    webhookSecretRotation: rotationView(v.webhookSecretRotation, now),
   }
 }
 
-export function registerAdminVendors(app: App, s: Services): void {
+export function registerAdminVendors(app: App, s: AdminRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 
@@ -96,8 +106,11 @@ export function registerAdminVendors(app: App, s: Services): void {
       },
     },
     async (request, reply) => {
-      const { vendor, clientSecret, webhookSecret } = await s.provisioning.createVendor(request.body)
-      return reply.code(201).send({ ...vendorView(vendor), clientSecret, webhookSecret })
+      const { vendor, clientSecret, webhookSecret } = await s.provisioning.createVendor(
+        request.body,
+        actorOf(request),
+      )
+      return reply.code(201).send({ ...vendorView(vendor, iso(s.clock)), clientSecret, webhookSecret })
     },
   )
 
@@ -107,11 +120,18 @@ export function registerAdminVendors(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'List vendors',
-        response: { 200: Type.Object({ data: Type.Array(VendorView) }), ...failures(401) },
+        summary: 'List vendors, in the order they were created, 500 a page unless `limit` says otherwise',
+        querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
+        response: { 200: Page(VendorView), ...failures(400, 401) },
       },
     },
-    async () => ({ data: (await s.store.vendors.list()).map(vendorView) }),
+    async (request) => {
+      const { limit = 500, cursor } = request.query
+      const rows = await s.store.vendors.list({ after: decodeKeyCursor(cursor, 2), limit: limit + 1 })
+      const { data, nextCursor } = pageByKey(rows, limit, (v) => [v.createdAt, v.id])
+      const now = iso(s.clock)
+      return { data: data.map((v) => vendorView(v, now)), nextCursor }
+    },
   )
 
   app.get(
@@ -128,7 +148,7 @@ export function registerAdminVendors(app: App, s: Services): void {
     async (request) => {
       const vendor = await s.store.vendors.findById(request.params.id)
       if (!vendor) throw notFound(`Vendor '${request.params.id}'`)
-      return vendorView(vendor)
+      return vendorView(vendor, iso(s.clock))
     },
   )
 
@@ -144,6 +164,10 @@ export function registerAdminVendors(app: App, s: Services): void {
         response: { 200: VendorView, ...failures(400, 401, 404) },
       },
     },
-    async (request) => vendorView(await s.provisioning.updateVendor(request.params.id, request.body)),
+    async (request) =>
+      vendorView(
+        await s.provisioning.updateVendor(request.params.id, request.body, actorOf(request)),
+        iso(s.clock),
+      ),
   )
 }

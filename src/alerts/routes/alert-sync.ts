@@ -3,13 +3,13 @@
 import type { Static } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import type { App } from '../../http/app-types.js'
-import type { Services } from '../../services.js'
 import { alertFacts, redactedRequest } from '../intake.js'
 import { rateLimitHeaders } from '../rate-limit.js'
 import { syncBody } from '../responses.js'
 import { AlertRequest, SyncFailure, SyncSuccess } from '../schema.js'
+import type { AlertRoutesDeps } from './deps.js'
 
-export function registerAlertSync(app: App, s: Services): void {
+export function registerAlertSync(app: App, s: AlertRoutesDeps): void {
   app.post(
     '/api/oem-alerts-api/alert/sync',
     {
@@ -21,7 +21,9 @@ export function registerAlertSync(app: App, s: Services): void {
         response: {
           200: SyncSuccess,
           201: SyncSuccess,
-          ...Object.fromEntries([400, 401, 404, 409, 413, 415, 429, 500, 502].map((c) => [c, SyncFailure])),
+          ...Object.fromEntries(
+            [400, 401, 403, 404, 409, 413, 415, 429, 500, 502].map((c) => [c, SyncFailure]),
+          ),
         },
       },
     },
@@ -33,14 +35,23 @@ export function registerAlertSync(app: App, s: Services): void {
         messageId,
         facts.correlationId ?? null,
       )
-      const outcome = await s.executor.process({
-        messageId,
-        strategy: 'sync',
-        vendorId: vendor.id,
-        integrationId: integration.id,
-        facts,
-        request: redactedRequest(request.body),
-      })
+      const execution = await s.executor.run(
+        {
+          messageId,
+          strategy: 'sync',
+          attempt: 1,
+          vendorId: vendor.id,
+          partnerId: integration.partnerId,
+          integrationId: integration.id,
+          facts,
+          request: redactedRequest(request.body),
+        },
+        { deferRetryable: false, adoptRecorded: false },
+      )
+      // A new messageId cannot have been recorded before, and nothing is deferred on this path.
+      if (execution.kind !== 'recorded' && execution.kind !== 'unrecorded')
+        throw new Error(`a synchronous alert ended '${execution.kind}'`)
+      const { outcome } = execution
       // The status varies with the outcome (DESIGN §3); the response schemas above cover every one.
       const status = outcome.httpStatus as 201
       return reply

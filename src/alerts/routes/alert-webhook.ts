@@ -2,12 +2,12 @@
 // is queued durably and answered at once; its outcome reaches the vendor as a status_update event.
 import { v7 as uuidv7 } from 'uuid'
 import type { App } from '../../http/app-types.js'
-import type { Services } from '../../services.js'
 import { rateLimitHeaders } from '../rate-limit.js'
 import { webhookBody } from '../responses.js'
 import { AlertRequest, WebhookAnswer, WebhookFailure } from '../schema.js'
+import type { AlertRoutesDeps } from './deps.js'
 
-export function registerAlertWebhook(app: App, s: Services): void {
+export function registerAlertWebhook(app: App, s: AlertRoutesDeps): void {
   for (const url of ['/api/oem-alerts-api/alert', '/api/oem-alerts-api/alerts']) {
     app.post(
       url,
@@ -22,7 +22,7 @@ export function registerAlertWebhook(app: App, s: Services): void {
           response: {
             200: WebhookAnswer,
             201: WebhookAnswer,
-            ...Object.fromEntries([400, 401, 404, 413, 415, 429, 500].map((c) => [c, WebhookFailure])),
+            ...Object.fromEntries([400, 401, 403, 404, 413, 415, 429, 500].map((c) => [c, WebhookFailure])),
           },
         },
       },

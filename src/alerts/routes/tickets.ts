@@ -4,10 +4,10 @@ import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { vendorPrincipal } from '../../http/auth.js'
 import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
 import { CorrelationId } from '../schema.js'
 import { getTicket, listTickets, type TicketScope } from '../ticket-reads.js'
 import { TicketView, TicketWithHistory } from '../views.js'
+import type { AlertRoutesDeps } from './deps.js'
 
 const ListQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
@@ -18,7 +18,7 @@ const ListQuery = Type.Object({
 })
 
 async function scopeOf(
-  s: Services,
+  s: AlertRoutesDeps,
   request: Parameters<typeof vendorPrincipal>[0],
   integrationId?: string,
 ): Promise<TicketScope> {
@@ -31,7 +31,7 @@ async function scopeOf(
   return { integrationIds: integrationId ? own.filter((id) => id === integrationId) : own }
 }
 
-export function registerVendorTickets(app: App, s: Services): void {
+export function registerVendorTickets(app: App, s: AlertRoutesDeps): void {
   for (const base of ['/api/oem-alerts-api/alert', '/api/oem-alerts-api/alerts']) {
     const alias = base.endsWith('alerts')
     app.get(

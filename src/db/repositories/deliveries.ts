@@ -3,45 +3,9 @@
 // the end of its lease, as in the job queue.
 import type { Kysely, Selectable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from '../../domain/delivery.js'
 import { toBool } from '../rows.js'
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../schema.js'
-
-export const deliveryStatuses = ['pending', 'delivered', 'dead'] as const
-export type DeliveryStatus = (typeof deliveryStatuses)[number]
-export type WebhookEventType = 'status_update' | 'state_snapshot'
-
-export interface Delivery {
-  id: string
-  vendorId: string
-  partnerId: string | null
-  integrationId: string | null
-  messageId: string | null
-  eventType: WebhookEventType
-  body: string
-  status: DeliveryStatus
-  failedAttempts: number
-  attemptCount: number
-  manual: boolean
-  runAt: string
-  lastStatus: number | null
-  lastError: string | null
-  createdAt: string
-  updatedAt: string
-  deliveredAt: string | null
-  deadAt: string | null
-}
-
-export interface Attempt {
-  number: number
-  trigger: 'scheduled' | 'manual'
-  url: string
-  startedAt: string
-  durationMs: number
-  statusCode: number | null
-  error: string | null
-  responseBody: string | null
-  nextAttemptAt: string | null
-}
 
 export type NewDelivery = Pick<
   Delivery,
@@ -114,9 +78,10 @@ export interface AttemptRecord {
 export class DeliveryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(d: NewDelivery, now: string): Promise<string> {
+  /** Stores a delivery; null (and nothing stored) when its messageId has a delivery already. */
+  async insert(d: NewDelivery, now: string): Promise<string | null> {
     const id = `msg_${uuidv7().replaceAll('-', '')}`
-    await this.db
+    const result = await this.db
       .insertInto('webhook_deliveries')
       .values({
         id,
@@ -139,11 +104,13 @@ export class DeliveryRepository {
         delivered_at: null,
         dead_at: d.deadReason ? now : null,
       })
-      .execute()
-    return id
+      .onConflict((oc) => oc.column('message_id').doNothing())
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? id : null
   }
 
-  /** Each active endpoint (vendor) with when its next pending delivery is due (null: none). */
+  /** Each active endpoint (vendor) with when its next pending delivery is due (null: none). A disabled
+   * vendor's deliveries wait: they are kept as they are and go out once it is enabled again. */
   async nextDuePerVendor(): Promise<{ vendorId: string; next: string | null }[]> {
     return this.db
       .selectFrom('vendors as v')
@@ -158,6 +125,7 @@ export class DeliveryRepository {
       ])
       .where('v.webhook_state', '=', 'active')
       .where('v.webhook_url', 'is not', null)
+      .where('v.disabled_at', 'is', null)
       .execute()
   }
 
@@ -305,12 +273,25 @@ export class DeliveryRepository {
     return out
   }
 
-  /** Deletes delivered and dead deliveries older than `before` (DESIGN §4 keeps them 30 days). */
-  async purge(before: string): Promise<number> {
+  /**
+   * Deletes up to `limit` deliveries of one finished status whose last change (delivery, death) is
+   * older than `before`, oldest first, with their attempts. A pending delivery is never finished;
+   * a replayed one is pending again and its change is new. One statement: one short transaction.
+   */
+  async prune(status: 'delivered' | 'dead', before: string, limit: number): Promise<number> {
     const r = await this.db
       .deleteFrom('webhook_deliveries')
-      .where('status', '!=', 'pending')
-      .where('updated_at', '<', before)
+      .where(
+        'id',
+        'in',
+        this.db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '=', status)
+          .where('updated_at', '<', before)
+          .orderBy('updated_at')
+          .limit(limit),
+      )
       .executeTakeFirst()
     return Number(r.numDeletedRows)
   }

@@ -1,26 +1,8 @@
 // The audit log: append-only, one row per alert call once its tenant is known.
 import { type Kysely, type Selectable, sql } from 'kysely'
+import type { AuditEvent, Strategy } from '../../domain/audit.js'
 import type { EventStatus, IncidentStatus } from '../../domain/types.js'
 import type { Database, EventsTable } from '../schema.js'
-
-export type Strategy = 'sync' | 'webhook'
-
-export interface AuditEvent {
-  messageId: string
-  partnerId: string
-  vendorId: string
-  integrationId: string
-  correlationId: string | null
-  event: string
-  status: EventStatus
-  httpStatus: number
-  incidentStatus: IncidentStatus | null
-  strategy: Strategy
-  /** The alert as received, credentials removed. */
-  request: unknown
-  detail: string | null
-  createdAt: string
-}
 
 function toEvent(r: Selectable<EventsTable>): AuditEvent {
   return {
@@ -65,8 +47,9 @@ export interface MetricsQuery {
 export class EventRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(e: AuditEvent): Promise<void> {
-    await this.db
+  /** Stores the event; false (and nothing stored) when its messageId has one already. */
+  async insert(e: AuditEvent): Promise<boolean> {
+    const result = await this.db
       .insertInto('events')
       .values({
         message_id: e.messageId,
@@ -83,7 +66,52 @@ export class EventRepository {
         detail: e.detail,
         created_at: e.createdAt,
       })
-      .execute()
+      .onConflict((oc) => oc.column('message_id').doNothing())
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+  }
+
+  /**
+   * Deletes up to `limit` events created before `before`, oldest first, except those still needed:
+   * one a webhook delivery was made for (it is deleted after its delivery), and one whose message
+   * still has a job (a job that runs again finds its event and is done instead of calling the PSA).
+   */
+  async prune(before: string, limit: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom('events')
+      .where(
+        'message_id',
+        'in',
+        this.db
+          .selectFrom('events as e')
+          .select('e.message_id')
+          .where('e.created_at', '<', before)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('webhook_deliveries as d')
+                  .select('d.id')
+                  .whereRef('d.message_id', '=', 'e.message_id'),
+              ),
+            ),
+          )
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('jobs as j').select('j.id').whereRef('j.id', '=', 'e.message_id'))),
+          )
+          .orderBy('e.created_at')
+          .limit(limit),
+      )
+      .executeTakeFirst()
+    return Number(r.numDeletedRows)
+  }
+
+  async exists(messageId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('events')
+      .select('message_id')
+      .where('message_id', '=', messageId)
+      .executeTakeFirst()
+    return row !== undefined
   }
 
   async list(query: EventQuery): Promise<AuditEvent[]> {
@@ -102,16 +130,21 @@ export class EventRepository {
     return rows.map(toEvent)
   }
 
-  /** The whole history of one ticket, oldest first. */
-  async forCorrelation(integrationId: string, correlationId: string): Promise<AuditEvent[]> {
-    const rows = await this.db
+  /** The newest `limit` events of one ticket, oldest first, and how many it has in all. */
+  async forCorrelation(
+    integrationId: string,
+    correlationId: string,
+    limit: number,
+  ): Promise<{ events: AuditEvent[]; total: number }> {
+    const ofTicket = this.db
       .selectFrom('events')
-      .selectAll()
       .where('integration_id', '=', integrationId)
       .where('correlation_id', '=', correlationId)
-      .orderBy('message_id')
-      .execute()
-    return rows.map(toEvent)
+    const [rows, count] = await Promise.all([
+      ofTicket.selectAll().orderBy('message_id', 'desc').limit(limit).execute(),
+      ofTicket.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow(),
+    ])
+    return { events: rows.reverse().map(toEvent), total: Number(count.n) }
   }
 
   async counts(

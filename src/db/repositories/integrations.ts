@@ -1,27 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
+import type { TenantState } from '../../domain/credentials.js'
+import type { Integration, VendorCredentials } from '../../domain/integration.js'
 import type { DedupField, IntegrationSettings, IntegrationState } from '../../domain/types.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
-import { parseJson, toBool, toInt } from '../rows.js'
+import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../rows.js'
 import type { Database, IntegrationsTable } from '../schema.js'
-
-export interface Integration {
-  id: string
-  vendorId: string
-  partnerId: string
-  settings: IntegrationSettings
-  /** The credentials for the vendor's catalogue endpoint, if configured: only the header's name. */
-  vendorCredentials: { header: string } | null
-  mappingCompletedAt: string | null
-  connectedAt: string | null
-  createdAt: string
-  updatedAt: string
-}
-
-/** The credentials the service calls the vendor's catalogue endpoint with (one header). */
-export interface VendorCredentials {
-  header: string
-  value: string
-}
 
 /** As stored: the header's name in the clear (it is shown back), its value sealed. */
 interface StoredVendorCredentials {
@@ -57,6 +40,12 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
     connectedAt: r.connected_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    orgToken: {
+      version: r.org_token_version,
+      previousDigest: r.previous_org_token_digest,
+      previousExpiresAt: r.previous_org_token_expires_at,
+      rotatedAt: r.org_token_rotated_at,
+    },
   }
 }
 
@@ -103,21 +92,108 @@ export class IntegrationRepository {
     return row ? toIntegration(row) : null
   }
 
+  /**
+   * The integration whose organization token, current or replaced by a rotation, has this digest
+   * (whether a replaced one still works is the caller's to judge, with its clock).
+   */
   async findByOrgTokenDigest(digest: string): Promise<(Integration & { orgTokenDigest: string }) | null> {
     const row = await this.db
       .selectFrom('integrations')
       .selectAll()
-      .where('org_token_digest', '=', digest)
+      .where((eb) =>
+        eb.or([eb('org_token_digest', '=', digest), eb('previous_org_token_digest', '=', digest)]),
+      )
       .executeTakeFirst()
     return row ? { ...toIntegration(row), orgTokenDigest: row.org_token_digest } : null
   }
 
-  async list(filter: { partnerId?: string; vendorId?: string }): Promise<Integration[]> {
+  /** Makes `digest` the organization token (generation + 1); the replaced one works until `previousExpiresAt`. */
+  async rotateOrgToken(id: string, digest: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('integrations')
+      .set((eb) => ({
+        previous_org_token_digest: previousExpiresAt === null ? null : eb.ref('org_token_digest'),
+        previous_org_token_expires_at: previousExpiresAt,
+        org_token_digest: digest,
+        org_token_version: eb('org_token_version', '+', 1),
+        org_token_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The replaced organization token stops working now. */
+  async endOrgTokenOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('integrations')
+      .set({ previous_org_token_digest: null, previous_org_token_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /**
+   * Read fresh on every alert (never cached): whether the integration's vendor or partner is disabled,
+   * and the generations of its credentials, so that a cached copy of them can be checked.
+   */
+  async tenantState(id: string): Promise<
+    | (TenantState & {
+        clientSecret: { version: number; previousExpiresAt: string | null }
+        orgToken: { version: number; previousExpiresAt: string | null }
+      })
+    | null
+  > {
+    const r = await this.db
+      .selectFrom('integrations as i')
+      .innerJoin('vendors as v', 'v.id', 'i.vendor_id')
+      .innerJoin('partners as p', 'p.id', 'i.partner_id')
+      .select([
+        'i.vendor_id',
+        'i.partner_id',
+        'v.disabled_at as vendor_disabled_at',
+        'v.disabled_reason as vendor_disabled_reason',
+        'p.disabled_at as partner_disabled_at',
+        'p.disabled_reason as partner_disabled_reason',
+        'v.client_secret_version',
+        'v.previous_client_secret_expires_at',
+        'i.org_token_version',
+        'i.previous_org_token_expires_at',
+      ])
+      .where('i.id', '=', id)
+      .executeTakeFirst()
+    if (!r) return null
+    return {
+      vendorId: r.vendor_id,
+      partnerId: r.partner_id,
+      vendorDisabled:
+        r.vendor_disabled_at === null ? null : { at: r.vendor_disabled_at, reason: r.vendor_disabled_reason },
+      partnerDisabled:
+        r.partner_disabled_at === null
+          ? null
+          : { at: r.partner_disabled_at, reason: r.partner_disabled_reason },
+      clientSecret: {
+        version: r.client_secret_version,
+        previousExpiresAt: r.previous_client_secret_expires_at,
+      },
+      orgToken: { version: r.org_token_version, previousExpiresAt: r.previous_org_token_expires_at },
+    }
+  }
+
+  /** Integrations in the order they were created; one page of them when `page` is given. */
+  async list(
+    filter: { partnerId?: string; vendorId?: string },
+    page?: KeyPage<CreatedKey>,
+  ): Promise<Integration[]> {
     let q = this.db.selectFrom('integrations').selectAll()
     if (filter.partnerId) q = q.where('partner_id', '=', filter.partnerId)
     if (filter.vendorId) q = q.where('vendor_id', '=', filter.vendorId)
-    const rows = await q.orderBy('created_at').orderBy('id').execute()
-    return rows.map(toIntegration)
+    if (page?.after) {
+      const [createdAt, id] = page.after
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)))
+    }
+    q = q.orderBy('created_at').orderBy('id')
+    if (page) q = q.limit(page.limit)
+    return (await q.execute()).map(toIntegration)
   }
 
   async updateSettings(id: string, patch: SettingsPatch, now: string): Promise<void> {

@@ -36,6 +36,27 @@ export class MappingRepository {
     }))
   }
 
+  /** Every mapping with the name the vendor gave its account (null: mapped but never declared). */
+  async listWithNames(integrationId: string): Promise<(AccountMapping & { name: string | null })[]> {
+    const rows = await this.db
+      .selectFrom('account_mappings as m')
+      .leftJoin('vendor_accounts as a', (j) =>
+        j
+          .onRef('a.integration_id', '=', 'm.integration_id')
+          .onRef('a.vendor_account_id', '=', 'm.account_id'),
+      )
+      .select(['m.account_id', 'm.psa_company_id', 'm.board', 'a.name'])
+      .where('m.integration_id', '=', integrationId)
+      .orderBy('m.account_id')
+      .execute()
+    return rows.map((r) => ({
+      accountId: r.account_id,
+      psaCompanyId: r.psa_company_id,
+      board: r.board,
+      name: r.name,
+    }))
+  }
+
   async count(integrationId: string): Promise<number> {
     const r = await this.db
       .selectFrom('account_mappings')

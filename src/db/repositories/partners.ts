@@ -1,15 +1,8 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { PsaConnection, PsaKind } from '../../psa/adapter.js'
+import type { Partner, PsaKind } from '../../domain/partner.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
+import type { CreatedKey, KeyPage } from '../rows.js'
 import type { Database, PartnersTable } from '../schema.js'
-
-export interface Partner {
-  id: string
-  name: string
-  psa: { kind: PsaKind; settings: Record<string, unknown> }
-  createdAt: string
-  updatedAt: string
-}
 
 export class PartnerRepository {
   constructor(
@@ -24,6 +17,8 @@ export class PartnerRepository {
       psa: { kind: r.psa_kind as PsaKind, settings: JSON.parse(this.box.open(r.psa_settings_enc)) },
       createdAt: r.created_at,
       updatedAt: r.updated_at,
+      apiKeyRotation: { rotatedAt: r.api_key_rotated_at, previousExpiresAt: r.previous_api_key_expires_at },
+      disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
     }
   }
 
@@ -54,23 +49,87 @@ export class PartnerRepository {
     return row ? this.toPartner(row) : null
   }
 
-  async findByApiKeyDigest(digest: string): Promise<{ id: string; digest: string } | null> {
+  /** The partner whose API key, current or replaced by a rotation, has this digest. */
+  async findByApiKeyDigest(digest: string): Promise<{
+    id: string
+    digest: string
+    previous: { digest: string; expiresAt: string | null } | null
+    disabled: { at: string; reason: string | null } | null
+  } | null> {
     const row = await this.db
       .selectFrom('partners')
-      .select(['id', 'api_key_digest'])
-      .where('api_key_digest', '=', digest)
+      .select([
+        'id',
+        'api_key_digest',
+        'previous_api_key_digest',
+        'previous_api_key_expires_at',
+        'disabled_at',
+        'disabled_reason',
+      ])
+      .where((eb) => eb.or([eb('api_key_digest', '=', digest), eb('previous_api_key_digest', '=', digest)]))
       .executeTakeFirst()
-    return row ? { id: row.id, digest: row.api_key_digest } : null
+    if (!row) return null
+    return {
+      id: row.id,
+      digest: row.api_key_digest,
+      previous:
+        row.previous_api_key_digest === null
+          ? null
+          : { digest: row.previous_api_key_digest, expiresAt: row.previous_api_key_expires_at },
+      disabled: row.disabled_at === null ? null : { at: row.disabled_at, reason: row.disabled_reason },
+    }
   }
 
-  async list(): Promise<Partner[]> {
-    const rows = await this.db
-      .selectFrom('partners')
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
+  /** Makes `digest` the API key; the replaced one works until `previousExpiresAt` (null: not at all). */
+  async rotateApiKey(id: string, digest: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('partners')
+      .set((eb) => ({
+        previous_api_key_digest: previousExpiresAt === null ? null : eb.ref('api_key_digest'),
+        previous_api_key_expires_at: previousExpiresAt,
+        api_key_digest: digest,
+        api_key_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
       .execute()
-    return rows.map((r) => this.toPartner(r))
+  }
+
+  /** The replaced API key stops working now. */
+  async endApiKeyOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('partners')
+      .set({ previous_api_key_digest: null, previous_api_key_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Disables the partner (keeping the first time and reason if it already is) or enables it (null). */
+  async setDisabled(
+    id: string,
+    disabled: { at: string; reason: string | null } | null,
+    now: string,
+  ): Promise<void> {
+    let q = this.db.updateTable('partners').where('id', '=', id)
+    q = disabled
+      ? q
+          .set({ disabled_at: disabled.at, disabled_reason: disabled.reason, updated_at: now })
+          .where('disabled_at', 'is', null)
+      : q
+          .set({ disabled_at: null, disabled_reason: null, updated_at: now })
+          .where('disabled_at', 'is not', null)
+    await q.execute()
+  }
+
+  /** Partners in the order they were created; one page of them when `page` is given. */
+  async list(page?: KeyPage<CreatedKey>): Promise<Partner[]> {
+    let q = this.db.selectFrom('partners').selectAll().orderBy('created_at').orderBy('id')
+    if (page?.after) {
+      const [createdAt, id] = page.after
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)))
+    }
+    if (page) q = q.limit(page.limit)
+    return (await q.execute()).map((r) => this.toPartner(r))
   }
 
   async update(
@@ -90,10 +149,5 @@ export class PartnerRepository {
       .where('id', '=', id)
       .execute()
     return this.findById(id)
-  }
-
-  async connection(partnerId: string): Promise<PsaConnection | null> {
-    const p = await this.findById(partnerId)
-    return p ? { partnerId: p.id, kind: p.psa.kind, settings: p.psa.settings } : null
   }
 }

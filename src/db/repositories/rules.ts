@@ -18,6 +18,7 @@ function toRule(r: Selectable<RulesTable>): Rule {
       priority: r.ticket_priority,
       type: r.ticket_type,
       status: r.ticket_status,
+      closedStatus: r.ticket_closed_status,
     },
     createdAt: r.created_at,
   }
@@ -35,6 +36,7 @@ function toColumns(rule: Omit<Rule, 'id' | 'createdAt'>) {
     ticket_priority: rule.ticket.priority,
     ticket_type: rule.ticket.type,
     ticket_status: rule.ticket.status,
+    ticket_closed_status: rule.ticket.closedStatus,
   }
 }
 
@@ -59,6 +61,15 @@ export class RuleRepository {
       .where('id', '=', id)
       .executeTakeFirst()
     return row ? toRule(row) : null
+  }
+
+  async count(integrationId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('rules')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('integration_id', '=', integrationId)
+      .executeTakeFirstOrThrow()
+    return Number(r.n)
   }
 
   async maxPrecedence(integrationId: string): Promise<number | null> {

@@ -2,27 +2,19 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 
-export interface ServiceMapping {
-  serviceId: string
-  psaProductId: string
-  updatedAt: string
-}
-
 export class ServiceMappingRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(integrationId: string): Promise<ServiceMapping[]> {
+  /** The PSA product of each of these services that has one. */
+  async forServices(integrationId: string, serviceIds: readonly string[]): Promise<Map<string, string>> {
+    if (serviceIds.length === 0) return new Map()
     const rows = await this.db
       .selectFrom('service_mappings')
-      .select(['service_id', 'psa_product_id', 'updated_at'])
+      .select(['service_id', 'psa_product_id'])
       .where('integration_id', '=', integrationId)
-      .orderBy('service_id')
+      .where('service_id', 'in', serviceIds)
       .execute()
-    return rows.map((r) => ({
-      serviceId: r.service_id,
-      psaProductId: r.psa_product_id,
-      updatedAt: r.updated_at,
-    }))
+    return new Map(rows.map((r) => [r.service_id, r.psa_product_id]))
   }
 
   async put(

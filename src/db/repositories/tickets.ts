@@ -2,7 +2,7 @@
 // a row is inserted with status 'creating' before the PSA is called, and the unique constraints of
 // the table decide which of several concurrent requests creates the ticket.
 import type { Kysely, Selectable } from 'kysely'
-import type { Ticket, TicketStatus } from '../../domain/types.js'
+import type { Ticket, TicketRecord, TicketStatus } from '../../domain/types.js'
 import type { Database, TicketsTable } from '../schema.js'
 
 function toTicket(r: Selectable<TicketsTable>): Ticket {
@@ -23,13 +23,6 @@ function toTicket(r: Selectable<TicketsTable>): Ticket {
     lastOccurrenceAt: r.last_occurrence_at,
     createdAt: r.created_at,
   }
-}
-
-export interface TicketRecord extends Ticket {
-  integrationId: string
-  partnerId: string
-  updatedAt: string
-  closedAt: string | null
 }
 
 function toRecord(r: Selectable<TicketsTable>): TicketRecord {
@@ -99,11 +92,13 @@ export class TicketRepository {
 
   /**
    * Removes reservations whose creator died (lease passed) for the same correlationId or dedup key,
-   * takes the dedup key away from `retireTicketId`, then inserts the reservation. Answers false when
-   * another request holds the correlationId or the key. Run inside a transaction.
+   * takes the dedup key away from `retireTicketId`, then inserts the reservation. Answers `busy` when
+   * another request holds the correlationId or the key, and `after-dead` when it took the place of a
+   * dead creator's reservation of the same correlationId (whose PSA call may have made the ticket).
+   * Run inside a transaction.
    */
-  async reserve(r: Reservation, retireTicketId: string | null): Promise<boolean> {
-    await this.db
+  async reserve(r: Reservation, retireTicketId: string | null): Promise<'reserved' | 'after-dead' | 'busy'> {
+    const dead = await this.db
       .deleteFrom('tickets')
       .where('integration_id', '=', r.integrationId)
       .where('status', '=', 'creating')
@@ -113,6 +108,7 @@ export class TicketRepository {
           ? eb('correlation_id', '=', r.correlationId)
           : eb.or([eb('correlation_id', '=', r.correlationId), eb('dedup_open_key', '=', r.dedupOpenKey)]),
       )
+      .returning('correlation_id')
       .execute()
     if (retireTicketId) {
       await this.db
@@ -148,7 +144,8 @@ export class TicketRepository {
       })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst()
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+    if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return 'busy'
+    return dead.some((d) => d.correlation_id === r.correlationId) ? 'after-dead' : 'reserved'
   }
 
   async completeCreation(id: string, psaTicketId: string, now: string): Promise<void> {

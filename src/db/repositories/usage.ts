@@ -2,8 +2,9 @@
 // and account, and the history. Each POST …/count is one row; "latest" is the row with the highest id
 // (UUIDv7, time-ordered), the same order the history pages in.
 import type { Kysely, Selectable } from 'kysely'
+import type { UsageCount } from '../../domain/billing.js'
+import type { KeyPage } from '../rows.js'
 import type { Database, UsageCountsTable } from '../schema.js'
-import type { UsageCount } from './vendor-data.js'
 
 export interface UsageFilter {
   serviceId?: string
@@ -36,7 +37,11 @@ export class UsageRepository {
    * by service then account. One query: a row is the latest when no row of its pair has a higher id
    * (served by the index on integration, service, account, id).
    */
-  async latest(integrationId: string, filter: UsageFilter = {}): Promise<UsageCount[]> {
+  async latest(
+    integrationId: string,
+    filter: UsageFilter = {},
+    page?: KeyPage<readonly [serviceId: string, accountId: string]>,
+  ): Promise<UsageCount[]> {
     let q = this.db
       .selectFrom('usage_counts as u')
       .selectAll('u')
@@ -55,8 +60,46 @@ export class UsageRepository {
       )
     if (filter.serviceId !== undefined) q = q.where('u.service_id', '=', filter.serviceId)
     if (filter.accountId !== undefined) q = q.where('u.account_id', '=', filter.accountId)
-    const rows = await q.orderBy('u.service_id').orderBy('u.account_id').execute()
-    return rows.map(toUsage)
+    if (page?.after) {
+      const [serviceId, accountId] = page.after
+      q = q.where((eb) =>
+        eb(eb.refTuple('u.service_id', 'u.account_id'), '>', eb.tuple(serviceId, accountId)),
+      )
+    }
+    q = q.orderBy('u.service_id').orderBy('u.account_id')
+    if (page) q = q.limit(page.limit)
+    return (await q.execute()).map(toUsage)
+  }
+
+  /**
+   * Deletes up to `limit` counts received before `before`, oldest first, never the latest count of
+   * its (service, account) pair: that is the quantity billed, however old.
+   */
+  async prune(before: string, limit: number): Promise<number> {
+    const r = await this.db
+      .deleteFrom('usage_counts')
+      .where(
+        'id',
+        'in',
+        this.db
+          .selectFrom('usage_counts as u')
+          .select('u.id')
+          .where('u.created_at', '<', before)
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('usage_counts as n')
+                .select('n.id')
+                .whereRef('n.integration_id', '=', 'u.integration_id')
+                .whereRef('n.service_id', '=', 'u.service_id')
+                .whereRef('n.account_id', '=', 'u.account_id')
+                .whereRef('n.id', '>', 'u.id'),
+            ),
+          )
+          .orderBy('u.created_at')
+          .limit(limit),
+      )
+      .executeTakeFirst()
+    return Number(r.numDeletedRows)
   }
 
   /** Every count, newest first, one keyset page (ask for limit + 1 to learn whether more exist). */

@@ -1,29 +1,12 @@
 // What the vendor declares about an integration: accounts, services and usage counts (spec §4.6).
 import type { Kysely, Selectable } from 'kysely'
+import type { UsageCount, VendorAccount, VendorService } from '../../domain/billing.js'
+import type { KeyPage } from '../rows.js'
 import type { Database, VendorAccountsTable, VendorServicesTable } from '../schema.js'
 
-export interface VendorAccount {
-  vendorAccountId: string
-  name: string
-  externalId: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface VendorService {
-  id: string
-  name: string
-  description: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface UsageCount {
-  id: string
-  serviceId: string
-  accountId: string
-  unitCount: number
-  createdAt: string
+/** Which accounts or services a partner's list holds: all, only mapped ones, or only unmapped ones. */
+export interface MappedFilter {
+  mapped?: boolean
 }
 
 const toAccount = (r: Selectable<VendorAccountsTable>): VendorAccount => ({
@@ -96,14 +79,52 @@ export class VendorDataRepository {
     return r !== undefined
   }
 
-  async listAccounts(integrationId: string): Promise<VendorAccount[]> {
-    const rows = await this.db
-      .selectFrom('vendor_accounts')
-      .selectAll()
-      .where('integration_id', '=', integrationId)
-      .orderBy('vendor_account_id')
-      .execute()
+  /** One page of the integration's accounts, by vendorAccountId. */
+  async listAccounts(integrationId: string, page: KeyPage<string>): Promise<VendorAccount[]> {
+    let q = this.db.selectFrom('vendor_accounts').selectAll().where('integration_id', '=', integrationId)
+    if (page.after !== undefined) q = q.where('vendor_account_id', '>', page.after)
+    const rows = await q.orderBy('vendor_account_id').limit(page.limit).execute()
     return rows.map(toAccount)
+  }
+
+  /** One page of the integration's accounts with their PSA company mapping (null: not mapped). */
+  async listAccountsWithMappings(
+    integrationId: string,
+    page: KeyPage<string> & MappedFilter,
+  ): Promise<{ account: VendorAccount; mapping: { psaCompanyId: string; board: string | null } | null }[]> {
+    let q = this.db
+      .selectFrom('vendor_accounts as a')
+      .leftJoin('account_mappings as m', (j) =>
+        j
+          .onRef('m.integration_id', '=', 'a.integration_id')
+          .onRef('m.account_id', '=', 'a.vendor_account_id'),
+      )
+      .selectAll('a')
+      .select(['m.psa_company_id', 'm.board'])
+      .where('a.integration_id', '=', integrationId)
+    if (page.mapped !== undefined) q = q.where('m.account_id', page.mapped ? 'is not' : 'is', null)
+    if (page.after !== undefined) q = q.where('a.vendor_account_id', '>', page.after)
+    const rows = await q.orderBy('a.vendor_account_id').limit(page.limit).execute()
+    return rows.map((r) => ({
+      account: toAccount(r),
+      mapping: r.psa_company_id === null ? null : { psaCompanyId: r.psa_company_id, board: r.board },
+    }))
+  }
+
+  /** How many of the integration's accounts no PSA company is mapped to. */
+  async countUnmappedAccounts(integrationId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('vendor_accounts as a')
+      .leftJoin('account_mappings as m', (j) =>
+        j
+          .onRef('m.integration_id', '=', 'a.integration_id')
+          .onRef('m.account_id', '=', 'a.vendor_account_id'),
+      )
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('a.integration_id', '=', integrationId)
+      .where('m.account_id', 'is', null)
+      .executeTakeFirstOrThrow()
+    return Number(r.n)
   }
 
   async upsertService(
@@ -141,14 +162,48 @@ export class VendorDataRepository {
     return r ? toService(r) : null
   }
 
-  async listServices(integrationId: string): Promise<VendorService[]> {
-    const rows = await this.db
-      .selectFrom('vendor_services')
-      .selectAll()
-      .where('integration_id', '=', integrationId)
-      .orderBy('service_id')
-      .execute()
+  /** One page of the integration's services, by id. */
+  async listServices(integrationId: string, page: KeyPage<string>): Promise<VendorService[]> {
+    let q = this.db.selectFrom('vendor_services').selectAll().where('integration_id', '=', integrationId)
+    if (page.after !== undefined) q = q.where('service_id', '>', page.after)
+    const rows = await q.orderBy('service_id').limit(page.limit).execute()
     return rows.map(toService)
+  }
+
+  /** One page of the integration's services with their PSA product mapping (null: not mapped). */
+  async listServicesWithMappings(
+    integrationId: string,
+    page: KeyPage<string> & MappedFilter,
+  ): Promise<{ service: VendorService; mapping: { psaProductId: string } | null }[]> {
+    let q = this.db
+      .selectFrom('vendor_services as s')
+      .leftJoin('service_mappings as m', (j) =>
+        j.onRef('m.integration_id', '=', 's.integration_id').onRef('m.service_id', '=', 's.service_id'),
+      )
+      .selectAll('s')
+      .select('m.psa_product_id')
+      .where('s.integration_id', '=', integrationId)
+    if (page.mapped !== undefined) q = q.where('m.service_id', page.mapped ? 'is not' : 'is', null)
+    if (page.after !== undefined) q = q.where('s.service_id', '>', page.after)
+    const rows = await q.orderBy('s.service_id').limit(page.limit).execute()
+    return rows.map((r) => ({
+      service: toService(r),
+      mapping: r.psa_product_id === null ? null : { psaProductId: r.psa_product_id },
+    }))
+  }
+
+  /** How many of the integration's services no PSA product is mapped to. */
+  async countUnmappedServices(integrationId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('vendor_services as s')
+      .leftJoin('service_mappings as m', (j) =>
+        j.onRef('m.integration_id', '=', 's.integration_id').onRef('m.service_id', '=', 's.service_id'),
+      )
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('s.integration_id', '=', integrationId)
+      .where('m.service_id', 'is', null)
+      .executeTakeFirstOrThrow()
+    return Number(r.n)
   }
 
   async insertUsage(integrationId: string, u: UsageCount): Promise<void> {

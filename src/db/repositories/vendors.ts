@@ -1,31 +1,8 @@
 import type { Kysely, Selectable, Updateable } from 'kysely'
-import type { ProductGroupsMapping } from '../../catalogue/adapter.js'
+import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../../domain/vendor.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
-import { parseJson } from '../rows.js'
+import { type CreatedKey, type KeyPage, parseJson } from '../rows.js'
 import type { Database, VendorsTable } from '../schema.js'
-
-export interface Vendor {
-  id: string
-  name: string
-  clientId: string
-  clientSecretDigest: string
-  webhookUrl: string | null
-  hasWebhookSecret: boolean
-  hasWebhookAuthHeader: boolean
-  productGroups: Record<string, string[]> | null
-  productGroupsUrl: string | null
-  /** How to read a differently shaped answer of productGroupsUrl (spec §4.7); null: the spec's shape. */
-  productGroupsMapping: ProductGroupsMapping | null
-  rateLimitPerMinute: number | null
-  webhookState: WebhookEndpointState
-  webhookStateReason: string | null
-  webhookFailingSince: string | null
-  createdAt: string
-  updatedAt: string
-}
-
-/** active; paused after days of failures (deliveries wait); disabled by a 410 (deliveries die). */
-export type WebhookEndpointState = 'active' | 'paused' | 'disabled'
 
 export interface VendorPatch {
   name?: string
@@ -56,6 +33,17 @@ function toVendor(r: Selectable<VendorsTable>): Vendor {
     webhookFailingSince: r.webhook_failing_since,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    clientSecret: {
+      version: r.client_secret_version,
+      previousDigest: r.previous_client_secret_digest,
+      previousExpiresAt: r.previous_client_secret_expires_at,
+      rotatedAt: r.client_secret_rotated_at,
+    },
+    webhookSecretRotation: {
+      rotatedAt: r.webhook_secret_rotated_at,
+      previousExpiresAt: r.previous_webhook_secret_expires_at,
+    },
+    disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
   }
 }
 
@@ -99,6 +87,75 @@ export class VendorRepository {
     return row ? toVendor(row) : null
   }
 
+  /**
+   * Makes `digest` the client secret (generation + 1); the one it replaces keeps working until
+   * `previousExpiresAt` (null: not at all). An older previous secret is dropped.
+   */
+  async rotateClientSecret(id: string, digest: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('vendors')
+      .set((eb) => ({
+        previous_client_secret_digest: previousExpiresAt === null ? null : eb.ref('client_secret_digest'),
+        previous_client_secret_expires_at: previousExpiresAt,
+        client_secret_digest: digest,
+        client_secret_version: eb('client_secret_version', '+', 1),
+        client_secret_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The replaced client secret stops working now. */
+  async endClientSecretOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('vendors')
+      .set({ previous_client_secret_digest: null, previous_client_secret_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Makes `secret` the signing secret; the one it replaces also signs until `previousExpiresAt` (null: not at all). */
+  async rotateWebhookSecret(id: string, secret: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('vendors')
+      .set((eb) => ({
+        previous_webhook_secret_enc: previousExpiresAt === null ? null : eb.ref('webhook_secret_enc'),
+        previous_webhook_secret_expires_at: previousExpiresAt,
+        webhook_secret_enc: this.box.seal(secret),
+        webhook_secret_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The replaced signing secret stops signing now. */
+  async endWebhookSecretOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('vendors')
+      .set({ previous_webhook_secret_enc: null, previous_webhook_secret_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Disables the vendor (keeping the first time and reason if it already is) or enables it (null). */
+  async setDisabled(
+    id: string,
+    disabled: { at: string; reason: string | null } | null,
+    now: string,
+  ): Promise<void> {
+    let q = this.db.updateTable('vendors').where('id', '=', id)
+    q = disabled
+      ? q
+          .set({ disabled_at: disabled.at, disabled_reason: disabled.reason, updated_at: now })
+          .where('disabled_at', 'is', null)
+      : q
+          .set({ disabled_at: null, disabled_reason: null, updated_at: now })
+          .where('disabled_at', 'is not', null)
+    await q.execute()
+  }
+
   async findByClientId(clientId: string): Promise<Vendor | null> {
     const row = await this.db
       .selectFrom('vendors')
@@ -108,9 +165,15 @@ export class VendorRepository {
     return row ? toVendor(row) : null
   }
 
-  async list(): Promise<Vendor[]> {
-    const rows = await this.db.selectFrom('vendors').selectAll().orderBy('created_at').orderBy('id').execute()
-    return rows.map(toVendor)
+  /** Vendors in the order they were created; one page of them when `page` is given. */
+  async list(page?: KeyPage<CreatedKey>): Promise<Vendor[]> {
+    let q = this.db.selectFrom('vendors').selectAll().orderBy('created_at').orderBy('id')
+    if (page?.after) {
+      const [createdAt, id] = page.after
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)))
+    }
+    if (page) q = q.limit(page.limit)
+    return (await q.execute()).map(toVendor)
   }
 
   async update(id: string, patch: VendorPatch, now: string): Promise<Vendor | null> {
@@ -152,18 +215,34 @@ export class VendorRepository {
     await q.execute()
   }
 
-  /** Where and how to deliver a vendor's webhooks: URL, signing secret and auth header, decrypted. */
-  async webhookEndpoint(
-    id: string,
-  ): Promise<{ url: string | null; secret: string | null; authHeader: string | null }> {
+  /**
+   * Where and how to deliver a vendor's webhooks: URL, signing secret and auth header, decrypted; and,
+   * during a rotation's overlap window, the replaced secret with when it stops signing.
+   */
+  async webhookEndpoint(id: string): Promise<{
+    url: string | null
+    secret: string | null
+    previousSecret: { secret: string; expiresAt: string } | null
+    authHeader: string | null
+  }> {
     const row = await this.db
       .selectFrom('vendors')
-      .select(['webhook_url', 'webhook_secret_enc', 'webhook_auth_header_enc'])
+      .select([
+        'webhook_url',
+        'webhook_secret_enc',
+        'webhook_auth_header_enc',
+        'previous_webhook_secret_enc',
+        'previous_webhook_secret_expires_at',
+      ])
       .where('id', '=', id)
       .executeTakeFirst()
+    const previous = row?.previous_webhook_secret_enc
+    const previousUntil = row?.previous_webhook_secret_expires_at
     return {
       url: row?.webhook_url ?? null,
       secret: row?.webhook_secret_enc ? this.box.open(row.webhook_secret_enc) : null,
+      previousSecret:
+        previous && previousUntil ? { secret: this.box.open(previous), expiresAt: previousUntil } : null,
       authHeader: row?.webhook_auth_header_enc ? this.box.open(row.webhook_auth_header_enc) : null,
     }
   }

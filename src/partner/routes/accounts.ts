@@ -2,8 +2,9 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { failures, IdParams, Nullable } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
 const MappingView = Type.Object({
   accountId: Type.String(),
@@ -23,7 +24,7 @@ const AccountParams = Type.Object({
   accountId: Type.String({ minLength: 1, maxLength: 128 }),
 })
 
-export function registerPartnerAccounts(app: App, s: Services): void {
+export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
@@ -33,28 +34,37 @@ export function registerPartnerAccounts(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: "The vendor's accounts with their mapping (null: not mapped)",
+        summary:
+          "The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page",
         params: IdParams,
-        response: { 200: Type.Object({ data: Type.Array(AccountRow) }), ...failures(401, 404) },
+        querystring: Type.Object({
+          mapped: Type.Optional(
+            Type.Boolean({ description: 'true: only mapped accounts; false: only unmapped' }),
+          ),
+          limit: Type.Optional(LongLimit),
+          cursor: Type.Optional(KeyCursor),
+        }),
+        response: { 200: Page(AccountRow), ...failures(400, 401, 404) },
       },
     },
     async (request) => {
+      const { mapped, limit = 500, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 1)?.[0]
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      const [accounts, mappings] = await Promise.all([
-        s.store.vendorData.listAccounts(integration.id),
-        s.store.mappings.list(integration.id),
-      ])
-      const byAccount = new Map(mappings.map((m) => [m.accountId, m]))
+      const rows = await s.store.vendorData.listAccountsWithMappings(integration.id, {
+        after,
+        limit: limit + 1,
+        mapped,
+      })
+      const { data, nextCursor } = pageByKey(rows, limit, (r) => [r.account.vendorAccountId])
       return {
-        data: accounts.map((a) => {
-          const m = byAccount.get(a.vendorAccountId)
-          return {
-            vendorAccountId: a.vendorAccountId,
-            name: a.name,
-            externalId: a.externalId,
-            mapping: m ? { psaCompanyId: m.psaCompanyId, board: m.board } : null,
-          }
-        }),
+        data: data.map(({ account: a, mapping }) => ({
+          vendorAccountId: a.vendorAccountId,
+          name: a.name,
+          externalId: a.externalId,
+          mapping,
+        })),
+        nextCursor,
       }
     },
   )

@@ -7,12 +7,11 @@ import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { ApiError } from '../../http/errors.js'
 import { decodeCursor, page } from '../../http/pagination.js'
-import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
+import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../http/schemas.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
 const EventStatus = Type.Union([Type.Literal('success'), Type.Literal('suppressed'), Type.Literal('failed')])
-const Instant = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' })
 
 const Counts = Type.Object({ success: Type.Integer(), suppressed: Type.Integer(), failed: Type.Integer() })
 const Metrics = Type.Object({
@@ -24,7 +23,7 @@ const Metrics = Type.Object({
   series: Type.Array(Type.Object({ start: Type.String(), ...Counts.properties })),
 })
 
-export function registerPartnerActivity(app: App, s: Services): void {
+export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
@@ -88,8 +87,8 @@ export function registerPartnerActivity(app: App, s: Services): void {
           correlationId: Type.Optional(Type.String({ maxLength: 128 })),
           status: Type.Optional(EventStatus),
           event: Type.Optional(Type.String({ maxLength: 64 })),
-          since: Type.Optional(Instant),
-          until: Type.Optional(Instant),
+          since: Type.Optional(Instant('events at or after')),
+          until: Type.Optional(Instant('events before')),
           cursor: Type.Optional(Cursor),
           limit: Type.Optional(Limit),
         }),
@@ -100,8 +99,8 @@ export function registerPartnerActivity(app: App, s: Services): void {
       const { cursor, limit = 50, since, until, ...filters } = request.query
       const rows = await s.store.events.list({
         ...filters,
-        since: since && new Date(since).toISOString(),
-        until: until && new Date(until).toISOString(),
+        since: since && isoInstant(since),
+        until: until && isoInstant(until),
         partnerId: partnerId(request),
         beforeId: decodeCursor(cursor),
         limit: limit + 1,
@@ -120,8 +119,8 @@ export function registerPartnerActivity(app: App, s: Services): void {
         summary: 'Counts of events by status and name, in hourly or daily buckets (default: last 24 hours)',
         querystring: Type.Object({
           integrationId: IntegrationFilter,
-          since: Type.Optional(Instant),
-          until: Type.Optional(Instant),
+          since: Type.Optional(Instant('counts from (default: 24 hours before until)')),
+          until: Type.Optional(Instant('counts until (default: now)')),
           bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')])),
         }),
         response: { 200: Metrics, ...failures(400, 401) },

@@ -4,9 +4,10 @@ import { EffectiveCatalogueView, effectiveView } from '../../catalogue/schemas.j
 import { dedupFields } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { failures, IdParams, Nullable } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
-import { IntegrationView, integrationView } from '../views.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
+import { IntegrationView, integrationView } from '../../integrations/views.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
 const PatchIntegration = Type.Object({
   alertsEnabled: Type.Optional(Type.Boolean()),
@@ -34,7 +35,7 @@ const PatchIntegration = Type.Object({
   ),
 })
 
-export function registerPartnerIntegrations(app: App, s: Services): void {
+export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
@@ -44,13 +45,21 @@ export function registerPartnerIntegrations(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Your integrations',
-        response: { 200: Type.Object({ data: Type.Array(IntegrationView) }), ...failures(401) },
+        summary:
+          'Your integrations, in the order they were created, 500 a page unless `limit` says otherwise',
+        querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
+        response: { 200: Page(IntegrationView), ...failures(400, 401) },
       },
     },
-    async (request) => ({
-      data: (await s.store.integrations.list({ partnerId: partnerId(request) })).map(integrationView),
-    }),
+    async (request) => {
+      const { limit = 500, cursor } = request.query
+      const rows = await s.store.integrations.list(
+        { partnerId: partnerId(request) },
+        { after: decodeKeyCursor(cursor, 2), limit: limit + 1 },
+      )
+      const { data, nextCursor } = pageByKey(rows, limit, (i) => [i.createdAt, i.id])
+      return { data: data.map(integrationView), nextCursor }
+    },
   )
 
   app.get(

@@ -1,61 +1,35 @@
-// Partner API: the PSA connection, its look-ups for the mapping screens, and the sandbox PSA's own
-// controls (its tickets, closing one "in the PSA", the fault switch).
+// Partner API: the PSA connection and its look-ups for the mapping screens.
 import Type from 'typebox'
-import { PsaInput, PsaView, psaView } from '../../admin/routes/partners.js'
-import { type SandboxFault, sandboxFaultModes, sandboxOperations } from '../../db/repositories/sandbox.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { ApiError, notFound } from '../../http/errors.js'
-import { failures, Nullable } from '../../http/schemas.js'
+import { notFound } from '../../http/errors.js'
+import { Cursor, failures, Page } from '../../http/schemas.js'
 import { lookupKinds } from '../../psa/adapter.js'
-import type { Services } from '../../services.js'
+import { PsaInput, PsaView } from '../../psa/schemas.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
-const Entity = Type.Object({ id: Type.String(), name: Type.String() })
-
-const SandboxTicketView = Type.Object({
+const Entity = Type.Object({
   id: Type.String(),
-  companyId: Type.String(),
-  board: Nullable(Type.String()),
-  priority: Nullable(Type.String()),
-  type: Nullable(Type.String()),
-  status: Type.String(),
-  summary: Type.String(),
-  description: Type.String(),
-  notes: Type.Array(Type.Object({ text: Type.String(), at: Type.String() })),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  closedAt: Nullable(Type.String()),
+  name: Type.String(),
+  closed: Type.Optional(Type.Boolean({ description: 'statuses: whether the PSA treats it as closed' })),
 })
 
-const FaultBody = Type.Object({
-  mode: Type.Enum(sandboxFaultModes, {
-    description: 'error: HTTP 500; timeout: no answer; rate-limited: HTTP 429; defect: the adapter throws',
-  }),
-  operations: Type.Optional(Type.Array(Type.Enum(sandboxOperations), { uniqueItems: true })),
-  count: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 1000, description: 'fail this many calls, then recover' }),
-  ),
-})
-const FaultView = Type.Object({
-  mode: Type.String(),
-  operations: Type.Array(Type.String()),
-  remaining: Nullable(Type.Integer()),
+const TestResult = Type.Object({
+  ok: Type.Boolean(),
+  detail: Type.String({ description: 'what was checked, or in one sentence what is wrong' }),
 })
 
-export function registerPartnerPsa(app: App, s: Services): void {
+const SavedPsa = Type.Object(
+  {
+    kind: Type.String(),
+    warning: Type.Optional(Type.String({ description: 'the connection test failed: why' })),
+  },
+  { additionalProperties: true, description: 'kind plus its settings, secrets masked' },
+)
+
+export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
-
-  async function sandboxPartner(id: string): Promise<string> {
-    const partner = await s.store.partners.findById(id)
-    if (partner?.psa.kind !== 'sandbox') {
-      throw new ApiError(
-        'CONFLICT',
-        'Your PSA connection is not the sandbox; these controls exist only for the sandbox PSA.',
-      )
-    }
-    return partner.id
-  }
 
   app.get(
     '/api/partner/psa',
@@ -70,7 +44,7 @@ export function registerPartnerPsa(app: App, s: Services): void {
     async (request) => {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
-      return psaView(partner.psa)
+      return s.psa.view(partner.psa)
     },
   )
 
@@ -80,13 +54,34 @@ export function registerPartnerPsa(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Connect your PSA',
+        summary: 'Connect your PSA; the connection is tested, and a failed test is answered as a warning',
         body: PsaInput,
-        response: { 200: PsaView, ...failures(400, 401) },
+        response: { 200: SavedPsa, ...failures(400, 401) },
       },
     },
-    async (request) =>
-      psaView((await s.provisioning.updatePartner(partnerId(request), { psa: request.body })).psa),
+    async (request) => {
+      const partner = await s.provisioning.updatePartner(partnerId(request), { psa: request.body })
+      const test = await s.psaConnections.test(partner.id, partner.psa)
+      return { ...s.psa.view(partner.psa), ...(test.ok ? {} : { warning: test.detail }) }
+    },
+  )
+
+  app.post(
+    '/api/partner/psa/test',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          'Test your PSA connection without changing anything: ok, or one sentence saying what is wrong',
+        response: { 200: TestResult, ...failures(401) },
+      },
+    },
+    async (request) => {
+      const partner = await s.store.partners.findById(partnerId(request))
+      if (!partner) throw notFound('Partner')
+      return s.psaConnections.test(partner.id, partner.psa)
+    },
   )
 
   app.get(
@@ -95,97 +90,37 @@ export function registerPartnerPsa(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Look-ups for the mapping screens: companies, boards, priorities, statuses',
+        summary:
+          'Look-ups for the mapping screens: companies, boards (queues), priorities, statuses, types; every page of the PSA, kept 5 minutes',
         params: Type.Object({ what: Type.Enum(lookupKinds) }),
-        response: { 200: Type.Object({ data: Type.Array(Entity) }), ...failures(400, 401, 502) },
-      },
-    },
-    async (request) => {
-      const conn = await s.store.partners.connection(partnerId(request))
-      const adapter = conn && s.psa.get(conn.kind)
-      if (!conn || !adapter) throw new ApiError('PSA_ERROR', 'Your PSA kind is not available in this build.')
-      const result = await adapter.lookup(conn, request.params.what)
-      if (!result.ok) throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${result.failure.message}.`)
-      return { data: result.value }
-    },
-  )
-
-  app.get(
-    '/api/partner/sandbox/tickets',
-    {
-      ...base,
-      schema: {
-        ...meta,
-        summary: 'Tickets in the sandbox PSA, newest first',
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
-        response: { 200: Type.Object({ data: Type.Array(SandboxTicketView) }), ...failures(401, 409) },
-      },
-    },
-    async (request) => ({
-      data: await s.store.sandbox.list(await sandboxPartner(partnerId(request)), request.query.limit ?? 50),
-    }),
-  )
-
-  app.patch(
-    '/api/partner/sandbox/tickets/:ticketId',
-    {
-      ...base,
-      schema: {
-        ...meta,
-        summary: 'Change a sandbox ticket as a technician would in the PSA (e.g. close it)',
-        params: Type.Object({ ticketId: Type.String({ minLength: 1, maxLength: 64 }) }),
-        body: Type.Object({
-          status: Type.String({ minLength: 1, maxLength: 64, description: "e.g. 'Closed'" }),
+        querystring: Type.Object({
+          board: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 128,
+              description: 'statuses and types of this board (ConnectWise)',
+            }),
+          ),
+          search: Type.Optional(
+            Type.String({ maxLength: 128, description: 'part of the name, or the exact id' }),
+          ),
+          cursor: Type.Optional(Cursor),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+          refresh: Type.Optional(
+            Type.Boolean({ description: 'read the PSA again instead of the kept list' }),
+          ),
         }),
-        response: { 200: SandboxTicketView, ...failures(400, 401, 404, 409) },
+        response: { 200: Page(Entity), ...failures(400, 401, 502) },
       },
     },
     async (request) => {
-      const id = await sandboxPartner(partnerId(request))
-      const ticket = await s.store.sandbox.find(id, request.params.ticketId)
-      if (!ticket) throw notFound(`Sandbox ticket '${request.params.ticketId}'`)
-      await s.store.sandbox.setStatus(id, ticket.id, request.body.status, s.clock().toISOString())
-      const [changed] = await s.store.sandbox.list(id, 1, ticket.id)
-      return changed!
-    },
-  )
-
-  app.put(
-    '/api/partner/sandbox/fault',
-    {
-      ...base,
-      schema: {
-        ...meta,
-        summary: 'Make the sandbox PSA fail (for testing how failures are handled)',
-        body: FaultBody,
-        response: { 200: FaultView, ...failures(400, 401, 409) },
-      },
-    },
-    async (request) => {
-      const id = await sandboxPartner(partnerId(request))
-      const fault: SandboxFault = {
-        mode: request.body.mode,
-        operations: request.body.operations ?? [],
-        remaining: request.body.count ?? null,
-      }
-      await s.store.sandbox.setFault(id, fault, s.clock().toISOString())
-      return fault
-    },
-  )
-
-  app.delete(
-    '/api/partner/sandbox/fault',
-    {
-      ...base,
-      schema: {
-        ...meta,
-        summary: 'Make the sandbox PSA healthy again',
-        response: { 204: Type.Null(), ...failures(401, 409) },
-      },
-    },
-    async (request, reply) => {
-      await s.store.sandbox.setFault(await sandboxPartner(partnerId(request)), null, s.clock().toISOString())
-      return reply.code(204).send(null)
+      const partner = await s.store.partners.findById(partnerId(request))
+      if (!partner) throw notFound('Partner')
+      const q = request.query
+      return s.psaConnections.lookup(partner.id, partner.psa, request.params.what, {
+        ...q,
+        limit: q.limit ?? 100,
+      })
     },
   )
 }

@@ -4,12 +4,15 @@ import { incidentStatuses } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
 const Setting = Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 })))
 const TicketSettingsInput = Type.Object(
-  { board: Setting, priority: Setting, type: Setting, status: Setting },
-  { description: 'missing settings take the PSA connection defaults' },
+  { board: Setting, priority: Setting, type: Setting, status: Setting, closedStatus: Setting },
+  {
+    description:
+      "a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status)",
+  },
 )
 const Status = Type.Enum(incidentStatuses)
 const Action = Type.Union([Type.Literal('ticket'), Type.Literal('suppress')])
@@ -49,6 +52,7 @@ const RuleView = Type.Object({
     priority: Nullable(Type.String()),
     type: Nullable(Type.String()),
     status: Nullable(Type.String()),
+    closedStatus: Nullable(Type.String()),
   }),
   createdAt: Type.String(),
 })
@@ -58,7 +62,7 @@ const RuleParams = Type.Object({
   ruleId: Type.String({ minLength: 1, maxLength: 64 }),
 })
 
-export function registerPartnerRules(app: App, s: Services): void {
+export function registerPartnerRules(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
@@ -68,7 +72,7 @@ export function registerPartnerRules(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Rules in precedence order',
+        summary: 'Rules in precedence order (all of them: an integration holds at most 500)',
         params: IdParams,
         response: { 200: Type.Object({ data: Type.Array(RuleView) }), ...failures(401, 404) },
       },
@@ -88,7 +92,7 @@ export function registerPartnerRules(app: App, s: Services): void {
         summary: 'Add a rule',
         params: IdParams,
         body: CreateRule,
-        response: { 201: RuleView, ...failures(400, 401, 404) },
+        response: { 201: RuleView, ...failures(400, 401, 404, 409) },
       },
     },
     async (request, reply) => {

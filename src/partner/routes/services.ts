@@ -2,8 +2,9 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { failures, IdParams, Nullable } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
 const ServiceRow = Type.Object({
   id: Type.String(),
@@ -17,7 +18,7 @@ const ServiceParams = Type.Object({
   serviceId: Type.String({ minLength: 1, maxLength: 128 }),
 })
 
-export function registerPartnerServices(app: App, s: Services): void {
+export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
@@ -27,28 +28,37 @@ export function registerPartnerServices(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: "The vendor's services with their mapping to a PSA product (null: not mapped)",
+        summary:
+          "The vendor's services with their mapping to a PSA product (null: not mapped), by id, 500 a page",
         params: IdParams,
-        response: { 200: Type.Object({ data: Type.Array(ServiceRow) }), ...failures(401, 404) },
+        querystring: Type.Object({
+          mapped: Type.Optional(
+            Type.Boolean({ description: 'true: only mapped services; false: only unmapped' }),
+          ),
+          limit: Type.Optional(LongLimit),
+          cursor: Type.Optional(KeyCursor),
+        }),
+        response: { 200: Page(ServiceRow), ...failures(400, 401, 404) },
       },
     },
     async (request) => {
+      const { mapped, limit = 500, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 1)?.[0]
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      const [services, mappings] = await Promise.all([
-        s.store.vendorData.listServices(integration.id),
-        s.store.serviceMappings.list(integration.id),
-      ])
-      const byService = new Map(mappings.map((m) => [m.serviceId, m]))
+      const rows = await s.store.vendorData.listServicesWithMappings(integration.id, {
+        after,
+        limit: limit + 1,
+        mapped,
+      })
+      const { data, nextCursor } = pageByKey(rows, limit, (r) => [r.service.id])
       return {
-        data: services.map((v) => {
-          const m = byService.get(v.id)
-          return {
-            id: v.id,
-            name: v.name,
-            description: v.description,
-            mapping: m ? { psaProductId: m.psaProductId } : null,
-          }
-        }),
+        data: data.map(({ service: v, mapping }) => ({
+          id: v.id,
+          name: v.name,
+          description: v.description,
+          mapping,
+        })),
+        nextCursor,
       }
     },
   )

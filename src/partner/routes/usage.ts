@@ -4,9 +4,10 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { failures, IdParams, Nullable, Page } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
-import { HistoryFilters, UsageView, usageHistory } from '../../vendor/usage-reads.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
+import { HistoryFilters, UsageView, usageHistory } from '../../vendor-api/usage-reads.js'
+import type { PartnerRoutesDeps } from './deps.js'
 
 const UsageRow = Type.Object({
   ...UsageView.properties,
@@ -16,19 +17,29 @@ const UsageRow = Type.Object({
   psaProductId: Nullable(Type.String()),
 })
 
+/** Issue 10 §4: the unmapped lists name this many, by id; their counts say how many there are. */
+const unmappedShown = 100
+
 const UsageOverview = Type.Object({
-  data: Type.Array(UsageRow, { description: 'the latest count per service and account' }),
+  data: Type.Array(UsageRow, { description: 'the latest count per service and account, one page' }),
+  nextCursor: Nullable(Type.String({ description: 'the next page of `data`; null on the last' })),
   unmappedAccounts: Type.Array(
     Type.Object({ vendorAccountId: Type.String(), name: Type.String(), externalId: Type.String() }),
-    { description: "the vendor's accounts not mapped to a PSA company" },
+    {
+      description: `the vendor's accounts not mapped to a PSA company: the first ${unmappedShown} by id (every one: GET …/accounts?mapped=false)`,
+    },
   ),
+  unmappedAccountCount: Type.Integer({ description: 'how many accounts are not mapped' }),
   unmappedServices: Type.Array(
     Type.Object({ id: Type.String(), name: Type.String(), description: Type.String() }),
-    { description: "the vendor's services not mapped to a PSA product" },
+    {
+      description: `the vendor's services not mapped to a PSA product: the first ${unmappedShown} by id (every one: GET …/services?mapped=false)`,
+    },
   ),
+  unmappedServiceCount: Type.Integer({ description: 'how many services are not mapped' }),
 })
 
-export function registerPartnerUsage(app: App, s: Services): void {
+export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
@@ -38,23 +49,34 @@ export function registerPartnerUsage(app: App, s: Services): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'The latest usage count per account and service, and what is not mapped',
+        summary: 'The latest usage count per account and service (500 a page), and what is not mapped',
         params: IdParams,
-        response: { 200: UsageOverview, ...failures(401, 404) },
+        querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
+        response: { 200: UsageOverview, ...failures(400, 401, 404) },
       },
     },
     async (request) => {
+      const { limit = 500, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 2)
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      const [latest, accounts, services, accountMappings, serviceMappings] = await Promise.all([
-        s.store.usage.latest(integration.id),
-        s.store.vendorData.listAccounts(integration.id),
-        s.store.vendorData.listServices(integration.id),
-        s.store.mappings.list(integration.id),
-        s.store.serviceMappings.list(integration.id),
+      const unmapped = { mapped: false, limit: unmappedShown }
+      const [rows, accounts, accountCount, services, serviceCount] = await Promise.all([
+        s.store.usage.latest(integration.id, {}, { after, limit: limit + 1 }),
+        s.store.vendorData.listAccountsWithMappings(integration.id, unmapped),
+        s.store.vendorData.countUnmappedAccounts(integration.id),
+        s.store.vendorData.listServicesWithMappings(integration.id, unmapped),
+        s.store.vendorData.countUnmappedServices(integration.id),
       ])
-      const company = new Map(accountMappings.map((m) => [m.accountId, m.psaCompanyId]))
-      const product = new Map(serviceMappings.map((m) => [m.serviceId, m.psaProductId]))
+      const { data: latest, nextCursor } = pageByKey(rows, limit, (u) => [u.serviceId, u.accountId])
+      const [accountMappings, product] = await Promise.all([
+        s.store.mappings.forAccounts(integration.id, [...new Set(latest.map((u) => u.accountId))]),
+        s.store.serviceMappings.forServices(integration.id, [...new Set(latest.map((u) => u.serviceId))]),
+      ])
+      const company = new Map([...accountMappings].map(([id, m]) => [id, m.psaCompanyId]))
       return {
+        nextCursor,
+        unmappedAccountCount: accountCount,
+        unmappedServiceCount: serviceCount,
         data: latest.map((u) => ({
           ...u,
           accountMapped: company.has(u.accountId),
@@ -62,12 +84,16 @@ export function registerPartnerUsage(app: App, s: Services): void {
           serviceMapped: product.has(u.serviceId),
           psaProductId: product.get(u.serviceId) ?? null,
         })),
-        unmappedAccounts: accounts
-          .filter((a) => !company.has(a.vendorAccountId))
-          .map((a) => ({ vendorAccountId: a.vendorAccountId, name: a.name, externalId: a.externalId })),
-        unmappedServices: services
-          .filter((v) => !product.has(v.id))
-          .map((v) => ({ id: v.id, name: v.name, description: v.description })),
+        unmappedAccounts: accounts.map(({ account: a }) => ({
+          vendorAccountId: a.vendorAccountId,
+          name: a.name,
+          externalId: a.externalId,
+        })),
+        unmappedServices: services.map(({ service: v }) => ({
+          id: v.id,
+          name: v.name,
+          description: v.description,
+        })),
       }
     },
   )

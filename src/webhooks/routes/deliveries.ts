@@ -1,12 +1,20 @@
 // Webhook deliveries with every attempt, and replay (DESIGN §4, §7): the partner sees the events of
-// its integrations, the operator every vendor's.
-import Type from 'typebox'
-import { deliveryStatuses } from '../../db/repositories/deliveries.js'
+// its integrations, the operator every vendor's. The partner sees status, timing and HTTP codes but
+// neither the vendor's webhook URL nor its endpoint's answers (issue 10 §4); the operator sees all.
+import Type, { type TSchema } from 'typebox'
+import { deliveryStatuses } from '../../domain/delivery.js'
+import type { Actor } from '../../domain/operator-audit.js'
 import type { App } from '../../http/app-types.js'
-import { partnerId } from '../../http/auth.js'
-import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../http/schemas.js'
-import type { Services } from '../../services.js'
-import { DeliveryReads, type DeliveryScope } from '../deliveries.js'
+import { actorOf, partnerId } from '../../http/auth.js'
+import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../http/schemas.js'
+import {
+  DeliveryReads,
+  type DeliveryScope,
+  type DeliveryViewOf,
+  deliveryView,
+  partnerDeliveryView,
+} from '../deliveries.js'
+import type { DeliveryRoutesDeps } from './deps.js'
 
 const Attempt = Type.Object({
   number: Type.Integer(),
@@ -22,7 +30,22 @@ const Attempt = Type.Object({
   nextAttemptAt: Nullable(Type.String()),
 })
 
-const DeliveryView = Type.Object({
+/** What the partner sees of an attempt: no URL, no answer body, an error only as its kind. */
+const PartnerAttempt = Type.Object({
+  number: Attempt.properties.number,
+  trigger: Attempt.properties.trigger,
+  startedAt: Attempt.properties.startedAt,
+  durationMs: Attempt.properties.durationMs,
+  statusCode: Attempt.properties.statusCode,
+  error: Nullable(
+    Type.String({
+      description: "why a status failed, or the kind of failure without the vendor's address",
+    }),
+  ),
+  nextAttemptAt: Attempt.properties.nextAttemptAt,
+})
+
+const deliveryFields = {
   id: Type.String({ description: 'the webhook-id header, the same on every attempt and replay' }),
   eventType: Type.Enum(['status_update', 'state_snapshot']),
   status: Type.Enum(deliveryStatuses),
@@ -37,7 +60,12 @@ const DeliveryView = Type.Object({
   deliveredAt: Nullable(Type.String()),
   deadAt: Nullable(Type.String()),
   payload: Type.Unknown({ description: 'the event body as sent' }),
-  attemptLog: Type.Array(Attempt),
+}
+const DeliveryView = Type.Object({ ...deliveryFields, attemptLog: Type.Array(Attempt) })
+const PartnerDeliveryView = Type.Object({
+  ...deliveryFields,
+  lastError: PartnerAttempt.properties.error,
+  attemptLog: Type.Array(PartnerAttempt),
 })
 
 const ListQuery = Type.Object({
@@ -46,102 +74,120 @@ const ListQuery = Type.Object({
   limit: Type.Optional(Limit),
 })
 const ReplayDead = Type.Object({
-  since: Type.String({
-    format: 'date-time',
-    description: 'replay every delivery that died at or after this time',
-  }),
+  since: Instant('replay every delivery that died at or after this time'),
 })
 const Replayed = Type.Object({ replayed: Type.Integer() })
 
-export function registerDeliveries(app: App, s: Services): void {
-  const reads = new DeliveryReads(s.store, () => s.dispatcher.wake(), s.clock)
-  const audiences = [
-    {
-      prefix: '/api/partner',
-      onRequest: s.auth.partner,
-      meta: { tags: ['partner'], security: [{ partnerKey: [] }] },
-      scope: (request: Parameters<typeof partnerId>[0]): DeliveryScope => ({ partnerId: partnerId(request) }),
-      vendorFilter: false,
-    },
-    {
-      prefix: '/api/admin',
-      onRequest: s.auth.admin,
-      meta: { tags: ['admin'], security: [{ adminToken: [] }] },
-      scope: (): DeliveryScope => ({}),
-      vendorFilter: true,
-    },
-  ]
-  for (const a of audiences) {
-    const VendorFilter = Type.Object({ vendorId: Type.Optional(Type.String({ maxLength: 64 })) })
-    app.get(
-      `${a.prefix}/deliveries`,
-      {
-        onRequest: a.onRequest,
-        schema: {
-          ...a.meta,
-          summary: 'Webhook deliveries, newest first, each with its attempts',
-          querystring: a.vendorFilter
-            ? Type.Object({ ...ListQuery.properties, ...VendorFilter.properties })
-            : ListQuery,
-          response: { 200: Page(DeliveryView), ...failures(400, 401) },
-        },
-      },
-      async (request) => {
-        const q = request.query as {
-          status?: (typeof deliveryStatuses)[number]
-          cursor?: string
-          limit?: number
-          vendorId?: string
-        }
-        const scope = { ...a.scope(request), ...(q.vendorId ? { vendorId: q.vendorId } : {}) }
-        return reads.list(scope, { status: q.status, cursor: q.cursor, limit: q.limit ?? 50 })
-      },
-    )
-    app.get(
-      `${a.prefix}/deliveries/:id`,
-      {
-        onRequest: a.onRequest,
-        schema: {
-          ...a.meta,
-          summary: 'One webhook delivery with its attempts',
-          params: IdParams,
-          response: { 200: DeliveryView, ...failures(401, 404) },
-        },
-      },
-      async (request) => reads.get(a.scope(request), request.params.id),
-    )
-    app.post(
-      `${a.prefix}/deliveries/:id/replay`,
-      {
-        onRequest: a.onRequest,
-        schema: {
-          ...a.meta,
-          summary: 'Send a dead delivery again (same webhook-id, one attempt)',
-          params: IdParams,
-          response: { 202: DeliveryView, ...failures(401, 404, 409) },
-        },
-      },
-      async (request, reply) =>
-        reply.code(202).send(await reads.replayOne(a.scope(request), request.params.id)),
-    )
-    app.post(
-      `${a.prefix}/deliveries/replay`,
-      {
-        onRequest: a.onRequest,
-        schema: {
-          ...a.meta,
-          summary: 'Send every delivery that died since a time again',
-          body: a.vendorFilter
-            ? Type.Object({ ...ReplayDead.properties, ...VendorFilter.properties })
-            : ReplayDead,
-          response: { 202: Replayed, ...failures(400, 401, 409) },
-        },
-      },
-      async (request, reply) => {
-        const body = request.body as { since: string; vendorId?: string }
-        const scope = { ...a.scope(request), ...(body.vendorId ? { vendorId: body.vendorId } : {}) }
-        return reply.code(202).send(await reads.replayDead(scope, new Date(body.since).toISOString()))
-      },
-    )
+interface Audience<V> {
+  prefix: string
+  onRequest: DeliveryRoutesDeps['auth']['partner']
+  meta: { tags: string[]; security: Record<string, never[]>[] }
+  scope: (request: Parameters<typeof partnerId>[0]) => DeliveryScope
+  vendorFilter: boolean
+  /** Who the operator audit log names for a replay; a partner's replays are its own business. */
+  actor: (request: Parameters<typeof actorOf>[0]) => Actor | undefined
+  view: DeliveryViewOf<V>
+  schema: TSchema
+}
+
+export function registerDeliveries(app: App, s: DeliveryRoutesDeps): void {
+  const partner: Audience<ReturnType<typeof partnerDeliveryView>> = {
+    prefix: '/api/partner',
+    onRequest: s.auth.partner,
+    meta: { tags: ['partner'], security: [{ partnerKey: [] }] },
+    scope: (request) => ({ partnerId: partnerId(request) }),
+    vendorFilter: false,
+    actor: () => undefined,
+    view: partnerDeliveryView,
+    schema: PartnerDeliveryView,
   }
+  const admin: Audience<ReturnType<typeof deliveryView>> = {
+    prefix: '/api/admin',
+    onRequest: s.auth.admin,
+    meta: { tags: ['admin'], security: [{ adminToken: [] }] },
+    scope: () => ({}),
+    vendorFilter: true,
+    actor: (request) => actorOf(request),
+    view: deliveryView,
+    schema: DeliveryView,
+  }
+  register(app, s, partner)
+  register(app, s, admin)
+}
+
+function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
+  const reads = new DeliveryReads(s.store, () => s.dispatcher.wake(), s.clock, a.view)
+  const VendorFilter = Type.Object({ vendorId: Type.Optional(Type.String({ maxLength: 64 })) })
+  app.get(
+    `${a.prefix}/deliveries`,
+    {
+      onRequest: a.onRequest,
+      schema: {
+        ...a.meta,
+        summary: 'Webhook deliveries, newest first, each with its attempts',
+        querystring: a.vendorFilter
+          ? Type.Object({ ...ListQuery.properties, ...VendorFilter.properties })
+          : ListQuery,
+        response: { 200: Page(a.schema), ...failures(400, 401) },
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        status?: (typeof deliveryStatuses)[number]
+        cursor?: string
+        limit?: number
+        vendorId?: string
+      }
+      const scope = { ...a.scope(request), ...(q.vendorId ? { vendorId: q.vendorId } : {}) }
+      return reads.list(scope, { status: q.status, cursor: q.cursor, limit: q.limit ?? 50 })
+    },
+  )
+  app.get(
+    `${a.prefix}/deliveries/:id`,
+    {
+      onRequest: a.onRequest,
+      schema: {
+        ...a.meta,
+        summary: 'One webhook delivery with its attempts',
+        params: IdParams,
+        response: { 200: a.schema, ...failures(401, 404) },
+      },
+    },
+    async (request) => reads.get(a.scope(request), request.params.id),
+  )
+  app.post(
+    `${a.prefix}/deliveries/:id/replay`,
+    {
+      onRequest: a.onRequest,
+      schema: {
+        ...a.meta,
+        summary: 'Send a dead delivery again (same webhook-id, one attempt)',
+        params: IdParams,
+        response: { 202: a.schema, ...failures(401, 404, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await reads.replayOne(a.scope(request), request.params.id, a.actor(request))),
+  )
+  app.post(
+    `${a.prefix}/deliveries/replay`,
+    {
+      onRequest: a.onRequest,
+      schema: {
+        ...a.meta,
+        summary: 'Send every delivery that died since a time again',
+        body: a.vendorFilter
+          ? Type.Object({ ...ReplayDead.properties, ...VendorFilter.properties })
+          : ReplayDead,
+        response: { 202: Replayed, ...failures(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { since: string; vendorId?: string }
+      const scope = { ...a.scope(request), ...(body.vendorId ? { vendorId: body.vendorId } : {}) }
+      return reply
+        .code(202)
+        .send(await reads.replayDead(scope, new Date(body.since).toISOString(), a.actor(request)))
+    },
+  )
 }

@@ -1,0 +1,94 @@
+// Operator API: rotating a tenant's credentials with an overlap window (issue 10 §3). Each credential
+// has `POST …/rotate` (a new value, shown once; the replaced one keeps working for `overlapSeconds`)
+// and `POST …/end-overlap` (the replaced one stops now). The vendor rotates its own secrets through
+// the vendor API and the partner its API key through the partner API as well.
+import Type from 'typebox'
+import { overlapSeconds } from '../../domain/credentials.js'
+import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
+import { emptyBodyAsObject } from '../../http/optional-body.js'
+import { failures, IdParams } from '../../http/schemas.js'
+import type { RotatingCredential } from '../../tenants/credentials.js'
+import { RotateBody, RotationView } from '../../tenants/views.js'
+import type { AdminRoutesDeps } from './deps.js'
+
+const credentials: {
+  path: string
+  credential: RotatingCredential
+  field: string
+  what: string
+}[] = [
+  {
+    path: '/api/admin/vendors/:id/client-secret',
+    credential: 'clientSecret',
+    field: 'clientSecret',
+    what: "a vendor's client secret (alerts and POST /api/oauth/token)",
+  },
+  {
+    path: '/api/admin/vendors/:id/webhook-secret',
+    credential: 'webhookSecret',
+    field: 'webhookSecret',
+    what: "a vendor's webhook signing secret (during the window deliveries carry both signatures)",
+  },
+  {
+    path: '/api/admin/integrations/:id/organization-oem-token',
+    credential: 'orgToken',
+    field: 'organizationOemToken',
+    what: "an integration's organizationOemToken",
+  },
+  {
+    path: '/api/admin/partners/:id/api-key',
+    credential: 'apiKey',
+    field: 'apiKey',
+    what: "a partner's API key",
+  },
+]
+
+export function registerAdminRotations(app: App, s: AdminRoutesDeps): void {
+  const base = { onRequest: s.auth.admin }
+  const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
+
+  for (const c of credentials) {
+    const Rotated = Type.Object({
+      [c.field]: Type.String({ description: 'the new value, shown once' }),
+      ...RotationView.properties,
+    })
+    app.post(
+      `${c.path}/rotate`,
+      {
+        ...base,
+        preValidation: emptyBodyAsObject,
+        schema: {
+          ...meta,
+          summary: `Rotate ${c.what}`,
+          params: IdParams,
+          body: RotateBody,
+          response: { 200: Rotated, ...failures(400, 401, 404) },
+        },
+      },
+      async (request) => {
+        const overlap = request.body.overlapSeconds ?? overlapSeconds.default
+        const { value, rotation } = await s.credentials.rotate(
+          c.credential,
+          request.params.id,
+          overlap,
+          actorOf(request),
+        )
+        return { [c.field]: value, ...rotation }
+      },
+    )
+    app.post(
+      `${c.path}/end-overlap`,
+      {
+        ...base,
+        schema: {
+          ...meta,
+          summary: `End the overlap window of ${c.what} now: the replaced value stops working`,
+          params: IdParams,
+          response: { 200: RotationView, ...failures(401, 404) },
+        },
+      },
+      async (request) => s.credentials.endOverlap(c.credential, request.params.id, actorOf(request)),
+    )
+  }
+}

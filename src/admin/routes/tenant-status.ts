@@ -1,0 +1,73 @@
+// Operator API: disabling and enabling a vendor or a partner (issue 10 §3). While disabled, every
+// credential of the tenant is refused with 403 TENANT_DISABLED (the token endpoint: 401 invalid_client),
+// its queued alerts wait and a disabled vendor's webhook deliveries wait; enabling restores everything.
+import Type from 'typebox'
+import type { TenantKind } from '../../domain/credentials.js'
+import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
+import { emptyBodyAsObject } from '../../http/optional-body.js'
+import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import { DisabledView } from '../../tenants/views.js'
+import type { AdminRoutesDeps } from './deps.js'
+
+const DisableBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 500,
+          description: 'why, in a sentence: shown to the tenant when a credential is refused',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const StatusView = Type.Object({ id: Type.String(), disabled: DisabledView })
+
+export function registerAdminTenantStatus(app: App, s: AdminRoutesDeps): void {
+  const base = { onRequest: s.auth.admin }
+  const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
+
+  for (const kind of ['vendor', 'partner'] as const satisfies TenantKind[]) {
+    app.post(
+      `/api/admin/${kind}s/:id/disable`,
+      {
+        ...base,
+        preValidation: emptyBodyAsObject,
+        schema: {
+          ...meta,
+          summary: `Disable a ${kind}: every credential of it is refused, queued work waits`,
+          params: IdParams,
+          body: DisableBody,
+          response: { 200: StatusView, ...failures(400, 401, 404) },
+        },
+      },
+      async (request) => {
+        const { id } = request.params
+        const reason = request.body.reason ?? null
+        const disabled = await s.tenantStatus.disable(kind, id, reason, actorOf(request))
+        return { id, disabled }
+      },
+    )
+    app.post(
+      `/api/admin/${kind}s/:id/enable`,
+      {
+        ...base,
+        schema: {
+          ...meta,
+          summary: `Enable a disabled ${kind} again: its credentials work, its waiting work goes on`,
+          params: IdParams,
+          response: { 200: StatusView, ...failures(401, 404) },
+        },
+      },
+      async (request) => {
+        const { id } = request.params
+        await s.tenantStatus.enable(kind, id, actorOf(request))
+        return { id, disabled: null }
+      },
+    )
+  }
+}

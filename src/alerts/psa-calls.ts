@@ -1,0 +1,85 @@
+// The executor's way to a partner's PSA: the partner's connection bound to its kind's adapter, and
+// every call given the PSA time budget as an AbortSignal, so a call that runs out of time is aborted,
+// not left running behind a timer (a create that went on after we gave up could make a ticket that a
+// retry then makes again). A connection that cannot be used answers every call with its failure.
+import type { Store } from '../db/store.js'
+import type { PsaOperation } from '../domain/outcome.js'
+import type { PsaKind } from '../domain/partner.js'
+import { givenUp, type PsaClient, type PsaFailure, type PsaResult, type TicketCall } from '../psa/adapter.js'
+import type { PsaRegistry } from '../psa/registry.js'
+import type { TicketDefaultsValue } from '../psa/settings.js'
+
+/** One partner's PSA, ready for the calls of one alert. */
+export interface OpenPsa {
+  kind: PsaKind
+  defaults: TicketDefaultsValue
+  call<T>(
+    correlationId: string,
+    op: (client: PsaClient, call: TicketCall) => Promise<PsaResult<T>>,
+  ): Promise<PsaResult<T>>
+}
+
+/** How long after its budget an adapter that ignores the abort is waited for. */
+const abandonAfterMs = 1000
+
+/**
+ * The requests one ticket operation makes at most once a connection's discovery and lists are known
+ * (a retried create: the search for its tag and the create; a close: read, note, status). Its budget
+ * is that many requests' worth, each request having PSA_TIMEOUT_MS of its own.
+ */
+export const requestsPerOperation = 3
+export const operationBudgetMs = (requestTimeoutMs: number) => requestsPerOperation * requestTimeoutMs
+
+export class PsaCalls {
+  constructor(
+    private readonly deps: {
+      store: Store
+      psa: PsaRegistry
+      /** The budget of one PSA request (PSA_TIMEOUT_MS); one operation gets `requestsPerOperation` of them. */
+      timeoutMs: number
+    },
+  ) {}
+
+  async open(partnerId: string): Promise<OpenPsa> {
+    const partner = await this.deps.store.partners.findById(partnerId)
+    if (!partner) throw new Error(`partner ${partnerId} has no PSA connection`)
+    const connected = this.deps.psa.connect(partner.id, partner.psa)
+    const timeoutMs = operationBudgetMs(this.deps.timeoutMs)
+    return {
+      kind: partner.psa.kind,
+      defaults: connected.ok ? connected.client.defaults : {},
+      async call(correlationId, op) {
+        if (!connected.ok) return { ok: false, failure: connected.failure }
+        // Timers of our own (not AbortSignal.timeout, whose timer does not keep the process alive).
+        // The budget aborts the call; an adapter that does not stop within the grace after that is
+        // answered for, so the caller's wait is bounded (and a job never outlives its lease).
+        const budget = new AbortController()
+        let grace: NodeJS.Timeout | undefined
+        const timer = setTimeout(() => {
+          budget.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'))
+        }, timeoutMs)
+        const abandoned = new Promise<PsaResult<never>>((resolve) => {
+          grace = setTimeout(
+            () => resolve({ ok: false, failure: givenUp(budget.signal) }),
+            timeoutMs + abandonAfterMs,
+          )
+        })
+        try {
+          return await Promise.race([
+            op(connected.client, { signal: budget.signal, correlationId }),
+            abandoned,
+          ])
+        } finally {
+          clearTimeout(timer)
+          clearTimeout(grace)
+        }
+      },
+    }
+  }
+}
+
+/** The sentence a PSA failure becomes in the answer and the event. */
+export function describe(op: PsaOperation, f: PsaFailure): string {
+  const verb = { create: 'create the ticket', update: 'update the ticket', close: 'close the ticket' }[op]
+  return `The PSA failed to ${verb}: ${f.message}${f.status ? ` (HTTP ${f.status})` : ''}.`
+}

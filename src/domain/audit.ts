@@ -1,0 +1,21 @@
+// The audit log's record of one alert call (DESIGN §2 Event).
+import type { EventStatus, IncidentStatus } from './types.js'
+
+export type Strategy = 'sync' | 'webhook'
+
+export interface AuditEvent {
+  messageId: string
+  partnerId: string
+  vendorId: string
+  integrationId: string
+  correlationId: string | null
+  event: string
+  status: EventStatus
+  httpStatus: number
+  incidentStatus: IncidentStatus | null
+  strategy: Strategy
+  /** The alert as received, credentials removed. */
+  request: unknown
+  detail: string | null
+  createdAt: string
+}

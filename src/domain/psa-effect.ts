@@ -1,0 +1,61 @@
+// What a successful PSA call did, written down before its outcome is recorded (DESIGN §3 correctness,
+// issue 10): the ticket it made, added a note to or closed. An effect whose outcome never got recorded
+// is adopted by the next attempt of the same call instead of being done again. Pure.
+import type { Strategy } from './audit.js'
+import { alreadyClosed, closed, created, type Outcome, updated } from './outcome.js'
+import type { IncidentStatus } from './types.js'
+
+/** The decision-table row an effect answers: created, updated (an UPDATE or a de-duplicated OPEN),
+ * closed, or found closed in the PSA. */
+export type EffectRow = '11' | '9' | '14' | '18' | '17'
+
+export interface PsaEffect {
+  /** The alert whose attempt made the call. */
+  messageId: string
+  integrationId: string
+  ticketId: string
+  correlationId: string
+  psaTicketId: string
+  row: EffectRow
+  strategy: Strategy
+  /** SHA-256 of the request as received, credentials removed: the same call sent again has it too. */
+  requestDigest: string
+  /** When the attempt that made it gave up recording its outcome; null while it may still do so. */
+  orphanedAt: string | null
+  createdAt: string
+}
+
+/** The outcome an effect stands for, as its own attempt would have recorded it. */
+export function outcomeOfEffect(e: Pick<PsaEffect, 'row' | 'correlationId'>): Outcome {
+  switch (e.row) {
+    case '11':
+      return created(e.correlationId)
+    case '9':
+    case '14':
+      return updated(e.row, e.correlationId)
+    case '18':
+      return closed(e.correlationId)
+    case '17':
+      return alreadyClosed(e.correlationId, 'psa')
+  }
+}
+
+/**
+ * Which earlier effects a new alert is another attempt of. The same request (by digest) always is.
+ * So is an OPEN that names the correlationId of a ticket whose creation was not recorded (the vendor
+ * retrying with its own id, or with the one our failure answer gave it), and a RESOLVED of a ticket
+ * whose close was not recorded. An UPDATE naming the ticket with other text is a new note, not a retry.
+ */
+export function retryOf(incidentStatus: IncidentStatus): {
+  bySameRequest: readonly EffectRow[]
+  byCorrelationId: readonly EffectRow[]
+} {
+  switch (incidentStatus) {
+    case 'OPEN':
+      return { bySameRequest: ['11', '9'], byCorrelationId: ['11'] }
+    case 'UPDATE':
+      return { bySameRequest: ['14'], byCorrelationId: [] }
+    case 'RESOLVED':
+      return { bySameRequest: ['18', '17'], byCorrelationId: ['18', '17'] }
+  }
+}

@@ -1,0 +1,23 @@
+// The integration lifecycle of spec §3.1 as it is stored: every state move goes through here, so none
+// can forget to tell the vendor (a state_snapshot is scheduled in the same transaction). Which moves
+// are allowed is the pure domain/integration-state.ts.
+import type { Store } from '../db/store.js'
+import type { IntegrationState } from '../domain/types.js'
+import type { SnapshotScheduler } from './snapshots.js'
+
+export class IntegrationLifecycle {
+  constructor(private readonly snapshots: SnapshotScheduler) {}
+
+  /** Moves an integration's state if it is still `from`; answers whether this call moved it. */
+  async moveState(
+    tx: Store,
+    integrationId: string,
+    from: IntegrationState,
+    to: IntegrationState,
+    now: string,
+  ): Promise<boolean> {
+    const moved = await tx.integrations.moveState(integrationId, from, to, now)
+    if (moved) await this.snapshots.changed(tx, [integrationId])
+    return moved
+  }
+}

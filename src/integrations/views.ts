@@ -1,0 +1,55 @@
+// How an integration is shown to partners and the operator.
+import Type, { type Static } from 'typebox'
+import type { Integration } from '../domain/integration.js'
+import { isActive } from '../domain/integration-state.js'
+import { dedupFields, integrationStates } from '../domain/types.js'
+import { Nullable } from '../http/schemas.js'
+
+export const DedupView = Type.Object({
+  enabled: Type.Boolean(),
+  keyFields: Type.Array(Type.Enum(dedupFields)),
+  windowMinutes: Nullable(Type.Integer({ description: 'null: no time limit' })),
+})
+
+export const IntegrationView = Type.Object({
+  integrationId: Type.String(),
+  vendorId: Type.String(),
+  partnerId: Type.String(),
+  state: Type.Enum(integrationStates),
+  isIntegrationActive: Type.Boolean({ description: 'state is pending or connected' }),
+  alertsEnabled: Type.Boolean(),
+  ticketCreation: Type.Boolean(),
+  selfHealing: Type.Boolean(),
+  deduplication: DedupView,
+  vendorCredentials: Nullable(
+    Type.Object(
+      { header: Type.String(), configured: Type.Literal(true) },
+      { description: "credentials for the vendor's product-groups endpoint; the value is never shown" },
+    ),
+  ),
+  mappingCompletedAt: Nullable(Type.String()),
+  connectedAt: Nullable(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+export type IntegrationView = Static<typeof IntegrationView>
+
+export function integrationView(i: Integration): IntegrationView {
+  const s = i.settings
+  return {
+    integrationId: i.id,
+    vendorId: i.vendorId,
+    partnerId: i.partnerId,
+    state: s.state,
+    isIntegrationActive: isActive(s.state),
+    alertsEnabled: s.alertsEnabled,
+    ticketCreation: s.ticketCreation,
+    selfHealing: s.selfHealing,
+    deduplication: s.deduplication,
+    vendorCredentials: i.vendorCredentials ? { header: i.vendorCredentials.header, configured: true } : null,
+    mappingCompletedAt: i.mappingCompletedAt,
+    connectedAt: i.connectedAt,
+    createdAt: i.createdAt,
+    updatedAt: i.updatedAt,
+  }
+}

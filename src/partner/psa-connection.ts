@@ -1,0 +1,96 @@
+// A partner's PSA connection as the partner works with it: testing it (one sentence saying what is
+// wrong) and the look-ups of the mapping screens, read from the PSA through every page and kept a few
+// minutes per connection (fingerprinted by its settings, so changed settings start afresh), then
+// searched and paged here with a cursor of ours.
+import { LRUCache } from 'lru-cache'
+import type { StoredPsa } from '../domain/partner.js'
+import { ApiError } from '../http/errors.js'
+import type { LookupKind, PsaEntity } from '../psa/adapter.js'
+import { fingerprint } from '../psa/core/connections.js'
+import type { PsaRegistry } from '../psa/registry.js'
+
+export interface ConnectionTest {
+  ok: boolean
+  detail: string
+}
+
+export interface LookupQuery {
+  board?: string
+  search?: string
+  cursor?: string
+  limit: number
+  /** Read the PSA again instead of the kept list. */
+  refresh?: boolean
+}
+
+/** How long a look-up list is kept per connection. */
+const keepMs = 5 * 60 * 1000
+
+export class PsaConnections {
+  private readonly lists = new LRUCache<string, PsaEntity[]>({ max: 2000, ttl: keepMs })
+
+  constructor(private readonly deps: { psa: PsaRegistry; timeoutMs: number }) {}
+
+  async test(partnerId: string, stored: StoredPsa): Promise<ConnectionTest> {
+    const connected = this.deps.psa.connect(partnerId, stored)
+    if (!connected.ok) return { ok: false, detail: sentence(connected.failure.message) }
+    // A test makes several requests (discovery, the areas it reads), each with its own budget.
+    const result = await connected.client.test({ signal: AbortSignal.timeout(this.deps.timeoutMs * 6) })
+    return result.ok
+      ? { ok: true, detail: result.value.detail }
+      : { ok: false, detail: sentence(result.failure.message) }
+  }
+
+  async lookup(
+    partnerId: string,
+    stored: StoredPsa,
+    what: LookupKind,
+    q: LookupQuery,
+  ): Promise<{ data: PsaEntity[]; nextCursor: string | null }> {
+    const key = `${fingerprint({ partnerId, kind: stored.kind, settings: stored.settings })}:${what}:${q.board ?? ''}`
+    let list = q.refresh ? undefined : this.lists.get(key)
+    if (!list) {
+      const connected = this.deps.psa.connect(partnerId, stored)
+      if (!connected.ok)
+        throw new ApiError('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
+      // Every page of a large list may take several calls: a longer budget than one alert's call.
+      const signal = AbortSignal.timeout(this.deps.timeoutMs * 6)
+      const result = await connected.client.lookup(what, { board: q.board }, { signal })
+      if (!result.ok) {
+        if (result.failure.kind === 'needs-input')
+          throw new ApiError('VALIDATION_FAILED', `${result.failure.message}.`)
+        throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${result.failure.message}.`)
+      }
+      list = result.value
+      this.lists.set(key, list)
+    }
+    const needle = q.search?.trim().toLowerCase()
+    const found = needle
+      ? list.filter((e) => e.name.toLowerCase().includes(needle) || e.id.toLowerCase() === needle)
+      : list
+    const offset = offsetOf(q.cursor)
+    const data = found.slice(offset, offset + q.limit)
+    const more = offset + q.limit < found.length
+    return {
+      data,
+      nextCursor: more ? Buffer.from(JSON.stringify({ o: offset + q.limit })).toString('base64url') : null,
+    }
+  }
+}
+
+function offsetOf(cursor: string | undefined): number {
+  if (!cursor) return 0
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown }
+    if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0) return parsed.o
+  } catch {
+    // fall through
+  }
+  throw new ApiError('VALIDATION_FAILED', 'cursor is not a cursor this API returned; start again without it.')
+}
+
+/** A failure's message as one sentence. */
+function sentence(message: string): string {
+  const text = message.trim()
+  return /[.!?]$/.test(text) ? text : `${text}.`
+}

@@ -1,0 +1,22 @@
+// What the partner's routes are given (services.ts builds it; routes.ts hands it over).
+import type { Clock } from '../../clock.js'
+import type { Store } from '../../db/store.js'
+import type { AuthHooks } from '../../http/auth.js'
+import type { PsaRegistry } from '../../psa/registry.js'
+import type { SandboxStore } from '../../psa/sandbox/store.js'
+import type { CredentialRotation } from '../../tenants/credentials.js'
+import type { Provisioning } from '../../tenants/provisioning.js'
+import type { PsaConnections } from '../psa-connection.js'
+import type { PartnerSetup } from '../setup.js'
+
+export interface PartnerRoutesDeps {
+  auth: AuthHooks
+  store: Store
+  clock: Clock
+  partnerSetup: PartnerSetup
+  provisioning: Provisioning
+  credentials: CredentialRotation
+  psa: PsaRegistry
+  sandbox: SandboxStore
+  psaConnections: PsaConnections
+}

@@ -1,0 +1,328 @@
+// ConnectWise PSA (Manage), as its API pages describe it (reference/psa-apis.md §1): tickets at
+// /service/tickets (summary at most 100 characters, our correlationId in externalXRef), notes with a
+// visibility flag, closing with a status of the ticket's board that ConnectWise marks closedStatus, and
+// the look-ups of the mapping screens. Board, status, type and priority settings may name a PSA id or
+// its name; names are resolved against the board's own lists.
+import type { Static } from 'typebox'
+import {
+  type CloseCall,
+  type CloseRequest,
+  type CreateCall,
+  fail,
+  type LookupKind,
+  type LookupScope,
+  type NewPsaTicket,
+  ok,
+  type PsaAdapter,
+  type PsaCall,
+  type PsaConnection,
+  type PsaEntity,
+  type PsaResult,
+  type TicketCall,
+} from '../adapter.js'
+import { CachedResult, ConnectionPool, cachedIn } from '../core/connections.js'
+import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
+import { ConnectionLimiter } from '../core/limiter.js'
+import { byIdOrName, externalRef } from '../core/names.js'
+import { type PsaKindEntry, psaKind } from '../registry.js'
+import { ConnectWiseClient, connectWiseErrorText } from './client.js'
+import { ConnectWiseSettings, connectWiseSecrets } from './settings.js'
+import { connectionTest } from './test.js'
+
+type Settings = Static<typeof ConnectWiseSettings>
+type Conn = PsaConnection<Settings>
+type Ref = { id: number; name?: string }
+interface CwTicket {
+  id: number
+  closedFlag?: boolean
+  board?: Ref
+  status?: Ref
+}
+interface CwStatus {
+  id: number
+  name: string
+  closedStatus?: boolean
+  inactive?: boolean
+  sortOrder?: number
+}
+
+const summaryMax = 100
+const xrefMax = 100
+const listsKeptMs = 5 * 60 * 1000
+
+/** What one connection keeps: its client, and the lists names are resolved against. */
+class State {
+  readonly boards = new CachedResult<PsaEntity[]>(listsKeptMs)
+  readonly priorities = new CachedResult<PsaEntity[]>(listsKeptMs)
+  readonly statuses = new Map<number, CachedResult<CwStatus[]>>()
+  readonly types = new Map<number, CachedResult<PsaEntity[]>>()
+  constructor(readonly client: ConnectWiseClient) {}
+}
+
+interface CwListed {
+  id: number
+  name: string
+  inactiveFlag?: boolean
+}
+
+const entity = (r: { id: number; name: string }): PsaEntity => ({ id: String(r.id), name: r.name })
+/** Entries a partner may still pick: inactive boards and types are left out. */
+const active = (list: CwListed[]) => list.filter((r) => r.inactiveFlag !== true).map(entity)
+
+export class ConnectWisePsa implements PsaAdapter<Settings> {
+  private readonly pool: ConnectionPool<Settings, State>
+
+  constructor({ http, log, requestTimeoutMs }: PsaKindOptions) {
+    this.pool = new ConnectionPool((conn) => {
+      const limiter = new ConnectionLimiter({ perEndpoint: conn.settings.maxConcurrent ?? 4 })
+      const core = new PsaHttp({
+        http,
+        limiter,
+        name: 'ConnectWise',
+        log,
+        requestTimeoutMs,
+        errorText: connectWiseErrorText,
+        defaultRetryAfterMs: 10_000,
+      })
+      return new State(new ConnectWiseClient(core, conn.settings))
+    })
+  }
+
+  test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    return connectionTest(this.pool.of(conn).client, call)
+  }
+
+  async createTicket(
+    conn: Conn,
+    t: NewPsaTicket,
+    call: CreateCall,
+  ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
+    const state = this.pool.of(conn)
+    const { client } = state
+    const xref = externalRef(call.ref, xrefMax)
+    if (call.adopt) {
+      const found = await client.api('GET', '/service/tickets', call, {
+        query: { conditions: `externalXRef="${xref}"`, pageSize: 1, fields: 'id' },
+      })
+      if (!found.ok) return found
+      const [made] = Array.isArray(found.value.body) ? (found.value.body as { id?: unknown }[]) : []
+      if (typeof made?.id === 'number') return ok({ ticketId: String(made.id), adopted: true })
+    }
+    const board = t.board === null ? null : await this.boardOf(state, t.board, call)
+    if (board && !board.ok) return board
+    const boardId = board?.value ?? null
+    const body: Record<string, unknown> = {
+      summary: cut(t.summary, summaryMax),
+      company: /^\d+$/.test(t.companyId) ? { id: Number(t.companyId) } : { identifier: t.companyId },
+      initialDescription: t.summary.length > summaryMax ? `${t.summary}\n\n${t.description}` : t.description,
+      externalXRef: xref,
+      processNotifications: false,
+    }
+    if (boardId !== null) body.board = { id: boardId }
+    for (const [field, value, list] of [
+      [
+        'priority',
+        t.priority,
+        () => state.priorities.get((c) => this.list(client, '/service/priorities', c), call),
+      ],
+      ['status', t.status, boardId === null ? null : () => this.statusEntities(state, boardId, call)],
+      ['type', t.type, boardId === null ? null : () => this.typesOf(state, boardId, call)],
+    ] as const) {
+      if (value === null) continue
+      const ref = await reference(value, list, field)
+      if (!ref.ok) return ref
+      body[field] = ref.value
+    }
+    const made = await client.api('POST', '/service/tickets', call, { body })
+    if (!made.ok) return made
+    const id = (made.value.body as { id?: unknown } | null)?.id
+    if (typeof id !== 'number') return fail(unexpected('the created ticket has no id'))
+    return ok({ ticketId: String(id), adopted: false })
+  }
+
+  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
+    const flag =
+      conn.settings.noteVisibility === 'discussion' ? 'detailDescriptionFlag' : 'internalAnalysisFlag'
+    const res = await this.pool.of(conn).client.api('POST', `/service/tickets/${ticketId}/notes`, call, {
+      body: { text: note, [flag]: true, processNotifications: false },
+    })
+    return res.ok ? ok(null) : res
+  }
+
+  async closeTicket(
+    conn: Conn,
+    ticketId: string,
+    close: CloseRequest,
+    call: CloseCall,
+  ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
+    const state = this.pool.of(conn)
+    const { client } = state
+    const got = await client.api('GET', `/service/tickets/${ticketId}`, call)
+    if (!got.ok) return got
+    const ticket = got.value.body as CwTicket
+    // Closed already: by a technician, or (on a retry) by the attempt whose answer was lost.
+    if (ticket.closedFlag === true) return ok({ alreadyClosed: !call.adopt })
+    const boardId = ticket.board?.id
+    if (boardId === undefined) return fail(unexpected(`ticket ${ticketId} has no board`))
+    const statuses = await this.statusesOf(state, boardId, call)
+    if (!statuses.ok) return statuses
+    const target = close.closedStatus
+      ? byIdOrName(statuses.value.map(statusEntity), close.closedStatus)
+      : ([...statuses.value]
+          .filter((s) => s.closedStatus === true && s.inactive !== true)
+          .sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0))
+          .map(statusEntity)[0] ?? null)
+    if (!target) {
+      const why = close.closedStatus
+        ? `board ${ticket.board?.name ?? boardId} has no status '${close.closedStatus}'`
+        : `board ${ticket.board?.name ?? boardId} has no status marked closed`
+      return fail({ kind: 'rejected', retryable: false, message: why })
+    }
+    // The resolution first, then the status.
+    const noted = await client.api('POST', `/service/tickets/${ticketId}/notes`, call, {
+      body: {
+        text: close.note,
+        resolutionFlag: true,
+        internalAnalysisFlag: true,
+        processNotifications: false,
+      },
+    })
+    if (!noted.ok) return noted
+    const patched = await client.api('PATCH', `/service/tickets/${ticketId}`, call, {
+      body: [{ op: 'replace', path: 'status', value: { id: Number(target.id) } }],
+    })
+    return patched.ok ? ok({ alreadyClosed: false }) : patched
+  }
+
+  async lookup(
+    conn: Conn,
+    what: LookupKind,
+    scope: LookupScope,
+    call: PsaCall,
+  ): Promise<PsaResult<PsaEntity[]>> {
+    const state = this.pool.of(conn)
+    const { client } = state
+    switch (what) {
+      case 'companies': {
+        const all = await client.all<{ id: number; name: string }>('/company/companies', call, {
+          fields: 'id,identifier,name',
+          conditions: 'deletedFlag=false',
+        })
+        return all.ok ? ok(all.value.map(entity)) : all
+      }
+      case 'boards':
+        return state.boards.get((c) => this.list(client, '/service/boards', c), call, true)
+      case 'priorities':
+        return state.priorities.get((c) => this.list(client, '/service/priorities', c), call, true)
+      case 'statuses':
+      case 'types': {
+        const board = scope.board ?? conn.settings.defaults?.board
+        if (!board) {
+          return fail({
+            kind: 'needs-input',
+            retryable: false,
+            message: `ConnectWise ${what} belong to a board: name one (board=…)`,
+          })
+        }
+        const id = await this.boardOf(state, board, call)
+        if (!id.ok) return id
+        if (what === 'types') return this.typesOf(state, id.value, call, true)
+        const statuses = await this.statusesOf(state, id.value, call, true)
+        return statuses.ok
+          ? ok(statuses.value.filter((s) => s.inactive !== true).map(statusEntity))
+          : statuses
+      }
+    }
+  }
+
+  private async list(
+    client: ConnectWiseClient,
+    path: string,
+    call: PsaCall,
+  ): Promise<PsaResult<PsaEntity[]>> {
+    const all = await client.all<CwListed>(path, call)
+    return all.ok ? ok(active(all.value)) : all
+  }
+
+  private async boardOf(state: State, board: string, call: PsaCall): Promise<PsaResult<number>> {
+    const boards = await state.boards.get((c) => this.list(state.client, '/service/boards', c), call)
+    if (!boards.ok) return boards
+    const found = byIdOrName(boards.value, board)
+    return found
+      ? ok(Number(found.id))
+      : fail({ kind: 'rejected', retryable: false, message: `ConnectWise has no board '${board}'` })
+  }
+
+  private statusesOf(
+    state: State,
+    boardId: number,
+    call: PsaCall,
+    fresh = false,
+  ): Promise<PsaResult<CwStatus[]>> {
+    return cachedIn(state.statuses, boardId, listsKeptMs).get(
+      (c) => state.client.all<CwStatus>(`/service/boards/${boardId}/statuses`, c),
+      call,
+      fresh,
+    )
+  }
+
+  private async statusEntities(
+    state: State,
+    boardId: number,
+    call: PsaCall,
+  ): Promise<PsaResult<PsaEntity[]>> {
+    const statuses = await this.statusesOf(state, boardId, call)
+    return statuses.ok ? ok(statuses.value.map(statusEntity)) : statuses
+  }
+
+  private typesOf(
+    state: State,
+    boardId: number,
+    call: PsaCall,
+    fresh = false,
+  ): Promise<PsaResult<PsaEntity[]>> {
+    return cachedIn(state.types, boardId, listsKeptMs).get(
+      (c) => this.list(state.client, `/service/boards/${boardId}/types`, c),
+      call,
+      fresh,
+    )
+  }
+}
+
+const statusEntity = (s: CwStatus): PsaEntity => ({
+  id: String(s.id),
+  name: s.name,
+  closed: s.closedStatus === true,
+})
+
+/** A reference for a setting: resolved to an id through its list, or sent by name where no list applies. */
+async function reference(
+  value: string,
+  list: (() => Promise<PsaResult<PsaEntity[]>>) | null,
+  field: string,
+): Promise<PsaResult<Ref | { name: string }>> {
+  if (list === null) return ok(/^\d+$/.test(value) ? { id: Number(value) } : { name: value })
+  const entries = await list()
+  if (!entries.ok) return entries
+  const found = byIdOrName(entries.value, value)
+  return found
+    ? ok({ id: Number(found.id) })
+    : fail({
+        kind: 'rejected',
+        retryable: false,
+        message: `ConnectWise has no ${field} '${value}'${field === 'priority' ? '' : " on the ticket's board"}`,
+      })
+}
+
+const unexpected = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
+
+/** The ConnectWise kind, talking through the service's outbound client. */
+export function connectWisePsa(options: PsaKindOptions): PsaKindEntry {
+  return psaKind({
+    kind: 'connectwise',
+    settings: ConnectWiseSettings,
+    secretFields: connectWiseSecrets,
+    adapter: new ConnectWisePsa(options),
+    problems: (s) => (s.baseUrl || s.site ? [] : ['psa needs site (e.g. na.myconnectwise.net) or baseUrl']),
+  })
+}

@@ -1,0 +1,192 @@
+// The built-in PSA: keeps its tickets in our database so the service works with no PSA at all, and
+// has a fault switch (PUT /api/partner/sandbox/fault) that makes it fail the way real PSAs fail.
+import type { Static } from 'typebox'
+import { v7 as uuidv7 } from 'uuid'
+import { type Clock, iso } from '../../clock.js'
+import {
+  type CloseCall,
+  type CloseRequest,
+  type CreateCall,
+  fail,
+  givenUp,
+  type LookupKind,
+  type NewPsaTicket,
+  ok,
+  type PsaAdapter,
+  type PsaCall,
+  type PsaConnection,
+  type PsaEntity,
+  type PsaFailure,
+  type PsaResult,
+} from '../adapter.js'
+import { type PsaKindEntry, psaKind } from '../registry.js'
+import { SandboxSettings } from './settings.js'
+import type { SandboxOperation, SandboxStore } from './store.js'
+
+type Settings = Static<typeof SandboxSettings>
+type Conn = PsaConnection<Settings>
+
+const seeded: Record<LookupKind, PsaEntity[]> = {
+  companies: [
+    { id: '100', name: 'Acme Corporation' },
+    { id: '101', name: 'Globex' },
+    { id: '102', name: 'Initech' },
+  ],
+  boards: [
+    { id: 'service-desk', name: 'Service Desk' },
+    { id: 'security', name: 'Security' },
+    { id: 'backup', name: 'Backup' },
+  ],
+  priorities: [
+    { id: 'p1', name: 'P1 - Critical' },
+    { id: 'p2', name: 'P2 - High' },
+    { id: 'p3', name: 'P3 - Medium' },
+    { id: 'p4', name: 'P4 - Low' },
+  ],
+  statuses: [
+    { id: 'new', name: 'New', closed: false },
+    { id: 'in-progress', name: 'In Progress', closed: false },
+    { id: 'closed', name: 'Closed', closed: true },
+  ],
+  types: [
+    { id: 'incident', name: 'Incident' },
+    { id: 'alert', name: 'Alert' },
+  ],
+}
+
+function given(conn: Conn, what: LookupKind): PsaEntity[] {
+  return (conn.settings[what] ?? []).map((e) =>
+    typeof e === 'string' ? { id: e, name: e } : { id: e.id, name: e.name ?? e.id },
+  )
+}
+
+const notFound = (ticketId: string): PsaFailure => ({
+  kind: 'not-found',
+  status: 404,
+  retryable: false,
+  message: `sandbox ticket ${ticketId} not found`,
+})
+
+export class SandboxPsa implements PsaAdapter<Settings> {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The failure the fault switch makes this call have, or the one of a call already given up. */
+  private async injected(conn: Conn, op: SandboxOperation, call: PsaCall): Promise<PsaFailure | null> {
+    if (call.signal.aborted) return givenUp(call.signal)
+    const fault = await this.store.getFault(conn.partnerId)
+    if (!fault || (fault.operations.length > 0 && !fault.operations.includes(op))) return null
+    if (fault.remaining !== null) await this.store.consumeFault(conn.partnerId)
+    switch (fault.mode) {
+      case 'error':
+        return {
+          kind: 'unavailable',
+          status: 500,
+          retryable: true,
+          message: 'sandbox PSA answered 500 Internal Server Error',
+        }
+      case 'timeout':
+        return { kind: 'timeout', retryable: true, message: 'sandbox PSA did not answer in time' }
+      case 'rate-limited':
+        return {
+          kind: 'rate-limited',
+          status: 429,
+          retryable: true,
+          retryAfterMs: 1000,
+          message: 'sandbox PSA answered 429',
+        }
+      case 'defect':
+        throw new Error('sandbox PSA: simulated defect in the adapter')
+    }
+  }
+
+  async test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    const failure = await this.injected(conn, 'lookup', call)
+    if (failure) return fail(failure)
+    return ok({ detail: 'The sandbox PSA is built in: it keeps its tickets in this service.' })
+  }
+
+  async createTicket(
+    conn: Conn,
+    t: NewPsaTicket,
+    call: CreateCall,
+  ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
+    const failure = await this.injected(conn, 'create', call)
+    if (failure) return fail(failure)
+    if (call.adopt) {
+      const made = await this.store.findByRef(conn.partnerId, call.ref)
+      if (made) return ok({ ticketId: made.id, adopted: true })
+    }
+    const now = iso(this.clock)
+    const id = `SBX-${await this.store.nextTicketNumber()}`
+    await this.store.insert(
+      conn.partnerId,
+      {
+        id,
+        companyId: t.companyId,
+        board: t.board,
+        priority: t.priority,
+        type: t.type,
+        status: t.status ?? 'New',
+        summary: t.summary,
+        description: t.description,
+        createdAt: now,
+        updatedAt: now,
+        closedAt: null,
+      },
+      call.ref,
+    )
+    return ok({ ticketId: id, adopted: false })
+  }
+
+  async appendNote(conn: Conn, ticketId: string, note: string, call: PsaCall): Promise<PsaResult<null>> {
+    const failure = await this.injected(conn, 'append', call)
+    if (failure) return fail(failure)
+    if (!(await this.store.find(conn.partnerId, ticketId))) return fail(notFound(ticketId))
+    await this.store.addNote(conn.partnerId, ticketId, { id: uuidv7(), text: note, at: iso(this.clock) })
+    return ok(null)
+  }
+
+  async closeTicket(
+    conn: Conn,
+    ticketId: string,
+    close: CloseRequest,
+    call: CloseCall,
+  ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
+    const failure = await this.injected(conn, 'close', call)
+    if (failure) return fail(failure)
+    const ticket = await this.store.find(conn.partnerId, ticketId)
+    if (!ticket) return fail(notFound(ticketId))
+    // Closed already: by someone in the PSA, or (on a retry) by the attempt whose answer was lost.
+    if (ticket.closedAt !== null) return ok({ alreadyClosed: !call.adopt })
+    const now = iso(this.clock)
+    // The resolution note first, then the status, as a technician would.
+    await this.store.addNote(conn.partnerId, ticketId, { id: uuidv7(), text: close.note, at: now })
+    const closedNow = await this.store.close(conn.partnerId, ticketId, close.closedStatus ?? 'Closed', now)
+    return ok({ alreadyClosed: !closedNow })
+  }
+
+  async lookup(
+    conn: Conn,
+    what: LookupKind,
+    _scope: unknown,
+    call: PsaCall,
+  ): Promise<PsaResult<PsaEntity[]>> {
+    const failure = await this.injected(conn, 'lookup', call)
+    if (failure) return fail(failure)
+    const extra = given(conn, what).filter((e) => !seeded[what].some((s) => s.id === e.id))
+    return ok([...seeded[what], ...extra])
+  }
+}
+
+/** The sandbox kind: no secrets, always available. */
+export function sandboxPsa(store: SandboxStore, clock: Clock): PsaKindEntry {
+  return psaKind({
+    kind: 'sandbox',
+    settings: SandboxSettings,
+    secretFields: [],
+    adapter: new SandboxPsa(store, clock),
+  })
+}

@@ -1,0 +1,64 @@
+// The typed job catalogue: each kind declares in one place its payload schema (checked whenever a job
+// is read back, so no handler ever casts a payload), its lease and its retry policy. `defineJob` makes
+// the spec a producer enqueues with; `jobKind` joins a spec with its handler for the runner.
+import type { Static, TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import type { JobKindEntry, JobResult, NewJob, RetryPolicy, RunningJob } from './port.js'
+
+export interface JobSpec<P extends TSchema> {
+  kind: string
+  payload: P
+  leaseMs: number
+  retry: RetryPolicy
+  perGroup?: number
+  /** A job of this kind, its payload typed by the schema. */
+  job(input: { id: string; payload: Static<P>; dedupeKey?: string; runAt?: Date; group?: string }): NewJob
+}
+
+export function defineJob<P extends TSchema>(spec: Omit<JobSpec<P>, 'job'>): JobSpec<P> {
+  return {
+    ...spec,
+    job: ({ group, ...input }) => ({
+      ...input,
+      kind: spec.kind,
+      // Namespaced by kind: a kind's cap holds only its own groups.
+      ...(group === undefined ? {} : { group: `${spec.kind}:${group}` }),
+    }),
+  }
+}
+
+export function jobKind<P extends TSchema>(
+  spec: JobSpec<P>,
+  handle: (job: RunningJob<Static<P>>) => Promise<JobResult>,
+): JobKindEntry {
+  const schema = Compile(spec.payload)
+  return {
+    kind: spec.kind,
+    leaseMs: spec.leaseMs,
+    retry: spec.retry,
+    ...(spec.perGroup === undefined ? {} : { perGroup: spec.perGroup }),
+    async run(job) {
+      const payload = job.payload
+      if (!schema.Check(payload)) {
+        const first = [...schema.Errors(payload)][0]
+        const where = first ? `${first.instancePath || '/'} ${first.message}` : 'does not fit'
+        return { kind: 'invalid', reason: `the ${spec.kind} job's payload is not valid: ${where}` }
+      }
+      return handle({ ...job, payload })
+    },
+  }
+}
+
+/** Once the schedule is spent, a job that still asks to retry waits at least this long. */
+const afterScheduleMinMs = 1000
+
+/** How long a job waits before its next attempt (the retry policy, or a later notBefore the handler asked for). */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, notBeforeMs = 0): number {
+  const spent = attempt > policy.delaysMs.length
+  const scheduled = policy.delaysMs[Math.min(attempt, policy.delaysMs.length) - 1] ?? 0
+  const floor = spent ? afterScheduleMinMs : 0
+  return Math.min(policy.maxDelayMs, Math.max(scheduled, notBeforeMs, floor))
+}
+
+/** Whether another attempt is allowed after attempt number `attempt`. */
+export const canRetry = (policy: RetryPolicy, attempt: number): boolean => attempt <= policy.delaysMs.length

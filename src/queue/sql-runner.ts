@@ -1,0 +1,176 @@
+// Runs the embedded queue's jobs: claims as many as it has free slots (each with its kind's lease),
+// hands each to its kind of the catalogue and applies the answer: done removes the job (removals of one
+// turn share a commit), retry gives it back after the kind's retry delay, and a payload that does not
+// fit its kind makes the job dead. It sleeps until a job is handed over in this process, a slot frees,
+// the next job is due, or `idleMs` passes (the only polling, for jobs of other processes). Stopping ends
+// claiming and waits for the jobs in flight; one still running when the grace period ends keeps its
+// lease and runs again later.
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../clock.js'
+import { GroupCommit } from './group-commit.js'
+import { canRetry, retryDelayMs } from './jobs.js'
+import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
+import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
+import { settleWithin, Wakeup } from './wakeup.js'
+
+export interface SqlRunnerOptions {
+  queue: SqlJobQueue
+  clock: Clock
+  log: FastifyBaseLogger
+  concurrency: number
+  idleMs: number
+  /** How long a held job waits before it is looked at again if nothing resumes it (10 minutes). */
+  holdMs?: number
+}
+
+const defaultHoldMs = 10 * 60 * 1000
+
+export class SqlJobRunner implements JobRunner {
+  private readonly inflight = new Set<Promise<void>>()
+  /** Jobs in flight per group, for the kinds that cap their groups. */
+  private readonly groups = new Map<string, number>()
+  private readonly wakeup = new Wakeup()
+  private readonly completions: GroupCommit<ClaimedJob>
+  private kinds = new Map<string, JobKindEntry>()
+  private leases: Record<string, number> = {}
+  private running = false
+  private loopDone: Promise<void> = Promise.resolve()
+  private unsubscribe: (() => void) | null = null
+
+  constructor(private readonly o: SqlRunnerOptions) {
+    this.completions = new GroupCommit(async (jobs) => {
+      await o.queue.complete(jobs)
+    })
+  }
+
+  start(catalogue: JobCatalogue): void {
+    if (this.running) return
+    this.kinds = new Map(catalogue.map((k) => [k.kind, k]))
+    this.leases = Object.fromEntries(catalogue.map((k) => [k.kind, k.leaseMs]))
+    this.running = true
+    this.unsubscribe = this.o.queue.onHandOver(() => this.wakeup.wake())
+    this.loopDone = this.loop()
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    if (!this.running) return
+    this.running = false
+    this.unsubscribe?.()
+    this.wakeup.wake()
+    await this.loopDone
+    await settleWithin(this.inflight, graceMs)
+    if (this.inflight.size > 0)
+      this.o.log.warn({ jobs: this.inflight.size }, 'jobs still running at shutdown keep their lease')
+  }
+
+  private async loop(): Promise<void> {
+    const { queue, concurrency, idleMs, clock, log } = this.o
+    while (this.running) {
+      let delay = idleMs
+      try {
+        const free = concurrency - this.inflight.size
+        if (free > 0) {
+          const jobs = await queue.claim(free, this.leases, this.busyGroups())
+          // One claim may take several jobs of a group: those beyond the kind's cap go back.
+          const excess = jobs.filter((job) => !this.admit(job))
+          await queue.release(excess)
+          if (jobs.length === free && excess.length === 0) continue
+          // Jobs of a group at its cap wait for one of the group to finish (which wakes this loop).
+          const next = await queue.nextDueAt(this.busyGroups())
+          if (next) delay = Math.min(idleMs, next.getTime() - clock().getTime())
+        }
+      } catch (err) {
+        log.error({ err }, 'the job queue could not be read; retrying in 1 s')
+        delay = 1000
+      }
+      if (this.running) await this.wakeup.wait(delay)
+    }
+  }
+
+  /** Starts the job unless its group is at its kind's cap; false: it was not started. */
+  private admit(job: ClaimedJob): boolean {
+    const group = job.group
+    if (group !== null) {
+      const cap = this.kinds.get(job.kind)?.perGroup
+      const running = this.groups.get(group) ?? 0
+      if (cap !== undefined && running >= cap) return false
+      this.groups.set(group, running + 1)
+    }
+    this.track(group, this.run(job))
+    return true
+  }
+
+  private track(group: string | null, p: Promise<void>): void {
+    const done = p.finally(() => {
+      if (group !== null) {
+        const n = (this.groups.get(group) ?? 1) - 1
+        if (n <= 0) this.groups.delete(group)
+        else this.groups.set(group, n)
+      }
+      this.inflight.delete(done)
+      this.wakeup.wake()
+    })
+    this.inflight.add(done)
+  }
+
+  /** The groups at their kind's cap: the next claim leaves their jobs for later. */
+  private busyGroups(): string[] {
+    const busy: string[] = []
+    for (const [group, n] of this.groups) {
+      const cap = this.kinds.get(group.slice(0, group.indexOf(':')))?.perGroup
+      if (cap !== undefined && n >= cap) busy.push(group)
+    }
+    return busy
+  }
+
+  private async run(job: ClaimedJob): Promise<void> {
+    const { queue, clock, log } = this.o
+    const kind = this.kinds.get(job.kind)
+    try {
+      if (!kind) return // not claimed: claims take the catalogue's kinds only
+      let result: Awaited<ReturnType<JobKindEntry['run']>>
+      try {
+        result = await kind.run({
+          id: job.id,
+          kind: job.kind,
+          payload: job.payload,
+          attempt: job.attempts,
+          canRetry: canRetry(kind.retry, job.attempts),
+        })
+      } catch (err) {
+        log.error({ err, jobId: job.id, kind: job.kind }, 'job handler failed; the job runs again later')
+        result = { kind: 'retry', reason: err instanceof Error ? err.message : String(err) }
+      }
+      switch (result.kind) {
+        case 'done':
+          await this.completions.submit(job)
+          return
+        case 'retry': {
+          const delayMs = retryDelayMs(kind.retry, job.attempts, result.notBeforeMs)
+          await queue.retryAt(job, new Date(clock().getTime() + delayMs), result.reason)
+          log.info(
+            { jobId: job.id, kind: job.kind, attempt: job.attempts, delayMs, reason: result.reason },
+            'the job will be tried again',
+          )
+          return
+        }
+        case 'hold': {
+          const holdMs = this.o.holdMs ?? defaultHoldMs
+          await queue.hold(job, result.key, new Date(clock().getTime() + holdMs), result.reason)
+          log.info({ jobId: job.id, kind: job.kind, key: result.key, reason: result.reason }, 'a job is held')
+          return
+        }
+        case 'invalid':
+          await queue.kill(job, result.reason)
+          log.error({ jobId: job.id, kind: job.kind, reason: result.reason }, 'a job is dead')
+          return
+      }
+    } catch (err) {
+      // The queue itself failed (the database): the job keeps its lease and runs again after it.
+      log.error(
+        { err, jobId: job.id, kind: job.kind },
+        'could not settle a job; it runs again after its lease',
+      )
+    }
+  }
+}

@@ -1,0 +1,273 @@
+// The tenants: vendors, partners and the integrations between them (DESIGN §7), created and changed
+// through one set of checks. The operator's API and the demo set-up provision them; a vendor's own
+// catalogue PUT and a partner's own PSA connection go through the same changes.
+import { v7 as uuidv7 } from 'uuid'
+import { type Clock, iso } from '../clock.js'
+import type { VendorPatch } from '../db/repositories/vendors.js'
+import type { Store } from '../db/store.js'
+import { type CatalogueInput, normaliseCatalogue } from '../domain/catalogue.js'
+import { defaultDedupFields } from '../domain/dedup.js'
+import type { Integration } from '../domain/integration.js'
+import { type Actor, type AuditSummary, fieldsSet, originOf } from '../domain/operator-audit.js'
+import type { Partner, PsaKind } from '../domain/partner.js'
+import type { IntegrationSettings } from '../domain/types.js'
+import type { ProductGroupsMapping, Vendor } from '../domain/vendor.js'
+import { ApiError } from '../http/errors.js'
+import type { SnapshotScheduler } from '../integrations/snapshots.js'
+import { checkOutboundUrl } from '../outbound/address.js'
+import type { PsaRegistry } from '../psa/registry.js'
+import { digest, newClientId, newSecret, newWebhookSecret } from '../security/secrets.js'
+
+export interface VendorInput {
+  name?: string
+  webhookUrl?: string | null
+  webhookAuthHeader?: string | { name: string; value: string } | null
+  productGroups?: CatalogueInput | null
+  productGroupsUrl?: string | null
+  productGroupsMapping?: ProductGroupsMapping | null
+  rateLimitPerMinute?: number | null
+  /** true: a paused or disabled webhook endpoint is active again. */
+  webhookEnabled?: boolean
+}
+
+export interface PsaInput {
+  kind: PsaKind
+  [setting: string]: unknown
+}
+
+export const defaultIntegrationSettings = (): IntegrationSettings => ({
+  state: 'created',
+  alertsEnabled: true,
+  ticketCreation: true,
+  selfHealing: true,
+  deduplication: { enabled: true, keyFields: [...defaultDedupFields], windowMinutes: null },
+})
+
+/** What the audit log says of a vendor change: the fields set, and only values that are never secret. */
+function vendorSummary(input: VendorInput): AuditSummary {
+  const summary: Record<string, AuditSummary[string]> = { fields: fieldsSet(input) }
+  if (input.name !== undefined) summary.name = input.name
+  if (input.webhookUrl !== undefined) summary.webhookUrl = originOf(input.webhookUrl) ?? null
+  if (input.productGroupsUrl !== undefined)
+    summary.productGroupsUrl = originOf(input.productGroupsUrl) ?? null
+  if (input.rateLimitPerMinute !== undefined) summary.rateLimitPerMinute = input.rateLimitPerMinute
+  if (input.webhookEnabled !== undefined) summary.webhookEnabled = input.webhookEnabled
+  return summary
+}
+
+function authHeader(h: VendorInput['webhookAuthHeader']): string | null | undefined {
+  if (h === undefined || h === null) return h
+  const header = typeof h === 'string' ? { name: 'Authorization', value: h } : h
+  return JSON.stringify(header)
+}
+
+export class Provisioning {
+  constructor(
+    private readonly store: Store,
+    private readonly psa: PsaRegistry,
+    private readonly clock: Clock,
+    private readonly snapshots: SnapshotScheduler,
+    private readonly allowPrivateNetwork: boolean,
+  ) {}
+
+  /** Outbound URLs are checked when configured (and again at every connection). */
+  private async checkUrls(input: VendorInput): Promise<void> {
+    for (const [field, url] of [
+      ['webhookUrl', input.webhookUrl],
+      ['productGroupsUrl', input.productGroupsUrl],
+    ] as const) {
+      if (!url) continue
+      const check = await checkOutboundUrl(url, { allowPrivateNetwork: this.allowPrivateNetwork })
+      if (!check.ok) throw new ApiError('VALIDATION_FAILED', `${field}: ${check.reason}`)
+    }
+  }
+
+  private vendorPatch(input: VendorInput): VendorPatch {
+    return {
+      name: input.name,
+      webhookUrl: input.webhookUrl,
+      webhookAuthHeader: authHeader(input.webhookAuthHeader),
+      productGroups:
+        input.productGroups === undefined
+          ? undefined
+          : input.productGroups === null
+            ? null
+            : normaliseCatalogue(input.productGroups),
+      productGroupsUrl: input.productGroupsUrl,
+      productGroupsMapping: input.productGroupsMapping,
+      rateLimitPerMinute: input.rateLimitPerMinute,
+    }
+  }
+
+  async createVendor(
+    input: VendorInput & { name: string },
+    by?: Actor,
+  ): Promise<{ vendor: Vendor; clientSecret: string; webhookSecret: string }> {
+    await this.checkUrls(input)
+    const clientSecret = newSecret('clientSecret')
+    const webhookSecret = newWebhookSecret()
+    const now = iso(this.clock)
+    const vendor = await this.store.transaction(async (tx) => {
+      const vendor = await tx.vendors.insert({
+        id: uuidv7(),
+        name: input.name,
+        clientId: newClientId(),
+        clientSecretDigest: digest(clientSecret),
+        now,
+        patch: { ...this.vendorPatch(input), webhookSecret },
+      })
+      const summary = { ...vendorSummary(input), clientId: vendor.clientId }
+      await tx.audit.record(
+        by,
+        { action: 'vendor.create', targetType: 'vendor', targetId: vendor.id, summary },
+        now,
+      )
+      return vendor
+    })
+    return { vendor, clientSecret, webhookSecret }
+  }
+
+  /**
+   * Changes a vendor. Used by the operator's PATCH and by the vendor's own PUT product-groups, so a
+   * changed static catalogue schedules the state_snapshot of every integration of the vendor either way.
+   */
+  async updateVendor(id: string, input: VendorInput, by?: Actor): Promise<Vendor> {
+    await this.checkUrls(input)
+    const now = iso(this.clock)
+    const vendor = await this.store.transaction(async (tx) => {
+      const before = await tx.vendors.findById(id)
+      if (!before) return null
+      const after = await tx.vendors.update(id, this.vendorPatch(input), now)
+      if (input.webhookEnabled === true && after?.webhookState !== 'active')
+        await tx.vendors.setWebhookState(id, 'active', null, now)
+      if (input.webhookEnabled === false)
+        await tx.vendors.setWebhookState(id, 'paused', 'Paused by the operator.', now)
+      if (JSON.stringify(before.productGroups) !== JSON.stringify(after?.productGroups)) {
+        const integrations = await tx.integrations.list({ vendorId: id })
+        await this.snapshots.changed(
+          tx,
+          integrations.map((i) => i.id),
+        )
+      }
+      const note = {
+        action: 'vendor.update',
+        targetType: 'vendor',
+        targetId: id,
+        summary: vendorSummary(input),
+      } as const
+      await tx.audit.record(by, note, now)
+      return tx.vendors.findById(id)
+    })
+    if (!vendor) throw new ApiError('NOT_FOUND', `Vendor '${id}' was not found.`)
+    return vendor
+  }
+
+  private async checkPsa(input: PsaInput): Promise<Partner['psa']> {
+    const { kind, ...settings } = input
+    if (!this.psa.isAvailable(kind)) {
+      throw new ApiError(
+        'VALIDATION_FAILED',
+        `PSA kind '${kind}' is not available in this build; available: ${this.psa.available.join(', ')}.`,
+      )
+    }
+    const check = this.psa.check(kind, settings)
+    if (!check.ok)
+      throw new ApiError('VALIDATION_FAILED', `${check.problems.join('; ')} (PSA kind '${kind}').`)
+    // The PSA's host is checked like every configured outbound URL (and again at every connection).
+    for (const [field, url] of [
+      ['baseUrl', settings.baseUrl],
+      ['site', typeof settings.site === 'string' ? `https://${settings.site}` : undefined],
+    ] as const) {
+      if (typeof url !== 'string') continue
+      const host = await checkOutboundUrl(url, { allowPrivateNetwork: this.allowPrivateNetwork })
+      if (!host.ok) throw new ApiError('VALIDATION_FAILED', `psa/${field}: ${host.reason}`)
+    }
+    return { kind, settings: check.settings }
+  }
+
+  async createPartner(
+    input: { name: string; psa: PsaInput },
+    by?: Actor,
+  ): Promise<{ partner: Partner; apiKey: string }> {
+    const psa = await this.checkPsa(input.psa)
+    const apiKey = newSecret('partnerKey')
+    const now = iso(this.clock)
+    const partner = await this.store.transaction(async (tx) => {
+      const partner = await tx.partners.insert({
+        id: uuidv7(),
+        name: input.name,
+        apiKeyDigest: digest(apiKey),
+        psa,
+        now,
+      })
+      const summary = { name: input.name, psaKind: psa.kind }
+      await tx.audit.record(
+        by,
+        { action: 'partner.create', targetType: 'partner', targetId: partner.id, summary },
+        now,
+      )
+      return partner
+    })
+    return { partner, apiKey }
+  }
+
+  async updatePartner(id: string, input: { name?: string; psa?: PsaInput }, by?: Actor): Promise<Partner> {
+    const psa = input.psa ? await this.checkPsa(input.psa) : undefined
+    const now = iso(this.clock)
+    const partner = await this.store.transaction(async (tx) => {
+      const partner = await tx.partners.update(id, { name: input.name, psa }, now)
+      if (!partner) return null
+      // PSA settings hold credentials: the log names the kind, never a setting.
+      const summary = {
+        fields: fieldsSet(input),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(psa ? { psaKind: psa.kind } : {}),
+      }
+      await tx.audit.record(
+        by,
+        { action: 'partner.update', targetType: 'partner', targetId: id, summary },
+        now,
+      )
+      return partner
+    })
+    if (!partner) throw new ApiError('NOT_FOUND', `Partner '${id}' was not found.`)
+    return partner
+  }
+
+  async createIntegration(
+    input: { vendorId: string; partnerId: string },
+    by?: Actor,
+  ): Promise<{ integration: Integration; organizationOemToken: string }> {
+    const [vendor, partner] = await Promise.all([
+      this.store.vendors.findById(input.vendorId),
+      this.store.partners.findById(input.partnerId),
+    ])
+    if (!vendor) throw new ApiError('NOT_FOUND', `Vendor '${input.vendorId}' was not found.`)
+    if (!partner) throw new ApiError('NOT_FOUND', `Partner '${input.partnerId}' was not found.`)
+    const existing = await this.store.integrations.list({ vendorId: vendor.id, partnerId: partner.id })
+    if (existing.length > 0) {
+      throw new ApiError('CONFLICT', `Vendor and partner already have integration '${existing[0]?.id}'.`)
+    }
+    const organizationOemToken = newSecret('orgToken')
+    const now = iso(this.clock)
+    const integration = await this.store.transaction(async (tx) => {
+      const integration = await tx.integrations.insert({
+        id: uuidv7(),
+        vendorId: vendor.id,
+        partnerId: partner.id,
+        orgTokenDigest: digest(organizationOemToken),
+        settings: defaultIntegrationSettings(),
+        now,
+      })
+      const note = {
+        action: 'integration.create',
+        targetType: 'integration',
+        targetId: integration.id,
+        summary: { vendorId: vendor.id, partnerId: partner.id },
+      } as const
+      await tx.audit.record(by, note, now)
+      return integration
+    })
+    return { integration, organizationOemToken }
+  }
+}

@@ -1,0 +1,94 @@
+// Disabling and enabling a vendor or a partner (issue 10 §3). While a tenant is disabled every
+// credential of it is refused (401/403) — the checks read this state fresh, never from a cache — and
+// nothing already queued is lost: its alert jobs are held and its webhook deliveries wait. Enabling
+// it resumes them. Disabling a partner also tells its vendors (a state_snapshot per integration with
+// isIntegrationActive false), as does enabling it again.
+import { type Clock, iso } from '../clock.js'
+import type { Store } from '../db/store.js'
+import { type Disabled, holdKey, type TenantKind } from '../domain/credentials.js'
+import type { Actor } from '../domain/operator-audit.js'
+import { ApiError } from '../http/errors.js'
+import type { SnapshotScheduler } from '../integrations/snapshots.js'
+import type { JobProducer } from '../queue/port.js'
+
+export class TenantStatus {
+  constructor(
+    private readonly o: {
+      store: Store
+      clock: Clock
+      queue: Pick<JobProducer, 'resume' | 'handOver'>
+      snapshots: Pick<SnapshotScheduler, 'changed'>
+      /** A vendor was enabled: its waiting deliveries may go now. */
+      onVendorEnabled: () => void
+    },
+  ) {}
+
+  /** Disables the tenant (a second call keeps the first time and reason); answers its state. */
+  async disable(kind: TenantKind, id: string, reason: string | null, by?: Actor): Promise<Disabled> {
+    const at = iso(this.o.clock)
+    const disabled = await this.o.store.transaction(async (tx) => {
+      const before = await this.current(tx, kind, id)
+      await this.repository(tx, kind).setDisabled(id, { at, reason }, at)
+      if (kind === 'partner' && before === null) await this.snapshot(tx, id)
+      await tx.audit.record(
+        by,
+        {
+          action: `${kind}.disable`,
+          targetType: kind,
+          targetId: id,
+          summary: { reason, alreadyDisabledSince: before?.at ?? null },
+        },
+        at,
+      )
+      return this.current(tx, kind, id)
+    })
+    if (!disabled) throw new Error(`${kind} ${id} was not disabled`)
+    return disabled
+  }
+
+  /** Enables the tenant again: its credentials work, its held jobs and waiting deliveries go on. */
+  async enable(kind: TenantKind, id: string, by?: Actor): Promise<void> {
+    const at = iso(this.o.clock)
+    const resumed = await this.o.store.transaction(async (tx) => {
+      const before = await this.current(tx, kind, id)
+      await this.repository(tx, kind).setDisabled(id, null, at)
+      const jobs = await this.o.queue.resume(tx, holdKey(kind, id))
+      if (kind === 'partner' && before !== null) await this.snapshot(tx, id)
+      await tx.audit.record(
+        by,
+        {
+          action: `${kind}.enable`,
+          targetType: kind,
+          targetId: id,
+          summary: { wasDisabledSince: before?.at ?? null, resumedJobs: jobs },
+        },
+        at,
+      )
+      return jobs
+    })
+    if (resumed > 0) this.o.queue.handOver()
+    if (kind === 'vendor') this.o.onVendorEnabled()
+  }
+
+  /** The tenant's disabled state; 404 if there is no such tenant. */
+  private async current(tx: Store, kind: TenantKind, id: string): Promise<Disabled | null> {
+    const tenant = kind === 'vendor' ? await tx.vendors.findById(id) : await tx.partners.findById(id)
+    if (!tenant)
+      throw new ApiError('NOT_FOUND', `${kind === 'vendor' ? 'Vendor' : 'Partner'} '${id}' was not found.`)
+    return tenant.disabled
+  }
+
+  private repository(tx: Store, kind: TenantKind) {
+    return kind === 'vendor' ? tx.vendors : tx.partners
+  }
+
+  /** Each of the partner's integrations tells its vendor whether it is active now. */
+  private async snapshot(tx: Store, partnerId: string): Promise<void> {
+    const integrations = await tx.integrations.list({ partnerId })
+    if (integrations.length > 0)
+      await this.o.snapshots.changed(
+        tx,
+        integrations.map((i) => i.id),
+      )
+  }
+}

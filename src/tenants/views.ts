@@ -1,0 +1,39 @@
+// Schemas the operator's, the vendor's and the partner's APIs share for rotations and disabled tenants.
+import Type from 'typebox'
+import { type Disabled, overlapSeconds, type RotationState, rotationState } from '../domain/credentials.js'
+import { Nullable } from '../http/schemas.js'
+
+export const RotationView = Type.Object({
+  rotatedAt: Nullable(Type.String({ description: 'the last rotation; null if never rotated' })),
+  previousValidUntil: Nullable(
+    Type.String({
+      description: 'until when the value the last rotation replaced still works; null: it no longer does',
+    }),
+  ),
+})
+
+export const rotationView = (
+  r: { rotatedAt: string | null; previousExpiresAt: string | null },
+  now: string,
+): RotationState => rotationState(r.rotatedAt, r.previousExpiresAt, now)
+
+export const OverlapSeconds = Type.Integer({
+  minimum: overlapSeconds.min,
+  maximum: overlapSeconds.max,
+  description: `how long the replaced value keeps working, in seconds: 0 (it stops now, as after a leak) to ${overlapSeconds.max} (7 days); default ${overlapSeconds.default} (24 hours)`,
+})
+
+/** The body of a rotation: the overlap window, optional. */
+export const RotateBody = Type.Object(
+  { overlapSeconds: Type.Optional(OverlapSeconds) },
+  { additionalProperties: false },
+)
+
+export const DisabledView = Nullable(
+  Type.Object(
+    { at: Type.String(), reason: Nullable(Type.String()) },
+    { description: 'set while the operator has it disabled: every credential of it is refused' },
+  ),
+)
+
+export const disabledView = (d: Disabled | null) => (d ? { at: d.at, reason: d.reason } : null)

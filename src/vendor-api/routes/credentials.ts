@@ -1,0 +1,125 @@
+// The vendor rotates its own secrets (issue 10 §3; an extension of the contract, in the style of the
+// vendor API): `Authorization: Bearer <access token>` as on every vendor call, and, because the call
+// mints a long-lived credential, the current client secret in the body as well — an access token alone
+// (valid an hour, possibly leaked from a log) cannot take the vendor over, and neither can a secret a
+// rotation already replaced. The new value is shown once; the replaced one keeps working for
+// `overlapSeconds` (default 24 h) or until end-overlap.
+import Type from 'typebox'
+import { overlapSeconds } from '../../domain/credentials.js'
+import type { App } from '../../http/app-types.js'
+import { actorOf, vendorPrincipal } from '../../http/auth.js'
+import { ApiError } from '../../http/errors.js'
+import { failures } from '../../http/schemas.js'
+import { matchesDigest } from '../../security/secrets.js'
+import type { RotatingCredential } from '../../tenants/credentials.js'
+import { OverlapSeconds, RotationView, rotationView } from '../../tenants/views.js'
+import type { VendorRoutesDeps } from './deps.js'
+
+const ClientSecret = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  description: 'your current client secret (not one a rotation replaced), proving the call is yours',
+})
+
+const secrets: { path: string; credential: RotatingCredential; field: string; what: string }[] = [
+  {
+    path: '/api/vendor-api/credentials/client-secret',
+    credential: 'clientSecret',
+    field: 'clientSecret',
+    what: 'your client secret',
+  },
+  {
+    path: '/api/vendor-api/credentials/webhook-secret',
+    credential: 'webhookSecret',
+    field: 'webhookSecret',
+    what: 'your webhook signing secret (during the window deliveries carry both signatures)',
+  },
+]
+
+export function registerVendorCredentials(app: App, s: VendorRoutesDeps): void {
+  const base = { onRequest: s.auth.vendor }
+  const meta = { tags: ['vendor'], security: [{ vendorToken: [] }] }
+
+  /** The calling vendor, once `clientSecret` proves the call: only its current secret does. */
+  const provenVendor = async (request: Parameters<typeof vendorPrincipal>[0], clientSecret: string) => {
+    const vendor = await s.store.vendors.findById(vendorPrincipal(request).vendorId)
+    if (!vendor) throw new ApiError('INVALID_CREDENTIALS', 'The vendor of this token no longer exists.')
+    if (matchesDigest(clientSecret, vendor.clientSecretDigest)) return vendor
+    const previous = vendor.clientSecret.previousDigest
+    if (previous !== null && matchesDigest(clientSecret, previous)) {
+      throw new ApiError(
+        'FORBIDDEN',
+        'This client secret was replaced by a rotation; it still obtains tokens until its window ends, but only the current secret rotates credentials.',
+      )
+    }
+    throw new ApiError('INVALID_CREDENTIALS', 'clientSecret is wrong.')
+  }
+
+  app.get(
+    '/api/vendor-api/credentials',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'When your secrets were last rotated and until when the replaced ones still work',
+        response: {
+          200: Type.Object({ clientSecret: RotationView, webhookSecret: RotationView }),
+          ...failures(401, 403),
+        },
+      },
+    },
+    async (request) => {
+      const vendor = await s.store.vendors.findById(vendorPrincipal(request).vendorId)
+      if (!vendor) throw new ApiError('INVALID_CREDENTIALS', 'The vendor of this token no longer exists.')
+      const now = s.clock().toISOString()
+      return {
+        clientSecret: rotationView(vendor.clientSecret, now),
+        webhookSecret: rotationView(vendor.webhookSecretRotation, now),
+      }
+    },
+  )
+
+  for (const c of secrets) {
+    const Rotated = Type.Object({
+      [c.field]: Type.String({ description: 'the new value, shown once' }),
+      ...RotationView.properties,
+    })
+    app.post(
+      `${c.path}/rotate`,
+      {
+        ...base,
+        schema: {
+          ...meta,
+          summary: `Rotate ${c.what}`,
+          body: Type.Object(
+            { clientSecret: ClientSecret, overlapSeconds: Type.Optional(OverlapSeconds) },
+            { additionalProperties: false },
+          ),
+          response: { 200: Rotated, ...failures(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const vendor = await provenVendor(request, request.body.clientSecret)
+        const overlap = request.body.overlapSeconds ?? overlapSeconds.default
+        const rotated = await s.credentials.rotate(c.credential, vendor.id, overlap, actorOf(request))
+        return { [c.field]: rotated.value, ...rotated.rotation }
+      },
+    )
+    app.post(
+      `${c.path}/end-overlap`,
+      {
+        ...base,
+        schema: {
+          ...meta,
+          summary: `End the overlap window of ${c.what} now: the replaced value stops working`,
+          body: Type.Object({ clientSecret: ClientSecret }, { additionalProperties: false }),
+          response: { 200: RotationView, ...failures(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const vendor = await provenVendor(request, request.body.clientSecret)
+        return s.credentials.endOverlap(c.credential, vendor.id, actorOf(request))
+      },
+    )
+  }
+}

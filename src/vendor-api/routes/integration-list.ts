@@ -1,0 +1,114 @@
+// GET /api/oem-api/integration/list (spec §4.5, DESIGN §5): what a vendor checks before sending
+// alerts. A token bound to an integration sees that one; an unbound token sees all of its vendor's.
+// The fields are those of the state_snapshot event (spec §6.2), plus the state and the mapped
+// accounts' PSA companies.
+import Type from 'typebox'
+import type { Integration } from '../../domain/integration.js'
+import { isActive } from '../../domain/integration-state.js'
+import type { Vendor } from '../../domain/vendor.js'
+import type { App } from '../../http/app-types.js'
+import { vendorPrincipal } from '../../http/auth.js'
+import { ApiError } from '../../http/errors.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, KeyCursor, Page } from '../../http/schemas.js'
+import { vendorIntegration } from '../integration-scope.js'
+import type { VendorRoutesDeps } from './deps.js'
+
+const IntegrationEntry = Type.Object({
+  integrationId: Type.String(),
+  vendorUserId: Type.String({ description: "the partner's id, as in state_snapshot events" }),
+  partnerName: Type.String(),
+  state: Type.Enum(['created', 'mapping', 'pending', 'connected']),
+  isIntegrationActive: Type.Boolean({
+    description: 'pending or connected, and the partner not disabled: alerts and usage are accepted',
+  }),
+  isAlertsEnabled: Type.Boolean({ description: 'the partner has alerts switched on' }),
+  productGroups: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'product group → alert types this partner may use',
+  }),
+  accounts: Type.Array(
+    Type.Object({
+      vendorAccountId: Type.String(),
+      name: Type.Union([Type.String(), Type.Null()], {
+        description: 'null: mapped but not created by the vendor',
+      }),
+      psaCompanyId: Type.String(),
+    }),
+    { description: 'the accounts the partner mapped to a PSA company' },
+  ),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+
+export function registerIntegrationList(app: App, s: VendorRoutesDeps): void {
+  app.get(
+    '/api/oem-api/integration/list',
+    {
+      onRequest: s.auth.vendor,
+      schema: {
+        tags: ['vendor'],
+        summary: "The vendor's integrations: state, alerting, product groups and mapped accounts",
+        security: [{ vendorToken: [] }],
+        querystring: Type.Object({
+          integrationId: Type.Optional(
+            Type.String({ maxLength: 64, description: 'only this integration (an unbound token sees all)' }),
+          ),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'integrations per page' }),
+          ),
+          cursor: Type.Optional(KeyCursor),
+        }),
+        response: { 200: Page(IntegrationEntry), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = vendorPrincipal(request)
+      const { integrationId, limit = 100, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 2)
+      const one = principal.integrationId ?? integrationId
+      // Issue 10 §4: an unbound token's list pages, in the order the integrations were created.
+      const { data: integrations, nextCursor } = one
+        ? {
+            data: [await vendorIntegration(s.store, request, integrationId, { readDisabledPartner: true })],
+            nextCursor: null,
+          }
+        : pageByKey(
+            await s.store.integrations.list({ vendorId: principal.vendorId }, { after, limit: limit + 1 }),
+            limit,
+            (i) => [i.createdAt, i.id],
+          )
+      const vendor = await s.store.vendors.findById(principal.vendorId)
+      if (!vendor) throw new ApiError('INVALID_CREDENTIALS', 'The vendor of this token no longer exists.')
+      // One integration may wait for the vendor's catalogue (its budget); a whole list reads the cache
+      // only, so a vendor with many partners is not called once per partner at once.
+      const wait = integrations.length === 1
+      return { data: await Promise.all(integrations.map((i) => entry(s, vendor, i, wait))), nextCursor }
+    },
+  )
+}
+
+async function entry(s: VendorRoutesDeps, vendor: Vendor, integration: Integration, wait: boolean) {
+  const [partner, mappings, catalogue] = await Promise.all([
+    s.store.partners.findById(integration.partnerId),
+    // The mapped accounts only, with their names: never every account the vendor declared.
+    s.store.mappings.listWithNames(integration.id),
+    // The list alerts are checked against: the vendor's dynamic one for this partner, or the static one.
+    wait ? s.catalogues.effective(vendor, integration) : s.catalogues.peek(vendor, integration),
+  ])
+  return {
+    integrationId: integration.id,
+    vendorUserId: integration.partnerId,
+    partnerName: partner?.name ?? '',
+    state: integration.settings.state,
+    isIntegrationActive: isActive(integration.settings.state) && partner?.disabled == null,
+    isAlertsEnabled: integration.settings.alertsEnabled,
+    productGroups: catalogue.groups ?? {},
+    accounts: mappings.map((m) => ({
+      vendorAccountId: m.accountId,
+      name: m.name,
+      psaCompanyId: m.psaCompanyId,
+    })),
+    createdAt: integration.createdAt,
+    updatedAt: integration.updatedAt,
+  }
+}

@@ -1,0 +1,246 @@
+// The vendor's setup and usage calls of spec §4.6, with the bearer token of POST /api/oauth/token.
+import Type from 'typebox'
+import type { App } from '../../http/app-types.js'
+import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
+import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../http/schemas.js'
+import { vendorIntegration } from '../integration-scope.js'
+import type { VendorRoutesDeps } from './deps.js'
+
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })
+const Text = (description: string) => Type.String({ maxLength: 1024, description })
+
+const IntegrationQuery = Type.Object({ integrationId: Type.Optional(VendorIntegrationId) })
+/** Issue 10 §4: the lists page, 500 at a time unless asked otherwise (they were answered whole). */
+const ListQuery = Type.Object({
+  ...IntegrationQuery.properties,
+  limit: Type.Optional(LongLimit),
+  cursor: Type.Optional(KeyCursor),
+})
+
+const AccountBody = Type.Object({
+  vendorAccountId: Id("the vendor's unique account identifier"),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  externalId: Type.Optional(Text('external reference')),
+})
+const AccountView = Type.Object({
+  vendorAccountId: Type.String(),
+  name: Type.String(),
+  externalId: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+
+const AccountList = Type.Array(AccountBody, {
+  minItems: 1,
+  maxItems: 500,
+  description: 'several accounts in one call, written all or nothing',
+})
+const BulkAccountsView = Type.Object({
+  data: Type.Array(AccountView, { description: 'every account of the call, in the order sent' }),
+  created: Type.Integer({ description: 'how many were new' }),
+  updated: Type.Integer({ description: 'how many existed already' }),
+})
+
+const ServiceBody = Type.Object({
+  id: Id('identifies the product or service'),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.Optional(Text('description')),
+})
+const ServiceView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+})
+
+const StatusBody = Type.Object({
+  id: Type.Optional(Type.String({ maxLength: 64, description: 'the integrationId' })),
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+  description: Type.Optional(Type.String({ maxLength: 1024 })),
+})
+const StatusView = Type.Object({ integrationId: Type.String(), state: Type.String() })
+
+const CountBody = Type.Object({
+  unitCount: Type.Number({ minimum: 0, maximum: 1e12, description: 'units used' }),
+  accountId: Id('vendorAccountId of the account'),
+})
+const CountView = Type.Object({
+  id: Type.String(),
+  serviceId: Type.String(),
+  accountId: Type.String(),
+  unitCount: Type.Number(),
+  createdAt: Type.String(),
+  integrationState: Type.String(),
+})
+
+export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
+  const common = { onRequest: s.auth.vendor }
+  const security = [{ vendorToken: [] }]
+
+  app.post(
+    '/api/vendor-api/organization/accounts',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: 'Create (or update) one account, or up to 500 in one call; idempotent per vendorAccountId',
+        description:
+          'One account answers 201 when new and 200 when it existed. A list is written all or nothing and answers 200 with every account and how many were new.',
+        security,
+        querystring: IntegrationQuery,
+        body: Type.Union([AccountBody, AccountList]),
+        response: {
+          200: Type.Union([AccountView, BulkAccountsView]),
+          201: AccountView,
+          ...failures(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      const body = request.body
+      if (!Array.isArray(body)) {
+        const { account, created } = await s.vendorSetup
+          .upsertAccounts(integration, [body])
+          .then((r) => r[0]!)
+        return reply.code(created ? 201 : 200).send(account)
+      }
+      const results = await s.vendorSetup.upsertAccounts(integration, body)
+      const created = results.filter((r) => r.created).length
+      return reply.code(200).send({
+        data: results.map((r) => r.account),
+        created,
+        updated: results.length - created,
+      })
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/organization/accounts',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "The integration's accounts, by vendorAccountId, 500 a page unless `limit` says otherwise",
+        security,
+        querystring: ListQuery,
+        response: { 200: Page(AccountView), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { integrationId, limit = 500, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 1)?.[0]
+      const integration = await vendorIntegration(s.store, request, integrationId)
+      const rows = await s.store.vendorData.listAccounts(integration.id, { after, limit: limit + 1 })
+      return pageByKey(rows, limit, (a) => [a.vendorAccountId])
+    },
+  )
+
+  app.post(
+    '/api/vendor-api/organization/services',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: 'Create (or update) a service; idempotent per id',
+        security,
+        querystring: IntegrationQuery,
+        body: ServiceBody,
+        response: { 200: ServiceView, 201: ServiceView, ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      const b = request.body
+      const { service, created } = await s.store.vendorData.upsertService(
+        integration.id,
+        { id: b.id, name: b.name, description: b.description ?? '' },
+        s.clock().toISOString(),
+      )
+      return reply.code(created ? 201 : 200).send(service)
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/organization/services',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "The integration's services, by id, 500 a page unless `limit` says otherwise",
+        security,
+        querystring: ListQuery,
+        response: { 200: Page(ServiceView), ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { integrationId, limit = 500, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 1)?.[0]
+      const integration = await vendorIntegration(s.store, request, integrationId)
+      const rows = await s.store.vendorData.listServices(integration.id, { after, limit: limit + 1 })
+      return pageByKey(rows, limit, (v) => [v.id])
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/status/mapping',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "The integration's state (spec §3.1)",
+        security,
+        querystring: IntegrationQuery,
+        response: { 200: StatusView, ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      return { integrationId: integration.id, state: integration.settings.state }
+    },
+  )
+
+  app.patch(
+    '/api/vendor-api/status/mapping',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: 'Set the integration status to mapping',
+        security,
+        body: StatusBody,
+        response: { 200: StatusView, ...failures(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await vendorIntegration(s.store, request, request.body.id)
+      return { integrationId: integration.id, state: await s.vendorSetup.startMapping(integration) }
+    },
+  )
+
+  app.post(
+    '/api/vendor-api/service/:serviceId/count',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: 'Send a usage count for a service and account',
+        security,
+        params: Type.Object({ serviceId: Id('the service') }),
+        querystring: IntegrationQuery,
+        body: CountBody,
+        response: { 201: CountView, ...failures(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      const { usage, state } = await s.vendorSetup.recordUsage(
+        integration,
+        request.params.serviceId,
+        request.body,
+      )
+      return reply.code(201).send({ ...usage, integrationState: state })
+    },
+  )
+}

@@ -1,0 +1,103 @@
+// The vendor's setup and usage calls (spec §4.6) and the lifecycle moves they cause (spec §3.1).
+import { v7 as uuidv7 } from 'uuid'
+import { type Clock, iso } from '../clock.js'
+import type { Store } from '../db/store.js'
+import type { UsageCount, VendorAccount } from '../domain/billing.js'
+import type { Integration } from '../domain/integration.js'
+import { transition } from '../domain/integration-state.js'
+import type { IntegrationState } from '../domain/types.js'
+import { ApiError } from '../http/errors.js'
+import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
+
+export class VendorSetup {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly lifecycle: IntegrationLifecycle,
+  ) {}
+
+  async startMapping(integration: Integration): Promise<IntegrationState> {
+    const from = integration.settings.state
+    const move = transition(from, { kind: 'vendor-started-mapping' })
+    if (!move.ok) throw new ApiError(move.error, move.detail)
+    if (move.changed) {
+      await this.store.transaction((tx) =>
+        this.lifecycle.moveState(tx, integration.id, from, move.next, iso(this.clock)),
+      )
+    }
+    return move.next
+  }
+
+  /**
+   * Creates or updates accounts, idempotent per vendorAccountId: a retried call creates nothing new.
+   * Several are written in one transaction; a vendorAccountId twice in one call is refused.
+   */
+  async upsertAccounts(
+    integration: Integration,
+    accounts: { vendorAccountId: string; name: string; externalId?: string }[],
+  ): Promise<{ account: VendorAccount; created: boolean }[]> {
+    const seen = new Set<string>()
+    for (const a of accounts) {
+      if (seen.has(a.vendorAccountId)) {
+        throw new ApiError(
+          'VALIDATION_FAILED',
+          `vendorAccountId '${a.vendorAccountId}' appears more than once in this call; send each account once.`,
+        )
+      }
+      seen.add(a.vendorAccountId)
+    }
+    const now = iso(this.clock)
+    return this.store.transaction(async (tx) => {
+      const results: { account: VendorAccount; created: boolean }[] = []
+      for (const a of accounts) {
+        results.push(
+          await tx.vendorData.upsertAccount(
+            integration.id,
+            { vendorAccountId: a.vendorAccountId, name: a.name, externalId: a.externalId ?? '' },
+            now,
+          ),
+        )
+      }
+      return results
+    })
+  }
+
+  async recordUsage(
+    integration: Integration,
+    serviceId: string,
+    input: { unitCount: number; accountId: string },
+  ): Promise<{ usage: UsageCount; state: IntegrationState }> {
+    const from = integration.settings.state
+    const move = transition(from, { kind: 'request-succeeded' })
+    if (!move.ok) throw new ApiError(move.error, move.detail)
+    const [service, account] = await Promise.all([
+      this.store.vendorData.findService(integration.id, serviceId),
+      this.store.vendorData.accountExists(integration.id, input.accountId),
+    ])
+    if (!service) {
+      throw new ApiError(
+        'NOT_FOUND',
+        `Service '${serviceId}' is unknown: create it first (POST /api/vendor-api/organization/services).`,
+      )
+    }
+    if (!account) {
+      throw new ApiError(
+        'ACCOUNT_UNKNOWN',
+        `accountId '${input.accountId}' is unknown: create it first (POST /api/vendor-api/organization/accounts).`,
+      )
+    }
+    const now = iso(this.clock)
+    const usage: UsageCount = {
+      id: uuidv7(),
+      serviceId,
+      accountId: input.accountId,
+      unitCount: input.unitCount,
+      createdAt: now,
+    }
+    await this.store.transaction(async (tx) => {
+      await tx.vendorData.insertUsage(integration.id, usage)
+      if (move.changed) await this.lifecycle.moveState(tx, integration.id, from, move.next, now)
+    })
+    return { usage, state: move.next }
+  }
+}

@@ -1,0 +1,66 @@
+// /readyz answers 503 with the reason, in the failure shape, when the database cannot be read while
+// the service runs: an SQLite file overwritten or deleted under it (the connection's cache would go
+// on answering), a PostgreSQL database that went away. /healthz stays 200: the process is alive.
+import assert from 'node:assert/strict'
+import { rmSync, statSync, writeFileSync } from 'node:fs'
+import { describe, test } from 'node:test'
+import pg from 'pg'
+import { startService } from '../helpers/service.js'
+import { expectFailure } from '../helpers/shapes.js'
+
+describe('/readyz when the database cannot be read', () => {
+  test('SQLite: a file overwritten with garbage while running answers 503 naming it', async () => {
+    const svc = await startService()
+    try {
+      assert.equal((await svc.request('GET', '/readyz')).status, 200)
+      const { path } = svc.services.config.database as { path: string }
+      writeFileSync(path, Buffer.alloc(statSync(path).size || 4096, 0x41))
+      const res = await svc.request('GET', '/readyz')
+      expectFailure(res, 503, 'DATABASE_UNAVAILABLE')
+      assert.match(res.body.detail, /The database cannot be read: the SQLite file \S+ is not a database/)
+      assert.equal((await svc.request('GET', '/healthz')).status, 200)
+    } finally {
+      await svc.close()
+    }
+  })
+
+  test('SQLite: a deleted file answers 503', async () => {
+    const svc = await startService()
+    try {
+      const { path } = svc.services.config.database as { path: string }
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true })
+      const res = await svc.request('GET', '/readyz')
+      expectFailure(res, 503, 'DATABASE_UNAVAILABLE')
+      assert.match(res.body.detail, /the SQLite file \S+ does not exist/)
+    } finally {
+      await svc.close()
+    }
+  })
+
+  test('PostgreSQL: a database that was dropped answers 503 naming it', {
+    skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set',
+  }, async () => {
+    const svc = await startService({ backend: 'postgres' })
+    try {
+      assert.equal((await svc.request('GET', '/readyz')).status, 200)
+      const { url } = svc.services.config.database as { url: string }
+      const name = new URL(url).pathname.slice(1)
+      const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL })
+      await admin.connect()
+      try {
+        await admin.query(`drop database ${name} with (force)`)
+      } finally {
+        await admin.end()
+      }
+      const res = await svc.request('GET', '/readyz')
+      expectFailure(res, 503, 'DATABASE_UNAVAILABLE')
+      assert.match(
+        res.body.detail,
+        new RegExp(`The database cannot be read: the PostgreSQL database ${name} does not exist`),
+      )
+      assert.doesNotMatch(res.text, /postgres:\/\//)
+    } finally {
+      await svc.close()
+    }
+  })
+})

@@ -1,0 +1,58 @@
+// The adapter contract on Autotask, against the Autotask simulator on loopback (zone looked up).
+import { createOutboundHttp } from '../../src/outbound/http.js'
+import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
+import { PsaRegistry } from '../../src/psa/registry.js'
+import { startAutotaskSim } from '../sims/autotask/server.js'
+import { adapterContract } from './contract.js'
+
+adapterContract('Autotask', async () => {
+  const sim = await startAutotaskSim()
+  const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
+  // The zone is looked up on the simulator, as it would be on Autotask's webservices host.
+  const registry = new PsaRegistry([autotaskPsa({ http, lookupRoot: `${sim.url}/ATServicesRest/` })])
+  const settings = {
+    username: 'api-user@acme.example',
+    secret: 'api-secret',
+    integrationCode: 'TRACKING-ID-1',
+  }
+  const connect = (s: Record<string, unknown>) => {
+    const c = registry.connect('p-at', { kind: 'autotask', settings: s })
+    if (!c.ok) throw new Error(c.failure.message)
+    return c.client
+  }
+  const find = (id: string) => {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no Autotask ticket ${id}`)
+    return t
+  }
+  return {
+    client: connect(settings),
+    badCredentials: connect({ ...settings, secret: 'wrong' }),
+    fields: {
+      companyId: String(sim.state.companies[0]!.id),
+      board: 'Monitoring Alerts',
+      priority: 'High',
+      status: null,
+    },
+    notClosingStatus: 'Resolved - Pending Confirmation',
+    closingStatus: 'Complete',
+    // Autotask pages queries only (500 a page); its picklists come whole.
+    paged: { what: ['companies'], moreThan: 500 },
+    tickets: async () => sim.state.tickets.length,
+    async state(id) {
+      const t = find(id)
+      return {
+        closed: t.status === 5 || t.completedDate !== null,
+        notes: (sim.state.notes[id] ?? []).map((n) => n.description),
+      }
+    },
+    async closeInPsa(id) {
+      Object.assign(find(id), { status: 5, completedDate: new Date().toISOString() })
+    },
+    failNext: async (status, count, retryAfterSeconds) =>
+      sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
+    calls: () => sim.calls.length,
+    close: () => sim.close(),
+  }
+})

@@ -1,0 +1,63 @@
+// The adapter contract on ConnectWise PSA, against the ConnectWise simulator on loopback.
+import { createOutboundHttp } from '../../src/outbound/http.js'
+import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
+import { PsaRegistry } from '../../src/psa/registry.js'
+import { startConnectWiseSim } from '../sims/connectwise/server.js'
+import { adapterContract } from './contract.js'
+
+adapterContract('ConnectWise', async () => {
+  const sim = await startConnectWiseSim({ pageSizeMax: 2, companies: 40 })
+  const registry = new PsaRegistry([
+    connectWisePsa({
+      http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }),
+    }),
+  ])
+  const settings = {
+    baseUrl: sim.url,
+    companyId: 'acme',
+    publicKey: 'pub-key',
+    privateKey: 'priv-key',
+    clientId: '00000000-0000-4000-8000-000000000001',
+  }
+  const connect = (s: Record<string, unknown>) => {
+    const c = registry.connect('p-cw', { kind: 'connectwise', settings: s })
+    if (!c.ok) throw new Error(c.failure.message)
+    return c.client
+  }
+  const find = (id: string) => {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no ConnectWise ticket ${id}`)
+    return t
+  }
+  return {
+    client: connect(settings),
+    badCredentials: connect({ ...settings, privateKey: 'wrong' }),
+    fields: { companyId: '1', board: 'Service Desk', priority: 'Priority 3 - Medium', status: null },
+    notClosingStatus: 'Resolved',
+    closingStatus: 'Closed (resolved)',
+    // Pages of 2 (the simulator's limit here): every look-up list spans several.
+    paged: { what: ['companies', 'boards', 'priorities', 'statuses', 'types'], moreThan: 2 },
+    tickets: async () => sim.state.tickets.length,
+    async state(id) {
+      const t = find(id)
+      return { closed: t.closedFlag, notes: t.notes.map((n) => n.text) }
+    },
+    async closeInPsa(id) {
+      const t = find(id)
+      const board = sim.state.boards.find((b) => b.id === t.boardId)
+      const closed = board?.statuses.find((s) => s.closedStatus)
+      if (!closed) throw new Error('no closed status')
+      Object.assign(t, {
+        statusId: closed.id,
+        closedFlag: true,
+        closedDate: new Date().toISOString(),
+        closedBy: 'tech',
+      })
+    },
+    failNext: async (status, count, retryAfterSeconds) =>
+      sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
+    calls: () => sim.calls.length,
+    close: () => sim.close(),
+  }
+})

@@ -1,0 +1,171 @@
+// A real PSA through the service's HTTP API, on both strategies, against a PSA simulator: a partner
+// connects it (PUT /api/partner/psa, tested on save), reads its look-ups, and alerts create, append to
+// and close tickets in it; a PSA failure is a 502 whose detail carries the PSA's own text on the sync
+// path, and is retried in the webhook strategy until the PSA answers. Each PSA's test file gives its
+// specifics (fixture); the scenarios are the same.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { hooked } from '../helpers/hooked.js'
+import type { Receiver } from '../helpers/receiver.js'
+import { backends, startService, type TestService } from '../helpers/service.js'
+import type { StartedSim } from '../sims/harness.js'
+
+export interface ServiceFixture<S> {
+  name: string
+  start(): Promise<StartedSim<S>>
+  /** The partner's PSA settings for a simulator at `url`. */
+  settings(url: string): Record<string, unknown> & { kind: string }
+  /** Settings the PSA refuses (wrong secret). */
+  badSettings(url: string): Record<string, unknown> & { kind: string }
+  /** The PSA company the account maps to, and the rule's board (queue). */
+  companyId: string
+  board: string
+  tickets(sim: StartedSim<S>): number
+  /** The PSA ticket, by its id as alertbridge stores it. */
+  ticket(
+    sim: StartedSim<S>,
+    id: string,
+  ): { closed: boolean; notes: number; summary: string; ref: string | null }
+  /** Text the PSA puts in its error body when the fault is a 500. */
+  failureText: RegExp
+}
+
+type Answer = { status: number; text: string; body: any }
+
+const env = {
+  ALLOW_PRIVATE_NETWORK: 'true',
+  PSA_RETRY_SCHEDULE: '0.2,0.2,0.2',
+  PSA_TIMEOUT_MS: '3000',
+  SNAPSHOT_COALESCE_MS: '400',
+}
+
+export function throughService<S>(f: ServiceFixture<S>): void {
+  for (const backend of backends()) {
+    describe(`${f.name} through the service (${backend})`, () => {
+      let svc: TestService
+      let sim: StartedSim<S>
+      const receivers: Receiver[] = []
+      before(async () => {
+        sim = await f.start()
+        svc = await startService({ backend, env })
+      })
+      after(async () => {
+        await svc.close()
+        await sim.close()
+        for (const r of receivers) await r.close()
+      })
+      const setup = async () => {
+        const s = await hooked(svc, {
+          psa: f.settings(sim.url),
+          psaCompanyId: f.companyId,
+          rule: { productGroup: 'Endpoint Security', ticket: { board: f.board } },
+        })
+        receivers.push(s.receiver)
+        return s
+      }
+      const psaTicketId = async (integrationId: string, cid: string) =>
+        (await svc.services.store.tickets.findByCorrelation(integrationId, cid))?.psaTicketId ?? ''
+
+      test('connect: saved settings are tested; bad ones are saved with a warning; look-ups come from the PSA', async () => {
+        const s = await setup()
+        const good = await s.partner('POST', '/api/partner/psa/test')
+        assert.equal(good.status, 200, good.text)
+        assert.equal(good.body.ok, true, good.body.detail)
+        const bad = await s.partner('PUT', '/api/partner/psa', f.badSettings(sim.url))
+        assert.equal(bad.status, 200, bad.text)
+        assert.match(bad.body.warning, /./)
+        assert.equal(JSON.stringify(bad.body).includes('wrong-secret'), false, 'the secret is masked')
+        const tested = await s.partner('POST', '/api/partner/psa/test')
+        assert.deepEqual([tested.body.ok, tested.body.detail], [false, bad.body.warning])
+        const byOperator = await svc.request('PATCH', `/api/admin/partners/${s.partnerId}`, {
+          token: svc.adminToken,
+          body: { psa: f.badSettings(sim.url) },
+        })
+        assert.deepEqual([byOperator.status, byOperator.body.warning], [200, bad.body.warning])
+        await s.partner('PUT', '/api/partner/psa', f.settings(sim.url))
+        const first = await s.partner('GET', '/api/partner/psa/companies?limit=1000')
+        assert.equal(first.status, 200, first.text)
+        assert.equal(first.body.data.length, 1000)
+        assert.ok(first.body.nextCursor, 'more than one page of companies')
+        const rest = await s.partner(
+          'GET',
+          `/api/partner/psa/companies?limit=1000&cursor=${first.body.nextCursor}`,
+        )
+        assert.ok(rest.body.data.length > 0)
+        const boards = await s.partner('GET', `/api/partner/psa/boards?search=${encodeURIComponent(f.board)}`)
+        assert.ok(boards.body.data.some((b: { name: string }) => b.name === f.board))
+        const statuses = await s.partner(
+          'GET',
+          `/api/partner/psa/statuses?board=${encodeURIComponent(f.board)}`,
+        )
+        assert.ok(statuses.body.data.some((x: { closed?: boolean }) => x.closed === true))
+      })
+
+      test('sync: created, updated, closed in the PSA, then already closed (409)', async () => {
+        const s = await setup()
+        const before = f.tickets(sim)
+        const created = await s.sync({ title: `Ransomware ${'on many hosts '.repeat(14)}` })
+        assert.equal(created.status, 201, created.text)
+        const cid: string = created.body.data.correlationID
+        const id = await psaTicketId(s.integrationId, cid)
+        assert.equal(f.tickets(sim), before + 1)
+        const t = f.ticket(sim, id)
+        assert.equal(t.ref, cid, 'the correlationId is in the PSA ticket')
+        const updated = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: cid })
+        assert.equal(updated.status, 200, updated.text)
+        assert.equal(f.ticket(sim, id).notes, t.notes + 1)
+        const closed = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
+        assert.equal(closed.status, 200, closed.text)
+        assert.equal(closed.body.statusCode, '200')
+        assert.equal(f.ticket(sim, id).closed, true)
+        const again = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
+        assert.equal(again.status, 409, again.text)
+        const events = await s.partner('GET', `/api/partner/events?correlationId=${cid}`)
+        assert.deepEqual(
+          events.body.data.map((e: { event: string; status: string }) => `${e.event}/${e.status}`).reverse(),
+          [
+            'Ticket Created/success',
+            'Ticket Updated/success',
+            'Ticket Closed/success',
+            'Ticket Already Closed/failed',
+          ],
+        )
+      })
+
+      test("sync: a PSA failure is a 502 whose detail carries the PSA's own text", async () => {
+        const s = await setup()
+        sim.faults.set({ fail: { status: 500, count: 1, match: 'ickets' } })
+        const r = await s.sync()
+        assert.equal(r.status, 502, r.text)
+        assert.equal(r.body.error, 'PSA_ERROR')
+        assert.match(r.body.detail, f.failureText)
+        const [event] = (await s.partner('GET', '/api/partner/events?status=failed')).body.data
+        assert.deepEqual([event.event, event.httpStatus], ['Failed To Create Ticket', 502])
+        assert.match(event.detail, f.failureText)
+        sim.faults.clear()
+      })
+
+      test('webhook: one status_update per alert; a 5xx is retried until the ticket is made', async () => {
+        const s = await setup()
+        const before = f.tickets(sim)
+        sim.faults.set({ fail: { status: 503, count: 2, match: 'ickets' } })
+        const res: Answer = await s.post()
+        assert.equal(res.status, 201, res.text)
+        const update = await s.statusUpdate(res.body.data.messageId)
+        assert.equal(update.payload.event, 'Ticket Created')
+        assert.equal(f.tickets(sim), before + 1, 'one ticket after the retries')
+        const cid = res.body.data.correlationId
+        const id = await psaTicketId(s.integrationId, cid)
+        const notes = f.ticket(sim, id).notes
+        const updating: Answer = await s.post({ incidentStatus: 'UPDATE' }, { correlationId: cid })
+        assert.equal((await s.statusUpdate(updating.body.data.messageId)).payload.event, 'Ticket Updated')
+        assert.equal(f.ticket(sim, id).notes, notes + 1, 'the update is a note in the PSA')
+        const closing: Answer = await s.post({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
+        const closedEvent = await s.statusUpdate(closing.body.data.messageId)
+        assert.equal(closedEvent.payload.event, 'Ticket Closed')
+        assert.equal(f.ticket(sim, await psaTicketId(s.integrationId, cid)).closed, true)
+        sim.faults.clear()
+      })
+    })
+  }
+}

@@ -1,0 +1,299 @@
+// The Autotask simulator, over HTTP, as a client would meet it: the zone lookup, the three credential
+// headers, tickets and notes with Autotask's validation (500 + errors for a missing queue), closing with
+// PATCH (id in the body), keyset paging through nextPageUrl, picklists, the thread limit, the hourly
+// budget, a zone that moves, and the harness's faults.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { type AutotaskState, startAutotaskSim } from './autotask/server.js'
+import type { StartedSim } from './harness.js'
+
+let sim: StartedSim<AutotaskState>
+const auth = { ApiIntegrationCode: 'TRACKING-ID-1', UserName: 'api-user@acme.example', Secret: 'api-secret' }
+type Answer = { status: number; json: any }
+
+async function http(method: string, url: string, body?: unknown, headers: object = auth): Promise<Answer> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, json: await res.json() }
+}
+const api = (method: string, path: string, body?: unknown, headers?: object) =>
+  http(method, `${sim.state.zoneUrl}V1.0/${path}`, body, headers)
+
+const ticket = { companyID: 0, title: 'Disk full on SRV01', status: 1, priority: 2, queueID: 29682834 }
+const note = { title: 'Alert', description: 'Disk at 99%', noteType: 1, publish: 1 }
+
+before(async () => {
+  sim = await startAutotaskSim()
+})
+after(() => sim.close())
+
+describe('Autotask simulator', () => {
+  test('the zone lookup answers the configured user (no credentials, any case) and 500 for others', async () => {
+    for (const path of ['ATServicesRest/V1.0/ZoneInformation', 'atservicesrest/v1.0/zoneInformation']) {
+      const known = await http('GET', `${sim.url}/${path}?user=api-user@acme.example`, undefined, {})
+      assert.equal(known.status, 200)
+      assert.equal(known.json.url, `${sim.url}/ATServicesRest/`)
+      assert.ok(known.json.zoneName && known.json.webUrl && known.json.ci)
+    }
+    const versions = await http('GET', `${sim.url}/atservicesrest/versioninformation`)
+    assert.deepEqual(versions.json, { apiVersions: ['1.0'] })
+    for (const user of ['someone@else.example', '']) {
+      const unknown = await http(
+        'GET',
+        `${sim.url}/ATServicesRest/V1.0/ZoneInformation?user=${user}`,
+        undefined,
+        {},
+      )
+      assert.equal(unknown.status, 500)
+      assert.equal(typeof unknown.json.errors[0], 'string')
+    }
+  })
+
+  test('credentials: missing or a wrong secret is 401; an unknown user or tracking id is 500', async () => {
+    assert.equal((await api('GET', 'Tickets/1', undefined, {})).status, 401)
+    const wrong = await api('GET', 'Tickets/1', undefined, { ...auth, Secret: 'nope' })
+    assert.equal(wrong.status, 401)
+    assert.equal(typeof wrong.json.errors[0], 'string')
+    assert.equal((await api('GET', 'Tickets/1', undefined, { ...auth, UserName: 'x@y.example' })).status, 500)
+    assert.equal((await api('GET', 'Tickets/1', undefined, { ...auth, ApiIntegrationCode: 'X' })).status, 500)
+    const lower = {
+      apiintegrationcode: auth.ApiIntegrationCode,
+      username: auth.UserName,
+      secret: auth.Secret,
+    }
+    assert.equal(
+      (await http('GET', `${sim.url}/atservicesrest/v1.0/tickets/1`, undefined, lower)).status,
+      200,
+    )
+  })
+
+  test('a ticket needs a queue, an existing company and valid picklist values: else 500 with errors', async () => {
+    const { queueID: _q, ...noQueue } = ticket
+    const missing = await api('POST', 'Tickets', noQueue)
+    assert.equal(missing.status, 500)
+    assert.match(missing.json.errors.join(' '), /QueueID/)
+    for (const bad of [
+      { ...ticket, title: undefined },
+      { ...ticket, status: 99 },
+      { ...ticket, priority: 'high' },
+      { ...ticket, title: 'x'.repeat(256) },
+      { ...ticket, companyID: 424242 },
+      { ...ticket, queueID: 29682836 },
+      { ...ticket, issueType: 3, subIssueType: 12 },
+    ]) {
+      const answer = await api('POST', 'Tickets', bad)
+      assert.equal(answer.status, 500, JSON.stringify(bad))
+      assert.ok(answer.json.errors.length > 0)
+    }
+    assert.equal(sim.state.tickets.length, 0)
+  })
+
+  test('create → get → notes → PATCH to Complete stamps completedDate; the custom resolved status does not', async () => {
+    const created = await api('POST', 'Tickets', {
+      ...ticket,
+      externalID: 'alert-1',
+      issueType: 3,
+      subIssueType: 10,
+    })
+    assert.equal(created.status, 200)
+    assert.deepEqual(Object.keys(created.json), ['itemId'])
+    const id: number = created.json.itemId
+    const { json } = await api('GET', `Tickets/${id}`)
+    assert.match(json.item.ticketNumber, /^T\d{8}\.0001$/)
+    assert.equal(json.item.status, 1)
+    assert.equal(json.item.completedDate, null)
+    assert.equal(json.item.externalID, 'alert-1')
+    assert.deepEqual((await api('GET', 'Tickets/999999')).json, { item: null })
+
+    const { noteType: _n, ...noType } = note
+    const untyped = await api('POST', `Tickets/${id}/Notes`, { ...noType, ticketID: id })
+    assert.equal(untyped.status, 500)
+    assert.match(untyped.json.errors.join(' '), /noteType/)
+    assert.equal((await api('POST', `Tickets/${id}/Notes`, { ...note, ticketID: id + 1 })).status, 500)
+    assert.equal((await api('POST', 'TicketNotes', { ...note, ticketID: id })).status, 404)
+    assert.equal((await api('POST', `Tickets/${id}/Notes`, { ...note, ticketID: id })).status, 200)
+    assert.equal((await api('POST', `Tickets/${id}/Notes`, note)).status, 200, 'the URL names the ticket')
+    assert.equal((await api('GET', `Tickets/${id}/Notes`)).json.items.length, 2)
+    const byQuery = await api('POST', 'TicketNotes/query', {
+      filter: [{ op: 'eq', field: 'ticketID', value: id }],
+    })
+    assert.equal(byQuery.json.items.length, 2)
+
+    const resolved = await api('PATCH', 'Tickets', { id, status: 29 })
+    assert.deepEqual(resolved.json, { itemId: id })
+    assert.equal((await api('GET', `Tickets/${id}`)).json.item.completedDate, null)
+    await api('PATCH', 'Tickets', { id, status: 5, resolution: 'Disk cleaned' })
+    const closed = (await api('GET', `Tickets/${id}`)).json.item
+    assert.equal(closed.status, 5)
+    assert.ok(closed.completedDate)
+    assert.equal(closed.title, ticket.title, 'PATCH changes only the fields sent')
+    await api('PATCH', 'Tickets', { id, status: 8 })
+    assert.equal((await api('GET', `Tickets/${id}`)).json.item.completedDate, null)
+    assert.equal((await api('PATCH', `Tickets/${id}`, { status: 5 })).status, 405)
+  })
+
+  test('PUT replaces the whole ticket: whatever is not sent is lost (or required and refused)', async () => {
+    const id = (await api('POST', 'Tickets', { ...ticket, description: 'details' })).json.itemId
+    assert.equal((await api('PUT', 'Tickets', { id, status: 5 })).status, 500)
+    assert.equal((await api('PUT', 'Tickets', { ...ticket, id, status: 5 })).status, 200)
+    assert.equal((await api('GET', `Tickets/${id}`)).json.item.description, null)
+  })
+
+  test('1200 companies page by 500: POST the same query to each nextPageUrl (a GET there is 405)', async () => {
+    const query = {
+      filter: [{ op: 'eq', field: 'isActive', value: true }],
+      IncludeFields: ['id', 'companyName'],
+    }
+    const seen = new Set<number>()
+    let answer = await api('POST', 'Companies/query', query)
+    const pages: number[] = []
+    for (;;) {
+      assert.equal(answer.status, 200)
+      pages.push(answer.json.pageDetails.count)
+      for (const c of answer.json.items) seen.add(c.id)
+      assert.deepEqual(Object.keys(answer.json.items[0]).sort(), ['companyName', 'id'])
+      const next = answer.json.pageDetails.nextPageUrl
+      if (next === null) break
+      assert.ok(next.startsWith(`${sim.url}/ATServicesRest/V1.0/Companies/query/next?paging=`))
+      assert.equal((await http('GET', next)).status, 405)
+      assert.equal((await http('POST', next)).status, 500, 'the filter must be sent again')
+      answer = await http('POST', next, query)
+    }
+    assert.deepEqual(pages, [500, 500, 200])
+    assert.equal(seen.size, 1200)
+    assert.deepEqual((await api('POST', 'Companies/query/count', query)).json, { queryCount: 1200 })
+  })
+
+  test('a GET query carries its search in nextPageUrl and is followed by GET; a query needs a filter', async () => {
+    const search = encodeURIComponent(JSON.stringify({ filter: [{ op: 'gte', field: 'id', value: 0 }] }))
+    let answer = await api('GET', `Companies/query?search=${search}`)
+    let total = 0
+    while (answer.status === 200) {
+      total += answer.json.items.length
+      if (!answer.json.pageDetails.nextPageUrl) break
+      answer = await http('GET', answer.json.pageDetails.nextPageUrl)
+    }
+    assert.equal(total, 1200)
+    const unfiltered = await api('POST', 'Companies/query', { MaxRecords: 10 })
+    assert.equal(unfiltered.status, 500)
+    assert.match(unfiltered.json.errors[0], /filters/)
+    assert.deepEqual((await api('POST', 'Companies/query', { filter: [] })).json.items, [])
+    const items = [
+      { op: 'beginsWith', field: 'CompanyName', value: 'acme' },
+      { op: 'eq', field: 'id', value: 29683003 },
+    ]
+    const found = (await api('POST', 'Companies/query', { filter: [{ op: 'or', items }] })).json.items
+    assert.deepEqual(found.map((c: any) => c.companyName).sort(), ['Acme MSP', 'Contoso 0001'])
+  })
+
+  test('picklists come from entityInformation/fields, values as strings, sub-issue types with their parent', async () => {
+    const { fields } = (await api('GET', 'Tickets/entityInformation/fields')).json
+    const pick = (name: string) => fields.find((f: any) => f.name === name)
+    for (const name of [
+      'queueID',
+      'status',
+      'priority',
+      'issueType',
+      'subIssueType',
+      'source',
+      'ticketType',
+    ]) {
+      assert.equal(pick(name).isPickList, true, name)
+    }
+    const status = pick('status').picklistValues
+    assert.deepEqual(
+      status.find((v: any) => v.value === '5'),
+      {
+        value: '5',
+        label: 'Complete',
+        isDefaultValue: false,
+        sortOrder: 2,
+        parentValue: '',
+        isActive: true,
+        isSystem: true,
+      },
+    )
+    assert.equal(status.find((v: any) => v.label === 'Resolved - Pending Confirmation').isSystem, false)
+    assert.equal(pick('priority').picklistValues.find((v: any) => v.isDefaultValue).label, 'Medium')
+    assert.equal(pick('subIssueType').picklistValues.find((v: any) => v.label === 'Printer').parentValue, '3')
+    const notes = (await api('GET', 'TicketNotes/entityInformation/fields')).json.fields
+    const labels = (name: string) =>
+      notes.find((f: any) => f.name === name).picklistValues.map((v: any) => v.label)
+    assert.ok(labels('noteType').includes('Task Summary'))
+    assert.deepEqual(labels('publish'), [
+      'All Autotask Users',
+      'Internal Project Team',
+      'Internal & Co-Managed',
+    ])
+  })
+
+  test('a fourth concurrent call to one endpoint gets 429; ZoneInformation is not limited', async () => {
+    sim.faults.set({ latencyMs: 300 })
+    try {
+      const filter = { filter: [{ op: 'eq', field: 'id', value: 0 }] }
+      const four = await Promise.all([1, 2, 3, 4].map(() => api('POST', 'Companies/query', filter)))
+      const refused = four.filter((a) => a.status === 429)
+      assert.equal(refused.length, 1)
+      assert.match(refused[0]?.json.errors[0], /^API thread threshold of 3 threads has been exceeded/)
+      const zone = `${sim.url}/ATServicesRest/V1.0/ZoneInformation?user=${auth.UserName}`
+      const lookups = await Promise.all([1, 2, 3, 4, 5].map(() => http('GET', zone, undefined, auth)))
+      assert.ok(lookups.every((a) => a.status === 200))
+    } finally {
+      sim.faults.clear()
+    }
+  })
+
+  test('ThresholdInformation counts the calls of the last hour; beyond the threshold calls get 429', async () => {
+    const first = (await api('GET', 'ThresholdInformation')).json
+    assert.equal(first.externalRequestThreshold, 10000)
+    assert.equal(first.requestThresholdTimeframe, 60)
+    await api('GET', 'Tickets/1')
+    assert.equal(
+      (await api('GET', 'ThresholdInformation')).json.currentTimeframeRequestCount,
+      first.currentTimeframeRequestCount + 2,
+    )
+    sim.state.usage.presetCount = 10000
+    try {
+      const over = await api('GET', 'Tickets/1')
+      assert.equal(over.status, 429)
+      assert.equal(typeof over.json.errors[0], 'string')
+    } finally {
+      sim.state.usage.presetCount = 0
+    }
+  })
+
+  test('a moved zone: the old root answers 401 until the client looks the zone up again', async () => {
+    const oldRoot = sim.state.zoneUrl
+    sim.state.zoneUrl = `${sim.url}/zone2/ATServicesRest/`
+    sim.state.movedZone = true
+    try {
+      assert.equal((await http('GET', `${oldRoot}V1.0/Tickets/1`)).status, 401)
+      const zone = await http('GET', `${oldRoot}V1.0/ZoneInformation?user=${auth.UserName}`, undefined, {})
+      assert.equal(zone.json.url, `${sim.url}/zone2/ATServicesRest/`)
+      assert.equal((await http('GET', `${zone.json.url}V1.0/Tickets/1`)).status, 200)
+    } finally {
+      sim.state.zoneUrl = oldRoot
+      sim.state.movedZone = false
+    }
+  })
+
+  test('a denied entity answers 403; the harness faults answer in the Autotask error shape', async () => {
+    sim.state.deny = ['TicketNotes']
+    assert.equal((await api('POST', 'TicketNotes/query', { filter: [] })).status, 403)
+    assert.equal((await api('GET', 'Tickets/1/Notes')).status, 403)
+    sim.state.deny = []
+    sim.faults.set({ fail: { status: 503, count: 1 } })
+    const failed = await api('GET', 'Tickets/1')
+    assert.equal(failed.status, 503)
+    assert.equal(typeof failed.json.errors[0], 'string')
+    assert.equal((await api('GET', 'Tickets/1')).status, 200)
+    sim.faults.set({ ratePerSecond: 1 })
+    const burst = await Promise.all([1, 2, 3].map(() => api('GET', 'Tickets/1')))
+    assert.ok(burst.some((a) => a.status === 429))
+    sim.faults.clear()
+    assert.ok(sim.callsTo(/\/Tickets\/1$/i, 'GET').length > 0)
+  })
+})

@@ -1,0 +1,208 @@
+// A simulated Autotask PSA tenant (REST API V1.0) on loopback. One server plays both the zone lookup
+// (`GET {any}/ATServicesRest/V1.0/ZoneInformation?user=`, no credentials) and the zone's REST root
+// (`{zoneUrl}V1.0/...`); paths are case-insensitive and the API answers under any prefix before
+// "ATServicesRest/", so a test can move the zone (see `AutotaskState.movedZone`). Every API call is
+// checked in Autotask's order of concerns: the zone, the three credential headers, the thread limit
+// (`threadLimit` calls in flight per ApiIntegrationCode × object endpoint; ZoneInformation is exempt,
+// ThresholdInformation is not), the tenant's rolling 60-minute budget, then the API user's permissions.
+// The harness's faults (fail, latency, rate) act before all of these, on every call it logs.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { listen, type StartedSim, simApp } from '../harness.js'
+import { type ApiAnswer, entitiesOf, errors, routeApi } from './routes.js'
+import { seedCompanies, seedPicklists } from './seed.js'
+import type { AutotaskState } from './types.js'
+
+export type { AutotaskState } from './types.js'
+
+export interface AutotaskSimOptions {
+  port?: number
+  /** The API user's email (UserName header and ZoneInformation's `user`). */
+  username?: string
+  secret?: string
+  /** The tracking identifier (ApiIntegrationCode header). */
+  integrationCode?: string
+  /** How many companies to seed (company 0 is the MSP itself). */
+  companies?: number
+  threadLimit?: number
+  hourlyLimit?: number
+  /** Entities the API user lacks permission for (403), e.g. ['Tickets']. */
+  deny?: string[]
+  logger?: boolean
+}
+
+const UNAUTHORIZED = 'Authorization has been denied for this request.'
+const HOUR = 60 * 60 * 1000
+
+type Where =
+  | { kind: 'api'; prefix: string; segments: string[] }
+  | { kind: 'zone' | 'versions' | 'none'; prefix: string; segments: string[] }
+
+/** Where a path points: the prefix before "ATServicesRest", and the segments after "V1.0/". */
+function locate(pathname: string): Where {
+  const m = /^(.*?)\/atservicesrest(?:\/(.*))?$/i.exec(pathname)
+  if (!m) return { kind: 'none', prefix: '', segments: [] }
+  const prefix = m[1] ?? ''
+  const rest = (m[2] ?? '').split('/').filter((s) => s !== '')
+  const decoded = rest.map((s) => decodeURIComponent(s))
+  if (decoded.length === 1 && decoded[0]?.toLowerCase() === 'versioninformation') {
+    return { kind: 'versions', prefix, segments: [] }
+  }
+  if (decoded[0]?.toLowerCase() !== 'v1.0') return { kind: 'none', prefix, segments: [] }
+  const segments = decoded.slice(1)
+  const zone = segments.length === 1 && segments[0]?.toLowerCase() === 'zoneinformation'
+  return { kind: zone ? 'zone' : 'api', prefix, segments }
+}
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const v = request.headers[name.toLowerCase()]
+  return Array.isArray(v) ? v[0] : v
+}
+
+export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<StartedSim<AutotaskState>> {
+  const built = simApp({
+    errorBody: (_status, message) => ({ errors: [message] }),
+    logger: o.logger ?? false,
+  })
+  const { app } = built
+  let baseUrl = ''
+  const fresh = (): AutotaskState => ({
+    credentials: {
+      username: o.username ?? 'api-user@acme.example',
+      secret: o.secret ?? 'api-secret',
+      integrationCode: o.integrationCode ?? 'TRACKING-ID-1',
+    },
+    zoneUrl: `${baseUrl}/ATServicesRest/`,
+    movedZone: false,
+    deny: [...(o.deny ?? [])],
+    threadLimit: o.threadLimit ?? 3,
+    inFlight: {},
+    usage: {
+      externalRequestThreshold: o.hourlyLimit ?? 10000,
+      requestThresholdTimeframe: 60,
+      presetCount: 0,
+      requestTimes: [],
+    },
+    rules: { requireQueue: true, requireNoteTitle: true, noteDescriptionMax: 32000 },
+    tickets: [],
+    notes: {},
+    companies: seedCompanies(o.companies ?? 1200),
+    picklists: seedPicklists(),
+    nextId: { ticket: 128900, note: 30777600 },
+  })
+  const state = fresh()
+
+  // Autotask reads a missing body as null (a query then fails on its filter), so an empty JSON body is
+  // not a parse error here; malformed JSON is.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body)
+    if (text.trim() === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(Object.assign(new Error('The request body is not valid JSON.'), { statusCode: 400 }), undefined)
+    }
+  })
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) =>
+    reply.code(error.statusCode ?? 500).send({ errors: [error.message] }),
+  )
+
+  // Threads are counted from the moment a call arrives (so the harness's latency holds them); a call
+  // beyond the limit is marked here and refused once the harness has logged it.
+  const overLimit = new WeakSet<FastifyRequest>()
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const where = locate(new URL(request.url, 'http://sim').pathname)
+    if (where.kind !== 'api') return
+    const key = `${header(request, 'ApiIntegrationCode') ?? ''}|${(where.segments[0] ?? '').toLowerCase()}`
+    if ((state.inFlight[key] ?? 0) >= state.threadLimit) {
+      overLimit.add(request)
+      return
+    }
+    state.inFlight[key] = (state.inFlight[key] ?? 0) + 1
+    reply.raw.once('close', () => {
+      state.inFlight[key] = Math.max(0, (state.inFlight[key] ?? 1) - 1)
+    })
+  })
+
+  function guard(request: FastifyRequest, where: Where): ApiAnswer | null {
+    const root = `${where.prefix}/ATServicesRest/`.toLowerCase()
+    if (state.movedZone && root !== new URL(state.zoneUrl).pathname.toLowerCase())
+      return errors(401, UNAUTHORIZED)
+    const { username, secret, integrationCode } = state.credentials
+    const [user, pass, code] = ['UserName', 'Secret', 'ApiIntegrationCode'].map((h) => header(request, h))
+    if (!user || !pass || !code) return errors(401, UNAUTHORIZED)
+    // As reported for real tenants: an unknown user or tracking identifier is a 500, a bad secret a 401.
+    if (user.toLowerCase() !== username.toLowerCase())
+      return errors(500, 'Zone information could not be determined')
+    if (pass !== secret) return errors(401, UNAUTHORIZED)
+    if (code !== integrationCode) return errors(500, 'IntegrationCode is invalid.')
+    if (overLimit.has(request)) {
+      return errors(429, `API thread threshold of ${state.threadLimit} threads has been exceeded.`)
+    }
+    const { usage } = state
+    const since = Date.now() - HOUR
+    usage.requestTimes = usage.requestTimes.filter((t) => t > since)
+    if (usage.presetCount + usage.requestTimes.length >= usage.externalRequestThreshold) {
+      const limit = usage.externalRequestThreshold
+      return errors(429, `The API request threshold of ${limit} requests per 60 minutes has been exceeded.`)
+    }
+    usage.requestTimes.push(Date.now())
+    const denied = entitiesOf(where.segments).find((e) =>
+      state.deny.some((d) => d.toLowerCase() === e.toLowerCase()),
+    )
+    if (denied) {
+      return errors(403, `The logged in Resource does not have the adequate permissions to access ${denied}.`)
+    }
+    return null
+  }
+
+  app.all('/*', async (request, reply) => {
+    const url = new URL(request.url, 'http://sim')
+    const where = locate(url.pathname)
+    const root = `http://${request.headers.host ?? '127.0.0.1'}${where.prefix}/ATServicesRest/`
+    if (where.kind === 'versions') return reply.send({ apiVersions: ['1.0'] })
+    if (where.kind === 'zone') {
+      const user = [...url.searchParams].find(([k]) => k.toLowerCase() === 'user')?.[1] ?? ''
+      if (user.toLowerCase() !== state.credentials.username.toLowerCase()) {
+        return reply.code(500).send({ errors: ['Zone information could not be determined'] })
+      }
+      return reply.send({
+        zoneName: 'Simulator Zone (SIM1)',
+        url: state.zoneUrl,
+        webUrl: `${baseUrl}/`,
+        ci: 1,
+      })
+    }
+    if (where.kind === 'none') {
+      return reply
+        .code(404)
+        .send({ errors: [`No HTTP resource was found that matches the request URI '${url.pathname}'.`] })
+    }
+    const answer =
+      guard(request, where) ??
+      routeApi(
+        {
+          method: request.method,
+          segments: where.segments,
+          params: url.searchParams,
+          body: request.body,
+          root,
+          path: url.pathname,
+        },
+        state,
+      )
+    return reply.code(answer.status).send(answer.body)
+  })
+
+  const sim = await listen(built, state, () => Object.assign(state, fresh()), o.port ?? 0)
+  baseUrl = sim.url
+  state.zoneUrl = `${baseUrl}/ATServicesRest/`
+  const describe = () =>
+    [
+      `Autotask REST API V1.0 (zone lookup: GET ${baseUrl}/ATServicesRest/V1.0/ZoneInformation?user=${state.credentials.username})`,
+      `  baseUrl (REST root): ${state.zoneUrl}`,
+      `  headers: UserName: ${state.credentials.username}  Secret: ${state.credentials.secret}  ApiIntegrationCode: ${state.credentials.integrationCode}`,
+      `  seeded: ${state.companies.length} companies; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
+    ].join('\n')
+  return { ...sim, describe }
+}

@@ -1,0 +1,216 @@
+// Creating and changing tickets and ticket notes as Autotask validates them. Autotask reads request
+// bodies leniently (.NET JSON: property names in any case, unknown properties ignored, "5" accepted
+// for 5) but answers a missing required field, a bad picklist value or a too-long text with HTTP 500
+// and `{"errors":[...]}` (its usual answer to a failed business rule; the tenant's own rules, like
+// "tickets need a queue", fail the same way).
+import { COMPLETE, fieldSpecs } from './seed.js'
+import type { AutotaskState, Entity, Ticket, TicketNote } from './types.js'
+
+/** The resource the API user's writes are recorded as (a real tenant shows the API user's resource id). */
+export const API_RESOURCE_ID = 29682940
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; errors: string[] }
+
+const refuse = (errors: string[], status = 500): { ok: false; status: number; errors: string[] } => ({
+  ok: false,
+  status,
+  errors,
+})
+
+const now = () => new Date().toISOString()
+
+/** The writable fields of `entity` in a body (any case), converted the way .NET would; read-only and
+ * unknown fields are dropped, `id` is kept for updates. */
+function coerce(entity: string, body: unknown): Outcome<Entity> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return refuse(['The request body must be a JSON object.'])
+  }
+  const out: Entity = {}
+  const errors: string[] = []
+  for (const [rawName, raw] of Object.entries(body)) {
+    const spec = fieldSpecs[entity]?.find((s) => s.name.toLowerCase() === rawName.toLowerCase())
+    if (rawName.toLowerCase() === 'userdefinedfields' && Array.isArray(raw)) {
+      out.userDefinedFields = raw
+      continue
+    }
+    if (!spec || (spec.readOnly && spec.name !== 'id')) continue
+    if (raw === null) {
+      out[spec.name] = null
+      continue
+    }
+    const bad = () => errors.push(`Error converting value ${JSON.stringify(raw)} for field '${spec.name}'.`)
+    if (spec.dataType === 'integer' || spec.dataType === 'long') {
+      const n =
+        typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '') ? Number(raw) : Number.NaN
+      if (Number.isInteger(n)) out[spec.name] = n
+      else bad()
+    } else if (spec.dataType === 'string') {
+      if (typeof raw === 'string' || typeof raw === 'number') out[spec.name] = String(raw)
+      else bad()
+    } else if (spec.dataType === 'boolean') {
+      if (typeof raw === 'boolean') out[spec.name] = raw
+      else if (raw === 'true' || raw === 'false') out[spec.name] = raw === 'true'
+      else bad()
+    } else if (typeof raw === 'string' && !Number.isNaN(Date.parse(raw))) {
+      out[spec.name] = new Date(raw).toISOString()
+    } else bad()
+  }
+  return errors.length ? refuse(errors) : { ok: true, value: out }
+}
+
+function picklistErrors(state: AutotaskState, entity: string, item: Entity): string[] {
+  const errors: string[] = []
+  for (const spec of fieldSpecs[entity] ?? []) {
+    const value = item[spec.name]
+    if (!spec.picklist || value === null || value === undefined) continue
+    const entry = state.picklists[entity]?.[spec.name]?.find((p) => p.value === String(value))
+    if (!entry?.isActive) {
+      errors.push(`Value ${value} is not a valid, active value of the picklist '${spec.name}'.`)
+    } else if (spec.parentField && entry.parentValue !== String(item[spec.parentField] ?? '')) {
+      errors.push(
+        `The ${spec.name} ${value} does not belong to the ${spec.parentField} ${item[spec.parentField]}.`,
+      )
+    }
+  }
+  return errors
+}
+
+function fieldErrors(state: AutotaskState, entity: string, item: Entity, required: string[]): string[] {
+  const errors: string[] = []
+  for (const spec of fieldSpecs[entity] ?? []) {
+    const value = item[spec.name]
+    const blank = value === null || value === undefined || value === ''
+    if (blank && (spec.required || required.includes(spec.name))) {
+      errors.push(`Missing required field: ${spec.name}.`)
+    } else if (typeof value === 'string' && spec.length && value.length > spec.length) {
+      errors.push(`The value of ${spec.name} exceeds its maximum length of ${spec.length} characters.`)
+    }
+  }
+  return [...errors, ...picklistErrors(state, entity, item)]
+}
+
+function ticketErrors(state: AutotaskState, t: Entity): string[] {
+  const errors = fieldErrors(state, 'Tickets', t, [])
+  if (typeof t.companyID === 'number' && !state.companies.some((c) => c.id === t.companyID)) {
+    errors.push(`The companyID ${t.companyID} does not reference an existing Company.`)
+  }
+  const resource = t.assignedResourceID != null
+  const role = t.assignedResourceRoleID != null
+  if (resource !== role) {
+    errors.push(
+      'When assigning a Resource, you must assign both a assignedResourceID and assignedResourceRoleID.',
+    )
+  } else if (state.rules.requireQueue && t.queueID == null && !resource) {
+    errors.push(
+      'AssignedResourceID, AssignedResourceRoleID, and QueueID cannot all be empty. Supply a QueueID or both a AssignedResourceID and AssignedResourceRoleID.',
+    )
+  }
+  return errors
+}
+
+/** Every writable ticket field, empty: what PUT starts from. */
+const blankTicket = (): Entity => ({
+  ...Object.fromEntries(
+    (fieldSpecs.Tickets ?? []).filter((s) => !s.readOnly).map((s) => [s.name, null] as const),
+  ),
+  completedDate: null,
+  completedByResourceID: null,
+  userDefinedFields: [],
+})
+
+function nextTicketNumber(state: AutotaskState, at: string): string {
+  const day = `T${at.slice(0, 10).replaceAll('-', '')}`
+  const seq = state.tickets.filter((t) => t.ticketNumber.startsWith(`${day}.`)).length + 1
+  return `${day}.${String(seq).padStart(4, '0')}`
+}
+
+/** Complete (5) stamps completedDate; any other status clears it. */
+function settle(before: Ticket | null, after: Ticket, at: string): void {
+  if (after.status === COMPLETE && before?.status !== COMPLETE) {
+    after.completedDate = at
+    after.completedByResourceID = API_RESOURCE_ID
+  } else if (after.status !== COMPLETE) {
+    after.completedDate = null
+    after.completedByResourceID = null
+  }
+}
+
+export function createTicket(state: AutotaskState, body: unknown): Outcome<number> {
+  const fields = coerce('Tickets', body)
+  if (!fields.ok) return fields
+  const { id: _ignored, ...sent } = fields.value
+  const at = now()
+  const ticket = { ...blankTicket(), ...sent } as unknown as Ticket
+  const errors = ticketErrors(state, ticket as unknown as Entity)
+  if (errors.length) return refuse(errors)
+  Object.assign(ticket, {
+    id: state.nextId.ticket++,
+    ticketNumber: nextTicketNumber(state, at),
+    createDate: at,
+    lastActivityDate: at,
+  })
+  settle(null, ticket, at)
+  state.tickets.push(ticket)
+  return { ok: true, value: ticket.id }
+}
+
+/** PATCH changes only the fields sent; PUT replaces the ticket, so every field not sent becomes null. */
+export function updateTicket(state: AutotaskState, body: unknown, replace: boolean): Outcome<number> {
+  const fields = coerce('Tickets', body)
+  if (!fields.ok) return fields
+  const { id, ...sent } = fields.value
+  if (typeof id !== 'number') return refuse(['The id of the entity to update is missing from the body.'])
+  const existing = state.tickets.find((t) => t.id === id)
+  if (!existing) {
+    return refuse([
+      'No matching records found. The logged in Resource may not have the required permissions to update the data.',
+    ])
+  }
+  const kept = {
+    id: existing.id,
+    ticketNumber: existing.ticketNumber,
+    createDate: existing.createDate,
+    completedDate: existing.completedDate,
+    completedByResourceID: existing.completedByResourceID,
+  }
+  const base: object = replace ? blankTicket() : existing
+  const at = now()
+  const next = { ...base, ...sent, ...kept, lastActivityDate: at } as Ticket
+  const errors = ticketErrors(state, next as unknown as Entity)
+  if (errors.length) return refuse(errors)
+  settle(existing, next, at)
+  Object.assign(existing, next)
+  return { ok: true, value: id }
+}
+
+export function createNote(state: AutotaskState, ticketId: number, body: unknown): Outcome<number> {
+  const ticket = state.tickets.find((t) => t.id === ticketId)
+  if (!ticket) return refuse([`The parent Ticket ${ticketId} does not exist.`])
+  const fields = coerce('TicketNotes', body)
+  if (!fields.ok) return fields
+  const { id: _ignored, ...sent } = fields.value
+  if (sent.ticketID !== undefined && sent.ticketID !== null && sent.ticketID !== ticketId) {
+    return refuse([`The ticketID ${sent.ticketID} in the body does not match the parent Ticket ${ticketId}.`])
+  }
+  const note = { title: null, createdByContactID: null, ...sent, ticketID: ticketId } as Entity
+  const errors = fieldErrors(state, 'TicketNotes', note, state.rules.requireNoteTitle ? ['title'] : [])
+  const description = note.description
+  if (typeof description === 'string' && description.length > state.rules.noteDescriptionMax) {
+    errors.push(
+      `The value of description exceeds its maximum length of ${state.rules.noteDescriptionMax} characters.`,
+    )
+  }
+  if (errors.length) return refuse(errors)
+  const at = now()
+  const created = {
+    ...note,
+    id: state.nextId.note++,
+    createDateTime: at,
+    lastActivityDate: at,
+    creatorResourceID: API_RESOURCE_ID,
+  } as unknown as TicketNote
+  const key = String(ticketId)
+  state.notes[key] = [...(state.notes[key] ?? []), created]
+  ticket.lastActivityDate = at
+  return { ok: true, value: created.id }
+}

@@ -1,0 +1,115 @@
+// The Autotask simulator's data: plain JSON-like values that a test reads and changes through
+// `sim.state` (or GET /__sim/state). Field names are Autotask's REST names (camelCase, `companyID`).
+
+export interface PicklistValue {
+  /** Autotask sends picklist values as strings ("5"); the entity fields themselves hold numbers. */
+  value: string
+  label: string
+  isDefaultValue: boolean
+  sortOrder: number
+  /** The parent picklist value ("" when none), e.g. a sub-issue type's issue type. */
+  parentValue: string
+  isActive: boolean
+  isSystem: boolean
+}
+
+export interface UserDefinedField {
+  name: string
+  value: string | null
+}
+
+export interface Ticket {
+  id: number
+  ticketNumber: string
+  companyID: number
+  title: string
+  description: string | null
+  status: number
+  priority: number
+  queueID: number | null
+  issueType: number | null
+  subIssueType: number | null
+  source: number | null
+  ticketType: number | null
+  externalID: string | null
+  resolution: string | null
+  contactID: number | null
+  assignedResourceID: number | null
+  assignedResourceRoleID: number | null
+  dueDateTime: string | null
+  createDate: string
+  lastActivityDate: string
+  completedDate: string | null
+  completedByResourceID: number | null
+  userDefinedFields: UserDefinedField[]
+}
+
+export interface TicketNote {
+  id: number
+  ticketID: number
+  title: string | null
+  description: string
+  noteType: number
+  publish: number
+  createDateTime: string
+  lastActivityDate: string
+  creatorResourceID: number | null
+  createdByContactID: number | null
+}
+
+export interface Company {
+  id: number
+  companyName: string
+  companyNumber: string | null
+  companyType: number
+  isActive: boolean
+  phone: string | null
+  city: string | null
+  createDate: string
+  lastActivityDate: string
+}
+
+export interface AutotaskState {
+  /** The API user's credentials; any call with other values is refused. */
+  credentials: { username: string; secret: string; integrationCode: string }
+  /** What ZoneInformation answers as `url` (the REST root, ending in "ATServicesRest/"). */
+  zoneUrl: string
+  /**
+   * When true, an API call whose root (the path up to and including "ATServicesRest/") is not the path
+   * of `zoneUrl` answers 401, as a zone that moved does; set `zoneUrl` to e.g. `${sim.url}/zone2/ATServicesRest/`
+   * (the simulator serves the API under any prefix) and this flag, and only a client that looks the zone
+   * up again reaches the API.
+   */
+  movedZone: boolean
+  /** Entities (e.g. "Tickets", "TicketNotes") the API user may not use: 403. */
+  deny: string[]
+  /** Requests in flight per (ApiIntegrationCode × object endpoint) before one more gets 429. */
+  threadLimit: number
+  /** Requests in flight now, by "integrationCode|endpoint" (read-only for a test). */
+  inFlight: Record<string, number>
+  usage: {
+    externalRequestThreshold: number
+    requestThresholdTimeframe: number
+    /** Added to the calls counted in the last 60 minutes (a test presets usage with it). */
+    presetCount: number
+    /** When each counted call arrived (epoch ms); pruned to the last 60 minutes. */
+    requestTimes: number[]
+  }
+  /** This tenant's own rules (Autotask lets each tenant require more than the API does). */
+  rules: {
+    /** Tickets need a queueID (or assignedResourceID + assignedResourceRoleID): 500 without. */
+    requireQueue: boolean
+    /** The "Require titles on ticket notes" ticket-category setting. */
+    requireNoteTitle: boolean
+    noteDescriptionMax: number
+  }
+  tickets: Ticket[]
+  /** Notes by ticket id. */
+  notes: Record<string, TicketNote[]>
+  companies: Company[]
+  /** Picklists by entity ("Tickets", "TicketNotes") and field name. */
+  picklists: Record<string, Record<string, PicklistValue[]>>
+  nextId: { ticket: number; note: number }
+}
+
+export type Entity = Record<string, unknown>
