@@ -38,7 +38,7 @@ export async function measure({ url, body, proc, verifyBody, connections, warmup
     )
   }
 
-  await load(url, json, warmupSeconds, verifyBody, connections)
+  const warm = await load(url, json, warmupSeconds, verifyBody, connections)
   const r = await load(url, json, durationSeconds, verifyBody, connections)
   if (!proc.running()) {
     throw new Error(
@@ -60,5 +60,7 @@ export async function measure({ url, body, proc, verifyBody, connections, warmup
     timeouts: r.timeouts,
     bodyMismatches: r.mismatches,
     sampleResponse: probeText.slice(0, 500),
+    /** 2xx answers from the probe on: probe, warm-up and measured run. */
+    accepted: 1 + warm['2xx'] + r['2xx'],
   }
 }

@@ -13,7 +13,10 @@
 //                        posting webhooks to a receiver in this process, while the load runs).
 //   3. sync creates      the real service, ROLE=api, POST /api/oem-alerts-api/alert/sync against the
 //                        sandbox PSA: the whole decision table per request, a new ticket each time.
-//   4. PSA rows          (bench/psa.mjs) ConnectWise simulators answering after 300 ms: 400 alerts over
+//   4. processing      (bench/pipeline.mjs) end to end in the ROLE=all row (accepted → status_update
+//                        delivered), and a ROLE=worker drain of 5,000 queued alerts with the worst
+//                        /healthz answer and the event-loop delay while draining (BENCH_ONLY=drain).
+//   5. PSA rows          (bench/psa.mjs) ConnectWise simulators answering after 300 ms: 400 alerts over
 //                        8 partners, then the same beside a partner whose PSA takes 5 s (BENCH_ONLY=psa).
 // Each service target gets its own process and database, set up over the HTTP APIs only (as
 // test/helpers/fixtures.ts does), with the vendor rate limit at its maximum and de-duplication off,
@@ -31,9 +34,11 @@
 // and the temporary directory is removed.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { buildIfStale } from '../scripts/build.mjs'
 import { measure } from './measure.mjs'
+import { drainAlerts, drainRow, drainTable, untilDelivered } from './pipeline.mjs'
 import { adminToken, cleanUp, startBaseline, startReceiver, startService, stop } from './processes.mjs'
 import { psaRows } from './psa.mjs'
 import { integer, machine, problems, psaTable, table, truncate } from './report.mjs'
@@ -107,7 +112,15 @@ function serviceTarget(what, role, path, verifyBody) {
         // Counted from the first alert on: probe, warm-up and measured run.
         const hooksBefore = receiver.count
         const { warn, error } = proc.log
+        receiver.updates.clear()
+        const start = performance.now()
         Object.assign(row, await measure({ ...load, url: baseUrl + path, body: alertBody, proc, verifyBody }))
+        if (role === 'all') {
+          // End to end: everything accepted from the probe on, until its status_update arrived.
+          const last = await untilDelivered(receiver, row.accepted, row.name)
+          row.endToEnd = { alerts: row.accepted, seconds: (last - start) / 1000 }
+          row.endToEnd.alertsPerSec = row.accepted / row.endToEnd.seconds
+        }
         row.webhooksReceived = receiver.count - hooksBefore
         row.serviceLog = { warn: proc.log.warn - warn, error: proc.log.error - error }
         if (row.serviceLog.error > 0) row.serviceLog.lastError = proc.log.lastError
@@ -131,6 +144,7 @@ async function main() {
 
   const rows = []
   let psa = []
+  let drain = null
   try {
     for (const target of targets.filter(
       (t, i) => i === 0 || only.length === 0 || only.some((o) => t.name.includes(o)),
@@ -143,6 +157,14 @@ async function main() {
       } catch (err) {
         row.error = err instanceof Error ? err.message : String(err)
         process.stdout.write(`  failed: ${truncate(row.error.split('\n')[0], 160)}\n`)
+      }
+    }
+    if (only.length === 0 || only.includes('drain')) {
+      process.stdout.write(`running the worker drain: ${drainAlerts} queued alerts, then ROLE=worker…\n`)
+      try {
+        drain = await drainRow(receiver)
+      } catch (err) {
+        drain = { name: 'worker drain', error: err instanceof Error ? err.message : String(err) }
       }
     }
     if (only.length === 0 || only.includes('psa')) {
@@ -173,7 +195,18 @@ async function main() {
     if (r.serviceLog.warn > 0)
       notes.push(`${r.name}: the service logged ${integer(r.serviceLog.warn)} warnings`)
   }
+  for (const r of rows.filter((r) => !r.error && r.endToEnd)) {
+    const e = r.endToEnd
+    const ratio = baseline.error ? '' : ` (${(e.alertsPerSec / baseline.reqPerSec).toFixed(3)}x baseline)`
+    notes.push(
+      `${r.name} end to end: ${integer(e.alerts)} accepted, all delivered after ${e.seconds.toFixed(1)} s: ${integer(e.alertsPerSec)} alerts/s${ratio}`,
+    )
+  }
   if (notes.length > 0) process.stdout.write(`\n${notes.join('\n')}\n`)
+  if (drain) {
+    process.stdout.write(`\n${drainTable(drain, baseline.error ? null : baseline.reqPerSec)}\n`)
+    if (drain.error) process.exitCode = 1
+  }
   if (psa.length > 0) {
     process.stdout.write(`\n${psaTable(psa)}\n`)
     if (psa.some((r) => r.error)) process.exitCode = 1
@@ -194,6 +227,7 @@ async function main() {
         machine: m,
         load: { tool: 'autocannon', connections, warmupSeconds, durationSeconds },
         rows,
+        drain,
         psa,
       },
       null,

@@ -12,6 +12,7 @@ import { clientFailure, frameworkFailure, installErrorHandling } from './http/er
 import { installIngressChecks } from './http/ingress.js'
 import { FailureBody } from './http/schemas.js'
 import { registerHealth } from './ops/health.js'
+import { registerMetrics } from './ops/metrics.js'
 import { routes } from './routes.js'
 import type { Services } from './services.js'
 import { oauthFailure } from './vendor-api/routes/oauth-token.js'
@@ -111,8 +112,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
 
-  // A worker process serves only health checks; api and all serve every route.
-  for (const register of services.config.role === 'worker' ? [registerHealth] : routes)
+  // A worker process serves only health checks and metrics; api and all serve every route.
+  for (const register of services.config.role === 'worker' ? [registerHealth, registerMetrics] : routes)
     register(app, services)
   return app
 }

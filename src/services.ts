@@ -1,7 +1,7 @@
 // Builds every service once, with plain constructors, and types the set as one context that the route
 // list and the runtime receive. No container, no decorators; nothing here but wiring.
 import type { FastifyBaseLogger } from 'fastify'
-import { Registry } from 'prom-client'
+import { collectDefaultMetrics, Registry } from 'prom-client'
 import { AlertAcceptor } from './alerts/accept.js'
 import { CachedReads } from './alerts/cached-reads.js'
 import { AlertExecutor } from './alerts/executor.js'
@@ -116,6 +116,8 @@ export function buildServices(deps: {
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
   const lifecycle = new IntegrationLifecycle(snapshots)
   const metrics = new Registry()
+  // The process's own: event-loop delay (issue 11: background work must not stall the API), heap, GC.
+  collectDefaultMetrics({ register: metrics })
   registerQueueMetrics(metrics, queue)
   registerAlertMetrics(metrics, store)
   const catalogues = new CatalogueSource({
