@@ -2,8 +2,13 @@
 // measured run, and what the run's answers were.
 import autocannon from 'autocannon'
 import { describeExit } from './processes.mjs'
+import { wrkAvailable, wrkLoad } from './wrk.mjs'
+
+/** BENCH_TOOL: wrk (the default where it is installed) or autocannon. */
+export const tool = process.env.BENCH_TOOL ?? (wrkAvailable() ? 'wrk' : 'autocannon')
 
 function load(url, body, seconds, verifyBody, connections) {
+  if (tool === 'wrk') return wrkLoad({ url, body, seconds, connections })
   return autocannon({
     url,
     method: 'POST',

@@ -68,7 +68,7 @@ export function table(rows) {
 export function problems(row) {
   if (row.error) return [row.error]
   const found = []
-  const unexpected = Object.entries(row.statusCodes).filter(([code]) => code !== '201')
+  const unexpected = Object.entries(row.statusCodes).filter(([code]) => code !== '201' && code !== '2xx')
   if (unexpected.length > 0) found.push(`answers other than 201: ${codes(Object.fromEntries(unexpected))}`)
   if (row.requestErrors > 0) found.push(`${integer(row.requestErrors)} request errors (sockets)`)
   if (row.timeouts > 0) found.push(`${integer(row.timeouts)} timeouts`)

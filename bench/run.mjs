@@ -1,6 +1,7 @@
 // `node bench/run.mjs` (npm run bench): the alert intake under load, in one run, on this machine.
 //
-// What it measures, each target with autocannon (BENCH_CONNECTIONS connections, default 32;
+// What it measures, each target with wrk where it is installed, else autocannon (BENCH_TOOL picks;
+// BENCH_CONNECTIONS connections, default 50 with wrk and 32 with autocannon;
 // BENCH_DURATION seconds, default 10; after a 2 s warm-up run that is discarded; BENCH_ONLY=api,sync
 // runs only the targets whose name has one of the words, beside the baseline):
 //   1. baseline          a bare Fastify 5 app (bench/baseline-server.mjs, own process, logger off)
@@ -37,7 +38,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { buildIfStale } from '../scripts/build.mjs'
-import { measure } from './measure.mjs'
+import { measure, tool } from './measure.mjs'
 import { drainAlerts, drainRow, drainTable, untilDelivered } from './pipeline.mjs'
 import { adminToken, cleanUp, startBaseline, startReceiver, startService, stop } from './processes.mjs'
 import { psaRows } from './psa.mjs'
@@ -47,7 +48,7 @@ import { sampleAlertBody, setupIntegration } from './setup.mjs'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const resultsFile = join(root, 'bench', 'results.json')
 
-const connections = positiveInteger('BENCH_CONNECTIONS', 32)
+const connections = positiveInteger('BENCH_CONNECTIONS', tool === 'wrk' ? 50 : 32)
 const durationSeconds = positiveInteger('BENCH_DURATION', 10)
 const warmupSeconds = 2
 /** BENCH_ONLY=api,sync: only the targets whose name has one of these words (the baseline always runs). */
@@ -137,7 +138,7 @@ async function main() {
   const m = machine()
   process.stdout.write(
     `machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}\n` +
-      `load: autocannon, ${connections} connections, ${warmupSeconds} s warm-up (discarded) + ${durationSeconds} s per target\n\n`,
+      `load: ${tool}, ${connections} connections, ${warmupSeconds} s warm-up (discarded) + ${durationSeconds} s per target\n\n`,
   )
   buildIfStale()
   const receiver = await startReceiver()
@@ -225,7 +226,7 @@ async function main() {
       {
         date: new Date().toISOString(),
         machine: m,
-        load: { tool: 'autocannon', connections, warmupSeconds, durationSeconds },
+        load: { tool, connections, warmupSeconds, durationSeconds },
         rows,
         drain,
         psa,

@@ -63,6 +63,13 @@ export const EnvSchema = Type.Object({
     default: 64,
     description: 'jobs at once per process (most wait on a PSA); at least partners × PARTNER_CONCURRENCY',
   }),
+  QUEUE_BACKLOG_LIMIT: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000_000,
+    default: 100_000,
+    description:
+      'queued jobs above which the worker warns in its log and /metrics (alertbridge_jobs_backlog_over_limit); intake goes on accepting',
+  }),
   PARTNER_CONCURRENCY: Type.Integer({
     minimum: 1,
     maximum: 64,
@@ -129,6 +136,7 @@ export interface Config {
   webhookRetryScheduleSeconds: number[] | undefined
   psaRetryScheduleSeconds: number[]
   workerConcurrency: number
+  queueBacklogLimit: number
   partnerConcurrency: number
   snapshotCoalesceMs: number
   logLevel: string
@@ -193,6 +201,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhookRetryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? seconds(env.WEBHOOK_RETRY_SCHEDULE) : undefined,
     psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
     workerConcurrency: env.WORKER_CONCURRENCY,
+    queueBacklogLimit: env.QUEUE_BACKLOG_LIMIT,
     partnerConcurrency: env.PARTNER_CONCURRENCY,
     snapshotCoalesceMs: env.SNAPSHOT_COALESCE_MS,
     logLevel: env.LOG_LEVEL,

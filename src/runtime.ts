@@ -2,6 +2,7 @@
 // webhook dispatcher, the pruning of rows past their age, and, in embedded mode, taking back the work a
 // crashed run left leased. services.ts builds it; boot.ts starts it and stops it on close.
 import type { FastifyBaseLogger } from 'fastify'
+import { Gauge, type Registry } from 'prom-client'
 import type { Clock } from './clock.js'
 import type { Db } from './db/connect.js'
 import type { Store } from './db/store.js'
@@ -17,7 +18,7 @@ export class Runtime {
       db: Pick<Db, 'dialect'>
       store: Store
       queue: SqlJobQueue
-      runner: JobRunner
+      runner: JobRunner & { readonly finished: number }
       jobs: JobCatalogue
       dispatcher: WebhookDispatcher
       /** Re-seals what SECRET_KEY_PREVIOUS sealed (ops/reseal.ts). */
@@ -26,8 +27,24 @@ export class Runtime {
       retention: Pick<Retention, 'start' | 'stop'>
       clock: Clock
       log: FastifyBaseLogger
+      /** Queued jobs above which the worker warns (QUEUE_BACKLOG_LIMIT). */
+      backlogLimit: number
+      metrics: Registry
+      /** How often the summary line is written (10 s). */
+      summaryMs?: number
     },
-  ) {}
+  ) {
+    this.overLimit = new Gauge({
+      name: 'alertbridge_jobs_backlog_over_limit',
+      help: '1 while the queued jobs exceed QUEUE_BACKLOG_LIMIT (the worker falls behind intake), else 0',
+      registers: [o.metrics],
+    })
+  }
+
+  private readonly overLimit: Gauge
+  private summary: NodeJS.Timeout | null = null
+  private last = { jobs: 0, attempts: 0 }
+  private over = false
 
   async start(): Promise<void> {
     const { db, store, queue, clock, log } = this.o
@@ -42,10 +59,38 @@ export class Runtime {
     this.o.dispatcher.start()
     this.o.resealer.start()
     this.o.retention.start()
+    this.summary = setInterval(() => void this.summarize(), this.o.summaryMs ?? 10_000)
+    this.summary.unref()
+  }
+
+  /**
+   * One line at info per period with work done (per-alert lines are at debug), and a warning each
+   * time the backlog crosses its bound (issue 11). Intake goes on accepting: see docs/decisions.md.
+   */
+  private async summarize(): Promise<void> {
+    const { runner, dispatcher, queue, log, backlogLimit } = this.o
+    const now = { jobs: runner.finished, attempts: dispatcher.attempts }
+    const jobs = now.jobs - this.last.jobs
+    const attempts = now.attempts - this.last.attempts
+    this.last = now
+    try {
+      const queued = await queue.depth()
+      const over = queued > backlogLimit
+      this.overLimit.set(over ? 1 : 0)
+      if (over && !this.over)
+        log.warn({ queued, limit: backlogLimit }, 'the job backlog is over QUEUE_BACKLOG_LIMIT')
+      if (!over && this.over)
+        log.info({ queued, limit: backlogLimit }, 'the job backlog is back under its limit')
+      this.over = over
+      if (jobs > 0 || attempts > 0) log.info({ jobs, webhookAttempts: attempts, queued }, 'worker progress')
+    } catch (err) {
+      log.warn({ err }, 'could not read the job backlog')
+    }
   }
 
   /** Stops taking work and waits up to `graceMs` for work in flight. */
   async stop(graceMs: number): Promise<void> {
+    if (this.summary) clearInterval(this.summary)
     await this.o.resealer.stop()
     await this.o.retention.stop()
     // Both wait for their work in flight at once: the grace is the whole stop's, not each one's.

@@ -21,6 +21,7 @@ import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
 import { SealedValues } from './db/repositories/sealed-values.js'
 import { Store } from './db/store.js'
+import { WriteBatcher } from './db/write-batch.js'
 import { type AuthHooks, authHooks } from './http/auth.js'
 import { IntegrationLifecycle } from './integrations/lifecycle.js'
 import { SnapshotScheduler, snapshotKind } from './integrations/snapshots.js'
@@ -101,7 +102,9 @@ export function buildServices(deps: {
   const idleMs = db.dialect === 'postgres' ? 1000 : 10_000
 
   const store = new Store(db.kysely, box)
-  const sandbox = new SandboxStore(db.kysely)
+  // Group commit of the hot paths' writes (issue 11): accepts, claims, reservations, outcomes, deliveries.
+  const writes = new WriteBatcher(store)
+  const sandbox = new SandboxStore(db.kysely, (work) => writes.run((tx) => work(tx.kysely)))
   const psaHttp = outbound('alertbridge-psa/1')
   const psa = new PsaRegistry([
     sandboxPsa(sandbox, clock),
@@ -112,7 +115,7 @@ export function buildServices(deps: {
     syncroKind(),
   ])
   const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds, config.accessTokenLimits)
-  const queue = new SqlJobQueue(store, db, clock)
+  const queue = new SqlJobQueue(store, db, clock, writes)
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
   const lifecycle = new IntegrationLifecycle(snapshots)
   const metrics = new Registry()
@@ -134,6 +137,7 @@ export function buildServices(deps: {
   const outbox = new WebhookOutbox(clock, catalogues)
   const dispatcher = new WebhookDispatcher({
     store,
+    writes,
     http: outbound('alertbridge-webhooks/1'),
     clock,
     log,
@@ -142,17 +146,19 @@ export function buildServices(deps: {
   })
   const executor = new AlertExecutor({
     store,
+    writes,
     clock,
     log,
     catalogues,
     psa: new PsaCalls({ store, psa, timeoutMs: config.psaTimeoutMs }),
     reservations: new TicketReservations({
       store,
+      writes,
       clock,
       settlement: new Settlement(),
       psaTimeoutMs: config.psaTimeoutMs,
     }),
-    recorder: new OutcomeRecorder({ store, clock, lifecycle, outbox }),
+    recorder: new OutcomeRecorder({ writes, clock, lifecycle, outbox }),
   })
   const acceptReads = new CachedReads(store)
   const intake = new AlertIntake(
@@ -186,6 +192,8 @@ export function buildServices(deps: {
     retention,
     clock,
     log,
+    backlogLimit: config.queueBacklogLimit,
+    metrics,
   })
   return {
     config,
@@ -198,7 +206,7 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock),
+    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, writes, alerts, clock),
     acceptReads,
     catalogues,
     metrics,

@@ -1,11 +1,12 @@
 // The webhook strategy's request path (DESIGN §3): rows 1–4 answer at once as on the synchronous
 // path; otherwise the decision table runs on what is stored, without the PSA, to give the immediate
-// answer, and the alert is queued durably (group commit) before that answer is sent.
+// answer, and the alert is queued durably before that answer is sent: in the next batched write
+// (db/write-batch.ts), in the lane that goes ahead of background work.
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
+import type { WriteBatcher } from '../db/write-batch.js'
 import { type ImmediateAnswer, immediateAnswer } from '../domain/decide.js'
-import { GroupCommit } from '../queue/group-commit.js'
-import type { JobProducer, NewJob } from '../queue/port.js'
+import type { JobProducer } from '../queue/port.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
 import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
 import type { alertJob, QueuedAlert } from './queued.js'
@@ -13,18 +14,15 @@ import type { RateDecision } from './rate-limit.js'
 import type { AlertRequest } from './schema.js'
 
 export class AlertAcceptor {
-  private readonly commits: GroupCommit<NewJob>
-
   constructor(
     private readonly reads: ContextReads,
     private readonly catalogues: CatalogueLookup,
     private readonly intake: AlertIntake,
-    queue: JobProducer,
+    private readonly queue: JobProducer,
+    private readonly writes: Pick<WriteBatcher, 'run'>,
     private readonly job: ReturnType<typeof alertJob>,
     private readonly clock: Clock,
-  ) {
-    this.commits = new GroupCommit((jobs) => queue.add(jobs))
-  }
+  ) {}
 
   async accept(
     body: AlertRequest,
@@ -56,7 +54,9 @@ export class AlertAcceptor {
       request: redactedRequest(body),
       newCorrelationId,
     }
-    await this.commits.submit(this.job.job({ id: messageId, payload, group: integration.partnerId }))
+    const job = this.job.job({ id: messageId, payload, group: integration.partnerId })
+    await this.writes.run((tx) => this.queue.enqueue(tx, [job]), 'accept')
+    this.queue.handOver()
     return { answer, rate }
   }
 }

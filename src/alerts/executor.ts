@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
+import type { WriteBatcher } from '../db/write-batch.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import { created, internalError, type Outcome, psaFailed, rejected, updated } from '../domain/outcome.js'
@@ -25,6 +26,8 @@ import { newTicket, noteText } from './ticket-text.js'
 
 export interface ExecutorDeps {
   store: Store
+  /** Batched writes (db/write-batch.ts): what the PSA did is written down in the next batch. */
+  writes: Pick<WriteBatcher, 'run'>
   clock: Clock
   log: FastifyBaseLogger
   psa: PsaCalls
@@ -287,7 +290,7 @@ export class AlertExecutor {
       createdAt: this.d.clock().toISOString(),
     }
     try {
-      await this.d.store.transaction(async (tx) => {
+      await this.d.writes.run(async (tx) => {
         if (!(await tx.psaEffects.insert(effect))) throw new EffectTaken()
         if (await tx.events.exists(job.messageId)) throw new EffectTaken()
         await change(tx)

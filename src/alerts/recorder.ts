@@ -5,6 +5,7 @@
 // and says so: the caller then has nothing left to do.
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
+import type { WriteBatcher } from '../db/write-batch.js'
 import type { Integration } from '../domain/integration.js'
 import { transition } from '../domain/integration-state.js'
 import type { Outcome } from '../domain/outcome.js'
@@ -18,7 +19,8 @@ class AlreadyRecorded extends Error {}
 export class OutcomeRecorder {
   constructor(
     private readonly deps: {
-      store: Store
+      /** The outcome's transaction is a batched write: it shares its commit with others (issue 11). */
+      writes: Pick<WriteBatcher, 'run'>
       clock: Clock
       lifecycle: IntegrationLifecycle
       outbox: Pick<WebhookOutbox, 'statusUpdate'>
@@ -32,11 +34,11 @@ export class OutcomeRecorder {
     /** What belongs to this outcome (the ticket's change, settling a PSA effect), in the same transaction. */
     change?: (tx: Store) => Promise<void>,
   ): Promise<Extract<Execution, { kind: 'recorded' | 'adopted' }>> {
-    const { store, clock, lifecycle, outbox } = this.deps
+    const { writes, clock, lifecycle, outbox } = this.deps
     const now = clock().toISOString()
     const correlationId = outcome.correlationId ?? job.facts.correlationId ?? null
     try {
-      const notified = await store.transaction(async (tx) => {
+      const notified = await writes.run(async (tx) => {
         await change?.(tx)
         if (outcome.event && integration) {
           const inserted = await tx.events.insert({

@@ -6,6 +6,7 @@
 import type { Clock } from '../clock.js'
 import type { Reservation } from '../db/repositories/tickets.js'
 import type { Store } from '../db/store.js'
+import type { WriteBatcher } from '../db/write-batch.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import type { AlertFacts, Ticket } from '../domain/types.js'
@@ -16,6 +17,8 @@ export class TicketReservations {
   constructor(
     private readonly deps: {
       store: Store
+      /** The reservation is committed (in a shared batch) before the PSA is called. */
+      writes: Pick<WriteBatcher, 'run'>
       clock: Clock
       settlement: Settlement
       /** How long a holder may take: the PSA call's budget plus a margin. */
@@ -63,7 +66,7 @@ export class TicketReservations {
       leaseUntil: this.leaseUntil(now),
       now: now.toISOString(),
     }
-    const reserved = await store.transaction((tx) => tx.tickets.reserve(r, d.retireTicketId))
+    const reserved = await this.deps.writes.run((tx) => tx.tickets.reserve(r, d.retireTicketId))
     if (reserved !== 'busy') return reserved
     await this.waitWhileCreating(r.integrationId, async () => {
       const holders = await Promise.all([
@@ -79,7 +82,10 @@ export class TicketReservations {
   async claimClose(integrationId: string, ticket: Ticket): Promise<boolean> {
     const { store, clock, settlement } = this.deps
     const now = clock()
-    if (await store.tickets.claimClose(ticket.id, this.leaseUntil(now), now.toISOString())) return true
+    const claimed = await this.deps.writes.run((tx) =>
+      tx.tickets.claimClose(ticket.id, this.leaseUntil(now), now.toISOString()),
+    )
+    if (claimed) return true
     await settlement.waitFor(
       integrationId,
       async () => (await store.tickets.get(ticket.id))?.status !== 'closing',

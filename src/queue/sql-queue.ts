@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js'
 import type { Db } from '../db/connect.js'
 import type { Database, JobsTable } from '../db/schema.js'
 import type { Store } from '../db/store.js'
+import type { WriteBatcher } from '../db/write-batch.js'
 import type { JobProducer, NewJob } from './port.js'
 
 type JobRow = Insertable<JobsTable>
@@ -62,8 +63,15 @@ export class SqlJobQueue implements JobProducer {
     /** Its dialect picks the claim query; its embedded connection (SQLite) takes the hot insert. */
     private readonly db: Pick<Db, 'dialect' | 'sqlite'>,
     private readonly clock: Clock,
+    /** When given, the runner's writes (claims, completions, retries) share the batches' commits. */
+    private readonly writes?: Pick<WriteBatcher, 'run'>,
   ) {
     this.events.setMaxListeners(0)
+  }
+
+  /** One write of the runner's: in the next batch, or on its own. */
+  private write<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.writes ? this.writes.run((tx) => work(tx.kysely)) : work(this.store.kysely)
   }
 
   private rawInsert: { statement: SQLite.Statement; columns: (keyof JobRow)[] } | null = null
@@ -114,7 +122,6 @@ export class SqlJobQueue implements JobProducer {
     if (limit <= 0 || kinds?.length === 0) return []
     const now = this.clock()
     const leaseToken = uuidv7()
-    const db = this.store.kysely
     const until = (ms: number) => new Date(now.getTime() + ms).toISOString()
     const leaseEnd =
       typeof leaseMs === 'number'
@@ -123,30 +130,34 @@ export class SqlJobQueue implements JobProducer {
             Object.entries(leaseMs).map(([kind, ms]) => sql`when ${kind} then ${until(ms)}`),
             sql` `,
           )} else ${until(Math.max(...Object.values(leaseMs)))} end`
-    let due = db
-      .selectFrom('jobs')
-      .select('id')
-      .where('run_at', '<=', now.toISOString())
-      .$if(kinds !== null, (q) => q.where('kind', 'in', kinds ?? []))
-      .$if(busy.length > 0, (q) =>
-        q.where((eb) => eb.or([eb('group_key', 'is', null), eb('group_key', 'not in', busy)])),
-      )
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(limit)
-    if (this.db.dialect === 'postgres') due = due.forUpdate().skipLocked()
-    const rows = await db
-      .updateTable('jobs')
-      .set((eb) => ({
-        run_at: leaseEnd,
-        lease_token: leaseToken,
-        attempts: eb('attempts', '+', 1),
-        dedupe_key: null,
-        hold_key: null,
-      }))
-      .where('id', 'in', due)
-      .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
-      .execute()
+    const due = (db: Kysely<Database>) => {
+      const q = db
+        .selectFrom('jobs')
+        .select('id')
+        .where('run_at', '<=', now.toISOString())
+        .$if(kinds !== null, (q) => q.where('kind', 'in', kinds ?? []))
+        .$if(busy.length > 0, (q) =>
+          q.where((eb) => eb.or([eb('group_key', 'is', null), eb('group_key', 'not in', busy)])),
+        )
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(limit)
+      return this.db.dialect === 'postgres' ? q.forUpdate().skipLocked() : q
+    }
+    const rows = await this.write((db) =>
+      db
+        .updateTable('jobs')
+        .set((eb) => ({
+          run_at: leaseEnd,
+          lease_token: leaseToken,
+          attempts: eb('attempts', '+', 1),
+          dedupe_key: null,
+          hold_key: null,
+        }))
+        .where('id', 'in', due(db))
+        .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
+        .execute(),
+    )
     return rows
       .map((r) => ({
         id: r.id,
@@ -162,69 +173,79 @@ export class SqlJobQueue implements JobProducer {
   /** Removes finished jobs whose lease is still their runner's; answers how many it removed. */
   async complete(jobs: readonly ClaimedJob[]): Promise<number> {
     if (jobs.length === 0) return 0
-    const result = await this.store.kysely
-      .deleteFrom('jobs')
-      .where((eb) =>
-        eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease_token', '=', j.leaseToken)]))),
-      )
-      .executeTakeFirst()
+    const result = await this.write((db) =>
+      db
+        .deleteFrom('jobs')
+        .where((eb) =>
+          eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease_token', '=', j.leaseToken)]))),
+        )
+        .executeTakeFirst(),
+    )
     return Number(result.numDeletedRows)
   }
 
   /** Gives claimed jobs back unrun, as if never claimed (their runner has no room for them now). */
   async release(jobs: readonly ClaimedJob[]): Promise<void> {
     if (jobs.length === 0) return
-    await this.store.kysely
-      .updateTable('jobs')
-      .set((eb) => ({
-        run_at: this.clock().toISOString(),
-        lease_token: null,
-        attempts: eb('attempts', '-', 1),
-      }))
-      .where((eb) =>
-        eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease_token', '=', j.leaseToken)]))),
-      )
-      .execute()
+    await this.write((db) =>
+      db
+        .updateTable('jobs')
+        .set((eb) => ({
+          run_at: this.clock().toISOString(),
+          lease_token: null,
+          attempts: eb('attempts', '-', 1),
+        }))
+        .where((eb) =>
+          eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease_token', '=', j.leaseToken)]))),
+        )
+        .execute(),
+    )
   }
 
   /** A job that can never run (its payload does not fit its kind): kept with the reason, never due. */
   async kill(job: ClaimedJob, reason: string): Promise<void> {
-    await this.store.kysely
-      .updateTable('jobs')
-      .set({
-        run_at: never,
-        lease_token: null,
-        last_error: reason.slice(0, 2000),
-        failed_at: this.clock().toISOString(),
-      })
-      .where('id', '=', job.id)
-      .where('lease_token', '=', job.leaseToken)
-      .execute()
+    await this.write((db) =>
+      db
+        .updateTable('jobs')
+        .set({
+          run_at: never,
+          lease_token: null,
+          last_error: reason.slice(0, 2000),
+          failed_at: this.clock().toISOString(),
+        })
+        .where('id', '=', job.id)
+        .where('lease_token', '=', job.leaseToken)
+        .execute(),
+    )
   }
 
   async retryAt(job: ClaimedJob, runAt: Date, error: string): Promise<void> {
-    await this.store.kysely
-      .updateTable('jobs')
-      .set({ run_at: runAt.toISOString(), lease_token: null, last_error: error.slice(0, 2000) })
-      .where('id', '=', job.id)
-      .where('lease_token', '=', job.leaseToken)
-      .execute()
+    await this.write((db) =>
+      db
+        .updateTable('jobs')
+        .set({ run_at: runAt.toISOString(), lease_token: null, last_error: error.slice(0, 2000) })
+        .where('id', '=', job.id)
+        .where('lease_token', '=', job.leaseToken)
+        .execute(),
+    )
   }
 
   /** Gives a claimed job back unrun until `runAt` or `resume(key)`; the claim does not count as an attempt. */
   async hold(job: ClaimedJob, key: string, runAt: Date, reason: string): Promise<void> {
-    await this.store.kysely
-      .updateTable('jobs')
-      .set((eb) => ({
-        run_at: runAt.toISOString(),
-        lease_token: null,
-        attempts: eb('attempts', '-', 1),
-        hold_key: key,
-        last_error: reason.slice(0, 2000),
-      }))
-      .where('id', '=', job.id)
-      .where('lease_token', '=', job.leaseToken)
-      .execute()
+    await this.write((db) =>
+      db
+        .updateTable('jobs')
+        .set((eb) => ({
+          run_at: runAt.toISOString(),
+          lease_token: null,
+          attempts: eb('attempts', '-', 1),
+          hold_key: key,
+          last_error: reason.slice(0, 2000),
+        }))
+        .where('id', '=', job.id)
+        .where('lease_token', '=', job.leaseToken)
+        .execute(),
+    )
   }
 
   async resume(tx: Store, key: string): Promise<number> {

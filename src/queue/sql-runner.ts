@@ -7,7 +7,7 @@
 // lease and runs again later.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
-import { GroupCommit } from './group-commit.js'
+import { yieldToLoop } from '../db/write-batch.js'
 import { canRetry, retryDelayMs } from './jobs.js'
 import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
 import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
@@ -24,23 +24,27 @@ export interface SqlRunnerOptions {
 }
 
 const defaultHoldMs = 10 * 60 * 1000
+/** Jobs started per macrotask. */
+const startSlice = 16
 
 export class SqlJobRunner implements JobRunner {
+  /** Jobs finished (done) since start: the worker's summary line reads it. */
+  finished = 0
   private readonly inflight = new Set<Promise<void>>()
   /** Jobs in flight per group, for the kinds that cap their groups. */
   private readonly groups = new Map<string, number>()
   private readonly wakeup = new Wakeup()
-  private readonly completions: GroupCommit<ClaimedJob>
   private kinds = new Map<string, JobKindEntry>()
   private leases: Record<string, number> = {}
   private running = false
   private loopDone: Promise<void> = Promise.resolve()
   private unsubscribe: (() => void) | null = null
 
+  /** Free slots worth a claim while jobs run: a finished job does not cost a claim of one. */
+  private readonly claimBatch: number
+
   constructor(private readonly o: SqlRunnerOptions) {
-    this.completions = new GroupCommit(async (jobs) => {
-      await o.queue.complete(jobs)
-    })
+    this.claimBatch = Math.max(1, Math.floor(o.concurrency / 4))
   }
 
   start(catalogue: JobCatalogue): void {
@@ -69,10 +73,18 @@ export class SqlJobRunner implements JobRunner {
       let delay = idleMs
       try {
         const free = concurrency - this.inflight.size
-        if (free > 0) {
+        // Claims are batched: with jobs running, the runner waits for a quarter of its slots to free
+        // (each finished job wakes it) instead of claiming one job per finished one.
+        if (free > 0 && (this.inflight.size === 0 || free >= this.claimBatch)) {
           const jobs = await queue.claim(free, this.leases, this.busyGroups())
-          // One claim may take several jobs of a group: those beyond the kind's cap go back.
-          const excess = jobs.filter((job) => !this.admit(job))
+          // One claim may take several jobs of a group: those beyond the kind's cap go back. Jobs
+          // start in slices with a yield between, so their first reads do not hold the event loop.
+          const excess: ClaimedJob[] = []
+          let started = 0
+          for (const job of jobs) {
+            if (!this.admit(job)) excess.push(job)
+            else if (++started % startSlice === 0) await yieldToLoop()
+          }
           await queue.release(excess)
           if (jobs.length === free && excess.length === 0) continue
           // Jobs of a group at its cap wait for one of the group to finish (which wakes this loop).
@@ -143,7 +155,8 @@ export class SqlJobRunner implements JobRunner {
       }
       switch (result.kind) {
         case 'done':
-          await this.completions.submit(job)
+          await queue.complete([job])
+          this.finished++
           return
         case 'retry': {
           const delayMs = retryDelayMs(kind.retry, job.attempts, result.notBeforeMs)

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import type { Clock } from '../clock.js'
 import type { ClaimedDelivery } from '../db/repositories/deliveries.js'
 import type { Store } from '../db/store.js'
+import { type WriteBatcher, yieldToLoop } from '../db/write-batch.js'
 import { previousLive } from '../domain/credentials.js'
 import type { DeliveryStatus } from '../domain/delivery.js'
 import type { OutboundHttp, OutboundResult } from '../outbound/http.js'
@@ -16,6 +17,8 @@ import { type AttemptVerdict, judgeAttempt } from './retry-policy.js'
 
 export interface DispatcherOptions {
   store: Store
+  /** Claims and attempt records share the batches' commits (issue 11); one transaction each without. */
+  writes?: Pick<WriteBatcher, 'run'>
   http: Pick<OutboundHttp, 'post'>
   clock: Clock
   log: FastifyBaseLogger
@@ -27,10 +30,15 @@ export interface DispatcherOptions {
 const day = 24 * 60 * 60 * 1000
 /** Deliveries in flight to one endpoint at once: a slow vendor holds back only its own events. */
 const perEndpoint = 4
-/** Deliveries in flight in this process at once. */
+/** Deliveries claimed and not yet recorded in this process at once (sending or waiting their turn). */
 const maxInFlight = 64
+/** Deliveries one endpoint may have claimed at once: 4 sending, the rest next in line (claimed per turn).
+ * Their lease grows with it (75 s): how long a dead worker's claims wait on PostgreSQL. */
+const perEndpointClaimed = 16
 /** One attempt's whole budget (connect, send, answer). */
 const timeoutMs = 15_000
+/** A claim's lease covers its wait in line behind the endpoint's other claims, then its own attempt. */
+const leaseMs = Math.ceil(perEndpointClaimed / perEndpoint) * timeoutMs + 15_000
 /** An endpoint failing for this long is paused (DESIGN §4: 5 days). */
 const pauseAfterMs = 5 * day
 
@@ -43,18 +51,29 @@ function signatures(secrets: readonly string[], id: string, at: Date, body: stri
   return secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' ')
 }
 
+type Endpoint = Awaited<ReturnType<Store['vendors']['webhookEndpoint']>>
+
 export class WebhookDispatcher {
+  /** Attempts recorded since start (the worker's summary line reads it). */
+  attempts = 0
+  /** Requests in flight per endpoint (at most perEndpoint). */
   private readonly perVendor = new Map<string, number>()
+  /** Claimed deliveries waiting for a free request slot of their endpoint, oldest first. */
+  private readonly lines = new Map<string, { d: ClaimedDelivery; endpoint: Promise<Endpoint> }[]>()
+  /** Deliveries claimed and not yet settled, per endpoint (in line, sending or being recorded). */
+  private readonly claimedPer = new Map<string, number>()
   private readonly inflight = new Set<Promise<void>>()
   private readonly wakeup = new Wakeup()
   private running = false
   private loopDone: Promise<void> = Promise.resolve()
   private readonly idleMs: number
   private readonly random: () => number
+  private readonly write: <T>(work: (tx: Store) => Promise<T>) => Promise<T>
 
   constructor(private readonly o: DispatcherOptions) {
     this.idleMs = o.idleMs ?? 10_000
     this.random = o.random ?? Math.random
+    this.write = o.writes ? (work) => o.writes!.run(work) : (work) => o.store.transaction(work)
   }
 
   /** Something was queued or replayed: look now instead of at the next timer. */
@@ -73,6 +92,12 @@ export class WebhookDispatcher {
     this.running = false
     this.wakeup.wake()
     await this.loopDone
+    // What waits in line was never sent: it goes back to the outbox at once.
+    const unsent = [...this.lines.values()].flat().map((w) => w.d)
+    this.lines.clear()
+    await this.o.store.deliveries
+      .release(unsent, this.o.clock().toISOString())
+      .catch((err) => this.o.log.warn({ err }, 'could not give back unsent deliveries; their lease runs out'))
     await settleWithin(this.inflight, graceMs)
   }
 
@@ -80,8 +105,12 @@ export class WebhookDispatcher {
     const { store, clock, log } = this.o
     while (this.running) {
       let delay = this.idleMs
+      // Wakes of one turn (every status_update queued, every attempt ended) make one look, not many.
+      await yieldToLoop()
       try {
-        if (this.inflight.size < maxInFlight) {
+        let claimedNow = 0
+        for (const n of this.claimedPer.values()) claimedNow += n
+        if (claimedNow < maxInFlight) {
           const now = clock()
           const nowIso = now.toISOString()
           // Endpoints oldest-due first; each gets at most its free slots. An endpoint at its limit
@@ -89,26 +118,36 @@ export class WebhookDispatcher {
           const heads = (await store.deliveries.nextDuePerVendor())
             .filter((h): h is { vendorId: string; next: string } => h.next !== null)
             .sort((a, b) => (a.next < b.next ? -1 : 1))
-          let started = 0
           let earliest: number | null = null
+          const due: string[] = []
+          const leaseUntil = new Date(now.getTime() + leaseMs).toISOString()
           for (const h of heads) {
-            const capacity = perEndpoint - (this.perVendor.get(h.vendorId) ?? 0)
-            const room = Math.min(capacity, maxInFlight - this.inflight.size)
+            const capacity = perEndpointClaimed - (this.claimedPer.get(h.vendorId) ?? 0)
+            const room = Math.min(capacity, maxInFlight - claimedNow - due.length)
             if (room <= 0) continue
             if (h.next > nowIso) {
               earliest = Math.min(earliest ?? Number.POSITIVE_INFINITY, Date.parse(h.next))
               continue
             }
-            const leaseUntil = new Date(now.getTime() + timeoutMs + 15_000).toISOString()
-            for (const c of await store.deliveries.dueForVendor(h.vendorId, nowIso, room)) {
-              const claimed = await store.deliveries.claim(c.id, nowIso, leaseUntil)
-              if (claimed) {
-                this.run(claimed)
-                started++
-              }
-            }
+            for (const c of await store.deliveries.dueForVendor(h.vendorId, nowIso, room)) due.push(c.id)
           }
-          if (started > 0) continue
+          // The turn's claims in one statement, in the next batched write.
+          const claimed =
+            due.length === 0 ? [] : await this.write((tx) => tx.deliveries.claimMany(due, nowIso, leaseUntil))
+          if (claimed.length > 0) {
+            // Each endpoint's URL and secrets are read (and decrypted) once per turn.
+            const endpoints = new Map<string, Promise<Endpoint>>()
+            for (const d of claimed) {
+              let endpoint = endpoints.get(d.vendorId)
+              if (!endpoint) {
+                endpoint = store.vendors.webhookEndpoint(d.vendorId)
+                endpoint.catch(() => {}) // each delivery awaiting it handles a failure
+                endpoints.set(d.vendorId, endpoint)
+              }
+              this.enqueue(d, endpoint)
+            }
+            continue
+          }
           if (earliest !== null) delay = Math.min(this.idleMs, earliest - clock().getTime())
         }
       } catch (err) {
@@ -119,14 +158,40 @@ export class WebhookDispatcher {
     }
   }
 
-  private run(d: ClaimedDelivery): void {
-    this.perVendor.set(d.vendorId, (this.perVendor.get(d.vendorId) ?? 0) + 1)
-    const p = this.deliver(d)
+  /** Puts a claimed delivery in its endpoint's line and starts what the endpoint has room for. */
+  private enqueue(d: ClaimedDelivery, endpoint: Promise<Endpoint>): void {
+    const line = this.lines.get(d.vendorId) ?? []
+    line.push({ d, endpoint })
+    this.lines.set(d.vendorId, line)
+    add(this.claimedPer, d.vendorId, 1)
+    this.pump(d.vendorId)
+  }
+
+  /** Starts the endpoint's next deliveries while it has a free request slot. */
+  private pump(vendorId: string): void {
+    const line = this.lines.get(vendorId)
+    while (this.running && line && line.length > 0 && (this.perVendor.get(vendorId) ?? 0) < perEndpoint) {
+      const next = line.shift()!
+      this.run(next.d, next.endpoint)
+    }
+    if (line?.length === 0) this.lines.delete(vendorId)
+  }
+
+  private run(d: ClaimedDelivery, endpoint: Promise<Endpoint>): void {
+    add(this.perVendor, d.vendorId, 1)
+    let sent = false
+    // The request slot frees once the answer is in; recording the attempt goes on beside the next one.
+    const answered = () => {
+      if (sent) return
+      sent = true
+      add(this.perVendor, d.vendorId, -1)
+      this.pump(d.vendorId)
+    }
+    const p = this.deliver(d, endpoint, answered)
       .catch((err) => this.o.log.error({ err, deliveryId: d.id }, 'webhook delivery failed unexpectedly'))
       .finally(() => {
-        const n = (this.perVendor.get(d.vendorId) ?? 1) - 1
-        if (n <= 0) this.perVendor.delete(d.vendorId)
-        else this.perVendor.set(d.vendorId, n)
+        answered()
+        add(this.claimedPer, d.vendorId, -1)
         this.inflight.delete(p)
         this.wakeup.wake()
       })
@@ -134,9 +199,10 @@ export class WebhookDispatcher {
   }
 
   /** One attempt at one delivery. */
-  async deliver(d: ClaimedDelivery): Promise<void> {
+  async deliver(d: ClaimedDelivery, endpoint?: Promise<Endpoint>, answered?: () => void): Promise<void> {
     const { store, clock, log } = this.o
-    const { url, secret, previousSecret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
+    const { url, secret, previousSecret, authHeader } = await (endpoint ??
+      store.vendors.webhookEndpoint(d.vendorId))
     const started = clock()
     let result: OutboundResult
     if (!url || !secret) {
@@ -161,6 +227,7 @@ export class WebhookDispatcher {
       headers['webhook-signature'] = signatures([secret, ...replaced], d.id, started, d.body)
       result = await this.o.http.post({ url, headers, body: d.body, timeoutMs: timeoutMs })
     }
+    answered?.()
     const now = clock()
     const verdict = judgeAttempt({
       result,
@@ -180,47 +247,49 @@ export class WebhookDispatcher {
         : verdict.kind === 'delivered'
           ? null
           : verdict.reason
-    const recorded = await store.deliveries.recordAttempt(d, {
-      attempt: {
-        number: d.attemptCount + 1,
-        trigger: d.manual ? 'manual' : 'scheduled',
-        url: url ?? '',
-        startedAt: started.toISOString(),
-        durationMs: Math.round(result.durationMs),
-        statusCode,
-        error,
-        responseBody: result.kind === 'response' ? result.body : null,
-        nextAttemptAt: next?.toISOString() ?? null,
-      },
-      status,
-      // Deferrals (Retry-After) and successes do not count as failed attempts.
-      failedAttempts:
-        verdict.kind === 'delivered' || (verdict.kind === 'retry' && !verdict.spendsAttempt)
-          ? d.failedAttempts
-          : d.failedAttempts + 1,
-      runAt: (next ?? now).toISOString(),
-      lastStatus: statusCode,
-      lastError: error,
-      now: now.toISOString(),
+    // The attempt, and a healthy endpoint's mark, in the next batched write.
+    const recorded = await this.write(async (tx) => {
+      const done = await tx.deliveries.recordAttempt(d, {
+        attempt: {
+          number: d.attemptCount + 1,
+          trigger: d.manual ? 'manual' : 'scheduled',
+          url: url ?? '',
+          startedAt: started.toISOString(),
+          durationMs: Math.round(result.durationMs),
+          statusCode,
+          error,
+          responseBody: result.kind === 'response' ? result.body : null,
+          nextAttemptAt: next?.toISOString() ?? null,
+        },
+        status,
+        // Deferrals (Retry-After) and successes do not count as failed attempts.
+        failedAttempts:
+          verdict.kind === 'delivered' || (verdict.kind === 'retry' && !verdict.spendsAttempt)
+            ? d.failedAttempts
+            : d.failedAttempts + 1,
+        runAt: (next ?? now).toISOString(),
+        lastStatus: statusCode,
+        lastError: error,
+        now: now.toISOString(),
+      })
+      if (done && verdict.kind === 'delivered') await tx.vendors.noteWebhookHealth(d.vendorId, null)
+      return done
     })
     if (!recorded) {
       log.warn({ deliveryId: d.id }, 'a delivery lease ran out before its attempt was recorded')
       return
     }
-    log.info(
+    this.attempts++
+    log.debug(
       { deliveryId: d.id, vendorId: d.vendorId, status: statusCode, outcome: verdict.kind },
       'webhook attempt',
     )
-    await this.endpointHealth(d.vendorId, verdict, now)
+    if (verdict.kind !== 'delivered') await this.endpointHealth(d.vendorId, verdict, now)
   }
 
   private async endpointHealth(vendorId: string, verdict: AttemptVerdict, now: Date): Promise<void> {
     const { store, log } = this.o
     const nowIso = now.toISOString()
-    if (verdict.kind === 'delivered') {
-      await store.vendors.noteWebhookHealth(vendorId, null)
-      return
-    }
     if (verdict.kind === 'disable-endpoint') {
       await store.vendors.setWebhookState(vendorId, 'disabled', verdict.reason, nowIso)
       const killed = await store.deliveries.killPending(
@@ -244,4 +313,11 @@ export class WebhookDispatcher {
       log.warn({ vendorId, since }, 'webhook endpoint failing for days; paused')
     }
   }
+}
+
+/** Adds `by` to a per-key count, dropping keys that reach zero. */
+function add(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by
+  if (n <= 0) counts.delete(key)
+  else counts.set(key, n)
 }

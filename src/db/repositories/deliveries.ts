@@ -145,57 +145,75 @@ export class DeliveryRepository {
 
   /** Takes one due delivery for `leaseMs`; null if another worker took it first. */
   async claim(id: string, now: string, leaseUntil: string): Promise<ClaimedDelivery | null> {
+    return (await this.claimMany([id], now, leaseUntil))[0] ?? null
+  }
+
+  /** Takes the due deliveries of `ids` in one statement; those another worker took first are left out. */
+  async claimMany(ids: readonly string[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return []
     const leaseToken = uuidv7()
-    const row = await this.db
+    const rows = await this.db
       .updateTable('webhook_deliveries')
       .set({ run_at: leaseUntil, lease_token: leaseToken })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('status', '=', 'pending')
       .where('run_at', '<=', now)
       .returningAll()
-      .executeTakeFirst()
-    return row ? { ...toDelivery(row), leaseToken } : null
+      .execute()
+    return rows.map((row) => ({ ...toDelivery(row), leaseToken }))
   }
 
+  /** Records one attempt and the delivery's new state; run it in a transaction (Store.transaction). */
   async recordAttempt(d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          status: r.status,
-          failed_attempts: r.failedAttempts,
-          attempt_count: eb('attempt_count', '+', 1),
-          run_at: r.runAt,
-          lease_token: null,
-          manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
-          last_status: r.lastStatus,
-          last_error: r.lastError,
-          updated_at: r.now,
-          delivered_at: r.status === 'delivered' ? r.now : null,
-          dead_at: r.status === 'dead' ? r.now : null,
-        }))
-        .where('id', '=', d.id)
-        .where('lease_token', '=', d.leaseToken)
-        .executeTakeFirst()
-      if (updated.numUpdatedRows === 0n) return false
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          id: uuidv7(),
-          delivery_id: d.id,
-          number: r.attempt.number,
-          trigger: r.attempt.trigger,
-          url: r.attempt.url,
-          started_at: r.attempt.startedAt,
-          duration_ms: r.attempt.durationMs,
-          status_code: r.attempt.statusCode,
-          error: r.attempt.error,
-          response_body: r.attempt.responseBody,
-          next_attempt_at: r.attempt.nextAttemptAt,
-        })
-        .execute()
-      return true
-    })
+    const updated = await this.db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: r.status,
+        failed_attempts: r.failedAttempts,
+        attempt_count: eb('attempt_count', '+', 1),
+        run_at: r.runAt,
+        lease_token: null,
+        manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
+        last_status: r.lastStatus,
+        last_error: r.lastError,
+        updated_at: r.now,
+        delivered_at: r.status === 'delivered' ? r.now : null,
+        dead_at: r.status === 'dead' ? r.now : null,
+      }))
+      .where('id', '=', d.id)
+      .where('lease_token', '=', d.leaseToken)
+      .executeTakeFirst()
+    if (updated.numUpdatedRows === 0n) return false
+    await this.db
+      .insertInto('webhook_attempts')
+      .values({
+        id: uuidv7(),
+        delivery_id: d.id,
+        number: r.attempt.number,
+        trigger: r.attempt.trigger,
+        url: r.attempt.url,
+        started_at: r.attempt.startedAt,
+        duration_ms: r.attempt.durationMs,
+        status_code: r.attempt.statusCode,
+        error: r.attempt.error,
+        response_body: r.attempt.responseBody,
+        next_attempt_at: r.attempt.nextAttemptAt,
+      })
+      .execute()
+    return true
+  }
+
+  /** Gives claimed deliveries back unattempted (a dispatcher stopping before it sent them). */
+  async release(claims: readonly ClaimedDelivery[], now: string): Promise<void> {
+    if (claims.length === 0) return
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ run_at: now, lease_token: null })
+      .where('status', '=', 'pending')
+      .where((eb) =>
+        eb.or(claims.map((c) => eb.and([eb('id', '=', c.id), eb('lease_token', '=', c.leaseToken)]))),
+      )
+      .execute()
   }
 
   /** Makes deliveries leased by a process that died due now (embedded mode, at start). */

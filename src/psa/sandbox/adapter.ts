@@ -120,11 +120,9 @@ export class SandboxPsa implements PsaAdapter<Settings> {
       if (made) return ok({ ticketId: made.id, adopted: true })
     }
     const now = iso(this.clock)
-    const id = `SBX-${await this.store.nextTicketNumber()}`
-    await this.store.insert(
+    const id = await this.store.create(
       conn.partnerId,
       {
-        id,
         companyId: t.companyId,
         board: t.board,
         priority: t.priority,

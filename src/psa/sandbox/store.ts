@@ -51,11 +51,30 @@ function toTicket(r: Selectable<SandboxTicketsTable>): SandboxTicket {
   }
 }
 
-export class SandboxStore {
-  constructor(private readonly db: Kysely<Database>) {}
+/** Runs writes in a transaction: the service's write batches (db/write-batch.ts), or one of their own. */
+export type SandboxWrites = <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
-  async nextTicketNumber(): Promise<number> {
-    const r = await this.db
+export class SandboxStore {
+  private readonly writes: SandboxWrites
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    writes?: SandboxWrites,
+  ) {
+    this.writes = writes ?? ((work) => db.transaction().execute(work))
+  }
+
+  /** Numbers the ticket and inserts it, in one transaction; answers its id (SBX-1001, ...). */
+  create(partnerId: string, t: Omit<SandboxTicket, 'id'>, externalRef: string | null): Promise<string> {
+    return this.writes(async (db) => {
+      const id = `SBX-${await this.nextTicketNumber(db)}`
+      await this.insert(partnerId, { ...t, id }, externalRef, db)
+      return id
+    })
+  }
+
+  async nextTicketNumber(db: Kysely<Database> = this.db): Promise<number> {
+    const r = await db
       .insertInto('counters')
       .values({ name: 'sandbox_ticket', value: 1001 })
       .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
@@ -64,8 +83,13 @@ export class SandboxStore {
     return Number(r.value)
   }
 
-  async insert(partnerId: string, t: SandboxTicket, externalRef: string | null = null): Promise<void> {
-    await this.db
+  async insert(
+    partnerId: string,
+    t: SandboxTicket,
+    externalRef: string | null = null,
+    db: Kysely<Database> = this.db,
+  ): Promise<void> {
+    await db
       .insertInto('sandbox_tickets')
       .values({
         id: t.id,
@@ -139,33 +163,37 @@ export class SandboxStore {
     ticketId: string,
     note: { id: string; text: string; at: string },
   ): Promise<void> {
-    await this.db
-      .insertInto('sandbox_notes')
-      .values({
-        id: note.id,
-        partner_id: partnerId,
-        ticket_id: ticketId,
-        text: note.text,
-        created_at: note.at,
-      })
-      .execute()
-    await this.db
-      .updateTable('sandbox_tickets')
-      .set({ updated_at: note.at })
-      .where('partner_id', '=', partnerId)
-      .where('id', '=', ticketId)
-      .execute()
+    await this.writes(async (db) => {
+      await db
+        .insertInto('sandbox_notes')
+        .values({
+          id: note.id,
+          partner_id: partnerId,
+          ticket_id: ticketId,
+          text: note.text,
+          created_at: note.at,
+        })
+        .execute()
+      await db
+        .updateTable('sandbox_tickets')
+        .set({ updated_at: note.at })
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', ticketId)
+        .execute()
+    })
   }
 
   /** Closes the ticket with `status`; false when it was closed already. */
   async close(partnerId: string, id: string, status: string, now: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable('sandbox_tickets')
-      .set({ status, updated_at: now, closed_at: now })
-      .where('partner_id', '=', partnerId)
-      .where('id', '=', id)
-      .where('closed_at', 'is', null)
-      .executeTakeFirst()
+    const r = await this.writes((db) =>
+      db
+        .updateTable('sandbox_tickets')
+        .set({ status, updated_at: now, closed_at: now })
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .where('closed_at', 'is', null)
+        .executeTakeFirst(),
+    )
     return Number(r.numUpdatedRows) === 1
   }
 

@@ -1,0 +1,140 @@
+// Group commit for the hot paths (issue 11). Writes that arrive in the same turn of the event loop
+// share one transaction and so one fsync: the alert accepted, the job claimed, the ticket reserved,
+// the sandbox PSA's rows, the outcome with its event and status_update, the finished job removed, the
+// delivery claimed and its attempt recorded. Durability is unchanged (synchronous=FULL): a write's
+// promise settles only once its batch has committed.
+//
+// Each write runs inside a SAVEPOINT of its own, so one that throws (a bad row, a message recorded by
+// another attempt) rolls back only its own changes and gets its own error; the others commit. If the
+// commit itself fails, every write of the batch gets that error, as each would have alone.
+//
+// The batch is the slice of work done in one macrotask: at most `maxAccept` accepted alerts and
+// `maxWork` background writes, accepted alerts first. Between batches the writer yields to the event
+// loop, and it hands the results back `resolveSlice` at a time with a yield between, so the callers'
+// continuations (their next reads, their PSA calls) are bounded slices too. That is what keeps
+// /healthz and new requests answering under any backlog.
+import { sql } from 'kysely'
+import type { Store } from './store.js'
+
+/** `accept`: the intake (ahead of everything); `work`: the worker and the dispatcher. */
+export type WriteLane = 'accept' | 'work'
+
+export interface WriteBatchOptions {
+  /** Accepted alerts per batch (default 512). */
+  maxAccept?: number
+  /** Background writes per batch (default 64). */
+  maxWork?: number
+  /** Callers resumed per macrotask once a batch has committed (default 16). */
+  resolveSlice?: number
+  /** Told about every committed batch: how many writes, how long from BEGIN to COMMIT. */
+  onBatch?: (writes: number, ms: number) => void
+}
+
+interface Pending {
+  work: (tx: Store) => Promise<unknown>
+  resolve: (value: unknown) => void
+  reject: (err: unknown) => void
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; err: unknown }
+
+/** Lets the event loop run what is waiting (I/O, timers, requests) before going on. */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+export class WriteBatcher {
+  private readonly lanes: Record<WriteLane, Pending[]> = { accept: [], work: [] }
+  private scheduled = false
+  private flushing = false
+  private readonly maxAccept: number
+  private readonly maxWork: number
+  private readonly resolveSlice: number
+
+  constructor(
+    private readonly store: Store,
+    private readonly o: WriteBatchOptions = {},
+  ) {
+    this.maxAccept = o.maxAccept ?? 512
+    this.maxWork = o.maxWork ?? 64
+    this.resolveSlice = o.resolveSlice ?? 16
+  }
+
+  /**
+   * Runs `work` in the next batch's transaction; settles once that transaction has committed. `work`
+   * must write through `tx` only and must not wait for another batched write (it would wait for
+   * its own batch).
+   */
+  run<T>(work: (tx: Store) => Promise<T>, lane: WriteLane = 'work'): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.lanes[lane].push({ work, resolve: resolve as (value: unknown) => void, reject })
+      this.schedule()
+    })
+  }
+
+  /** Writes waiting for a batch. */
+  get waiting(): number {
+    return this.lanes.accept.length + this.lanes.work.length
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return
+    this.scheduled = true
+    setImmediate(() => {
+      this.scheduled = false
+      void this.flush()
+    })
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true
+    try {
+      while (this.waiting > 0) {
+        const batch = [
+          ...this.lanes.accept.splice(0, this.maxAccept),
+          ...this.lanes.work.splice(0, this.maxWork),
+        ]
+        const settled = await this.commit(batch)
+        for (let i = 0; i < batch.length; i++) {
+          const p = batch[i]!
+          const s = settled[i]!
+          if (s.ok) p.resolve(s.value)
+          else p.reject(s.err)
+          if ((i + 1) % this.resolveSlice === 0 && i + 1 < batch.length) await yieldToLoop()
+        }
+        await yieldToLoop()
+      }
+    } finally {
+      this.flushing = false
+      if (this.waiting > 0) this.schedule()
+    }
+  }
+
+  private async commit(batch: readonly Pending[]): Promise<Settled[]> {
+    const started = performance.now()
+    const settled: Settled[] = []
+    try {
+      await this.store.transaction(async (tx) => {
+        if (batch.length === 1) {
+          // Alone: its error rolls the transaction back, as an unbatched write's would.
+          settled.push({ ok: true, value: await batch[0]!.work(tx) })
+          return
+        }
+        for (const p of batch) {
+          await sql`savepoint batched_write`.execute(tx.kysely)
+          try {
+            const value = await p.work(tx)
+            await sql`release savepoint batched_write`.execute(tx.kysely)
+            settled.push({ ok: true, value })
+          } catch (err) {
+            await sql`rollback to savepoint batched_write`.execute(tx.kysely)
+            await sql`release savepoint batched_write`.execute(tx.kysely)
+            settled.push({ ok: false, err })
+          }
+        }
+      })
+    } catch (err) {
+      return batch.map(() => ({ ok: false, err }))
+    }
+    this.o.onBatch?.(batch.length, performance.now() - started)
+    return settled
+  }
+}
