@@ -38,8 +38,14 @@ async function eventLoopDelay(baseUrl) {
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') }
 }
 
-export async function drainRow(receiver) {
-  const row = { name: `worker drain of ${drainAlerts.toLocaleString('en-US')} (ROLE=worker)`, role: 'worker' }
+export async function drainRow(receiver, env = {}) {
+  const extra = Object.entries(env)
+    .map(([k, v]) => `, ${k}=${v}`)
+    .join('')
+  const row = {
+    name: `worker drain of ${drainAlerts.toLocaleString('en-US')} (ROLE=worker${extra})`,
+    role: 'worker',
+  }
   receiver.updates.clear()
   const api = await startService('api', 'drain')
   let alertBody
@@ -59,7 +65,7 @@ export async function drainRow(receiver) {
     await stop(api.proc)
   }
   // The vendor's setup snapshot is queued too: only status_updates are counted.
-  const worker = await startService('worker', 'drain')
+  const worker = await startService('worker', 'drain', env)
   try {
     const start = performance.now()
     await eventLoopDelay(worker.baseUrl) // resets the window

@@ -172,14 +172,13 @@ export class AlertExecutor {
       }
       keep = true
       const psaTicketId = result.value.ticketId
-      const mine = await this.remember(
+      return await this.remember(
         attempt,
         integration,
         { ticketId, correlationId, psaTicketId, row: '11' },
         (tx) => tx.tickets.completeCreation(ticketId, psaTicketId, clock().toISOString()),
+        created(correlationId),
       )
-      if (!mine) return { kind: 'adopted' }
-      return await this.settle(job, integration, created(correlationId))
     } finally {
       if (!keep) await this.d.store.tickets.releaseReservation(ticketId).catch(() => {})
       reservations.settled(integration.id)
@@ -210,11 +209,13 @@ export class AlertExecutor {
         )
       )
     const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
-    const mine = await this.remember(attempt, integration, done, (tx) =>
-      tx.tickets.recordOccurrence(ticket.id, clock().toISOString()),
+    return this.remember(
+      attempt,
+      integration,
+      done,
+      (tx) => tx.tickets.recordOccurrence(ticket.id, clock().toISOString()),
+      updated(d.row, ticket.correlationId),
     )
-    if (!mine) return { kind: 'adopted' }
-    return this.settle(job, integration, updated(d.row, ticket.correlationId))
   }
 
   private async close(
@@ -255,11 +256,13 @@ export class AlertExecutor {
       settled = true
       const row = result.value.alreadyClosed ? '17' : '18'
       const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row } as const
-      const mine = await this.remember(attempt, integration, done, (tx) =>
-        tx.tickets.completeClose(ticket.id, clock().toISOString()),
+      return await this.remember(
+        attempt,
+        integration,
+        done,
+        (tx) => tx.tickets.completeClose(ticket.id, clock().toISOString()),
+        outcomeOfEffect(done),
       )
-      if (!mine) return { kind: 'adopted' }
-      return await this.settle(job, integration, outcomeOfEffect(done))
     } finally {
       if (!settled) await this.d.store.tickets.releaseClose(ticket.id).catch(() => {})
       reservations.settled(integration.id)
@@ -267,18 +270,21 @@ export class AlertExecutor {
   }
 
   /**
-   * Writes down what the PSA did, with the ticket's change that goes with it, in one transaction.
-   * False, with nothing changed, when another attempt of the same message got there first (its effect
-   * is written down or its outcome recorded): that attempt's change is the one that counts, and this
-   * one adopts it. The effect is inserted before the event is looked for, so on PostgreSQL an insert
-   * racing the other attempt's settling waits for it and then sees its event.
+   * Writes down what the PSA did, with the ticket's change that goes with it, and records the
+   * outcome, in one batched write: the outcome under a savepoint of its own, so that if it cannot be
+   * written the effect and the change still commit and recordAfterFailure takes over. `adopted`, with
+   * nothing changed, when another attempt of the same message got there first (its effect is written
+   * down or its outcome recorded): that attempt's change is the one that counts. The effect is
+   * inserted before the event is looked for, so on PostgreSQL an insert racing the other attempt's
+   * settling waits for it and then sees its event.
    */
   private async remember(
     attempt: Attempt,
     integration: Integration,
     done: { ticketId: string; correlationId: string; psaTicketId: string; row: EffectRow },
     change: (tx: Store) => Promise<void>,
-  ): Promise<boolean> {
+    outcome: Outcome,
+  ): Promise<Execution> {
     const { job, requestDigest } = attempt
     const effect: PsaEffect = {
       ...done,
@@ -289,17 +295,36 @@ export class AlertExecutor {
       orphanedAt: null,
       createdAt: this.d.clock().toISOString(),
     }
+    let unrecorded: unknown = null
+    let execution: Execution
     try {
-      await this.d.writes.run(async (tx) => {
+      execution = await this.d.writes.run(async (tx) => {
         if (!(await tx.psaEffects.insert(effect))) throw new EffectTaken()
         if (await tx.events.exists(job.messageId)) throw new EffectTaken()
         await change(tx)
+        try {
+          const recorded = await this.d.recorder.recordIn(tx, job, integration, outcome, async (t) => {
+            await t.psaEffects.remove(job.messageId)
+          })
+          // Recorded by another attempt after all (a race the checks above narrow): that one counts.
+          if (recorded.kind === 'adopted') throw new EffectTaken()
+          return recorded
+        } catch (err) {
+          if (err instanceof EffectTaken) throw err
+          unrecorded = err
+          return { kind: 'unrecorded', outcome } as const
+        }
       })
-      return true
     } catch (err) {
-      if (err instanceof EffectTaken) return false
+      if (err instanceof EffectTaken) return { kind: 'adopted' }
       throw err
     }
+    if (unrecorded === null) return execution
+    this.d.log.error(
+      { err: unrecorded, messageId: job.messageId },
+      'could not record the outcome of a PSA effect',
+    )
+    return this.recordAfterFailure(job, effect)
   }
 
   /** Records the outcome of this message's own effect, which it settles. */

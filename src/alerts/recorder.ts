@@ -3,6 +3,7 @@
 // status_update in the outbox. The database keeps each messageId to one event and one status_update
 // (unique keys), so an attempt that finds its message already recorded by another rolls all of it back
 // and says so: the caller then has nothing left to do.
+import { sql } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
@@ -34,49 +35,76 @@ export class OutcomeRecorder {
     /** What belongs to this outcome (the ticket's change, settling a PSA effect), in the same transaction. */
     change?: (tx: Store) => Promise<void>,
   ): Promise<Extract<Execution, { kind: 'recorded' | 'adopted' }>> {
-    const { writes, clock, lifecycle, outbox } = this.deps
-    const now = clock().toISOString()
-    const correlationId = outcome.correlationId ?? job.facts.correlationId ?? null
+    return this.deps.writes.run((tx) => this.recordIn(tx, job, integration, outcome, change))
+  }
+
+  /**
+   * The same inside the caller's transaction, under a savepoint of its own: if it throws, or finds
+   * the message recorded already (`adopted`), none of its writes stay, and the caller's do.
+   */
+  async recordIn(
+    tx: Store,
+    job: AlertJob,
+    integration: Integration | null,
+    outcome: Outcome,
+    change?: (tx: Store) => Promise<void>,
+  ): Promise<Extract<Execution, { kind: 'recorded' | 'adopted' }>> {
+    await sql`savepoint outcome`.execute(tx.kysely)
     try {
-      const notified = await writes.run(async (tx) => {
-        await change?.(tx)
-        if (outcome.event && integration) {
-          const inserted = await tx.events.insert({
-            messageId: job.messageId,
-            partnerId: integration.partnerId,
-            vendorId: integration.vendorId,
-            integrationId: integration.id,
-            correlationId,
-            event: outcome.event.name,
-            status: outcome.event.status,
-            httpStatus: outcome.httpStatus,
-            incidentStatus: job.facts.incidentStatus,
-            strategy: job.strategy,
-            request: job.request,
-            detail: outcome.detail,
-            createdAt: now,
-          })
-          if (!inserted) throw new AlreadyRecorded()
-          if (outcome.httpStatus < 300) {
-            const move = transition(integration.settings.state, { kind: 'request-succeeded' })
-            if (move.ok && move.changed)
-              await lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, now)
-          }
-        }
-        if (job.strategy !== 'webhook') return false
-        const id = await outbox.statusUpdate(tx, {
-          vendorId: job.vendorId,
-          integration: integration ?? { id: job.integrationId, partnerId: job.partnerId },
-          messageId: job.messageId,
-          outcome,
-          correlationId,
-        })
-        return id !== null
-      })
+      const notified = await this.write(tx, job, integration, outcome, change)
+      await sql`release savepoint outcome`.execute(tx.kysely)
       return { kind: 'recorded', outcome, notified }
     } catch (err) {
+      await sql`rollback to savepoint outcome`.execute(tx.kysely)
+      await sql`release savepoint outcome`.execute(tx.kysely)
       if (err instanceof AlreadyRecorded) return { kind: 'adopted' }
       throw err
     }
+  }
+
+  /** The outcome's rows; answers whether a status_update was queued. */
+  private async write(
+    tx: Store,
+    job: AlertJob,
+    integration: Integration | null,
+    outcome: Outcome,
+    change?: (tx: Store) => Promise<void>,
+  ): Promise<boolean> {
+    const { clock, lifecycle, outbox } = this.deps
+    const now = clock().toISOString()
+    const correlationId = outcome.correlationId ?? job.facts.correlationId ?? null
+    await change?.(tx)
+    if (outcome.event && integration) {
+      const inserted = await tx.events.insert({
+        messageId: job.messageId,
+        partnerId: integration.partnerId,
+        vendorId: integration.vendorId,
+        integrationId: integration.id,
+        correlationId,
+        event: outcome.event.name,
+        status: outcome.event.status,
+        httpStatus: outcome.httpStatus,
+        incidentStatus: job.facts.incidentStatus,
+        strategy: job.strategy,
+        request: job.request,
+        detail: outcome.detail,
+        createdAt: now,
+      })
+      if (!inserted) throw new AlreadyRecorded()
+      if (outcome.httpStatus < 300) {
+        const move = transition(integration.settings.state, { kind: 'request-succeeded' })
+        if (move.ok && move.changed)
+          await lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, now)
+      }
+    }
+    if (job.strategy !== 'webhook') return false
+    const id = await outbox.statusUpdate(tx, {
+      vendorId: job.vendorId,
+      integration: integration ?? { id: job.integrationId, partnerId: job.partnerId },
+      messageId: job.messageId,
+      outcome,
+      correlationId,
+    })
+    return id !== null
   }
 }
