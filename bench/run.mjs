@@ -118,9 +118,10 @@ function serviceTarget(what, role, path, verifyBody) {
         Object.assign(row, await measure({ ...load, url: baseUrl + path, body: alertBody, proc, verifyBody }))
         if (role === 'all') {
           // End to end: everything accepted from the probe on, until its status_update arrived.
-          const last = await untilDelivered(receiver, row.accepted, row.name)
-          row.endToEnd = { alerts: row.accepted, seconds: (last - start) / 1000 }
-          row.endToEnd.alertsPerSec = row.accepted / row.endToEnd.seconds
+          // What arrived within BENCH_DRAIN_TIMEOUT counts (a long backlog is measured, not waited out).
+          const { delivered, last } = await untilDelivered(receiver, row.accepted, row.name, true)
+          row.endToEnd = { alerts: delivered, accepted: row.accepted, seconds: (last - start) / 1000 }
+          row.endToEnd.alertsPerSec = delivered / row.endToEnd.seconds
         }
         row.webhooksReceived = receiver.count - hooksBefore
         row.serviceLog = { warn: proc.log.warn - warn, error: proc.log.error - error }
@@ -205,7 +206,7 @@ async function main() {
     const e = r.endToEnd
     const ratio = baseline.error ? '' : ` (${(e.alertsPerSec / baseline.reqPerSec).toFixed(3)}x baseline)`
     notes.push(
-      `${r.name} end to end: ${integer(e.alerts)} accepted, all delivered after ${e.seconds.toFixed(1)} s: ${integer(e.alertsPerSec)} alerts/s${ratio}`,
+      `${r.name} end to end: ${integer(e.accepted)} accepted, ${integer(e.alerts)} delivered after ${e.seconds.toFixed(1)} s: ${integer(e.alertsPerSec)} alerts/s${ratio}`,
     )
   }
   if (notes.length > 0) process.stdout.write(`\n${notes.join('\n')}\n`)
