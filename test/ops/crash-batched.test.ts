@@ -136,10 +136,9 @@ for (const backend of backends()) {
       const count = async (sql: string) => Number((await query(sql))[0]?.n)
       assert.equal(await count(`select count(*) as n from events where event = 'Ticket Created'`), alerts)
       assert.equal(await count('select count(distinct message_id) as n from events'), alerts)
-      assert.deepEqual(
-        await query('select status, count(*) as n from tickets group by status'),
-        [{ status: 'open', n: backend === 'sqlite' ? alerts : String(alerts) }],
-      )
+      assert.deepEqual(await query('select status, count(*) as n from tickets group by status'), [
+        { status: 'open', n: backend === 'sqlite' ? alerts : String(alerts) },
+      ])
       assert.equal(await count('select count(*) as n from sandbox_tickets'), alerts)
       // One status_update row per alert. The one in flight when the process was killed may still be
       // pending under its lease (the receiver has it; it is sent again once the lease runs out).
