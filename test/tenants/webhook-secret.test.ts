@@ -40,13 +40,26 @@ for (const backend of backends()) {
     /** Makes the service send one state_snapshot (alerting toggled) and answers the request that carried it. */
     async function nextDelivery(h: Hooked): Promise<Received> {
       const seen = h.receiver.accepted('state_snapshot').length
+      const at = Math.floor(clock().getTime() / 1000)
       const current = await admin('GET', `/api/admin/integrations/${h.integrationId}`)
+      const enabled = !current.body.alertsEnabled
       const toggled = await admin('PATCH', `/api/admin/integrations/${h.integrationId}`, {
-        alertsEnabled: !current.body.alertsEnabled,
+        alertsEnabled: enabled,
       })
       assert.equal(toggled.status, 200, toggled.text)
-      await h.receiver.waitFor(() => h.receiver.accepted('state_snapshot').length > seen, 'a state_snapshot')
-      return h.receiver.accepted('state_snapshot')[seen]!
+      // The snapshot of this toggle: an earlier one (the setup's, the previous toggle's) may arrive
+      // after `seen` was counted, since an endpoint gets up to 4 deliveries at once, in any order.
+      const mine = () =>
+        h.receiver
+          .accepted('state_snapshot')
+          .slice(seen)
+          .find(
+            (r) =>
+              Number(r.headers['webhook-timestamp']) >= at &&
+              JSON.stringify(r.body).includes(`"isAlertsEnabled":${enabled}`),
+          )
+      await h.receiver.waitFor(() => mine() !== undefined, 'the state_snapshot of the toggle')
+      return mine()!
     }
 
     const signatures = (r: Received) => String(r.headers['webhook-signature']).split(' ')
