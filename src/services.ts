@@ -101,7 +101,7 @@ export function buildServices(deps: {
   // Other processes may enqueue on PostgreSQL; the embedded database has one writer process.
   const idleMs = db.dialect === 'postgres' ? 1000 : 10_000
 
-  const store = new Store(db.kysely, box)
+  const store = new Store(db.kysely, box, false, db.sqlite)
   // Group commit of the hot paths' writes (issue 11): accepts, claims, reservations, outcomes, deliveries.
   const writes = new WriteBatcher(store)
   const sandbox = new SandboxStore(db.kysely, (work) => writes.run((tx) => work(tx.kysely)))

@@ -3,7 +3,6 @@
 // status_update in the outbox. The database keeps each messageId to one event and one status_update
 // (unique keys), so an attempt that finds its message already recorded by another rolls all of it back
 // and says so: the caller then has nothing left to do.
-import { sql } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
@@ -49,14 +48,10 @@ export class OutcomeRecorder {
     outcome: Outcome,
     change?: (tx: Store) => Promise<void>,
   ): Promise<Extract<Execution, { kind: 'recorded' | 'adopted' }>> {
-    await sql`savepoint outcome`.execute(tx.kysely)
     try {
-      const notified = await this.write(tx, job, integration, outcome, change)
-      await sql`release savepoint outcome`.execute(tx.kysely)
+      const notified = await tx.savepoint('outcome', () => this.write(tx, job, integration, outcome, change))
       return { kind: 'recorded', outcome, notified }
     } catch (err) {
-      await sql`rollback to savepoint outcome`.execute(tx.kysely)
-      await sql`release savepoint outcome`.execute(tx.kysely)
       if (err instanceof AlreadyRecorded) return { kind: 'adopted' }
       throw err
     }

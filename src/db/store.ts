@@ -1,6 +1,7 @@
 // Every repository over one connection (or one transaction). `transaction` hands the callback a
 // Store whose repositories all write inside the same transaction.
-import type { Kysely } from 'kysely'
+import type SQLite from 'better-sqlite3'
+import { type Kysely, sql } from 'kysely'
 import type { CryptoBox } from '../security/crypto-box.js'
 import { AuditRepository } from './repositories/audit.js'
 import { DeliveryRepository } from './repositories/deliveries.js'
@@ -41,6 +42,8 @@ export class Store {
     readonly kysely: Kysely<Database>,
     private readonly box: CryptoBox,
     private readonly inTransaction = false,
+    /** The embedded connection, when the database is SQLite: savepoints skip the query builder. */
+    private readonly sqlite: SQLite.Database | null = null,
   ) {
     this.vendors = new VendorRepository(kysely, box)
     this.partners = new PartnerRepository(kysely, box)
@@ -61,6 +64,49 @@ export class Store {
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)
-    return this.kysely.transaction().execute((trx) => work(new Store(trx, this.box, true)))
+    return this.kysely.transaction().execute((trx) => work(new Store(trx, this.box, true, this.sqlite)))
   }
+
+  /**
+   * Inside a transaction: runs `work` under a savepoint; if it throws, what it wrote is rolled back
+   * (the transaction's earlier writes stay) and the error is thrown on. On SQLite the transaction
+   * holds the one connection, so the savepoint statements run on it directly, prepared once: the
+   * write batches use one per write (issue 11).
+   */
+  async savepoint<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const run = this.sqlite
+      ? async (statement: string) => {
+          prepared(this.sqlite!, statement).run()
+        }
+      : async (statement: string) => {
+          await sql.raw(statement).execute(this.kysely)
+        }
+    await run(`savepoint ${name}`)
+    try {
+      const value = await work()
+      await run(`release savepoint ${name}`)
+      return value
+    } catch (err) {
+      await run(`rollback to savepoint ${name}`)
+      await run(`release savepoint ${name}`)
+      throw err
+    }
+  }
+}
+
+const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
+
+/** A savepoint statement, prepared once per connection. */
+function prepared(db: SQLite.Database, statement: string): SQLite.Statement {
+  let byText = statements.get(db)
+  if (!byText) {
+    byText = new Map()
+    statements.set(db, byText)
+  }
+  let s = byText.get(statement)
+  if (!s) {
+    s = db.prepare(statement)
+    byText.set(statement, s)
+  }
+  return s
 }

@@ -13,7 +13,6 @@
 // loop, and it hands the results back `resolveSlice` at a time with a yield between, so the callers'
 // continuations (their next reads, their PSA calls) are bounded slices too. That is what keeps
 // /healthz and new requests answering under any backlog.
-import { sql } from 'kysely'
 import type { Store } from './store.js'
 
 /** `accept`: the intake (ahead of everything); `work`: the worker and the dispatcher. */
@@ -119,14 +118,9 @@ export class WriteBatcher {
           return
         }
         for (const p of batch) {
-          await sql`savepoint batched_write`.execute(tx.kysely)
           try {
-            const value = await p.work(tx)
-            await sql`release savepoint batched_write`.execute(tx.kysely)
-            settled.push({ ok: true, value })
+            settled.push({ ok: true, value: await tx.savepoint('batched_write', () => p.work(tx)) })
           } catch (err) {
-            await sql`rollback to savepoint batched_write`.execute(tx.kysely)
-            await sql`release savepoint batched_write`.execute(tx.kysely)
             settled.push({ ok: false, err })
           }
         }

@@ -2,6 +2,7 @@
 // secret fields and, where this build can talk to it, its adapter. A partner may only be connected
 // to a kind that has an adapter; its stored settings are checked against the kind's schema whenever
 // a connection is made, so an adapter only ever sees settings of its own shape.
+import { LRUCache } from 'lru-cache'
 import Type, { type Static, type TObject } from 'typebox'
 import type { PsaKind, StoredPsa } from '../domain/partner.js'
 import type { PsaAdapter, PsaClient, PsaConnection, PsaFailure } from './adapter.js'
@@ -75,8 +76,16 @@ function bind<S>(adapter: PsaAdapter<S>, conn: PsaConnection<S>, common: Static<
 
 const unavailable = (message: string): PsaFailure => ({ kind: 'unavailable', retryable: false, message })
 
+type Connected = { ok: true; client: PsaClient } | { ok: false; failure: PsaFailure }
+
 export class PsaRegistry {
   private readonly kinds = new Map<PsaKind, PsaKindEntry>()
+  /**
+   * Connections by partner and the exact settings they were made from: checking settings against
+   * their schema was the worker's largest cost after SQLite (issue 11). A partner whose settings
+   * change gets a new key, so nothing stale is ever used.
+   */
+  private readonly connections = new LRUCache<string, Connected>({ max: 2000 })
 
   constructor(entries: readonly PsaKindEntry[]) {
     for (const entry of entries) this.kinds.set(entry.kind, entry)
@@ -98,13 +107,16 @@ export class PsaRegistry {
   }
 
   /** A partner's stored connection, bound to its kind's adapter. */
-  connect(
-    partnerId: string,
-    stored: StoredPsa,
-  ): { ok: true; client: PsaClient } | { ok: false; failure: PsaFailure } {
+  connect(partnerId: string, stored: StoredPsa): Connected {
     const entry = this.kinds.get(stored.kind)
     if (!entry) return { ok: false, failure: unavailable(`PSA kind '${stored.kind}' is not available`) }
-    return entry.connect(partnerId, stored.settings)
+    const key = `${partnerId}\u0000${stored.kind}\u0000${JSON.stringify(stored.settings)}`
+    let connected = this.connections.get(key)
+    if (!connected) {
+      connected = entry.connect(partnerId, stored.settings)
+      this.connections.set(key, connected)
+    }
+    return connected
   }
 
   /** The connection as shown back: its kind and settings, secrets masked. */
