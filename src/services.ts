@@ -206,7 +206,10 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, writes, alerts, clock),
+    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, writes, alerts, clock, async (id) => {
+      const kind = await acceptReads.partnerPsaKind(id)
+      return kind !== null && psa.isInProcess(kind)
+    }),
     acceptReads,
     catalogues,
     metrics,

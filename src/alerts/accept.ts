@@ -22,6 +22,8 @@ export class AlertAcceptor {
     private readonly writes: Pick<WriteBatcher, 'run'>,
     private readonly job: ReturnType<typeof alertJob>,
     private readonly clock: Clock,
+    /** Whether the partner's PSA answers in this process (its alerts need no concurrency group). */
+    private readonly inProcessPsa: (partnerId: string) => Promise<boolean>,
   ) {}
 
   async accept(
@@ -54,7 +56,10 @@ export class AlertAcceptor {
       request: redactedRequest(body),
       newCorrelationId,
     }
-    const job = this.job.job({ id: messageId, payload, group: integration.partnerId })
+    // A partner's alerts run PARTNER_CONCURRENCY at once, so that a slow PSA holds few worker slots;
+    // a PSA in this process is never slow, and its partner's alerts need no cap.
+    const group = (await this.inProcessPsa(integration.partnerId)) ? undefined : integration.partnerId
+    const job = this.job.job({ id: messageId, payload, ...(group ? { group } : {}) })
     await this.writes.run((tx) => this.queue.enqueue(tx, [job]), 'accept')
     this.queue.handOver()
     return { answer, rate }

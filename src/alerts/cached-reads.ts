@@ -9,6 +9,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Store } from '../db/store.js'
 import type { Integration } from '../domain/integration.js'
+import type { PsaKind } from '../domain/partner.js'
 import type { AccountMapping, Rule } from '../domain/types.js'
 import type { Vendor } from '../domain/vendor.js'
 import type { ContextReads } from './context.js'
@@ -42,6 +43,8 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly rules: ContextReads['rules']
   readonly mappings: ContextReads['mappings']
   readonly tickets: ContextReads['tickets']
+  /** The kind of a partner's PSA (which decides the queued alert's concurrency group). */
+  readonly partnerPsaKind: (partnerId: string) => Promise<PsaKind | null>
   /** Forgets everything: the configuration changed. */
   readonly clear: () => void
 
@@ -57,6 +60,7 @@ export class CachedReads implements IntakeReads, ContextReads {
       return store.vendorData.accountExists(integrationId, accountId)
     })
     const rules = cache<Rule[]>(ttlMs, (id) => store.rules.list(id))
+    const psaKind = cache<PsaKind | null>(ttlMs, (id) => store.partners.psaKind(id), false)
     // Per account, like the account cache: an alert needs one mapping, not its integration's all.
     const mapping = cache<AccountMapping | null>(ttlMs, async (key) => {
       const [integrationId, accountId] = JSON.parse(key) as [string, string]
@@ -79,8 +83,9 @@ export class CachedReads implements IntakeReads, ContextReads {
       },
     }
     this.tickets = store.tickets
+    this.partnerPsaKind = psaKind
     this.clear = () => {
-      for (const c of [vendor, integration, account, rules, mapping]) c.clear()
+      for (const c of [vendor, integration, account, rules, mapping, psaKind]) c.clear()
     }
   }
 }

@@ -16,6 +16,11 @@ export interface PsaKindDefinition<T extends TObject> {
   adapter: PsaAdapter<Static<T>> | null
   /** Rules the schema cannot say (one of two fields, say): each problem is a sentence. */
   problems?: (settings: Static<T>) => string[]
+  /**
+   * The kind answers in this process, never slowly (the built-in sandbox): its partners' queued
+   * alerts need no PARTNER_CONCURRENCY cap, which exists so that a slow PSA holds few worker slots.
+   */
+  inProcess?: boolean
 }
 
 /** A kind with its types erased behind closures, so one registry holds every kind. */
@@ -23,6 +28,7 @@ export interface PsaKindEntry {
   kind: PsaKind
   secretFields: readonly string[]
   available: boolean
+  inProcess: boolean
   check(settings: unknown): SettingsCheck<Record<string, unknown>>
   connect(
     partnerId: string,
@@ -38,6 +44,7 @@ export function psaKind<T extends TObject>(d: PsaKindDefinition<T>): PsaKindEntr
     kind: d.kind,
     secretFields: d.secretFields,
     available: d.adapter !== null,
+    inProcess: d.inProcess ?? false,
     check(settings) {
       const checked = checkSettings(d.settings, settings)
       if (!checked.ok) return checked
@@ -98,6 +105,11 @@ export class PsaRegistry {
 
   isAvailable(kind: PsaKind): boolean {
     return this.kinds.get(kind)?.available ?? false
+  }
+
+  /** Whether the kind answers in this process (PsaKindDefinition.inProcess). */
+  isInProcess(kind: PsaKind): boolean {
+    return this.kinds.get(kind)?.inProcess ?? false
   }
 
   /** Checks settings against their kind's schema. */

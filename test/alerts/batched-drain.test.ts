@@ -186,3 +186,52 @@ for (const backend of backends()) {
     })
   })
 }
+
+describe('the concurrency group of a queued alert', () => {
+  let svc: TestService
+  const receivers: Receiver[] = []
+  before(async () => {
+    // No worker: the jobs stay queued to be looked at.
+    svc = await startService({ env: { ...env, ROLE: 'api' } })
+  })
+  after(async () => {
+    await svc.close()
+    for (const r of receivers) await r.close()
+  })
+
+  const groupOf = async (messageId: string) =>
+    (
+      await svc.services.store.kysely
+        .selectFrom('jobs')
+        .select('group_key')
+        .where('id', '=', messageId)
+        .executeTakeFirstOrThrow()
+    ).group_key
+
+  test('a sandbox partner has none (never slow); a partner of a remote PSA is capped by its id', async () => {
+    const sandbox = await hooked(svc)
+    receivers.push(sandbox.receiver)
+    const res: Response = await sandbox.post()
+    assert.equal(res.status, 201, res.text)
+    assert.equal(await groupOf(res.body.data.messageId), null)
+
+    // The same partner moved to ConnectWise: from the next alert on, its alerts are grouped again.
+    const moved = await svc.request('PATCH', `/api/admin/partners/${sandbox.partnerId}`, {
+      token: svc.adminToken,
+      body: {
+        psa: {
+          kind: 'connectwise',
+          site: '127.0.0.1:1',
+          companyId: 'acme',
+          publicKey: 'pub',
+          privateKey: 'priv',
+          clientId: '00000000-0000-0000-0000-000000000000',
+        },
+      },
+    })
+    assert.equal(moved.status, 200, moved.text)
+    const next: Response = await sandbox.post({ title: 'after the move' })
+    assert.equal(next.status, 201, next.text)
+    assert.equal(await groupOf(next.body.data.messageId), `alert:${sandbox.partnerId}`)
+  })
+})

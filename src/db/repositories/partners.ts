@@ -44,6 +44,16 @@ export class PartnerRepository {
     return (await this.findById(p.id))!
   }
 
+  /** The kind of the partner's PSA connection, without reading (and decrypting) its settings. */
+  async psaKind(id: string): Promise<PsaKind | null> {
+    const row = await this.db
+      .selectFrom('partners')
+      .select('psa_kind')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row ? (row.psa_kind as PsaKind) : null
+  }
+
   async findById(id: string): Promise<Partner | null> {
     const row = await this.db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst()
     return row ? this.toPartner(row) : null

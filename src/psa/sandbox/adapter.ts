@@ -186,5 +186,6 @@ export function sandboxPsa(store: SandboxStore, clock: Clock): PsaKindEntry {
     settings: SandboxSettings,
     secretFields: [],
     adapter: new SandboxPsa(store, clock),
+    inProcess: true,
   })
 }
