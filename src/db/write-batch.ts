@@ -87,17 +87,18 @@ export class WriteBatcher {
     this.flushing = true
     try {
       while (this.waiting > 0) {
-        const batch = [
-          ...this.lanes.accept.splice(0, this.maxAccept),
-          ...this.lanes.work.splice(0, this.maxWork),
-        ]
+        const accepted = this.lanes.accept.splice(0, this.maxAccept)
+        const batch = [...accepted, ...this.lanes.work.splice(0, this.maxWork)]
         const settled = await this.commit(batch)
+        // Accepted alerts only answer their request: all at once. Background callers go on to their
+        // next reads and writes: in slices, with a yield between.
         for (let i = 0; i < batch.length; i++) {
           const p = batch[i]!
           const s = settled[i]!
           if (s.ok) p.resolve(s.value)
           else p.reject(s.err)
-          if ((i + 1) % this.resolveSlice === 0 && i + 1 < batch.length) await yieldToLoop()
+          const done = i + 1 - accepted.length
+          if (done > 0 && done % this.resolveSlice === 0 && i + 1 < batch.length) await yieldToLoop()
         }
         await yieldToLoop()
       }

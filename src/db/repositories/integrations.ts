@@ -3,6 +3,7 @@ import type { TenantState } from '../../domain/credentials.js'
 import type { Integration, VendorCredentials } from '../../domain/integration.js'
 import type { DedupField, IntegrationSettings, IntegrationState } from '../../domain/types.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
+import { prepared } from '../prepared.js'
 import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../rows.js'
 import type { Database, IntegrationsTable } from '../schema.js'
 
@@ -49,6 +50,30 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
   }
 }
 
+// The alert path's reads of an integration, prepared (db/prepared.ts): read for every alert.
+const byId = prepared(1, (db: Kysely<Database>, id: string) =>
+  db.selectFrom('integrations').selectAll().where('id', '=', id),
+)
+const tenantStateOf = prepared(1, (db: Kysely<Database>, id: string) =>
+  db
+    .selectFrom('integrations as i')
+    .innerJoin('vendors as v', 'v.id', 'i.vendor_id')
+    .innerJoin('partners as p', 'p.id', 'i.partner_id')
+    .select([
+      'i.vendor_id',
+      'i.partner_id',
+      'v.disabled_at as vendor_disabled_at',
+      'v.disabled_reason as vendor_disabled_reason',
+      'p.disabled_at as partner_disabled_at',
+      'p.disabled_reason as partner_disabled_reason',
+      'v.client_secret_version',
+      'v.previous_client_secret_expires_at',
+      'i.org_token_version',
+      'i.previous_org_token_expires_at',
+    ])
+    .where('i.id', '=', id),
+)
+
 export class IntegrationRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -88,7 +113,7 @@ export class IntegrationRepository {
   }
 
   async findById(id: string): Promise<Integration | null> {
-    const row = await this.db.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst()
+    const [row] = await byId(this.db, id)
     return row ? toIntegration(row) : null
   }
 
@@ -143,24 +168,7 @@ export class IntegrationRepository {
       })
     | null
   > {
-    const r = await this.db
-      .selectFrom('integrations as i')
-      .innerJoin('vendors as v', 'v.id', 'i.vendor_id')
-      .innerJoin('partners as p', 'p.id', 'i.partner_id')
-      .select([
-        'i.vendor_id',
-        'i.partner_id',
-        'v.disabled_at as vendor_disabled_at',
-        'v.disabled_reason as vendor_disabled_reason',
-        'p.disabled_at as partner_disabled_at',
-        'p.disabled_reason as partner_disabled_reason',
-        'v.client_secret_version',
-        'v.previous_client_secret_expires_at',
-        'i.org_token_version',
-        'i.previous_org_token_expires_at',
-      ])
-      .where('i.id', '=', id)
-      .executeTakeFirst()
+    const [r] = await tenantStateOf(this.db, id)
     if (!r) return null
     return {
       vendorId: r.vendor_id,

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import { byPrecedence } from '../../domain/rules.js'
 import type { IncidentStatus, Rule } from '../../domain/types.js'
+import { prepared } from '../prepared.js'
 import { parseJson, toBool, toInt } from '../rows.js'
 import type { Database, RulesTable } from '../schema.js'
 
@@ -40,16 +41,17 @@ function toColumns(rule: Omit<Rule, 'id' | 'createdAt'>) {
   }
 }
 
+/** Read for every alert: prepared (db/prepared.ts). */
+const rulesOf = prepared(1, (db: Kysely<Database>, integrationId: string) =>
+  db.selectFrom('rules').selectAll().where('integration_id', '=', integrationId),
+)
+
 export class RuleRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Every rule of the integration, in precedence order. */
   async list(integrationId: string): Promise<Rule[]> {
-    const rows = await this.db
-      .selectFrom('rules')
-      .selectAll()
-      .where('integration_id', '=', integrationId)
-      .execute()
+    const rows = await rulesOf(this.db, integrationId)
     return rows.map(toRule).sort(byPrecedence)
   }
 

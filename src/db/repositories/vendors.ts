@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely'
 import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../../domain/vendor.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
+import { prepared } from '../prepared.js'
 import { type CreatedKey, type KeyPage, parseJson } from '../rows.js'
 import type { Database, VendorsTable } from '../schema.js'
 
@@ -47,6 +48,11 @@ function toVendor(r: Selectable<VendorsTable>): Vendor {
   }
 }
 
+/** Read for every alert (the worker's decision, the status_update): prepared (db/prepared.ts). */
+const vendorById = prepared(1, (db: Kysely<Database>, id: string) =>
+  db.selectFrom('vendors').selectAll().where('id', '=', id),
+)
+
 export class VendorRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -83,7 +89,7 @@ export class VendorRepository {
   }
 
   async findById(id: string): Promise<Vendor | null> {
-    const row = await this.db.selectFrom('vendors').selectAll().where('id', '=', id).executeTakeFirst()
+    const [row] = await vendorById(this.db, id)
     return row ? toVendor(row) : null
   }
 
