@@ -163,7 +163,19 @@ export function buildServices(deps: {
   const acceptReads = new CachedReads(store)
   const intake = new AlertIntake(
     acceptReads,
-    store,
+    // Issue 10 reads the tenant state fresh for every alert. On the embedded database one process
+    // makes every change, through routes that clear the intake caches (app.ts), so a copy kept until
+    // then is as fresh, and the read was a tenth of the accept path's CPU (issue 11). PostgreSQL may
+    // have other processes changing it: read every time.
+    db.dialect === 'sqlite'
+      ? {
+          vendors: store.vendors,
+          integrations: {
+            findByOrgTokenDigest: (d) => store.integrations.findByOrgTokenDigest(d),
+            tenantState: acceptReads.tenantStateUntilChanged,
+          },
+        }
+      : store,
     new VendorRateLimiter(config.defaultAlertRateLimitPerMinute),
     clock,
   )
@@ -220,13 +232,15 @@ export function buildServices(deps: {
     provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
     partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues),
     vendorSetup: new VendorSetup(store, clock, lifecycle),
-    credentials: new CredentialRotation(store, clock),
+    // Changes made through the services (not only the routes) clear the intake's copies at once.
+    credentials: new CredentialRotation(store, clock, () => acceptReads.clear()),
     tenantStatus: new TenantStatus({
       store,
       clock,
       queue,
       snapshots,
       onVendorEnabled: () => dispatcher.wake(),
+      onChange: () => acceptReads.clear(),
     }),
     auth: authHooks({
       adminTokenDigest: deps.adminTokenDigest,

@@ -43,6 +43,11 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly rules: ContextReads['rules']
   readonly mappings: ContextReads['mappings']
   readonly tickets: ContextReads['tickets']
+  /**
+   * The tenant state (disabled tenants, credential generations), kept until `clear`: only for the
+   * embedded database, where every change is made through this process (services.ts).
+   */
+  readonly tenantStateUntilChanged: Store['integrations']['tenantState']
   /** The kind of a partner's PSA (which decides the queued alert's concurrency group). */
   readonly partnerPsaKind: (partnerId: string) => Promise<PsaKind | null>
   /** Forgets everything: the configuration changed. */
@@ -61,6 +66,8 @@ export class CachedReads implements IntakeReads, ContextReads {
     })
     const rules = cache<Rule[]>(ttlMs, (id) => store.rules.list(id))
     const psaKind = cache<PsaKind | null>(ttlMs, (id) => store.partners.psaKind(id), false)
+    type State = Awaited<ReturnType<Store['integrations']['tenantState']>>
+    const tenantState = cache<State>(0, (id) => store.integrations.tenantState(id), false)
     // Per account, like the account cache: an alert needs one mapping, not its integration's all.
     const mapping = cache<AccountMapping | null>(ttlMs, async (key) => {
       const [integrationId, accountId] = JSON.parse(key) as [string, string]
@@ -84,8 +91,9 @@ export class CachedReads implements IntakeReads, ContextReads {
     }
     this.tickets = store.tickets
     this.partnerPsaKind = psaKind
+    this.tenantStateUntilChanged = tenantState
     this.clear = () => {
-      for (const c of [vendor, integration, account, rules, mapping, psaKind]) c.clear()
+      for (const c of [vendor, integration, account, rules, mapping, psaKind, tenantState]) c.clear()
     }
   }
 }

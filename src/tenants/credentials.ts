@@ -106,6 +106,8 @@ export class CredentialRotation {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** A credential changed (committed): copies of credentials and their generations are out of date. */
+    private readonly onChange: () => void = () => {},
   ) {}
 
   /**
@@ -133,13 +135,14 @@ export class CredentialRotation {
       )
       return this.stateOf(tx, credential, ownerId, at)
     })
+    this.onChange()
     return { value, rotation }
   }
 
   /** The value a rotation replaced stops working now. */
   async endOverlap(credential: RotatingCredential, ownerId: string, by?: Actor): Promise<RotationState> {
     const at = iso(this.clock)
-    return this.store.transaction(async (tx) => {
+    const state = await this.store.transaction(async (tx) => {
       await this.owner(tx, credential, ownerId)
       const before = await this.stateOf(tx, credential, ownerId, at)
       await rotators[credential].endOverlap(tx, ownerId, at)
@@ -153,6 +156,8 @@ export class CredentialRotation {
       )
       return this.stateOf(tx, credential, ownerId, at)
     })
+    this.onChange()
+    return state
   }
 
   /** The credential's rotation state now (a window already over reads as none). */

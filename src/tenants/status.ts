@@ -20,6 +20,8 @@ export class TenantStatus {
       snapshots: Pick<SnapshotScheduler, 'changed'>
       /** A vendor was enabled: its waiting deliveries may go now. */
       onVendorEnabled: () => void
+      /** A tenant was disabled or enabled (committed): copies of its state are out of date. */
+      onChange?: () => void
     },
   ) {}
 
@@ -42,6 +44,7 @@ export class TenantStatus {
       )
       return this.current(tx, kind, id)
     })
+    this.o.onChange?.()
     if (!disabled) throw new Error(`${kind} ${id} was not disabled`)
     return disabled
   }
@@ -66,6 +69,7 @@ export class TenantStatus {
       )
       return jobs
     })
+    this.o.onChange?.()
     if (resumed > 0) this.o.queue.handOver()
     if (kind === 'vendor') this.o.onVendorEnabled()
   }
