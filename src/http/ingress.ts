@@ -33,8 +33,8 @@ export function inputProblem(part: string, value: unknown, maxDepth = maxInputDe
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const { value: v, path } = next
     if (typeof v === 'string') {
-      const problem = nulProblem(placeName(part, path), v)
-      if (problem) return problem
+      // The place is named only when there is a problem: naming every string cost more than checking it.
+      if (v.includes(nul)) return nulProblem(placeName(part, path), v)
       continue
     }
     if (v === null || typeof v !== 'object') continue
