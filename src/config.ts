@@ -63,6 +63,13 @@ export const EnvSchema = Type.Object({
     default: 64,
     description: 'jobs at once per process (most wait on a PSA); at least partners × PARTNER_CONCURRENCY',
   }),
+  WORKER_WRITES_WHILE_ACCEPTING: Type.Integer({
+    minimum: 1,
+    maximum: 512,
+    default: 16,
+    description:
+      'ROLE=all: background writes per commit while alerts are being accepted (64 otherwise); lower favours accepting, higher favours processing',
+  }),
   QUEUE_BACKLOG_LIMIT: Type.Integer({
     minimum: 1,
     maximum: 1_000_000_000,
@@ -137,6 +144,7 @@ export interface Config {
   psaRetryScheduleSeconds: number[]
   workerConcurrency: number
   queueBacklogLimit: number
+  workerWritesWhileAccepting: number
   partnerConcurrency: number
   snapshotCoalesceMs: number
   logLevel: string
@@ -202,6 +210,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
     workerConcurrency: env.WORKER_CONCURRENCY,
     queueBacklogLimit: env.QUEUE_BACKLOG_LIMIT,
+    workerWritesWhileAccepting: env.WORKER_WRITES_WHILE_ACCEPTING,
     partnerConcurrency: env.PARTNER_CONCURRENCY,
     snapshotCoalesceMs: env.SNAPSHOT_COALESCE_MS,
     logLevel: env.LOG_LEVEL,

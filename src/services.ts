@@ -103,7 +103,7 @@ export function buildServices(deps: {
 
   const store = new Store(db.kysely, box, false, db.sqlite)
   // Group commit of the hot paths' writes (issue 11): accepts, claims, reservations, outcomes, deliveries.
-  const writes = new WriteBatcher(store)
+  const writes = new WriteBatcher(store, { maxWorkWhileAccepting: config.workerWritesWhileAccepting })
   const sandbox = new SandboxStore(db.kysely, (work) => writes.run((tx) => work(tx.kysely)))
   const psaHttp = outbound('alertbridge-psa/1')
   const psa = new PsaRegistry([

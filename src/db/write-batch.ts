@@ -23,6 +23,8 @@ export interface WriteBatchOptions {
   maxAccept?: number
   /** Background writes per batch (default 64). */
   maxWork?: number
+  /** Background writes in a batch that also carries accepted alerts (default: maxWork). */
+  maxWorkWhileAccepting?: number
   /** Callers resumed per macrotask once a batch has committed (default 16). */
   resolveSlice?: number
   /** Told about every committed batch: how many writes, how long from BEGIN to COMMIT. */
@@ -46,6 +48,7 @@ export class WriteBatcher {
   private flushing = false
   private readonly maxAccept: number
   private readonly maxWork: number
+  private readonly maxWorkWhileAccepting: number
   private readonly resolveSlice: number
 
   constructor(
@@ -54,6 +57,7 @@ export class WriteBatcher {
   ) {
     this.maxAccept = o.maxAccept ?? 512
     this.maxWork = o.maxWork ?? 64
+    this.maxWorkWhileAccepting = o.maxWorkWhileAccepting ?? this.maxWork
     this.resolveSlice = o.resolveSlice ?? 16
   }
 
@@ -88,7 +92,8 @@ export class WriteBatcher {
     try {
       while (this.waiting > 0) {
         const accepted = this.lanes.accept.splice(0, this.maxAccept)
-        const batch = [...accepted, ...this.lanes.work.splice(0, this.maxWork)]
+        const workCap = accepted.length > 0 ? this.maxWorkWhileAccepting : this.maxWork
+        const batch = [...accepted, ...this.lanes.work.splice(0, workCap)]
         const settled = await this.commit(batch)
         // Accepted alerts only answer their request: all at once. Background callers go on to their
         // next reads and writes: in slices, with a yield between.

@@ -87,6 +87,23 @@ for (const backend of backends()) {
       assert.deepEqual(batches, [3, 1])
     })
 
+    test('while alerts are accepted, background writes take a smaller share of a batch', async () => {
+      const batches: number[] = []
+      const writes = new WriteBatcher(store, {
+        maxWork: 4,
+        maxWorkWhileAccepting: 1,
+        onBatch: (n) => batches.push(n),
+      })
+      await Promise.all([
+        writes.run(put('load-w1')),
+        writes.run(put('load-w2')),
+        writes.run(put('load-w3')),
+        writes.run(put('load-a1'), 'accept'),
+      ])
+      // The accepted alert with one background write, then the other two (no accept: up to 4).
+      assert.deepEqual(batches, [2, 2])
+    })
+
     test('a caller resumes after its batch committed: its rows are there for anyone to read', async () => {
       const writes = new WriteBatcher(store)
       await writes.run(put('seen-a'))
