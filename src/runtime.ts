@@ -67,7 +67,7 @@ export class Runtime {
    * One line at info per period with work done (per-alert lines are at debug), and a warning each
    * time the backlog crosses its bound (issue 11). Intake goes on accepting: see docs/decisions.md.
    */
-  private async summarize(): Promise<void> {
+  async summarize(): Promise<void> {
     const { runner, dispatcher, queue, log, backlogLimit } = this.o
     const now = { jobs: runner.finished, attempts: dispatcher.attempts }
     const jobs = now.jobs - this.last.jobs

@@ -15,7 +15,10 @@ export type Dialect = 'sqlite' | 'postgres'
 export interface Db {
   kysely: Kysely<Database>
   dialect: Dialect
-  /** The embedded connection itself, for the queue's hot insert; null on PostgreSQL. */
+  /**
+   * The embedded connection, with the statement cache Kysely uses (the same SQL text is prepared
+   * once), for the hot paths that skip the query builder; null on PostgreSQL.
+   */
   sqlite: SQLite.Database | null
   /**
    * Throws DatabaseUnavailable (one sentence, no secret) when the database cannot be read. `thorough`
@@ -45,14 +48,13 @@ export function openDatabase(target: Config['database'], options: OpenOptions = 
       sqlite?.close()
       throw describeDatabaseFailure(err, target)
     }
-    const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    })
+    const cached = withStatementCache(sqlite)
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) })
     const main = sqlite
     return {
       kysely,
       dialect: 'sqlite',
-      sqlite,
+      sqlite: cached,
       check: async (o = {}) => checkSqlite(main, target.path, o.thorough ?? false),
       close: () => kysely.destroy(),
     }

@@ -70,13 +70,14 @@ export class Store {
   /**
    * Inside a transaction: runs `work` under a savepoint; if it throws, what it wrote is rolled back
    * (the transaction's earlier writes stay) and the error is thrown on. On SQLite the transaction
-   * holds the one connection, so the savepoint statements run on it directly, prepared once: the
-   * write batches use one per write (issue 11).
+   * holds the one connection, so the savepoint statements run on it directly (its statement cache,
+   * connect.ts, prepares each once): the write batches use one per write (issue 11).
    */
   async savepoint<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const run = this.sqlite
+    const sqlite = this.sqlite
+    const run = sqlite
       ? async (statement: string) => {
-          prepared(this.sqlite!, statement).run()
+          sqlite.prepare(statement).run()
         }
       : async (statement: string) => {
           await sql.raw(statement).execute(this.kysely)
@@ -92,21 +93,4 @@ export class Store {
       throw err
     }
   }
-}
-
-const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
-
-/** A savepoint statement, prepared once per connection. */
-function prepared(db: SQLite.Database, statement: string): SQLite.Statement {
-  let byText = statements.get(db)
-  if (!byText) {
-    byText = new Map()
-    statements.set(db, byText)
-  }
-  let s = byText.get(statement)
-  if (!s) {
-    s = db.prepare(statement)
-    byText.set(statement, s)
-  }
-  return s
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Partner, PsaKind } from '../../domain/partner.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
-import type { CreatedKey, KeyPage } from '../rows.js'
+import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../rows.js'
 import type { Database, PartnersTable } from '../schema.js'
 
 export class PartnerRepository {
@@ -115,20 +115,8 @@ export class PartnerRepository {
   }
 
   /** Disables the partner (keeping the first time and reason if it already is) or enables it (null). */
-  async setDisabled(
-    id: string,
-    disabled: { at: string; reason: string | null } | null,
-    now: string,
-  ): Promise<void> {
-    let q = this.db.updateTable('partners').where('id', '=', id)
-    q = disabled
-      ? q
-          .set({ disabled_at: disabled.at, disabled_reason: disabled.reason, updated_at: now })
-          .where('disabled_at', 'is', null)
-      : q
-          .set({ disabled_at: null, disabled_reason: null, updated_at: now })
-          .where('disabled_at', 'is not', null)
-    await q.execute()
+  async setDisabled(id: string, disabled: Disabled | null, now: string): Promise<void> {
+    await setTenantDisabled(this.db, 'partners', id, disabled, now)
   }
 
   /** Partners in the order they were created; one page of them when `page` is given. */

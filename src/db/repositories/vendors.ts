@@ -2,7 +2,7 @@ import type { Kysely, Selectable, Updateable } from 'kysely'
 import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../../domain/vendor.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
 import { prepared } from '../prepared.js'
-import { type CreatedKey, type KeyPage, parseJson } from '../rows.js'
+import { type CreatedKey, type Disabled, type KeyPage, parseJson, setTenantDisabled } from '../rows.js'
 import type { Database, VendorsTable } from '../schema.js'
 
 export interface VendorPatch {
@@ -146,20 +146,8 @@ export class VendorRepository {
   }
 
   /** Disables the vendor (keeping the first time and reason if it already is) or enables it (null). */
-  async setDisabled(
-    id: string,
-    disabled: { at: string; reason: string | null } | null,
-    now: string,
-  ): Promise<void> {
-    let q = this.db.updateTable('vendors').where('id', '=', id)
-    q = disabled
-      ? q
-          .set({ disabled_at: disabled.at, disabled_reason: disabled.reason, updated_at: now })
-          .where('disabled_at', 'is', null)
-      : q
-          .set({ disabled_at: null, disabled_reason: null, updated_at: now })
-          .where('disabled_at', 'is not', null)
-    await q.execute()
+  async setDisabled(id: string, disabled: Disabled | null, now: string): Promise<void> {
+    await setTenantDisabled(this.db, 'vendors', id, disabled, now)
   }
 
   async findByClientId(clientId: string): Promise<Vendor | null> {
