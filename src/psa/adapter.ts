@@ -95,6 +95,31 @@ export interface PsaEntity {
   closed?: boolean
 }
 
+/**
+ * A billing line of a company's agreement or contract in the PSA: a ConnectWise agreement addition,
+ * an Autotask contract service, a HaloPSA recurring-invoice line, a Kaseya BMS recurring service, a
+ * Syncro invoice-schedule line item. A vendor's usage count for a mapped service sets its quantity.
+ */
+export interface BillingLine {
+  /** The line as the adapter addresses it again (it may join the agreement's and the line's ids). */
+  id: string
+  /** The product or service of the PSA's catalogue the line bills (a mapping for every account names
+   * it, and each account's line is found by it), where the PSA has one. */
+  productId: string | null
+  /** The line's name or description as the PSA shows it. */
+  name: string
+  agreementId: string
+  agreementName: string
+  /** The line's current quantity, where the PSA says. */
+  quantity: number | null
+}
+
+/** A push of one usage count. */
+export interface UsageCall extends PsaCall {
+  /** When the vendor sent the count (ISO 8601): the date of the change where the PSA dates it. */
+  effectiveDate: string
+}
+
 /** What one PSA kind does, given a connection with that kind's settings. */
 export interface PsaAdapter<S> {
   /** Checks the connection and the credentials without changing anything; the failure says in one
@@ -125,6 +150,17 @@ export interface PsaAdapter<S> {
     scope: LookupScope,
     call: PsaCall,
   ): Promise<PsaResult<PsaEntity[]>>
+  /** Every billing line of the company's agreements (every page), for the usage mapping screen. A PSA
+   * whose API cannot change billing quantities answers a non-retryable failure that says so. */
+  billingLines(conn: PsaConnection<S>, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>>
+  /** Sets the line's quantity to `quantity` (an absolute count, never added to what is there); answers
+   * the quantity the line had before, where the PSA says. */
+  setQuantity(
+    conn: PsaConnection<S>,
+    lineId: string,
+    quantity: number,
+    call: UsageCall,
+  ): Promise<PsaResult<{ previous: number | null }>>
 }
 
 /** An adapter bound to one partner's connection: what the executor and the look-up routes call. */
@@ -143,6 +179,12 @@ export interface PsaClient {
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>>
   lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>>
+  billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>>
+  setQuantity(
+    lineId: string,
+    quantity: number,
+    call: UsageCall,
+  ): Promise<PsaResult<{ previous: number | null }>>
 }
 
 export const ok = <T>(value: T): PsaResult<T> => ({ ok: true, value })

@@ -43,6 +43,8 @@ function slowPsa() {
       }),
     appendNote: async () => ({ ok: true, value: null }),
     closeTicket: async () => ({ ok: true, value: { alreadyClosed: false } }),
+    billingLines: async () => ({ ok: true, value: [] }),
+    setQuantity: async () => ({ ok: true, value: { previous: null } }),
     lookup: async () => ({ ok: true, value: [] }),
   }
   return { adapter, seen }

@@ -5,6 +5,7 @@
 // as picklists of Tickets/entityInformation/fields. Settings may name a picklist value or its label.
 import type { Static } from 'typebox'
 import {
+  type BillingLine,
   type CloseCall,
   type CloseRequest,
   type CreateCall,
@@ -18,6 +19,7 @@ import {
   type PsaEntity,
   type PsaResult,
   type TicketCall,
+  type UsageCall,
 } from '../adapter.js'
 import { ConnectionPool } from '../core/connections.js'
 import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
@@ -216,6 +218,19 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     return patched.ok ? ok({ alreadyClosed: false }) : patched
   }
 
+  billingLines(_conn: Conn, _companyId: string, _call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return Promise.resolve(fail(noUsageYet))
+  }
+
+  setQuantity(
+    _conn: Conn,
+    _lineId: string,
+    _quantity: number,
+    _call: UsageCall,
+  ): Promise<PsaResult<{ previous: number | null }>> {
+    return Promise.resolve(fail(noUsageYet))
+  }
+
   async lookup(
     conn: Conn,
     what: LookupKind,
@@ -279,3 +294,6 @@ export function autotaskPsa(options: AutotaskOptions): PsaKindEntry {
     adapter: new AutotaskPsa(options),
   })
 }
+
+// Replaced by this kind's billing-line adapter within issue 12.
+const noUsageYet = { kind: 'rejected' as const, retryable: false, message: 'usage push is not built yet' }

@@ -5,6 +5,7 @@
 // its name; names are resolved against the board's own lists.
 import type { Static } from 'typebox'
 import {
+  type BillingLine,
   type CloseCall,
   type CloseRequest,
   type CreateCall,
@@ -19,6 +20,7 @@ import {
   type PsaEntity,
   type PsaResult,
   type TicketCall,
+  type UsageCall,
 } from '../adapter.js'
 import { CachedResult, ConnectionPool, cachedIn } from '../core/connections.js'
 import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
@@ -194,6 +196,19 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
     return patched.ok ? ok({ alreadyClosed: false }) : patched
   }
 
+  billingLines(_conn: Conn, _companyId: string, _call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return Promise.resolve(fail(noUsageYet))
+  }
+
+  setQuantity(
+    _conn: Conn,
+    _lineId: string,
+    _quantity: number,
+    _call: UsageCall,
+  ): Promise<PsaResult<{ previous: number | null }>> {
+    return Promise.resolve(fail(noUsageYet))
+  }
+
   async lookup(
     conn: Conn,
     what: LookupKind,
@@ -326,3 +341,6 @@ export function connectWisePsa(options: PsaKindOptions): PsaKindEntry {
     problems: (s) => (s.baseUrl || s.site ? [] : ['psa needs site (e.g. na.myconnectwise.net) or baseUrl']),
   })
 }
+
+// Replaced by this kind's billing-line adapter within issue 12.
+const noUsageYet = { kind: 'rejected' as const, retryable: false, message: 'usage push is not built yet' }

@@ -4,6 +4,7 @@ import type { Static } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../../clock.js'
 import {
+  type BillingLine,
   type CloseCall,
   type CloseRequest,
   type CreateCall,
@@ -18,6 +19,7 @@ import {
   type PsaEntity,
   type PsaFailure,
   type PsaResult,
+  type UsageCall,
 } from '../adapter.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { SandboxSettings } from './settings.js'
@@ -164,6 +166,23 @@ export class SandboxPsa implements PsaAdapter<Settings> {
     await this.store.addNote(conn.partnerId, ticketId, { id: uuidv7(), text: close.note, at: now })
     const closedNow = await this.store.close(conn.partnerId, ticketId, close.closedStatus ?? 'Closed', now)
     return ok({ alreadyClosed: !closedNow })
+  }
+
+  billingLines(_conn: Conn, _companyId: string, _call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return Promise.resolve(
+      fail({ kind: 'rejected', retryable: false, message: 'usage push is not built yet' }),
+    )
+  }
+
+  setQuantity(
+    _conn: Conn,
+    _lineId: string,
+    _quantity: number,
+    _call: UsageCall,
+  ): Promise<PsaResult<{ previous: number | null }>> {
+    return Promise.resolve(
+      fail({ kind: 'rejected', retryable: false, message: 'usage push is not built yet' }),
+    )
   }
 
   async lookup(
