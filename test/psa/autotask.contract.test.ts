@@ -37,6 +37,7 @@ adapterContract('Autotask', async () => {
     notClosingStatus: 'Resolved - Pending Confirmation',
     closingStatus: 'Complete',
     // Autotask pages queries only (500 a page); its picklists come whole.
+    billing: null,
     paged: { what: ['companies'], moreThan: 500 },
     tickets: async () => sim.state.tickets.length,
     async state(id) {

@@ -36,6 +36,7 @@ adapterContract('ConnectWise', async () => {
     notClosingStatus: 'Resolved',
     closingStatus: 'Closed (resolved)',
     // Pages of 2 (the simulator's limit here): every look-up list spans several.
+    billing: null,
     paged: { what: ['companies', 'boards', 'priorities', 'statuses', 'types'], moreThan: 2 },
     tickets: async () => sim.state.tickets.length,
     async state(id) {

@@ -21,6 +21,11 @@ export interface ContractFixture {
   /** A status name that sounds closed but that the PSA does not treat as closed, and one it does. */
   notClosingStatus: string | null
   closingStatus: string | null
+  /**
+   * Billing: a company whose agreements have at least one billing line, and a line's quantity as the
+   * PSA holds it. null: this PSA's API cannot set billing quantities (the suite checks it says so).
+   */
+  billing: { companyId: string; quantity(lineId: string): Promise<number | null> } | null
   /** Look-ups with more entries than one page of the PSA holds (none: the PSA has no paging). */
   paged: { what: LookupKind[]; moreThan: number }
   tickets(): Promise<number>
@@ -182,6 +187,38 @@ export function adapterContract(name: string, start: () => Promise<ContractFixtu
         assert.ok(list.length > f.paged.moreThan, `${what}: ${list.length} entries, more than one page`)
         assert.equal(new Set(list.map((e) => e.id)).size, list.length, `${what}: no entry twice`)
       }
+    })
+
+    test('usage: billing lines of a company; a quantity is set, not added; a 5xx changes nothing', async () => {
+      const effectiveDate = new Date().toISOString()
+      if (!f.billing) {
+        const r = await f.client.billingLines('any', call())
+        assert.equal(r.ok, false)
+        assert.equal(r.ok ? null : r.failure.retryable, false)
+        return
+      }
+      const lines = value(await f.client.billingLines(f.billing.companyId, call(20_000)), 'billing lines')
+      assert.ok(lines.length > 0, 'the company has billing lines')
+      for (const l of lines) {
+        assert.ok(
+          l.id && l.name && l.agreementId,
+          `a line names itself and its agreement: ${JSON.stringify(l)}`,
+        )
+        assert.ok(l.quantity === null || typeof l.quantity === 'number')
+      }
+      const line = lines[0]!
+      value(await f.client.setQuantity(line.id, 7, { ...call(), effectiveDate }), 'set 7')
+      assert.equal(await f.billing.quantity(line.id), 7)
+      const second = value(await f.client.setQuantity(line.id, 3, { ...call(), effectiveDate }), 'set 3')
+      assert.equal(await f.billing.quantity(line.id), 3, 'the second count is the new total')
+      assert.ok(second.previous === null || second.previous === 7, `previous: ${second.previous}`)
+      await f.failNext(503, 1)
+      const failed = await f.client.setQuantity(line.id, 11, { ...call(), effectiveDate })
+      assert.equal(failed.ok, false)
+      assert.equal(failed.ok ? null : failed.failure.retryable, true)
+      assert.equal(await f.billing.quantity(line.id), 3, 'a failed push changes nothing')
+      value(await f.client.setQuantity(line.id, 11, { ...call(), effectiveDate }), 'retry')
+      assert.equal(await f.billing.quantity(line.id), 11)
     })
 
     test('a 5xx is a retryable failure; the retry succeeds with one ticket', async () => {

@@ -101,4 +101,23 @@ describe('PSA connection limiter', () => {
     assert.ok((spent.ok ? 0 : (spent.failure.retryAfterMs ?? 0)) > 3_500_000)
     assert.equal(await limiter.budgetUsed(), 3)
   })
+
+  test('a budget per endpoint: one endpoint spent does not hold up another; a minute budget says so', async () => {
+    const limiter = new ConnectionLimiter({
+      perEndpoint: 4,
+      budgets: [
+        { points: 2, perSeconds: 3600, per: 'endpoint' },
+        { points: 3, perSeconds: 60, per: 'connection' },
+      ],
+    })
+    for (let i = 0; i < 2; i++) assert.ok((await limiter.run('tickets', signal(), okCall)).ok)
+    const spent = await limiter.run('tickets', signal(), okCall)
+    assert.equal(spent.ok ? null : spent.failure.kind, 'rate-limited')
+    assert.match(spent.ok ? '' : spent.failure.message, /2 requests per hour for tickets/)
+    assert.ok((await limiter.run('accounts', signal(), okCall)).ok, 'another endpoint has its own budget')
+    const minute = await limiter.run('queues', signal(), okCall)
+    assert.match(minute.ok ? '' : minute.failure.message, /3 requests per minute/)
+    const wait = minute.ok ? 0 : (minute.failure.retryAfterMs ?? 0)
+    assert.ok(wait > 50_000 && wait <= 60_000, `waits for the minute to free room (${wait} ms)`)
+  })
 })

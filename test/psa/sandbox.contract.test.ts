@@ -19,6 +19,7 @@ adapterContract('sandbox', async () => {
     fields: { companyId: '100', board: 'Security', priority: 'P2 - High', status: null },
     notClosingStatus: null,
     closingStatus: null,
+    billing: null,
     paged: { what: [], moreThan: 0 },
     tickets: async () => (await sandbox.list(partnerId, 10_000)).length,
     async state(id) {

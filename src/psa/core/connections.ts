@@ -72,7 +72,7 @@ export class CachedResult<T> {
 const fetchBudgetMs = 60_000
 
 /** The promise's value, or a timeout failure as soon as the caller's signal fires. */
-function waitOrGiveUp<T>(p: Promise<PsaResult<T>>, signal: AbortSignal): Promise<PsaResult<T>> {
+export function waitOrGiveUp<T>(p: Promise<PsaResult<T>>, signal: AbortSignal): Promise<PsaResult<T>> {
   const failure: PsaResult<T> = {
     ok: false,
     failure: { kind: 'timeout', retryable: true, message: 'no answer within the time budget' },

@@ -1,6 +1,7 @@
 // One PSA connection's limits, kept before the PSA has to refuse: at most `perEndpoint` calls in flight
-// per endpoint (a bulkhead; more wait their turn, or give up when their signal fires), an optional
-// request budget per hour, a pause after the PSA answered 429 (until its Retry-After), and a breaker
+// per endpoint (a bulkhead; more wait their turn, or give up when their signal fires), optional request
+// budgets per window for the connection or for each endpoint (Autotask 10,000 an hour, Syncro 180 a
+// minute, Kaseya BMS 1,500 an hour per endpoint), a pause after the PSA answered 429 (until its Retry-After), and a breaker
 // that stops calling a PSA that keeps failing (network errors, timeouts, 5xx) for a growing while.
 // While paused or broken, calls fail at once with a retryable failure that says when to try again, so
 // a queued alert is deferred instead of spinning on a PSA that cannot answer.
@@ -11,18 +12,31 @@ import type { PsaFailure, PsaResult } from '../adapter.js'
 export interface LimiterOptions {
   /** Calls in flight at once per endpoint (the whole connection is one endpoint unless the PSA counts per endpoint). */
   perEndpoint: number
-  /** Requests allowed per rolling hour (Autotask: 10,000 per tenant); none when unset. */
+  /** Requests allowed per rolling hour for the whole connection (Autotask: 10,000 per tenant). */
   hourlyBudget?: number
+  /** Further budgets: `points` requests per `perSeconds`, for the whole connection or each endpoint. */
+  budgets?: readonly Budget[]
   /** Consecutive failures that open the breaker, and its first and longest pause. */
   breaker?: { failures: number; firstPauseMs: number; maxPauseMs: number }
   now?: () => number
+}
+
+export interface Budget {
+  points: number
+  perSeconds: number
+  /** 'endpoint': each endpoint (the `endpoint` a request names) has a budget of its own. */
+  per: 'connection' | 'endpoint'
+}
+
+interface Counted extends Budget {
+  limiter: RateLimiterMemory
 }
 
 const defaultBreaker = { failures: 5, firstPauseMs: 5_000, maxPauseMs: 5 * 60_000 }
 
 export class ConnectionLimiter {
   private readonly bulkheads = new Map<string, BulkheadPolicy>()
-  private readonly budget: RateLimiterMemory | null
+  private readonly budgets: Counted[]
   private readonly breaker: Required<LimiterOptions>['breaker']
   private readonly now: () => number
   private pausedUntil = 0
@@ -30,7 +44,14 @@ export class ConnectionLimiter {
   private openUntil = 0
 
   constructor(private readonly o: LimiterOptions) {
-    this.budget = o.hourlyBudget ? new RateLimiterMemory({ points: o.hourlyBudget, duration: 3600 }) : null
+    const budgets: Budget[] = [
+      ...(o.hourlyBudget ? [{ points: o.hourlyBudget, perSeconds: 3600, per: 'connection' as const }] : []),
+      ...(o.budgets ?? []),
+    ]
+    this.budgets = budgets.map((b) => ({
+      ...b,
+      limiter: new RateLimiterMemory({ points: b.points, duration: b.perSeconds }),
+    }))
     this.breaker = o.breaker ?? defaultBreaker
     this.now = o.now ?? Date.now
   }
@@ -43,18 +64,19 @@ export class ConnectionLimiter {
   ): Promise<PsaResult<T>> {
     const refused = this.refusal()
     if (refused) return { ok: false, failure: refused }
-    if (this.budget) {
+    for (const b of this.budgets) {
       try {
-        await this.budget.consume('calls')
+        await b.limiter.consume(b.per === 'endpoint' ? endpoint : 'calls')
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection
+        const scope = b.per === 'endpoint' ? ` for ${endpoint}` : ''
         return {
           ok: false,
           failure: {
             kind: 'rate-limited',
             retryable: true,
             retryAfterMs: rejection.msBeforeNext,
-            message: `the hourly budget of ${this.o.hourlyBudget} requests is spent`,
+            message: `the budget of ${b.points} requests per ${window(b.perSeconds)}${scope} is spent`,
           },
         }
       }
@@ -101,12 +123,13 @@ export class ConnectionLimiter {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms)
   }
 
-  /** How much of the hourly budget this process has used (null without a budget). */
+  /** How much of the connection's hourly budget this process has used (null without one). */
   async budgetUsed(): Promise<number | null> {
-    if (!this.budget || !this.o.hourlyBudget) return null
-    const res = await this.budget.get('calls')
+    const hourly = this.budgets.find((b) => b.per === 'connection' && b.perSeconds === 3600)
+    if (!hourly) return null
+    const res = await hourly.limiter.get('calls')
     // Refused calls are counted by the limiter too; they were not spent on the PSA.
-    return res ? Math.min(res.consumedPoints, this.o.hourlyBudget) : 0
+    return res ? Math.min(res.consumedPoints, hourly.points) : 0
   }
 
   private refusal(): PsaFailure | null {
@@ -156,3 +179,6 @@ export class ConnectionLimiter {
     return b
   }
 }
+
+const window = (seconds: number) =>
+  seconds === 3600 ? 'hour' : seconds === 60 ? 'minute' : seconds === 1 ? 'second' : `${seconds} s`
