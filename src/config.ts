@@ -51,6 +51,10 @@ export const EnvSchema = Type.Object({
     default: '5,30,120,600',
     description: 'seconds between retries of a queued alert whose PSA call failed, comma-separated',
   }),
+  USAGE_RETRY_SCHEDULE: SecondsList({
+    default: '30,120,600,3600,21600',
+    description: 'seconds between retries of a usage count the PSA failed to take, comma-separated',
+  }),
   SNAPSHOT_COALESCE_MS: Type.Integer({
     minimum: 0,
     maximum: 600000,
@@ -142,6 +146,7 @@ export interface Config {
   allowPrivateNetwork: boolean
   webhookRetryScheduleSeconds: number[] | undefined
   psaRetryScheduleSeconds: number[]
+  usageRetryScheduleSeconds: number[]
   workerConcurrency: number
   queueBacklogLimit: number
   workerWritesWhileAccepting: number
@@ -208,6 +213,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
     webhookRetryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? seconds(env.WEBHOOK_RETRY_SCHEDULE) : undefined,
     psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
+    usageRetryScheduleSeconds: seconds(env.USAGE_RETRY_SCHEDULE),
     workerConcurrency: env.WORKER_CONCURRENCY,
     queueBacklogLimit: env.QUEUE_BACKLOG_LIMIT,
     workerWritesWhileAccepting: env.WORKER_WRITES_WHILE_ACCEPTING,

@@ -13,6 +13,7 @@ import { VendorRateLimiter } from './alerts/rate-limit.js'
 import { OutcomeRecorder } from './alerts/recorder.js'
 import { TicketReservations } from './alerts/reservations.js'
 import { Settlement } from './alerts/settlement.js'
+import { UsagePushes, usagePushJob, usagePushKind } from './billing/usage-push.js'
 import { CatalogueMetrics } from './catalogue/metrics.js'
 import { CatalogueSource } from './catalogue/source.js'
 import { createCatalogueFetcher } from './catalogue/vendor-fetch.js'
@@ -29,7 +30,7 @@ import { Resealer, registerSealedMetrics } from './ops/reseal.js'
 import { Retention } from './ops/retention.js'
 import { createOutboundHttp } from './outbound/http.js'
 import { partnerOfKey } from './partner/api-key.js'
-import { PsaConnections } from './partner/psa-connection.js'
+import { BillingLines, PsaConnections } from './partner/psa-connection.js'
 import { PartnerSetup } from './partner/setup.js'
 import { autotaskPsa } from './psa/autotask/adapter.js'
 import { connectWisePsa } from './psa/connectwise/adapter.js'
@@ -63,6 +64,7 @@ export interface Services {
   sandbox: SandboxStore
   /** Testing a partner's PSA connection and its look-ups, kept a few minutes. */
   psaConnections: PsaConnections
+  billingLines: BillingLines
   tokens: TokenService
   intake: AlertIntake
   executor: AlertExecutor
@@ -118,6 +120,11 @@ export function buildServices(deps: {
   const queue = new SqlJobQueue(store, db, clock, writes)
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
   const lifecycle = new IntegrationLifecycle(snapshots)
+  const usageJob = usagePushJob({
+    retryScheduleMs: config.usageRetryScheduleSeconds.map((s) => s * 1000),
+    psaTimeoutMs: config.psaTimeoutMs,
+  })
+  const usagePushes = new UsagePushes(queue, usageJob)
   const metrics = new Registry()
   // The process's own: event-loop delay (issue 11: background work must not stall the API), heap, GC.
   collectDefaultMetrics({ register: metrics })
@@ -198,6 +205,7 @@ export function buildServices(deps: {
     jobs: [
       alertKind(alerts, { executor, onDelivery, tenants: store.integrations }),
       snapshotKind({ store, outbox, catalogues, onDelivery }),
+      usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs }),
     ],
     dispatcher,
     resealer,
@@ -215,6 +223,7 @@ export function buildServices(deps: {
     psa,
     sandbox,
     psaConnections: new PsaConnections({ psa, timeoutMs: config.psaTimeoutMs }),
+    billingLines: new BillingLines({ psa, timeoutMs: config.psaTimeoutMs }),
     tokens,
     intake,
     executor,
@@ -230,8 +239,8 @@ export function buildServices(deps: {
     runtime,
     retention,
     provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
-    partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues),
-    vendorSetup: new VendorSetup(store, clock, lifecycle),
+    partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues, usagePushes),
+    vendorSetup: new VendorSetup(store, clock, lifecycle, usagePushes),
     // Changes made through the services (not only the routes) clear the intake's copies at once.
     credentials: new CredentialRotation(store, clock, () => acceptReads.clear()),
     tenantStatus: new TenantStatus({

@@ -9,6 +9,7 @@ import * as m0005 from './migrations/0005_real_psas.js'
 import * as m0006 from './migrations/0006_psa_effects.js'
 import * as m0007 from './migrations/0007_credentials.js'
 import * as m0009 from './migrations/0009_retention.js'
+import * as m0010 from './migrations/0010_usage_push.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_psa_effects': m0006,
   '0007_credentials': m0007,
   '0009_retention': m0009,
+  '0010_usage_push': m0010,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,6 +1,7 @@
 // Row types of every table. Booleans are stored as 0/1 integers and timestamps as ISO-8601 UTC text,
 // so that SQLite and PostgreSQL run the same queries; repositories convert at the edge.
 import type { Generated } from 'kysely'
+import type { UsagePushStatus } from '../domain/usage-push.js'
 
 export interface SettingsTable {
   key: string
@@ -109,6 +110,41 @@ export interface ServiceMappingsTable {
   service_id: string
   psa_product_id: string
   created_at: string
+  updated_at: string
+}
+
+/** A vendor service mapped, for one account, to a billing line of the PSA (issue 12). */
+export interface ServiceLineMappingsTable {
+  integration_id: string
+  service_id: string
+  account_id: string
+  psa_line_id: string
+  created_at: string
+  updated_at: string
+}
+
+/** The last push of a service's usage for one account to the PSA (issue 12). */
+export interface UsagePushesTable {
+  integration_id: string
+  service_id: string
+  account_id: string
+  usage_id: string
+  unit_count: number
+  status: UsagePushStatus
+  psa_line_id: string | null
+  previous_quantity: number | null
+  attempts: Generated<number>
+  detail: string | null
+  updated_at: string
+  pushed_count: number | null
+  pushed_at: string | null
+}
+
+/** The sandbox PSA's billing lines with a quantity set (the others are at 0). */
+export interface SandboxBillingLinesTable {
+  partner_id: string
+  line_id: string
+  quantity: number
   updated_at: string
 }
 
@@ -283,6 +319,9 @@ export interface Database {
   usage_counts: UsageCountsTable
   account_mappings: AccountMappingsTable
   service_mappings: ServiceMappingsTable
+  service_line_mappings: ServiceLineMappingsTable
+  usage_pushes: UsagePushesTable
+  sandbox_billing_lines: SandboxBillingLinesTable
   rules: RulesTable
   tickets: TicketsTable
   events: EventsTable

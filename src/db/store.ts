@@ -16,6 +16,7 @@ import { SettingsRepository } from './repositories/settings.js'
 import { TicketRepository } from './repositories/tickets.js'
 import { TokenRepository } from './repositories/tokens.js'
 import { UsageRepository } from './repositories/usage.js'
+import { UsagePushRepository } from './repositories/usage-pushes.js'
 import { VendorDataRepository } from './repositories/vendor-data.js'
 import { VendorRepository } from './repositories/vendors.js'
 import type { Database } from './schema.js'
@@ -28,6 +29,8 @@ export class Store {
   readonly mappings: MappingRepository
   readonly serviceMappings: ServiceMappingRepository
   readonly usage: UsageRepository
+  /** Usage pushed to the PSA: line mappings per account and the last push's state (issue 12). */
+  readonly usagePushes: UsagePushRepository
   readonly rules: RuleRepository
   readonly tickets: TicketRepository
   readonly events: EventRepository
@@ -52,6 +55,7 @@ export class Store {
     this.mappings = new MappingRepository(kysely)
     this.serviceMappings = new ServiceMappingRepository(kysely)
     this.usage = new UsageRepository(kysely)
+    this.usagePushes = new UsagePushRepository(kysely)
     this.rules = new RuleRepository(kysely)
     this.tickets = new TicketRepository(kysely)
     this.events = new EventRepository(kysely)

@@ -5,7 +5,7 @@
 import { LRUCache } from 'lru-cache'
 import type { StoredPsa } from '../domain/partner.js'
 import { ApiError } from '../http/errors.js'
-import type { LookupKind, PsaEntity } from '../psa/adapter.js'
+import type { BillingLine, LookupKind, PsaEntity } from '../psa/adapter.js'
 import { fingerprint } from '../psa/core/connections.js'
 import type { PsaRegistry } from '../psa/registry.js'
 
@@ -75,6 +75,37 @@ export class PsaConnections {
       data,
       nextCursor: more ? Buffer.from(JSON.stringify({ o: offset + q.limit })).toString('base64url') : null,
     }
+  }
+}
+
+export interface BillingLinesQuery {
+  companyId: string
+  refresh?: boolean
+}
+
+/** The billing lines of a company, kept like the look-ups (they are read for every line of a screen). */
+export class BillingLines {
+  private readonly lines = new LRUCache<string, BillingLine[]>({ max: 2000, ttl: 60 * 1000 })
+
+  constructor(private readonly deps: { psa: PsaRegistry; timeoutMs: number }) {}
+
+  async of(partnerId: string, stored: StoredPsa, q: BillingLinesQuery): Promise<BillingLine[]> {
+    const key = `${fingerprint({ partnerId, kind: stored.kind, settings: stored.settings })}:${q.companyId}`
+    const kept = q.refresh ? undefined : this.lines.get(key)
+    if (kept) return kept
+    const connected = this.deps.psa.connect(partnerId, stored)
+    if (!connected.ok)
+      throw new ApiError('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
+    const result = await connected.client.billingLines(q.companyId, {
+      signal: AbortSignal.timeout(this.deps.timeoutMs * 6),
+    })
+    if (!result.ok) {
+      if (result.failure.kind === 'not-found')
+        throw new ApiError('NOT_FOUND', `The PSA has no company '${q.companyId}': ${result.failure.message}.`)
+      throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${sentence(result.failure.message)}`)
+    }
+    this.lines.set(key, result.value)
+    return result.value
   }
 }
 

@@ -1,6 +1,7 @@
 // What a partner sets up on an integration: toggles, account mappings, rules, completing the
 // mapping. Used by the partner API and by the demo set-up.
 import { v7 as uuidv7 } from 'uuid'
+import type { UsagePushes } from '../billing/usage-push.js'
 import type { CatalogueSource, EffectiveCatalogue } from '../catalogue/source.js'
 import { type Clock, iso } from '../clock.js'
 import type { SettingsPatch } from '../db/repositories/integrations.js'
@@ -52,6 +53,8 @@ export class PartnerSetup {
     private readonly snapshots: SnapshotScheduler,
     private readonly lifecycle: IntegrationLifecycle,
     private readonly catalogues: CatalogueSource,
+    /** Mapping changes push the latest usage counts they touch again (issue 12 §6). */
+    private readonly usagePushes: UsagePushes,
   ) {}
 
   /** The partner's own integration, or 404: another partner's integrations do not exist for it. */
@@ -138,7 +141,9 @@ export class PartnerSetup {
     await this.store.transaction(async (tx) => {
       await tx.mappings.put(integration.id, mapping, iso(this.clock))
       await this.snapshots.changed(tx, [integration.id])
+      await this.usagePushes.remapped(tx, integration.id, { accountId: mapping.accountId })
     })
+    this.usagePushes.handOver()
     return mapping
   }
 
@@ -148,24 +153,89 @@ export class PartnerSetup {
         throw new ApiError('NOT_FOUND', `Account '${accountId}' is not mapped.`)
       }
       await this.snapshots.changed(tx, [integration.id])
+      await this.usagePushes.remapped(tx, integration.id, { accountId })
     })
+    this.usagePushes.handOver()
   }
 
-  /** Maps a service the vendor declared to a PSA product (billing); no snapshot: not in state_snapshot. */
+  /**
+   * Maps a service the vendor declared to a PSA product (billing), for every account: each account's
+   * counts go to the line of that product on its company's agreements. No snapshot: not in
+   * state_snapshot. The latest counts of the service are pushed again.
+   */
   async putServiceMapping(integration: Integration, mapping: NewServiceMapping): Promise<NewServiceMapping> {
-    if (!(await this.store.vendorData.findService(integration.id, mapping.serviceId))) {
-      throw new ApiError(
-        'NOT_FOUND',
-        `The vendor has not declared service '${mapping.serviceId}' for this integration; only declared services can be mapped.`,
-      )
-    }
-    await this.store.serviceMappings.put(integration.id, mapping, iso(this.clock))
+    await this.declaredService(integration, mapping.serviceId)
+    await this.store.transaction(async (tx) => {
+      await tx.serviceMappings.put(integration.id, mapping, iso(this.clock))
+      await this.usagePushes.remapped(tx, integration.id, { serviceId: mapping.serviceId })
+    })
+    this.usagePushes.handOver()
     return mapping
   }
 
   async deleteServiceMapping(integration: Integration, serviceId: string): Promise<void> {
-    if (!(await this.store.serviceMappings.delete(integration.id, serviceId))) {
-      throw new ApiError('NOT_FOUND', `Service '${serviceId}' is not mapped.`)
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.serviceMappings.delete(integration.id, serviceId))) {
+        throw new ApiError('NOT_FOUND', `Service '${serviceId}' is not mapped.`)
+      }
+      await this.usagePushes.remapped(tx, integration.id, { serviceId })
+    })
+    this.usagePushes.handOver()
+  }
+
+  /**
+   * Maps a service, for one account, to a billing line of the PSA (a line id from
+   * GET /api/partner/psa/agreements); it takes precedence over the service's product mapping.
+   */
+  async putServiceLine(
+    integration: Integration,
+    m: { serviceId: string; accountId: string; psaLineId: string },
+  ): Promise<{ serviceId: string; accountId: string; psaLineId: string }> {
+    await this.declaredService(integration, m.serviceId)
+    if (!(await this.store.vendorData.accountExists(integration.id, m.accountId))) {
+      throw new ApiError(
+        'ACCOUNT_UNKNOWN',
+        `The vendor has not declared account '${m.accountId}' for this integration; only declared accounts can be mapped.`,
+      )
+    }
+    await this.store.transaction(async (tx) => {
+      await tx.usagePushes.putLine(integration.id, m, iso(this.clock))
+      await this.usagePushes.remapped(tx, integration.id, { serviceId: m.serviceId, accountId: m.accountId })
+    })
+    this.usagePushes.handOver()
+    return m
+  }
+
+  async deleteServiceLine(integration: Integration, serviceId: string, accountId: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.usagePushes.deleteLine(integration.id, serviceId, accountId))) {
+        throw new ApiError(
+          'NOT_FOUND',
+          `Service '${serviceId}' has no billing line for account '${accountId}'.`,
+        )
+      }
+      await this.usagePushes.remapped(tx, integration.id, { serviceId, accountId })
+    })
+    this.usagePushes.handOver()
+  }
+
+  /** Pushes the latest count of every pair again (after the partner fixed what made a push fail). */
+  async pushUsageAgain(integration: Integration): Promise<number> {
+    const n = await this.store.transaction(async (tx) => {
+      const before = (await tx.usage.latest(integration.id)).length
+      await this.usagePushes.remapped(tx, integration.id, {})
+      return before
+    })
+    this.usagePushes.handOver()
+    return n
+  }
+
+  private async declaredService(integration: Integration, serviceId: string): Promise<void> {
+    if (!(await this.store.vendorData.findService(integration.id, serviceId))) {
+      throw new ApiError(
+        'NOT_FOUND',
+        `The vendor has not declared service '${serviceId}' for this integration; only declared services can be mapped.`,
+      )
     }
   }
 

@@ -1,5 +1,6 @@
 // The vendor's setup and usage calls (spec §4.6) and the lifecycle moves they cause (spec §3.1).
 import { v7 as uuidv7 } from 'uuid'
+import type { UsagePushes } from '../billing/usage-push.js'
 import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { UsageCount, VendorAccount } from '../domain/billing.js'
@@ -14,6 +15,7 @@ export class VendorSetup {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly lifecycle: IntegrationLifecycle,
+    private readonly usagePushes: UsagePushes,
   ) {}
 
   async startMapping(integration: Integration): Promise<IntegrationState> {
@@ -96,8 +98,11 @@ export class VendorSetup {
     }
     await this.store.transaction(async (tx) => {
       await tx.vendorData.insertUsage(integration.id, usage)
+      // The count goes on to the partner's PSA billing line, if one is mapped (issue 12 §6).
+      await this.usagePushes.counted(tx, integration.id, usage)
       if (move.changed) await this.lifecycle.moveState(tx, integration.id, from, move.next, now)
     })
+    this.usagePushes.handOver()
     return { usage, state: move.next }
   }
 }

@@ -19,7 +19,12 @@ adapterContract('sandbox', async () => {
     fields: { companyId: '100', board: 'Security', priority: 'P2 - High', status: null },
     notClosingStatus: null,
     closingStatus: null,
-    billing: null,
+    billing: {
+      companyId: '100',
+      async quantity(lineId) {
+        return (await sandbox.quantities(partnerId, [lineId])).get(lineId) ?? 0
+      },
+    },
     paged: { what: [], moreThan: 0 },
     tickets: async () => (await sandbox.list(partnerId, 10_000)).length,
     async state(id) {

@@ -6,7 +6,7 @@ import type { PsaRegistry } from '../../psa/registry.js'
 import type { SandboxStore } from '../../psa/sandbox/store.js'
 import type { CredentialRotation } from '../../tenants/credentials.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
-import type { PsaConnections } from '../psa-connection.js'
+import type { BillingLines, PsaConnections } from '../psa-connection.js'
 import type { PartnerSetup } from '../setup.js'
 
 export interface PartnerRoutesDeps {
@@ -19,4 +19,5 @@ export interface PartnerRoutesDeps {
   psa: PsaRegistry
   sandbox: SandboxStore
   psaConnections: PsaConnections
+  billingLines: BillingLines
 }

@@ -14,6 +14,17 @@ const Entity = Type.Object({
   closed: Type.Optional(Type.Boolean({ description: 'statuses: whether the PSA treats it as closed' })),
 })
 
+const Line = Type.Object({
+  id: Type.String({ description: 'the line, as PUT …/services/{serviceId}/accounts/{accountId} names it' }),
+  productId: Type.Union([Type.String(), Type.Null()], {
+    description: 'the product of the PSA catalogue it bills (what PUT …/services/{serviceId} names)',
+  }),
+  name: Type.String(),
+  agreementId: Type.String(),
+  agreementName: Type.String(),
+  quantity: Type.Union([Type.Number(), Type.Null()], { description: 'its quantity now, where the PSA says' }),
+})
+
 const TestResult = Type.Object({
   ok: Type.Boolean(),
   detail: Type.String({ description: 'what was checked, or in one sentence what is wrong' }),
@@ -81,6 +92,31 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
       return s.psaConnections.test(partner.id, partner.psa)
+    },
+  )
+
+  app.get(
+    '/api/partner/psa/agreements',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          "Billing lines of a PSA company's agreements (ConnectWise agreement additions, Autotask contract services, HaloPSA recurring-invoice lines, Kaseya BMS recurring services, Syncro schedule line items), for mapping services; kept a minute",
+        querystring: Type.Object({
+          companyId: Type.String({ minLength: 1, maxLength: 128, description: 'the PSA company' }),
+          refresh: Type.Optional(Type.Boolean({ description: 'read the PSA again' })),
+        }),
+        response: {
+          200: Type.Object({ data: Type.Array(Line) }),
+          ...failures(400, 401, 404, 502),
+        },
+      },
+    },
+    async (request) => {
+      const partner = await s.store.partners.findById(partnerId(request))
+      if (!partner) throw notFound('Partner')
+      return { data: await s.billingLines.of(partner.id, partner.psa, request.query) }
     },
   )
 

@@ -18,6 +18,17 @@ const ServiceParams = Type.Object({
   serviceId: Type.String({ minLength: 1, maxLength: 128 }),
 })
 
+const LineParams = Type.Object({
+  ...ServiceParams.properties,
+  accountId: Type.String({ minLength: 1, maxLength: 128 }),
+})
+
+const LineMapping = Type.Object({
+  serviceId: Type.String(),
+  accountId: Type.String(),
+  psaLineId: Type.String({ description: 'a billing line id from GET /api/partner/psa/agreements' }),
+})
+
 export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
@@ -69,7 +80,8 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Map a service to a PSA product',
+        summary:
+          "Map a service to a PSA product for every account: each account's usage counts set the quantity of that product's billing line on its company's agreements",
         params: ServiceParams,
         body: Type.Object({ psaProductId: Type.String({ minLength: 1, maxLength: 128 }) }),
         response: {
@@ -101,6 +113,64 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
     async (request, reply) => {
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
       await s.partnerSetup.deleteServiceMapping(integration, request.params.serviceId)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/api/partner/integrations/:id/services/:serviceId/accounts',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: "The service's billing lines named per account (they take precedence over its product)",
+        params: ServiceParams,
+        response: { 200: Type.Object({ data: Type.Array(LineMapping) }), ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return { data: await s.store.usagePushes.linesOf(integration.id, [request.params.serviceId]) }
+    },
+  )
+
+  app.put(
+    '/api/partner/integrations/:id/services/:serviceId/accounts/:accountId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          "Map a service, for one account, to a billing line of the PSA: the account's usage counts set that line's quantity",
+        params: LineParams,
+        body: Type.Object({ psaLineId: LineMapping.properties.psaLineId }),
+        response: { 200: LineMapping, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return s.partnerSetup.putServiceLine(integration, {
+        serviceId: request.params.serviceId,
+        accountId: request.params.accountId,
+        psaLineId: request.body.psaLineId,
+      })
+    },
+  )
+
+  app.delete(
+    '/api/partner/integrations/:id/services/:serviceId/accounts/:accountId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: "Remove a service's billing line for one account (its product mapping applies again)",
+        params: LineParams,
+        response: { 204: Type.Null(), ...failures(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      await s.partnerSetup.deleteServiceLine(integration, request.params.serviceId, request.params.accountId)
       return reply.code(204).send(null)
     },
   )

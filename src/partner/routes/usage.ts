@@ -2,6 +2,8 @@
 // saying whether its account and service are mapped, and every vendor account or service that is not
 // mapped, so that nothing silently drops out of billing. Plus the history of the counts.
 import Type from 'typebox'
+import { pairKey } from '../../db/repositories/usage-pushes.js'
+import type { UsagePush } from '../../domain/usage-push.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
@@ -9,12 +11,42 @@ import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../
 import { HistoryFilters, UsageView, usageHistory } from '../../vendor-api/usage-reads.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
+function pushView(p: UsagePush | undefined) {
+  if (!p) return null
+  const { serviceId: _s, accountId: _a, usageId: _u, ...view } = p
+  return view
+}
+
+const Push = Type.Object(
+  {
+    status: Type.Enum(['pending', 'pushed', 'retrying', 'failed', 'unmapped'], {
+      description:
+        'pending: waiting for its push; pushed: the PSA took this count; retrying: the PSA failed and it is tried again; failed: refused, or out of retries; unmapped: nowhere to push it (kept, not pushed)',
+    }),
+    unitCount: Type.Number({ description: 'the count the status is about (the latest)' }),
+    psaLineId: Nullable(Type.String({ description: 'the billing line it went, or was going, to' })),
+    previousQuantity: Nullable(
+      Type.Number({ description: "the line's quantity before, where the PSA said" }),
+    ),
+    attempts: Type.Integer(),
+    detail: Nullable(
+      Type.String({ description: 'why it is not pushed, in the PSA’s own words where it gave some' }),
+    ),
+    updatedAt: Type.String(),
+    pushedCount: Nullable(Type.Number({ description: 'the last count the PSA took' })),
+    pushedAt: Nullable(Type.String({ description: 'when the PSA took it' })),
+  },
+  { description: "the push of this pair's counts to the PSA's billing line" },
+)
+
 const UsageRow = Type.Object({
   ...UsageView.properties,
   accountMapped: Type.Boolean(),
   psaCompanyId: Nullable(Type.String()),
   serviceMapped: Type.Boolean(),
   psaProductId: Nullable(Type.String()),
+  psaLineId: Nullable(Type.String({ description: 'the billing line named for this account, if any' })),
+  push: Nullable(Push),
 })
 
 /** Issue 10 §4: the unmapped lists name this many, by id; their counts say how many there are. */
@@ -68,11 +100,18 @@ export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
         s.store.vendorData.countUnmappedServices(integration.id),
       ])
       const { data: latest, nextCursor } = pageByKey(rows, limit, (u) => [u.serviceId, u.accountId])
-      const [accountMappings, product] = await Promise.all([
+      const serviceIds = [...new Set(latest.map((u) => u.serviceId))]
+      const [accountMappings, product, lines, pushes] = await Promise.all([
         s.store.mappings.forAccounts(integration.id, [...new Set(latest.map((u) => u.accountId))]),
-        s.store.serviceMappings.forServices(integration.id, [...new Set(latest.map((u) => u.serviceId))]),
+        s.store.serviceMappings.forServices(integration.id, serviceIds),
+        s.store.usagePushes.linesOf(integration.id, serviceIds),
+        s.store.usagePushes.states(
+          integration.id,
+          latest.map((u) => [u.serviceId, u.accountId] as const),
+        ),
       ])
       const company = new Map([...accountMappings].map(([id, m]) => [id, m.psaCompanyId]))
+      const line = new Map(lines.map((l) => [pairKey(l.serviceId, l.accountId), l.psaLineId]))
       return {
         nextCursor,
         unmappedAccountCount: accountCount,
@@ -81,8 +120,10 @@ export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
           ...u,
           accountMapped: company.has(u.accountId),
           psaCompanyId: company.get(u.accountId) ?? null,
-          serviceMapped: product.has(u.serviceId),
+          serviceMapped: product.has(u.serviceId) || line.has(pairKey(u.serviceId, u.accountId)),
           psaProductId: product.get(u.serviceId) ?? null,
+          psaLineId: line.get(pairKey(u.serviceId, u.accountId)) ?? null,
+          push: pushView(pushes.get(pairKey(u.serviceId, u.accountId))),
         })),
         unmappedAccounts: accounts.map(({ account: a }) => ({
           vendorAccountId: a.vendorAccountId,
@@ -116,6 +157,24 @@ export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
       return usageHistory(s.store, integration.id, request.query)
+    },
+  )
+
+  app.post(
+    '/api/partner/integrations/:id/usage/push',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          'Push the latest count of every service and account to the PSA again (after fixing what made pushes fail); answers how many were queued',
+        params: IdParams,
+        response: { 202: Type.Object({ queued: Type.Integer() }), ...failures(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      return reply.code(202).send({ queued: await s.partnerSetup.pushUsageAgain(integration) })
     },
   )
 }

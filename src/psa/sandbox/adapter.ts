@@ -62,6 +62,13 @@ function given(conn: Conn, what: LookupKind): PsaEntity[] {
   )
 }
 
+/** The sandbox's billing catalogue: each company's agreement has one line per product. */
+const products = [
+  { id: 'endpoint-seat', name: 'Endpoint protection (per seat)' },
+  { id: 'backup-tb', name: 'Cloud backup (per TB)' },
+  { id: 'mailbox', name: 'Email security (per mailbox)' },
+]
+
 const notFound = (ticketId: string): PsaFailure => ({
   kind: 'not-found',
   status: 404,
@@ -168,21 +175,42 @@ export class SandboxPsa implements PsaAdapter<Settings> {
     return ok({ alreadyClosed: !closedNow })
   }
 
-  billingLines(_conn: Conn, _companyId: string, _call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    return Promise.resolve(
-      fail({ kind: 'rejected', retryable: false, message: 'usage push is not built yet' }),
+  /** Every company has one agreement with a line for each product of the sandbox's catalogue. */
+  async billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    const failure = await this.injected(conn, 'usage', call)
+    if (failure) return fail(failure)
+    const lines = products.map((p) => ({
+      id: `${companyId}:${p.id}`,
+      productId: p.id,
+      name: p.name,
+      agreementId: `${companyId}-msa`,
+      agreementName: 'Managed services agreement',
+    }))
+    const set = await this.store.quantities(
+      conn.partnerId,
+      lines.map((l) => l.id),
     )
+    return ok(lines.map((l) => ({ ...l, quantity: set.get(l.id) ?? 0 })))
   }
 
-  setQuantity(
-    _conn: Conn,
-    _lineId: string,
-    _quantity: number,
-    _call: UsageCall,
+  async setQuantity(
+    conn: Conn,
+    lineId: string,
+    quantity: number,
+    call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    return Promise.resolve(
-      fail({ kind: 'rejected', retryable: false, message: 'usage push is not built yet' }),
-    )
+    const failure = await this.injected(conn, 'usage', call)
+    if (failure) return fail(failure)
+    const [companyId, productId] = lineId.split(':')
+    if (!companyId || !products.some((p) => p.id === productId))
+      return fail({
+        kind: 'not-found',
+        status: 404,
+        retryable: false,
+        message: `sandbox billing line ${lineId} not found (lines are <companyId>:<product>, products ${products.map((p) => p.id).join(', ')})`,
+      })
+    const previous = await this.store.setQuantity(conn.partnerId, lineId, quantity, iso(this.clock))
+    return ok({ previous })
   }
 
   async lookup(

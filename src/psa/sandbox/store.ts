@@ -24,7 +24,7 @@ export interface SandboxTicket {
 
 export const sandboxFaultModes = ['error', 'timeout', 'rate-limited', 'defect'] as const
 export type SandboxFaultMode = (typeof sandboxFaultModes)[number]
-export const sandboxOperations = ['create', 'append', 'close', 'lookup'] as const
+export const sandboxOperations = ['create', 'append', 'close', 'lookup', 'usage'] as const
 export type SandboxOperation = (typeof sandboxOperations)[number]
 
 export interface SandboxFault {
@@ -222,6 +222,36 @@ export class SandboxStore {
         created_at: now,
       })
       .execute()
+  }
+
+  /** The quantities set on these billing lines (lines never set are not in the map). */
+  async quantities(partnerId: string, lineIds: readonly string[]): Promise<Map<string, number>> {
+    if (lineIds.length === 0) return new Map()
+    const rows = await this.db
+      .selectFrom('sandbox_billing_lines')
+      .select(['line_id', 'quantity'])
+      .where('partner_id', '=', partnerId)
+      .where('line_id', 'in', lineIds)
+      .execute()
+    return new Map(rows.map((r) => [r.line_id, Number(r.quantity)]))
+  }
+
+  /** Sets a billing line's quantity; answers the one it had (0 for a line never set). */
+  setQuantity(partnerId: string, lineId: string, quantity: number, now: string): Promise<number> {
+    return this.writes(async (db) => {
+      const before = await db
+        .selectFrom('sandbox_billing_lines')
+        .select('quantity')
+        .where('partner_id', '=', partnerId)
+        .where('line_id', '=', lineId)
+        .executeTakeFirst()
+      await db
+        .insertInto('sandbox_billing_lines')
+        .values({ partner_id: partnerId, line_id: lineId, quantity, updated_at: now })
+        .onConflict((oc) => oc.columns(['partner_id', 'line_id']).doUpdateSet({ quantity, updated_at: now }))
+        .execute()
+      return before ? Number(before.quantity) : 0
+    })
   }
 
   async getFault(partnerId: string): Promise<SandboxFault | null> {
