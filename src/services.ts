@@ -205,7 +205,7 @@ export function buildServices(deps: {
     jobs: [
       alertKind(alerts, { executor, onDelivery, tenants: store.integrations }),
       snapshotKind({ store, outbox, catalogues, onDelivery }),
-      usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs }),
+      usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
     ],
     dispatcher,
     resealer,

@@ -4,6 +4,7 @@
 // everything (an Autotask delta is computed from the units as they are then, never applied twice).
 // One job per pair runs at a time (its group), so an older count can never overwrite a newer one.
 import type { FastifyBaseLogger } from 'fastify'
+import { Counter, type Registry } from 'prom-client'
 import Type from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../clock.js'
@@ -72,7 +73,8 @@ export class UsagePushes {
     await this.queue.enqueue(
       tx,
       pairs.map(({ serviceId, accountId }) => {
-        const pair = `${integrationId}\u0000${serviceId}\u0000${accountId}`
+        // JSON: ids may hold any character (PostgreSQL text holds no NUL to separate them with).
+        const pair = JSON.stringify([integrationId, serviceId, accountId])
         return this.spec.job({
           id: uuidv7(),
           payload: { integrationId, serviceId, accountId },
@@ -91,15 +93,23 @@ export interface UsagePushDeps {
   clock: Clock
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>
   psaTimeoutMs: number
+  metrics: Registry
 }
 
 /** The usage-push job's kind. */
 export function usagePushKind(spec: UsagePushJob, deps: UsagePushDeps): JobKindEntry {
-  return jobKind(spec, (job) => push(deps, job.payload, job.attempt, job.canRetry))
+  const outcomes = new Counter({
+    name: 'alertbridge_usage_pushes_total',
+    help: 'Attempts at pushing a usage count to a PSA billing line, by what they left (pushed, retrying, failed, unmapped)',
+    labelNames: ['status'],
+    registers: [deps.metrics],
+  })
+  return jobKind(spec, (job) => push(deps, outcomes, job.payload, job.attempt, job.canRetry))
 }
 
 async function push(
   deps: UsagePushDeps,
+  outcomes: Counter<'status'>,
   { integrationId, serviceId, accountId }: { integrationId: string; serviceId: string; accountId: string },
   attempt: number,
   canRetry: boolean,
@@ -129,8 +139,9 @@ async function push(
     serviceId,
     accountId,
   )
-  const state = (s: Pick<UsagePush, 'status' | 'psaLineId' | 'previousQuantity' | 'detail'>) =>
-    record(store, integrationId, {
+  const state = (s: Pick<UsagePush, 'status' | 'psaLineId' | 'previousQuantity' | 'detail'>) => {
+    outcomes.inc({ status: s.status })
+    return record(store, integrationId, {
       serviceId,
       accountId,
       usageId: latest.id,
@@ -139,6 +150,7 @@ async function push(
       updatedAt: iso(deps.clock),
       ...s,
     })
+  }
   if (target.kind === 'unmapped') {
     await state({ status: 'unmapped', psaLineId: null, previousQuantity: null, detail: target.detail })
     return { kind: 'done' }
