@@ -1,7 +1,7 @@
 // A simulated HaloPSA instance on loopback, written from Halo's API documentation and working public
 // clients (reference/psa-apis.md §3), not from our adapter:
 //   GET  /api/authinfo       no auth; {auth_url, ...} naming the authorisation server (404 when unset)
-//   POST /auth/token         a form: grant_type=client_credentials, client_id, client_secret, scope;
+//   POST /auth/token         (under the auth_url authinfo names) a form: grant_type=client_credentials, client_id, client_secret, scope;
 //                            ?tenant= when the instance has one; {access_token, token_type, expires_in}
 //   /api/...                 `Authorization: Bearer <token>`; 401 when missing, unknown or expired
 // Paths ignore case. Refusals are plain text. An instance rate limit (state.rateLimit) answers 429
@@ -142,6 +142,13 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
     return null
   }
 
+  /** Where the token endpoint is: under the authorisation server authinfo names ({baseUrl}/auth by default). */
+  const tokenPath = () => {
+    const named = state.authInfo?.auth_url
+    const root = typeof named === 'string' && URL.canParse(named) ? new URL(named).pathname : '/auth'
+    return `${root.toLowerCase().replace(/\/+$/, '')}/token`
+  }
+
   app.all('/*', async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, 'http://sim')
     const path = url.pathname.toLowerCase().replace(/\/+$/, '')
@@ -152,7 +159,7 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
     if (path === '/api/authinfo' && request.method === 'GET') {
       return state.authInfo ? send({ status: 200, body: state.authInfo }) : send(refuse(404, 'Not Found'))
     }
-    if (path === '/auth/token' && request.method === 'POST') return send(token(request, url.searchParams))
+    if (path === tokenPath() && request.method === 'POST') return send(token(request, url.searchParams))
     if (!path.startsWith('/api/')) return send(refuse(404, 'Not Found'))
     const refused = guard(request)
     if (refused) return send(refused)
