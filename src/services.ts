@@ -34,7 +34,7 @@ import { BillingLines, PsaConnections } from './partner/psa-connection.js'
 import { PartnerSetup } from './partner/setup.js'
 import { autotaskPsa } from './psa/autotask/adapter.js'
 import { connectWisePsa } from './psa/connectwise/adapter.js'
-import { haloPsaKind } from './psa/halopsa/settings.js'
+import { haloPsa } from './psa/halopsa/adapter.js'
 import { kaseyaBmsKind } from './psa/kaseya-bms/settings.js'
 import { PsaRegistry } from './psa/registry.js'
 import { sandboxPsa } from './psa/sandbox/adapter.js'
@@ -112,7 +112,7 @@ export function buildServices(deps: {
     sandboxPsa(sandbox, clock),
     connectWisePsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     autotaskPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
-    haloPsaKind(),
+    haloPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     kaseyaBmsKind(),
     syncroKind(),
   ])

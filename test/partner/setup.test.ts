@@ -131,10 +131,11 @@ for (const backend of backends()) {
       assert.ok(boards.body.data.some((b: { name: string }) => b.name === 'Night Shift'))
       expectFailure(await s.partner('GET', '/api/partner/psa/tickets'), 400, 'VALIDATION_FAILED')
       const unavailable = await s.partner('PUT', '/api/partner/psa', {
-        kind: 'halopsa',
-        baseUrl: 'https://acme.halopsa.com',
-        clientId: 'c',
-        clientSecret: 'secret',
+        kind: 'kaseya-bms',
+        baseUrl: 'https://bms.example',
+        tenant: 't',
+        username: 'u',
+        password: 'secret',
       })
       expectFailure(unavailable, 400, 'VALIDATION_FAILED')
       assert.match(unavailable.body.detail, /not available/)

@@ -10,7 +10,7 @@ import type { Store } from '../../src/db/store.js'
 import type { CreateCall, PsaAdapter } from '../../src/psa/adapter.js'
 import { AutotaskSettings } from '../../src/psa/autotask/settings.js'
 import { ConnectWiseSettings } from '../../src/psa/connectwise/settings.js'
-import { HaloPsaSettings, haloPsaKind } from '../../src/psa/halopsa/settings.js'
+import { HaloPsaSettings } from '../../src/psa/halopsa/settings.js'
 import { KaseyaBmsSettings } from '../../src/psa/kaseya-bms/settings.js'
 import { PsaRegistry, psaKind } from '../../src/psa/registry.js'
 import { SandboxSettings } from '../../src/psa/sandbox/settings.js'
@@ -49,6 +49,10 @@ function slowPsa() {
   }
   return { adapter, seen }
 }
+
+/** A kind this build knows but cannot talk to (its settings are checked, it has no adapter). */
+const haloPsaKind = () =>
+  psaKind({ kind: 'halopsa', settings: HaloPsaSettings, secretFields: ['clientSecret'], adapter: null })
 
 const stored = (settings: Record<string, unknown>) => ({ kind: 'sandbox' as const, settings })
 

@@ -1,0 +1,63 @@
+// The adapter contract on HaloPSA, against the HaloPSA simulator on loopback (authorisation server found
+// from /api/authinfo, client-credentials tokens, pages of 100 clients).
+import { createOutboundHttp } from '../../src/outbound/http.js'
+import { haloPsa } from '../../src/psa/halopsa/adapter.js'
+import { PsaRegistry } from '../../src/psa/registry.js'
+import { startHaloPsaSim } from '../sims/halopsa/server.js'
+import { adapterContract } from './contract.js'
+
+adapterContract('HaloPSA', async () => {
+  const sim = await startHaloPsaSim({ clients: 250 })
+  const registry = new PsaRegistry([
+    haloPsa({ http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }) }),
+  ])
+  const settings = {
+    baseUrl: sim.url,
+    clientId: sim.state.credentials.clientId,
+    clientSecret: sim.state.credentials.clientSecret,
+  }
+  const connect = (s: Record<string, unknown>) => {
+    const c = registry.connect('p-halo', { kind: 'halopsa', settings: s })
+    if (!c.ok) throw new Error(c.failure.message)
+    return c.client
+  }
+  const find = (id: string) => {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no HaloPSA ticket ${id}`)
+    return t
+  }
+  const acme = sim.state.clients[0]!
+  return {
+    client: connect(settings),
+    badCredentials: connect({ ...settings, clientSecret: 'wrong' }),
+    fields: { companyId: String(acme.id), board: 'Security Operations', priority: 'High', status: null },
+    notClosingStatus: 'Resolved',
+    closingStatus: 'Closed',
+    billing: {
+      companyId: String(acme.id),
+      async quantity(lineId) {
+        const [header, line] = lineId.split(':')
+        const h = sim.state.recurringInvoices.find((x) => String(x.id) === header)
+        return h?.lines.find((l) => String(l.id) === line)?.qty_order ?? null
+      },
+    },
+    // Halo pages clients by 100; its configuration lists come whole.
+    paged: { what: ['companies'], moreThan: 100 },
+    tickets: async () => sim.state.tickets.length,
+    async state(id) {
+      const t = find(id)
+      return {
+        closed: sim.state.closedStatusIds.includes(t.status_id),
+        notes: sim.state.actions.filter((a) => a.ticket_id === t.id).map((a) => a.note),
+      }
+    },
+    async closeInPsa(id) {
+      Object.assign(find(id), { status_id: 9, hasbeenclosed: true, dateclosed: new Date().toISOString() })
+    },
+    failNext: async (status, count, retryAfterSeconds) =>
+      sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
+    calls: () => sim.calls.length,
+    close: () => sim.close(),
+  }
+})

@@ -1,0 +1,207 @@
+// The simulator's tickets and actions. POST /api/Tickets takes an array of Faults: without id a create
+// (summary and client required, the team by name, the type's own mandatory fields, every id checked),
+// with id an update. POST /api/Actions takes an array of actions: a note, an outcome by name or id, and
+// new_status to move the ticket. A ticket in a closed status has hasbeenclosed and dateclosed.
+import {
+  type Answer,
+  type ApiRequest,
+  answer,
+  flag,
+  intParam,
+  num,
+  oneOrMany,
+  paged,
+  param,
+  records,
+  refuse,
+} from './answers.js'
+import type { HaloAction, HaloState, HaloTicket } from './types.js'
+
+export function ticketRoutes(req: ApiRequest, state: HaloState): Answer | null {
+  const [resource, id, more] = req.segments
+  if (resource === 'tickets' && more === undefined) {
+    if (req.method === 'GET' && id === undefined) return listTickets(req.params, state)
+    if (req.method === 'GET' && id !== undefined) {
+      const t = state.tickets.find((x) => String(x.id) === id)
+      return t ? answer(t) : refuse(404, `Ticket ${id} not found`)
+    }
+    if (req.method === 'POST' && id === undefined) return postTickets(req.body, state)
+  }
+  if (resource === 'actions' && id === undefined) {
+    if (req.method === 'GET') {
+      const ticketId = intParam(req.params, 'ticket_id')
+      return paged(
+        state.actions.filter((a) => ticketId === null || a.ticket_id === ticketId),
+        req.params,
+        'actions',
+      )
+    }
+    if (req.method === 'POST') return postActions(req.body, state)
+  }
+  return null
+}
+
+function listTickets(params: URLSearchParams, state: HaloState): Answer {
+  const ref = param(params, 'third_party_id_string')
+  const clientId = intParam(params, 'client_id')
+  const search = param(params, 'search')?.toLowerCase()
+  const closed = (t: HaloTicket) => state.closedStatusIds.includes(t.status_id)
+  const found = state.tickets.filter(
+    (t) =>
+      (ref === null || state.briefTicketLists || t.third_party_id_string === ref) &&
+      (clientId === null || t.client_id === clientId) &&
+      (!search || t.summary.toLowerCase().includes(search)) &&
+      !(flag(params, 'open_only') && closed(t)) &&
+      !(flag(params, 'closed_only') && !closed(t)),
+  )
+  const listed = state.briefTicketLists
+    ? found.map(({ third_party_id_string: _ref, details: _d, ...brief }) => brief)
+    : found
+  return paged(listed, params, 'tickets')
+}
+
+function postTickets(body: unknown, state: HaloState): Answer {
+  const posted = records(body)
+  if (!posted || posted.length === 0) return refuse(400, 'The request body must be an array of tickets.')
+  const checked: (() => HaloTicket)[] = []
+  for (const r of posted) {
+    const made =
+      r.id === undefined || r.id === null || r.id === 0 ? checkNew(r, state) : checkUpdate(r, state)
+    if (typeof made === 'string') return refuse(400, made)
+    checked.push(made)
+  }
+  return oneOrMany(checked.map((apply) => apply()))
+}
+
+/** A new ticket's problems as Halo's text, or the function that makes it. */
+function checkNew(r: Record<string, unknown>, state: HaloState): string | (() => HaloTicket) {
+  const summary = typeof r.summary === 'string' ? r.summary.trim() : ''
+  if (summary === '') return 'Please enter a Summary.'
+  if (summary.length > 255) return 'Summary cannot be longer than 255 characters.'
+  const client = state.clients.find((c) => c.id === num(r.client_id))
+  if (!client) return `Client ${String(r.client_id)} does not exist.`
+  const typeId = num(r.tickettype_id) ?? 1
+  const type = state.ticketTypes.find((t) => t.id === typeId && !t.inactive)
+  if (!type) return `Ticket Type ${typeId} does not exist.`
+  for (const field of type.required) {
+    const v = r[field]
+    if (typeof v !== 'string' || v.trim() === '')
+      return `The field '${field}' is mandatory for tickets of type ${type.name}.`
+  }
+  const checked = checkFields(r, state)
+  if (typeof checked === 'string') return checked
+  return () => {
+    const now = new Date().toISOString()
+    const ticket: HaloTicket = {
+      id: state.nextId.ticket++,
+      summary,
+      details: typeof r.details === 'string' ? r.details : '',
+      client_id: client.id,
+      client_name: client.name,
+      site_id: client.main_site_id,
+      tickettype_id: type.id,
+      status_id: type.default_status_id,
+      priority_id: 3,
+      team: '',
+      agent_id: 0,
+      third_party_id_string: typeof r.third_party_id_string === 'string' ? r.third_party_id_string : null,
+      hasbeenclosed: false,
+      dateoccurred: now,
+      dateclosed: null,
+    }
+    Object.assign(ticket, checked)
+    setStatus(ticket, ticket.status_id, state)
+    state.tickets.push(ticket)
+    return ticket
+  }
+}
+
+function checkUpdate(r: Record<string, unknown>, state: HaloState): string | (() => HaloTicket) {
+  const ticket = state.tickets.find((t) => t.id === num(r.id))
+  if (!ticket) return `Ticket ${String(r.id)} does not exist.`
+  const checked = checkFields(r, state)
+  if (typeof checked === 'string') return checked
+  return () => {
+    const { status_id: status, ...rest } = checked
+    Object.assign(ticket, rest)
+    if (typeof r.summary === 'string') ticket.summary = r.summary
+    if (status !== undefined) setStatus(ticket, status, state)
+    return ticket
+  }
+}
+
+/** The optional fields a ticket post may set, each checked against the instance's lists. */
+function checkFields(r: Record<string, unknown>, state: HaloState): string | Partial<HaloTicket> {
+  const fields: Partial<HaloTicket> = {}
+  if (r.status_id !== undefined) {
+    const id = num(r.status_id)
+    if (!state.statuses.some((s) => s.id === id)) return `Status ${String(r.status_id)} does not exist.`
+    fields.status_id = id ?? 0
+  }
+  if (r.priority_id !== undefined) {
+    const id = num(r.priority_id)
+    if (!state.priorities.some((p) => p.priorityid === id))
+      return `Priority ${String(r.priority_id)} does not exist.`
+    fields.priority_id = id ?? 0
+  }
+  if (r.team !== undefined && r.team !== '') {
+    const team = state.teams.find(
+      (t) => typeof r.team === 'string' && t.name.toLowerCase() === r.team.toLowerCase() && !t.inactive,
+    )
+    if (!team) return `Team '${String(r.team)}' does not exist.`
+    fields.team = team.name
+  }
+  return fields
+}
+
+function setStatus(ticket: HaloTicket, statusId: number, state: HaloState): void {
+  ticket.status_id = statusId
+  if (state.closedStatusIds.includes(statusId)) {
+    ticket.hasbeenclosed = true
+    ticket.dateclosed ??= new Date().toISOString()
+  } else {
+    ticket.dateclosed = null
+  }
+}
+
+function postActions(body: unknown, state: HaloState): Answer {
+  const posted = records(body)
+  if (!posted || posted.length === 0) return refuse(400, 'The request body must be an array of actions.')
+  const made: (() => HaloAction)[] = []
+  for (const r of posted) {
+    const ticket = state.tickets.find((t) => t.id === num(r.ticket_id))
+    if (!ticket) return refuse(400, `Ticket ${String(r.ticket_id)} does not exist.`)
+    const note = typeof r.note === 'string' ? r.note : typeof r.note_html === 'string' ? r.note_html : ''
+    const newStatus = r.new_status === undefined || r.new_status === null ? null : num(r.new_status)
+    if (note.trim() === '' && newStatus === null) return refuse(400, 'Please enter a note.')
+    if (newStatus !== null && !state.statuses.some((s) => s.id === newStatus))
+      return refuse(400, `Status ${String(r.new_status)} does not exist.`)
+    const outcome =
+      r.outcome_id !== undefined
+        ? state.outcomes.find((o) => o.id === num(r.outcome_id))
+        : typeof r.outcome === 'string'
+          ? state.outcomes.find((o) => o.outcome.toLowerCase() === String(r.outcome).toLowerCase())
+          : state.outcomes[0]
+    if (!outcome) return refuse(400, `Outcome '${String(r.outcome ?? r.outcome_id)}' does not exist.`)
+    made.push(() => {
+      const action: HaloAction = {
+        id: state.nextId.action++,
+        ticket_id: ticket.id,
+        outcome: outcome.outcome,
+        outcome_id: outcome.id,
+        note,
+        hiddenfromuser: r.hiddenfromuser === true,
+        sendemail: r.sendemail === true,
+        new_status: newStatus,
+        datetime: new Date().toISOString(),
+      }
+      state.actions.push(action)
+      if (newStatus !== null) setStatus(ticket, newStatus, state)
+      return action
+    })
+  }
+  return oneOrMany(
+    made.map((m) => m()),
+    201,
+  )
+}
