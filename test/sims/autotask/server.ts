@@ -209,7 +209,7 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
       `  baseUrl (REST root): ${state.zoneUrl}`,
       `  headers: UserName: ${state.credentials.username}  Secret: ${state.credentials.secret}  ApiIntegrationCode: ${state.credentials.integrationCode}`,
       `  seeded: ${state.companies.length} companies; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
-      `  billing: ${state.contracts.length} contracts, ${state.contractServices.length} contract services (units per month in ContractServiceUnits, changed by POST ContractServiceAdjustments)`,
+      `  billing: ${state.contracts.length} contracts (company ${state.companies[1]?.id ?? '-'} has an active one), ${state.contractServices.length} contract services (units per month in ContractServiceUnits, changed by POST ContractServiceAdjustments)`,
     ].join('\n')
   return { ...sim, describe }
 }
