@@ -2,6 +2,7 @@
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
+import { unitsOn } from '../sims/autotask/billing.js'
 import { startAutotaskSim } from '../sims/autotask/server.js'
 import { adapterContract } from './contract.js'
 
@@ -36,8 +37,12 @@ adapterContract('Autotask', async () => {
     },
     notClosingStatus: 'Resolved - Pending Confirmation',
     closingStatus: 'Complete',
+    // The second company's active contract has two services (units per month, changed by deltas).
+    billing: {
+      companyId: String(sim.state.companies[1]!.id),
+      quantity: async (lineId) => unitsOn(sim.state, Number(lineId.split(':')[1])),
+    },
     // Autotask pages queries only (500 a page); its picklists come whole.
-    billing: null,
     paged: { what: ['companies'], moreThan: 500 },
     tickets: async () => sim.state.tickets.length,
     async state(id) {

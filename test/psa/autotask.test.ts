@@ -1,6 +1,7 @@
 // What only Autotask does: the zone looked up and found again after it moved (a 401 at the old one),
 // an unknown API user, and its limits: no more than 3 calls in flight per endpoint (Autotask's thread
-// limit is never hit), and a pause when the tenant's hourly threshold is nearly spent.
+// limit is never hit), a pause when the tenant's hourly threshold is nearly spent, and billing lines:
+// contract services whose units change only by deltas (adjustments), computed from the current units.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
@@ -10,6 +11,7 @@ import type { AutotaskClient } from '../../src/psa/autotask/client.js'
 import { BudgetGuard } from '../../src/psa/autotask/test.js'
 import { ConnectionLimiter } from '../../src/psa/core/limiter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
+import { unitsOn } from '../sims/autotask/billing.js'
 import { type AutotaskState, startAutotaskSim } from '../sims/autotask/server.js'
 import type { StartedSim } from '../sims/harness.js'
 
@@ -128,5 +130,85 @@ describe('Autotask adapter', () => {
     const held = await spend()
     assert.equal(held.ok, false)
     assert.equal(held.ok ? null : held.failure.kind, 'rate-limited')
+  })
+
+  const usage = (ms = 10_000) => ({ ...call(ms), effectiveDate: new Date().toISOString() })
+
+  test('billing lines: the services of the company’s active contracts, named from Services, with this period’s units', async () => {
+    const company = String(sim.state.companies[1]?.id)
+    const lines = await connect('p-lines').billingLines(company, call())
+    assert.ok(lines.ok, lines.ok ? '' : lines.failure.message)
+    assert.deepEqual(
+      lines.value.map((l) => [l.id, l.productId, l.name, l.agreementName, l.quantity]),
+      [
+        ['29684001:7001', '501', 'Endpoint Protection (per device)', 'Managed Services', 5],
+        ['29684001:7002', '502', 'Cloud Backup (per TB)', 'Managed Services', 2],
+      ],
+      'the inactive contract (Legacy Hosting) is not listed',
+    )
+    const text = await connect('p-lines').billingLines('Acme', call())
+    assert.deepEqual(text.ok ? null : [text.failure.kind, text.failure.retryable], ['rejected', false])
+  })
+
+  test('a count is pushed as the delta from the current units: 5 → 8 posts +3, 8 again nothing, 2 posts −6', async () => {
+    const client = connect('p-delta')
+    const posted = () => sim.state.adjustments.filter((a) => a.contractServiceID === 7001)
+    assert.equal(unitsOn(sim.state, 7001), 5)
+    const up = await client.setQuantity('29684001:7001', 8, usage())
+    assert.deepEqual(up.ok ? up.value : up.failure, { previous: 5 })
+    const [first] = posted()
+    assert.deepEqual(
+      first && [
+        first.contractID,
+        first.unitChange,
+        first.effectiveDate.slice(0, 10),
+        first.adjustedUnitPrice,
+      ],
+      [29684001, 3, new Date().toISOString().slice(0, 10), 4.5],
+    )
+    assert.equal(unitsOn(sim.state, 7001), 8)
+    const same = await client.setQuantity('29684001:7001', 8, usage())
+    assert.deepEqual(same.ok ? same.value : same.failure, { previous: 8 })
+    assert.equal(posted().length, 1, 'the same count posts nothing')
+    const down = await client.setQuantity('29684001:7001', 2, usage())
+    assert.deepEqual(down.ok ? down.value : down.failure, { previous: 8 })
+    assert.deepEqual(
+      posted().map((a) => a.unitChange),
+      [3, -6],
+    )
+    assert.equal(unitsOn(sim.state, 7001), 2)
+  })
+
+  test('a lost answer: the retry reads the units again and posts nothing more', async () => {
+    const client = connect('p-lost')
+    const before = sim.state.adjustments.length
+    const units = unitsOn(sim.state, 7002) ?? 0
+    sim.faults.set({ latencyMs: 600, latencyMatch: 'ContractServiceAdjustments' })
+    try {
+      const lost = await client.setQuantity('29684001:7002', units + 4, usage(300))
+      assert.deepEqual(lost.ok ? null : [lost.failure.kind, lost.failure.retryable], ['timeout', true])
+      await new Promise((r) => setTimeout(r, 700))
+    } finally {
+      sim.faults.clear()
+    }
+    assert.equal(sim.state.adjustments.length, before + 1, 'Autotask applied the change after all')
+    const retry = await client.setQuantity('29684001:7002', units + 4, usage())
+    assert.deepEqual(retry.ok ? retry.value : retry.failure, { previous: units + 4 })
+    assert.equal(sim.state.adjustments.length, before + 1, 'nothing applied twice')
+    assert.equal(unitsOn(sim.state, 7002), units + 4)
+  })
+
+  test('a malformed line id, a fraction, or a service not on the contract: clear failures that are not retried', async () => {
+    const client = connect('p-bad-line')
+    for (const [lineId, quantity, kind, text] of [
+      ['7001', 3, 'rejected', /not an Autotask billing line.*\{contractId\}:\{contractServiceId\}/],
+      ['29684001:x', 3, 'rejected', /not an Autotask billing line/],
+      ['29684001:7001', 2.5, 'rejected', /whole numbers/],
+      ['29684001:7004', 3, 'not-found', /no contract service 7004 on contract 29684001/],
+    ] as const) {
+      const r = await client.setQuantity(lineId, quantity, usage())
+      assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable], [kind, false], lineId)
+      assert.match(r.ok ? '' : r.failure.message, text)
+    }
   })
 })

@@ -35,8 +35,16 @@ adapterContract('ConnectWise', async () => {
     fields: { companyId: '1', board: 'Service Desk', priority: 'Priority 3 - Medium', status: null },
     notClosingStatus: 'Resolved',
     closingStatus: 'Closed (resolved)',
+    // Acme's agreements (and the three additions of the first) span pages of 2 as well.
+    billing: {
+      companyId: '1',
+      async quantity(lineId) {
+        const [agreementId, additionId] = lineId.split(':').map(Number)
+        const agreement = sim.state.agreements.find((g) => g.id === agreementId)
+        return agreement?.additions.find((a) => a.id === additionId)?.quantity ?? null
+      },
+    },
     // Pages of 2 (the simulator's limit here): every look-up list spans several.
-    billing: null,
     paged: { what: ['companies', 'boards', 'priorities', 'statuses', 'types'], moreThan: 2 },
     tickets: async () => sim.state.tickets.length,
     async state(id) {

@@ -297,3 +297,123 @@ describe('Autotask simulator', () => {
     assert.ok(sim.callsTo(/\/Tickets\/1$/i, 'GET').length > 0)
   })
 })
+
+describe('Autotask simulator: contracts and their units', () => {
+  const company = () => sim.state.companies[1]?.id
+  const today = new Date().toISOString().slice(0, 10)
+  const periodsOf = (contractServiceId: number) =>
+    sim.state.contractServiceUnits
+      .filter((u) => u.contractServiceID === contractServiceId)
+      .sort((a, b) => a.startDate.localeCompare(b.startDate))
+  const adjust = { contractID: 29684001, contractServiceID: 7002, effectiveDate: today }
+
+  test('contracts, contract services, services and units are queried with Autotask filters', async () => {
+    const contracts = await api('POST', 'Contracts/query', {
+      filter: [
+        { op: 'eq', field: 'companyID', value: company() },
+        { op: 'eq', field: 'status', value: 1 },
+      ],
+    })
+    assert.deepEqual(
+      contracts.json.items.map((c: any) => [c.id, c.contractName, c.contractType]),
+      [[29684001, 'Managed Services', 7]],
+    )
+    const search = encodeURIComponent(
+      JSON.stringify({ filter: [{ op: 'eq', field: 'ContractID', value: 29684001 }] }),
+    )
+    const lines = await api('GET', `ContractServices/query?search=${search}`)
+    assert.deepEqual(
+      lines.json.items.map((s: any) => [s.id, s.serviceID, s.units]),
+      [
+        [7001, 501, undefined],
+        [7002, 502, undefined],
+      ],
+      'a contract service carries no units of its own',
+    )
+    const services = await api('POST', 'Services/query', {
+      filter: [{ op: 'or', items: [501, 502].map((value) => ({ op: 'eq', field: 'id', value })) }],
+    })
+    assert.deepEqual(
+      services.json.items.map((s: any) => s.name),
+      ['Endpoint Protection (per device)', 'Cloud Backup (per TB)'],
+    )
+    const units = await api('POST', 'ContractServiceUnits/query', {
+      filter: [
+        { op: 'eq', field: 'contractServiceID', value: 7001 },
+        { op: 'lte', field: 'startDate', value: today },
+        { op: 'gte', field: 'endDate', value: today },
+      ],
+    })
+    assert.deepEqual(
+      units.json.items.map((u: any) => u.units),
+      [5],
+    )
+    assert.equal((await api('GET', 'Contracts/29684001/Services')).json.items.length, 2)
+    assert.equal(
+      (await api('PATCH', 'ContractServiceUnits', { id: units.json.items[0].id, units: 9 })).status,
+      405,
+    )
+    const state = (await http('GET', `${sim.url}/__sim/state`)).json
+    assert.equal(state.contracts.length, 3)
+    assert.ok(state.contractServiceUnits.length >= 12)
+  })
+
+  test('an adjustment changes the units by its delta from its effective period on, not before', async () => {
+    const before = periodsOf(7002).map((p) => p.units)
+    const made = await api('POST', 'ContractServiceAdjustments', {
+      ...adjust,
+      unitChange: 3,
+      adjustedUnitPrice: 12,
+    })
+    assert.equal(made.status, 200)
+    assert.deepEqual(Object.keys(made.json), ['itemId'])
+    assert.deepEqual(
+      periodsOf(7002).map((p) => p.units),
+      [before[0], (before[1] ?? 0) + 3, (before[2] ?? 0) + 3],
+      'last month keeps its units',
+    )
+    const byService = await api('POST', 'Contracts/29684001/ServiceAdjustments', {
+      serviceID: 502,
+      effectiveDate: `${today}T00:00:00Z`,
+      unitChange: -1,
+    })
+    assert.equal(byService.status, 200)
+    assert.equal(periodsOf(7002)[1]?.units, (before[1] ?? 0) + 2)
+    assert.deepEqual(
+      sim.state.adjustments.slice(-2).map((a) => [a.contractServiceID, a.unitChange]),
+      [
+        [7002, 3],
+        [7002, -1],
+      ],
+    )
+  })
+
+  test('adjustments are create-only and refused with errors: no effectiveDate, a foreign service, an inactive contract, units below zero', async () => {
+    const count = sim.state.adjustments.length
+    const { effectiveDate: _e, ...undated } = adjust
+    for (const [body, text] of [
+      [{ ...undated, unitChange: 1 }, /effectiveDate/],
+      [{ ...adjust }, /unitChange/],
+      [{ ...adjust, contractServiceID: 7004, unitChange: 1 }, /not on contract/],
+      [{ contractID: 29684002, contractServiceID: 7003, effectiveDate: today, unitChange: 1 }, /inactive/],
+      [{ ...adjust, unitChange: -1000 }, /below zero/],
+    ] as const) {
+      const refused = await api('POST', 'ContractServiceAdjustments', body)
+      assert.equal(refused.status, 500, JSON.stringify(body))
+      assert.match(refused.json.errors.join(' '), text)
+    }
+    assert.equal(sim.state.adjustments.length, count)
+    assert.equal(
+      (
+        await api('POST', 'ContractServiceAdjustments/query', {
+          filter: [{ op: 'gte', field: 'id', value: 0 }],
+        })
+      ).status,
+      404,
+    )
+    assert.equal((await api('GET', 'ContractServiceAdjustments/1')).status, 404)
+    assert.equal((await api('PATCH', 'ContractServiceAdjustments', { id: 1, unitChange: 2 })).status, 405)
+    const fields = (await api('GET', 'ContractServiceAdjustments/entityInformation/fields')).json.fields
+    assert.equal(fields.find((f: any) => f.name === 'effectiveDate')?.isRequired, true)
+  })
+})

@@ -291,4 +291,92 @@ describe('ConnectWise simulator', () => {
     assert.equal(limited.headers.get('retry-after'), '3')
     assert.equal((await json(limited)).code, 'TooManyRequests')
   })
+
+  it('lists agreements by company (conditions, Link paging) and each agreement’s additions', async () => {
+    const paged = await startConnectWiseSim({ companies: 5, pageSizeMax: 1 })
+    try {
+      const headers = { authorization: GOOD_AUTH, clientId: CLIENT_ID }
+      const url = `${paged.url}/v4_6_release/apis/3.0/finance/agreements?conditions=${encodeURIComponent('company/id=1')}`
+      const first = await fetch(url, { headers })
+      assert.equal(first.status, 200)
+      const page1 = (await first.json()) as Json[]
+      assert.deepEqual(
+        page1.map((g) => [g.id, g.name, g.cancelledFlag]),
+        [[112, 'Acme - Managed Services', false]],
+      )
+      assert.equal((page1[0]?.company as Json | undefined)?.id, 1)
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1]
+      assert.ok(next, 'a next page')
+      const page2 = (await (await fetch(next, { headers })).json()) as Json[]
+      assert.deepEqual(
+        page2.map((g) => [g.id, g.cancelledFlag, g.agreementStatus]),
+        [[113, true, 'Cancelled']],
+      )
+    } finally {
+      await paged.close()
+    }
+    const additions = (await (await call('/finance/agreements/112/additions')).json()) as Json[]
+    assert.deepEqual(
+      additions.map((a) => [a.id, (a.product as Json).id, (a.product as Json).identifier, a.quantity]),
+      [
+        [3301, 901, 'AV-SEAT', 25],
+        [3302, 902, 'BACKUP-TB', 4],
+        [3303, 903, 'MAIL-SEC', 30],
+      ],
+    )
+    assert.ok(additions[2]?.cancelledDate, 'a cancelled addition carries its cancelledDate')
+    assert.equal(additions[0]?.cancelledDate, undefined)
+    assert.equal((await call('/finance/agreements/999/additions')).status, 404)
+    const bad = await call(`/finance/agreements?conditions=${encodeURIComponent('nosuch/id=1')}`)
+    assert.equal(bad.status, 400)
+  })
+
+  it('reads one addition and sets its quantity with a JSON-Patch replace; bad patches are 400 in CW’s shape', async () => {
+    const one = await json(await call('/finance/agreements/118/additions/3310'))
+    assert.equal(one.quantity, 40)
+    assert.equal(one.billCustomer, 'Billable')
+    const patched = await call('/finance/agreements/118/additions/3310', {
+      method: 'PATCH',
+      body: [{ op: 'replace', path: 'quantity', value: 12 }],
+    })
+    assert.equal(patched.status, 200)
+    assert.equal((await json(patched)).quantity, 12)
+    const state = await json(await fetch(`${sim.url}/__sim/state`))
+    const globex = (state.agreements as Json[]).find((g) => g.id === 118) as Json
+    assert.equal(((globex.additions as Json[])[0] as Json).quantity, 12)
+    for (const body of [
+      { op: 'replace', path: 'quantity', value: 3 },
+      [{ op: 'replace', path: 'quantity', value: 'many' }],
+      [{ op: 'replace', path: 'quantity', value: -1 }],
+      [{ op: 'move', path: 'quantity', value: 3 }],
+      [{ op: 'replace', path: 'nosuch', value: 3 }],
+    ]) {
+      const res = await call('/finance/agreements/118/additions/3310', { method: 'PATCH', body })
+      assert.equal(res.status, 400, JSON.stringify(body))
+      const error = await json(res)
+      assert.equal(error.code, 'InvalidObject')
+      assert.equal(typeof ((error.errors as Json[])[0] as Json).message, 'string')
+    }
+    const cancelled = await call('/finance/agreements/113/additions/3304', {
+      method: 'PATCH',
+      body: [{ op: 'replace', path: 'quantity', value: 3 }],
+    })
+    assert.equal(cancelled.status, 400)
+    assert.match(JSON.stringify(await json(cancelled)), /cancelled/)
+    assert.equal((await call('/finance/agreements/118/additions/1')).status, 404)
+  })
+
+  it('adds an addition only with a catalogue product and billCustomer', async () => {
+    const missing = await call('/finance/agreements/118/additions', { method: 'POST', body: { quantity: 2 } })
+    assert.equal(missing.status, 400)
+    const fields = ((await json(missing)).errors as Json[]).map((e) => e.field)
+    assert.deepEqual(fields.sort(), ['billCustomer', 'product'])
+    const made = await call('/finance/agreements/118/additions', {
+      method: 'POST',
+      body: { product: { identifier: 'MAIL-SEC' }, billCustomer: 'Billable', quantity: 7 },
+    })
+    assert.equal(made.status, 201)
+    const addition = await json(made)
+    assert.deepEqual([(addition.product as Json).id, addition.quantity, addition.agreementId], [903, 7, 118])
+  })
 })

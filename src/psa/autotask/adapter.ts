@@ -3,6 +3,7 @@
 // at /V1.0/Tickets/{id}/Notes with their required noteType and publish, completing with status 5
 // (Complete) by a PATCH with the id in the body, and queues, statuses, priorities and issue types read
 // as picklists of Tickets/entityInformation/fields. Settings may name a picklist value or its label.
+// Billing lines are contract services, their units changed by adjustments (usage.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -29,6 +30,7 @@ import { type PsaKindEntry, psaKind } from '../registry.js'
 import { AutotaskClient, autotaskErrorText, type Picklist } from './client.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
 import { BudgetGuard, connectionTest } from './test.js'
+import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof AutotaskSettings>
 type Conn = PsaConnection<Settings>
@@ -218,17 +220,21 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     return patched.ok ? ok({ alreadyClosed: false }) : patched
   }
 
-  billingLines(_conn: Conn, _companyId: string, _call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    return Promise.resolve(fail(noUsageYet))
+  async billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    const { client, budget } = this.pool.of(conn)
+    await budget.check(call)
+    return billingLines(client, companyId, call)
   }
 
-  setQuantity(
-    _conn: Conn,
-    _lineId: string,
-    _quantity: number,
-    _call: UsageCall,
+  async setQuantity(
+    conn: Conn,
+    lineId: string,
+    quantity: number,
+    call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    return Promise.resolve(fail(noUsageYet))
+    const { client, budget } = this.pool.of(conn)
+    await budget.check(call)
+    return setQuantity(client, lineId, quantity, call)
   }
 
   async lookup(
@@ -294,6 +300,3 @@ export function autotaskPsa(options: AutotaskOptions): PsaKindEntry {
     adapter: new AutotaskPsa(options),
   })
 }
-
-// Replaced by this kind's billing-line adapter within issue 12.
-const noUsageYet = { kind: 'rejected' as const, retryable: false, message: 'usage push is not built yet' }

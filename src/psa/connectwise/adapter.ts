@@ -1,8 +1,9 @@
 // ConnectWise PSA (Manage), as its API pages describe it (reference/psa-apis.md §1): tickets at
 // /service/tickets (summary at most 100 characters, our correlationId in externalXRef), notes with a
 // visibility flag, closing with a status of the ticket's board that ConnectWise marks closedStatus, and
-// the look-ups of the mapping screens. Board, status, type and priority settings may name a PSA id or
-// its name; names are resolved against the board's own lists.
+// the look-ups of the mapping screens; billing lines are agreement additions (usage.ts). Board,
+// status, type and priority settings may name a PSA id or its name; names are resolved against the
+// board's own lists.
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -30,6 +31,7 @@ import { type PsaKindEntry, psaKind } from '../registry.js'
 import { ConnectWiseClient, connectWiseErrorText } from './client.js'
 import { ConnectWiseSettings, connectWiseSecrets } from './settings.js'
 import { connectionTest } from './test.js'
+import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof ConnectWiseSettings>
 type Conn = PsaConnection<Settings>
@@ -196,17 +198,17 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
     return patched.ok ? ok({ alreadyClosed: false }) : patched
   }
 
-  billingLines(_conn: Conn, _companyId: string, _call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    return Promise.resolve(fail(noUsageYet))
+  billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return billingLines(this.pool.of(conn).client, companyId, call)
   }
 
   setQuantity(
-    _conn: Conn,
-    _lineId: string,
-    _quantity: number,
-    _call: UsageCall,
+    conn: Conn,
+    lineId: string,
+    quantity: number,
+    call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    return Promise.resolve(fail(noUsageYet))
+    return setQuantity(this.pool.of(conn).client, lineId, quantity, call)
   }
 
   async lookup(
@@ -341,6 +343,3 @@ export function connectWisePsa(options: PsaKindOptions): PsaKindEntry {
     problems: (s) => (s.baseUrl || s.site ? [] : ['psa needs site (e.g. na.myconnectwise.net) or baseUrl']),
   })
 }
-
-// Replaced by this kind's billing-line adapter within issue 12.
-const noUsageYet = { kind: 'rejected' as const, retryable: false, message: 'usage push is not built yet' }

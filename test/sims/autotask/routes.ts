@@ -1,10 +1,13 @@
 // The REST routes under `{zone root}V1.0/`, matched case-insensitively, for Tickets (with their Notes
-// child collection), TicketNotes and Companies. What is not an Autotask route answers the way ASP.NET
+// child collection), TicketNotes and Companies, and for billing: Contracts (with their Services and
+// ServiceAdjustments children), Services, ContractServices and ContractServiceUnits (query and read
+// only) and ContractServiceAdjustments (create only: no query, no read; see billing.ts). What is not an Autotask route answers the way ASP.NET
 // Web API does (404 for an unknown URI, 405 for a method the route lacks), with the body in Autotask's
 // error shape. Notably: PATCH/PUT go to the entity root with the id in the body (`PATCH /Tickets/{id}`
 // is 405), notes are created only through `POST /Tickets/{id}/Notes` (`POST /TicketNotes` is 404), a
 // page after the first of a POST query is fetched by POSTing the same query body to `nextPageUrl`
 // (a GET there is 405), while a GET query's `nextPageUrl` carries its `search` and is followed by GET.
+import { createAdjustment } from './billing.js'
 import {
   MAX_RECORDS,
   type PageToken,
@@ -53,14 +56,43 @@ const notAllowed = (r: ApiRequest) =>
 export function entitiesOf(segments: string[]): string[] {
   const [first = '', , child = ''] = segments
   const entities = [entityName(first) ?? first]
-  if (first.toLowerCase() === 'tickets' && child.toLowerCase() === 'notes') entities.push('TicketNotes')
+  const parent = first.toLowerCase()
+  const sub = child.toLowerCase()
+  if (parent === 'tickets' && sub === 'notes') entities.push('TicketNotes')
+  if (parent === 'contracts' && sub === 'services') entities.push('ContractServices')
+  if (parent === 'contracts' && sub === 'serviceadjustments') entities.push('ContractServiceAdjustments')
   return entities
 }
 
 function itemsOf(state: AutotaskState, entity: string): object[] {
   if (entity === 'Tickets') return state.tickets
   if (entity === 'TicketNotes') return Object.values(state.notes).flat()
+  if (entity === 'Contracts') return state.contracts
+  if (entity === 'Services') return state.services
+  if (entity === 'ContractServices') return state.contractServices
+  if (entity === 'ContractServiceUnits') return state.contractServiceUnits
+  if (entity === 'ContractServiceAdjustments') return []
   return state.companies
+}
+
+/** Contracts/{id}/Services (read) and Contracts/{id}/ServiceAdjustments (create only). */
+function contractChildren(
+  r: ApiRequest,
+  state: AutotaskState,
+  contractId: number,
+  rest: string[],
+): ApiAnswer {
+  const [child = '', ...more] = rest
+  if (more.length > 0) return notFound(r)
+  if (child.toLowerCase() === 'serviceadjustments')
+    return r.method === 'POST' ? written(createAdjustment(state, r.body, contractId)) : notAllowed(r)
+  if (child.toLowerCase() !== 'services') return notFound(r)
+  if (r.method !== 'GET') return notAllowed(r)
+  const page = state.contractServices.filter((s) => s.contractID === contractId).slice(0, MAX_RECORDS)
+  return ok({
+    items: page,
+    pageDetails: { count: page.length, requestCount: MAX_RECORDS, prevPageUrl: null, nextPageUrl: null },
+  })
 }
 
 function fields(state: AutotaskState, entity: string) {
@@ -190,15 +222,20 @@ export function routeApi(r: ApiRequest, state: AutotaskState): ApiAnswer {
     if (entity === 'Tickets' && (r.method === 'PATCH' || r.method === 'PUT')) {
       return written(updateTicket(state, r.body, r.method === 'PUT'))
     }
+    if (entity === 'ContractServiceAdjustments')
+      return r.method === 'POST' ? written(createAdjustment(state, r.body)) : notAllowed(r)
     return entity === 'TicketNotes' && r.method !== 'GET' ? notFound(r) : notAllowed(r)
   }
   const lower = second.toLowerCase()
   if (lower === 'entityinformation') return entityInformation(r, state, entity, rest)
+  // Adjustments are written, never read: Autotask has no query or read route for them.
+  if (entity === 'ContractServiceAdjustments') return notFound(r)
   if (lower === 'query') return runQuery(r, state, entity, rest)
   if (!/^\d+$/.test(second)) return notFound(r)
   const id = Number(second)
   if (entity === 'Tickets' && rest[0]?.toLowerCase() === 'notes')
     return ticketNotes(r, state, id, rest.slice(1))
+  if (entity === 'Contracts' && rest.length > 0) return contractChildren(r, state, id, rest)
   if (rest.length > 0) return notFound(r)
   if (r.method !== 'GET') return notAllowed(r)
   // An id that does not exist (or that the API user may not see) is not an error: the item is null.

@@ -1,9 +1,11 @@
 // What a fresh simulated Autotask tenant holds: the entity field definitions (what
 // `{Entity}/entityInformation/fields` answers, and what validation and queries go by), the picklists
 // (values taken from real tenants where public sources show them), and `companies` seeded companies.
+// Contracts and their services live in billing-seed.ts.
+import { billingFieldSpecs, billingPicklists } from './billing-seed.js'
 import type { AutotaskState, Company, PicklistValue } from './types.js'
 
-export type DataType = 'integer' | 'long' | 'string' | 'boolean' | 'datetime'
+export type DataType = 'integer' | 'long' | 'double' | 'string' | 'boolean' | 'datetime'
 
 export interface FieldSpec {
   name: string
@@ -72,6 +74,7 @@ export const fieldSpecs: Record<string, FieldSpec[]> = {
     f('createDate', 'datetime', { readOnly: true }),
     f('lastActivityDate', 'datetime', { readOnly: true }),
   ],
+  ...billingFieldSpecs,
 }
 
 /** The canonical entity name for a path segment ("tickets" → "Tickets"), or undefined. */
@@ -179,6 +182,7 @@ export function seedPicklists(): AutotaskState['picklists'] {
         [8, 'Partner', system],
       ]),
     },
+    ...billingPicklists(),
   }
 }
 

@@ -8,6 +8,7 @@
 // The harness's faults (fail, latency, rate) act before all of these, on every call it logs.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { listen, type StartedSim, simApp } from '../harness.js'
+import { seedBilling } from './billing-seed.js'
 import { type ApiAnswer, entitiesOf, errors, routeApi } from './routes.js'
 import { seedCompanies, seedPicklists } from './seed.js'
 import type { AutotaskState } from './types.js'
@@ -65,30 +66,35 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
   })
   const { app } = built
   let baseUrl = ''
-  const fresh = (): AutotaskState => ({
-    credentials: {
-      username: o.username ?? 'api-user@acme.example',
-      secret: o.secret ?? 'api-secret',
-      integrationCode: o.integrationCode ?? 'TRACKING-ID-1',
-    },
-    zoneUrl: `${baseUrl}/ATServicesRest/`,
-    movedZone: false,
-    deny: [...(o.deny ?? [])],
-    threadLimit: o.threadLimit ?? 3,
-    inFlight: {},
-    usage: {
-      externalRequestThreshold: o.hourlyLimit ?? 10000,
-      requestThresholdTimeframe: 60,
-      presetCount: 0,
-      requestTimes: [],
-    },
-    rules: { requireQueue: true, requireNoteTitle: true, noteDescriptionMax: 32000 },
-    tickets: [],
-    notes: {},
-    companies: seedCompanies(o.companies ?? 1200),
-    picklists: seedPicklists(),
-    nextId: { ticket: 128900, note: 30777600 },
-  })
+  const fresh = (): AutotaskState => {
+    const companies = seedCompanies(o.companies ?? 1200)
+    return {
+      credentials: {
+        username: o.username ?? 'api-user@acme.example',
+        secret: o.secret ?? 'api-secret',
+        integrationCode: o.integrationCode ?? 'TRACKING-ID-1',
+      },
+      zoneUrl: `${baseUrl}/ATServicesRest/`,
+      movedZone: false,
+      deny: [...(o.deny ?? [])],
+      threadLimit: o.threadLimit ?? 3,
+      inFlight: {},
+      usage: {
+        externalRequestThreshold: o.hourlyLimit ?? 10000,
+        requestThresholdTimeframe: 60,
+        presetCount: 0,
+        requestTimes: [],
+      },
+      rules: { requireQueue: true, requireNoteTitle: true, noteDescriptionMax: 32000 },
+      tickets: [],
+      notes: {},
+      companies,
+      picklists: seedPicklists(),
+      ...seedBilling(companies),
+      adjustments: [],
+      nextId: { ticket: 128900, note: 30777600, adjustment: 88100 },
+    }
+  }
   const state = fresh()
 
   // Autotask reads a missing body as null (a query then fails on its filter), so an empty JSON body is
@@ -203,6 +209,7 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
       `  baseUrl (REST root): ${state.zoneUrl}`,
       `  headers: UserName: ${state.credentials.username}  Secret: ${state.credentials.secret}  ApiIntegrationCode: ${state.credentials.integrationCode}`,
       `  seeded: ${state.companies.length} companies; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
+      `  billing: ${state.contracts.length} contracts (company ${state.companies[1]?.id ?? '-'} has an active one), ${state.contractServices.length} contract services (units per month in ContractServiceUnits, changed by POST ContractServiceAdjustments)`,
     ].join('\n')
   return { ...sim, describe }
 }

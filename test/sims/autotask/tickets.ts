@@ -11,7 +11,7 @@ export const API_RESOURCE_ID = 29682940
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; errors: string[] }
 
-const refuse = (errors: string[], status = 500): { ok: false; status: number; errors: string[] } => ({
+export const refuse = (errors: string[], status = 500): { ok: false; status: number; errors: string[] } => ({
   ok: false,
   status,
   errors,
@@ -21,7 +21,7 @@ const now = () => new Date().toISOString()
 
 /** The writable fields of `entity` in a body (any case), converted the way .NET would; read-only and
  * unknown fields are dropped, `id` is kept for updates. */
-function coerce(entity: string, body: unknown): Outcome<Entity> {
+export function coerce(entity: string, body: unknown): Outcome<Entity> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return refuse(['The request body must be a JSON object.'])
   }
@@ -43,6 +43,11 @@ function coerce(entity: string, body: unknown): Outcome<Entity> {
       const n =
         typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '') ? Number(raw) : Number.NaN
       if (Number.isInteger(n)) out[spec.name] = n
+      else bad()
+    } else if (spec.dataType === 'double') {
+      const n =
+        typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '') ? Number(raw) : Number.NaN
+      if (Number.isFinite(n)) out[spec.name] = n
       else bad()
     } else if (spec.dataType === 'string') {
       if (typeof raw === 'string' || typeof raw === 'number') out[spec.name] = String(raw)
@@ -75,7 +80,12 @@ function picklistErrors(state: AutotaskState, entity: string, item: Entity): str
   return errors
 }
 
-function fieldErrors(state: AutotaskState, entity: string, item: Entity, required: string[]): string[] {
+export function fieldErrors(
+  state: AutotaskState,
+  entity: string,
+  item: Entity,
+  required: string[],
+): string[] {
   const errors: string[] = []
   for (const spec of fieldSpecs[entity] ?? []) {
     const value = item[spec.name]

@@ -69,6 +69,72 @@ export interface Company {
   lastActivityDate: string
 }
 
+/** A contract; only Recurring Service contracts (contractType 7) have services and units. */
+export interface Contract {
+  id: number
+  companyID: number
+  contractName: string
+  contractNumber: string | null
+  contractType: number
+  /** 1 Active, 0 Inactive. */
+  status: number
+  startDate: string
+  endDate: string
+  description: string | null
+}
+
+/** A service of the catalogue (Services entity), billed per unit on contracts. */
+export interface Service {
+  id: number
+  name: string
+  description: string | null
+  invoiceDescription: string | null
+  unitPrice: number
+  unitCost: number
+  isActive: boolean
+}
+
+/** A service on a contract. Its units are not here: they live per period in ContractServiceUnits. */
+export interface ContractService {
+  id: number
+  contractID: number
+  serviceID: number
+  unitPrice: number
+  unitCost: number
+  adjustedPrice: number
+  invoiceDescription: string | null
+  internalDescription: string | null
+  quoteItemID: number | null
+}
+
+/** The units of one contract service in one billing period (read-only; adjustments change them). */
+export interface ContractServiceUnit {
+  id: number
+  contractID: number
+  contractServiceID: number
+  serviceID: number
+  startDate: string
+  endDate: string
+  units: number
+  price: number
+  cost: number
+  approveAndPostDate: string | null
+}
+
+/** A unit change as posted (Autotask keeps no readable record: this is the simulator's log of them). */
+export interface ContractServiceAdjustment {
+  id: number
+  contractID: number
+  contractServiceID: number
+  serviceID: number
+  effectiveDate: string
+  unitChange: number
+  adjustedUnitPrice: number | null
+  adjustedUnitCost: number | null
+  allowRepeatService: boolean | null
+  quoteItemID: number | null
+}
+
 export interface AutotaskState {
   /** The API user's credentials; any call with other values is refused. */
   credentials: { username: string; secret: string; integrationCode: string }
@@ -109,7 +175,14 @@ export interface AutotaskState {
   companies: Company[]
   /** Picklists by entity ("Tickets", "TicketNotes") and field name. */
   picklists: Record<string, Record<string, PicklistValue[]>>
-  nextId: { ticket: number; note: number }
+  contracts: Contract[]
+  services: Service[]
+  contractServices: ContractService[]
+  /** One entry per contract service and billing period (the simulator seeds last, this and next month). */
+  contractServiceUnits: ContractServiceUnit[]
+  /** Every adjustment posted, in order. */
+  adjustments: ContractServiceAdjustment[]
+  nextId: { ticket: number; note: number; adjustment: number }
 }
 
 export type Entity = Record<string, unknown>

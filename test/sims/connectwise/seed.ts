@@ -1,7 +1,16 @@
-// The data a fresh ConnectWise simulator holds: boards with their statuses and types, priorities and
-// companies. Ids are deliberately not 1..n in one run per kind (ConnectWise ids are global per table),
+// The data a fresh ConnectWise simulator holds: boards with their statuses and types, priorities,
+// companies, and catalogue products billed on agreements. Ids are deliberately not 1..n in one run per kind (ConnectWise ids are global per table),
 // so a client that guesses ids instead of looking them up is caught.
-import type { CwBoard, CwCompany, CwPriority, CwStatus, CwType } from './types.js'
+import type {
+  CwAddition,
+  CwAgreement,
+  CwBoard,
+  CwCompany,
+  CwPriority,
+  CwProduct,
+  CwStatus,
+  CwType,
+} from './types.js'
 
 interface SeedOptions {
   companies: number
@@ -111,4 +120,64 @@ export function seedCompanies(o: SeedOptions): CwCompany[] {
     })
   }
   return out
+}
+
+export function seedProducts(): CwProduct[] {
+  return [
+    { id: 901, identifier: 'AV-SEAT', description: 'Endpoint protection, per seat' },
+    { id: 902, identifier: 'BACKUP-TB', description: 'Cloud backup, per TB' },
+    { id: 903, identifier: 'MAIL-SEC', description: 'Mail security, per mailbox' },
+  ]
+}
+
+function addition(
+  id: number,
+  productId: number,
+  quantity: number,
+  unitPrice: number,
+  cancelledDate: string | null = null,
+): CwAddition {
+  return {
+    id,
+    productId,
+    quantity,
+    lessIncluded: 0,
+    unitPrice,
+    unitCost: Math.round(unitPrice * 60) / 100,
+    billCustomer: 'Billable',
+    effectiveDate: '2024-01-01T00:00:00Z',
+    cancelledDate,
+    invoiceDescription: null,
+    lastUpdated: '2024-01-15T12:00:00Z',
+  }
+}
+
+/**
+ * Acme (company 1) has a managed-services agreement with two live additions and one cancelled, and a
+ * cancelled agreement; Globex (company 2) has one agreement with one addition.
+ */
+export function seedAgreements(): CwAgreement[] {
+  const agreement = (id: number, name: string, companyId: number, additions: CwAddition[]) => ({
+    id,
+    name,
+    companyId,
+    typeName: 'Managed Services',
+    startDate: '2024-01-01T00:00:00Z',
+    cancelledFlag: false,
+    dateCancelled: null,
+    additions,
+  })
+  return [
+    agreement(112, 'Acme - Managed Services', 1, [
+      addition(3301, 901, 25, 4.5),
+      addition(3302, 902, 4, 12),
+      addition(3303, 903, 30, 1.5, '2024-06-30T00:00:00Z'),
+    ]),
+    {
+      ...agreement(113, 'Acme - Legacy Backup', 1, [addition(3304, 902, 2, 15)]),
+      cancelledFlag: true,
+      dateCancelled: '2024-03-31T00:00:00Z',
+    },
+    agreement(118, 'Globex - Security Bundle', 2, [addition(3310, 901, 40, 4.25)]),
+  ]
 }

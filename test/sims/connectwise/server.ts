@@ -10,10 +10,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { listen, type StartedSim, simApp } from '../harness.js'
 import type { RouteDeps } from './deps.js'
 import { cwError } from './paging.js'
+import { financeRoutes } from './routes-finance.js'
 import { lookupRoutes } from './routes-lookups.js'
 import { noteRoutes } from './routes-notes.js'
 import { ticketRoutes } from './routes-tickets.js'
-import { seedBoards, seedCompanies, seedPriorities } from './seed.js'
+import { seedAgreements, seedBoards, seedCompanies, seedPriorities, seedProducts } from './seed.js'
 import type { ConnectWiseState } from './types.js'
 
 export type { ConnectWiseState } from './types.js'
@@ -63,8 +64,11 @@ function freshState(o: typeof DEFAULTS): ConnectWiseState {
     companies: seedCompanies({ companies: o.companies }),
     boards: seedBoards(),
     priorities: seedPriorities(),
+    products: seedProducts(),
+    agreements: seedAgreements(),
     nextTicketId: 1001,
     nextNoteId: 5001,
+    nextAdditionId: 3400,
   }
 }
 
@@ -129,6 +133,7 @@ function apiRoutes(o: typeof DEFAULTS, deps: RouteDeps) {
     ticketRoutes(api, deps)
     noteRoutes(api, deps)
     lookupRoutes(api, deps)
+    financeRoutes(api, deps)
   }
 }
 
@@ -193,6 +198,7 @@ export async function startConnectWiseSim(
         `  API base:  ${sim.url}/${state.codebase}apis/3.0`,
         `  auth:      Basic base64("${o.companyId}+${o.publicKey}:${o.privateKey}") and header clientId: ${o.clientId}`,
         `  seeded:    ${state.companies.length} companies, boards ${state.boards.map((b) => `"${b.name}"`).join(', ')}`,
+        `  billing:   ${state.agreements.length} agreements (GET …/finance/agreements?conditions=company/id=1), additions' quantity set by PATCH`,
         ...(o.deny.length ? [`  denied (403): ${o.deny.join(', ')}`] : []),
       ].join('\n'),
   }

@@ -84,6 +84,40 @@ export interface CwTicket {
   notes: CwNote[]
 }
 
+/** A catalogue item (procurement/catalog) an agreement addition bills. */
+export interface CwProduct {
+  id: number
+  identifier: string
+  description: string
+}
+
+/** An agreement addition: a product billed on the agreement's every cycle, `quantity` times. */
+export interface CwAddition {
+  id: number
+  productId: number
+  quantity: number
+  lessIncluded: number
+  unitPrice: number
+  unitCost: number
+  billCustomer: 'Billable' | 'DoNotBill' | 'NoCharge'
+  effectiveDate: string | null
+  /** Set (and past) on a cancelled addition: it is still listed, and bills nothing. */
+  cancelledDate: string | null
+  invoiceDescription: string | null
+  lastUpdated: string
+}
+
+export interface CwAgreement {
+  id: number
+  name: string
+  companyId: number
+  typeName: string
+  startDate: string
+  cancelledFlag: boolean
+  dateCancelled: string | null
+  additions: CwAddition[]
+}
+
 export interface ConnectWiseState {
   /** The codebase path segment with its trailing slash, e.g. "v4_6_release/". Change it to simulate an upgrade. */
   codebase: string
@@ -98,6 +132,10 @@ export interface ConnectWiseState {
   companies: CwCompany[]
   boards: CwBoard[]
   priorities: CwPriority[]
+  products: CwProduct[]
+  /** Each company's agreements, their additions inside (what usage counts set). */
+  agreements: CwAgreement[]
   nextTicketId: number
   nextNoteId: number
+  nextAdditionId: number
 }
