@@ -174,7 +174,9 @@ describe('Syncro simulator', () => {
     } finally {
       await limitedSim.close()
     }
-    assert.equal(await startSyncroSim().then(async (s) => (await s.close(), s.state.rate.perMinute)), 180)
+    const standard = await startSyncroSim()
+    await standard.close()
+    assert.equal(standard.state.rate.perMinute, 180, "Syncro's documented limit by default")
   })
 
   test('faults over HTTP: the next call fails with the configured status', async () => {

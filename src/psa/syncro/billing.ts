@@ -82,7 +82,8 @@ export async function billingLines(
       lines.push({
         id: `${schedule.id}:${line.id}`,
         productId: line.product_id === null || line.product_id === undefined ? null : String(line.product_id),
-        name: text(line.name) ?? text(line.item) ?? text(line.description) ?? `Line item ${line.id}`,
+        // `item` is the product's name on Syncro's line items, `name` the line's own text.
+        name: text(line.item) ?? text(line.name) ?? text(line.description) ?? `Line item ${line.id}`,
         agreementId: String(schedule.id),
         agreementName,
         quantity: quantityOf(line),
