@@ -208,7 +208,10 @@ export class SyncroPsa implements PsaAdapter<Settings> {
 
   /** The problem type a setting names, or (Syncro requires one) the account's first. */
   private async problemTypeOf(state: State, value: string | null, call: PsaCall): Promise<PsaResult<string>> {
-    const list = await state.problemTypes.get((c) => problemTypes(state.client, c), call)
+    const read = (fresh: boolean) => state.problemTypes.get((c) => problemTypes(state.client, c), call, fresh)
+    let list = await read(false)
+    // A problem type added in Syncro since the list was kept: read it again before refusing.
+    if (list.ok && value !== null && !byIdOrName(list.value, value)) list = await read(true)
     if (!list.ok) return list
     const found = value === null ? (list.value[0] ?? null) : byIdOrName(list.value, value)
     if (found) return ok(found.name)

@@ -70,9 +70,12 @@ export async function findByRef(
     return { ok: true, value: null }
   }
   const searched = await client.api('GET', '/tickets', call, { query: { query: o.ref, page: 1 } })
-  if (!searched.ok) return searched
-  const byQuery = await confirm(listOf<SyncroTicket>(searched.value.body, 'tickets'))
-  if (!byQuery.ok || byQuery.value !== null) return byQuery
+  // A search Syncro refuses (rather than fails at) leaves the customer's recent tickets to look through.
+  if (!searched.ok && searched.failure.kind !== 'rejected') return searched
+  if (searched.ok) {
+    const byQuery = await confirm(listOf<SyncroTicket>(searched.value.body, 'tickets'))
+    if (!byQuery.ok || byQuery.value !== null) return byQuery
+  }
   const since = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
   const recent = await client.all<SyncroTicket>(
     '/tickets',
