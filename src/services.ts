@@ -39,7 +39,7 @@ import { kaseyaBmsKind } from './psa/kaseya-bms/settings.js'
 import { PsaRegistry } from './psa/registry.js'
 import { sandboxPsa } from './psa/sandbox/adapter.js'
 import { SandboxStore } from './psa/sandbox/store.js'
-import { syncroKind } from './psa/syncro/settings.js'
+import { syncroPsa } from './psa/syncro/adapter.js'
 import { registerQueueMetrics } from './queue/metrics.js'
 import { SqlJobQueue } from './queue/sql-queue.js'
 import { SqlJobRunner } from './queue/sql-runner.js'
@@ -114,7 +114,7 @@ export function buildServices(deps: {
     autotaskPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     haloPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     kaseyaBmsKind(),
-    syncroKind(),
+    syncroPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
   ])
   const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds, config.accessTokenLimits)
   const queue = new SqlJobQueue(store, db, clock, writes)

@@ -2,9 +2,11 @@
 import { startAutotaskSim } from './autotask/server.js'
 import { startConnectWiseSim } from './connectwise/server.js'
 import { startHaloPsaSim } from './halopsa/server.js'
+import { startSyncroSim } from './syncro/server.js'
 
 export const simulators = {
   connectwise: startConnectWiseSim,
   autotask: startAutotaskSim,
   halopsa: startHaloPsaSim,
+  syncro: startSyncroSim,
 }

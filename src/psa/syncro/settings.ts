@@ -1,15 +1,26 @@
 // Syncro connection settings (DESIGN §7, reference/psa-apis.md §5).
 import Type from 'typebox'
-import { type PsaKindEntry, psaKind } from '../registry.js'
 import { KindSettings, Str, TicketDefaults, Url } from '../settings.js'
 
 export const SyncroSettings = KindSettings({
-  baseUrl: Type.Optional(Url),
-  subdomain: Type.Optional(Str('subdomain')),
-  apiToken: Str('API token'),
+  baseUrl: Type.Optional({
+    ...Url,
+    description: "the account's root, e.g. https://acme.syncromsp.com (the API is {baseUrl}/api/v1)",
+  }),
+  subdomain: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$',
+      maxLength: 63,
+      description: 'the account subdomain, e.g. acme for https://acme.syncromsp.com',
+    }),
+  ),
+  apiToken: Str(
+    'an API token made in Admin → API Tokens (with the Tickets, Customers and Recurring Invoices permissions)',
+  ),
+  maxConcurrent: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 16, description: 'calls in flight at once (default 4)' }),
+  ),
   defaults: Type.Optional(TicketDefaults),
 })
 
-/** Known to this build (its settings are checked), not yet connected to an adapter. */
-export const syncroKind = (): PsaKindEntry =>
-  psaKind({ kind: 'syncro', settings: SyncroSettings, secretFields: ['apiToken'], adapter: null })
+export const syncroSecrets = ['apiToken'] as const

@@ -1,0 +1,43 @@
+// Syncro through the service's HTTP API, against the Syncro simulator (baseUrl names the account).
+// The simulator's per-address limit is raised: every partner of these tests calls from one address,
+// while the adapter keeps Syncro's 180 a minute per connection (test/psa/syncro.test.ts).
+import { refLine } from '../../src/psa/syncro/tickets.js'
+import { type SyncroState, startSyncroSim } from '../sims/syncro/server.js'
+import { throughService } from './through-service.js'
+
+const refOf = (bodies: string[]) => {
+  const line = refLine('')
+  for (const body of bodies) {
+    const at = body.indexOf(line)
+    if (at >= 0)
+      return (
+        body
+          .slice(at + line.length)
+          .split('\n')[0]
+          ?.trim() ?? null
+      )
+  }
+  return null
+}
+
+throughService<SyncroState>({
+  name: 'Syncro',
+  // More than 1,000 customers: the look-up reads 41 pages of 25.
+  start: () => startSyncroSim({ customers: 1030, perMinute: 100_000 }),
+  settings: (url) => ({ kind: 'syncro', baseUrl: url, apiToken: 'syncro-api-token' }),
+  badSettings: (url) => ({ kind: 'syncro', baseUrl: url, apiToken: 'wrong-secret' }),
+  companyId: '1001',
+  board: 'Security Alert',
+  tickets: (sim) => sim.state.tickets.length,
+  ticket(sim, id) {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no Syncro ticket ${id}`)
+    return {
+      closed: t.resolved_at !== null,
+      notes: t.comments.length,
+      summary: t.subject,
+      ref: refOf(t.comments.map((c) => c.body)),
+    }
+  },
+  failureText: /Simulated failure/,
+})
