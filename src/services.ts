@@ -34,7 +34,7 @@ import { PartnerSetup } from './partner/setup.js'
 import { autotaskPsa } from './psa/autotask/adapter.js'
 import { connectWisePsa } from './psa/connectwise/adapter.js'
 import { haloPsaKind } from './psa/halopsa/settings.js'
-import { kaseyaBmsKind } from './psa/kaseya-bms/settings.js'
+import { kaseyaBmsPsa } from './psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from './psa/registry.js'
 import { sandboxPsa } from './psa/sandbox/adapter.js'
 import { SandboxStore } from './psa/sandbox/store.js'
@@ -111,7 +111,7 @@ export function buildServices(deps: {
     connectWisePsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     autotaskPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     haloPsaKind(),
-    kaseyaBmsKind(),
+    kaseyaBmsPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     syncroKind(),
   ])
   const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds, config.accessTokenLimits)
