@@ -243,7 +243,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     t: NewPsaTicket,
     call: PsaCall,
   ): Promise<PsaResult<Record<string, number>>> {
-    const { lists, completion, client } = state
+    const { lists, completion } = state
     const locations = await lists.locations(t.companyId, call)
     if (!locations.ok) return locations
     const location = locations.value.find((l) => l.isMain) ?? locations.value[0]
@@ -257,7 +257,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
       if (!named) return refused(`Kaseya BMS has no status '${t.status}'`)
       fields.StatusId = Number(named.id)
     } else {
-      await completion.ensure(client, statuses.value, call)
+      // What is known of completion is enough here: BMS lists its new-ticket status first anyway.
       const opening = completion.opening(statuses.value)
       if (!opening) return refused('Kaseya BMS lists no active status to open a ticket with')
       fields.StatusId = Number(opening.id)

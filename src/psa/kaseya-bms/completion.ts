@@ -45,7 +45,9 @@ export class Completion {
         { 'Filter.CompletedDateFrom': '2000-01-01T00:00:00Z' },
         2,
       )
-      if (res.ok) for (const t of res.value) this.learn(t, statuses)
+      // A failed look is not kept (the next close looks again); the caller goes on without it.
+      if (!res.ok) return res
+      for (const t of res.value) this.learn(t, statuses)
       return { ok: true, value: null }
     }, call)
   }
