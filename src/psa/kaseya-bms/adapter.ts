@@ -25,23 +25,22 @@ import {
 import { ConnectionPool } from '../core/connections.js'
 import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
-import { byIdOrName, externalRef } from '../core/names.js'
+import { byIdOrName } from '../core/names.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
 import { KaseyaBmsClient } from './client.js'
 import { Completion } from './completion.js'
-import { type BmsEntry, defaultOf, Lists, type Table } from './lists.js'
+import { idFromTable, ticketFields } from './fields.js'
+import { type BmsEntry, Lists } from './lists.js'
 import { KaseyaBmsSettings, kaseyaBmsSecrets } from './settings.js'
+import { findByTag, refTag } from './tag.js'
 import { connectionTest } from './test.js'
-import { bmsErrorText, field, num, rows, str } from './wire.js'
+import { bmsErrorText, field, num, str } from './wire.js'
 
 type Settings = Static<typeof KaseyaBmsSettings>
 type Conn = PsaConnection<Settings>
 
-const limits = { title: 250, refTag: 64, details: 32_000, note: 32_000 }
-
-/** Our reference in the title: `(ab-ref:{ref})` — no brackets, which SQL LIKE reads as a pattern. */
-const refTag = (ref: string) => `(ab-ref:${externalRef(ref, limits.refTag)})`
+const limits = { title: 250, details: 32_000, note: 32_000 }
 
 class State {
   readonly lists: Lists
@@ -95,12 +94,12 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     const state = this.pool.of(conn)
     const tag = refTag(call.ref)
     if (call.adopt) {
-      const found = await this.findByTag(state, tag, call)
+      const found = await findByTag(state.client, tag, call)
       if (!found.ok) return found
       if (found.value) return ok({ ticketId: found.value, adopted: true })
     }
     if (!/^\d+$/.test(t.companyId)) return refused(`Kaseya BMS account ids are numbers, not '${t.companyId}'`)
-    const fields = await this.ticketFields(state, t, call)
+    const fields = await ticketFields(state.lists, state.completion, state.s, t, call)
     if (!fields.ok) return fields
     const titleRoom = limits.title - tag.length - 1
     const body = {
@@ -148,15 +147,15 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     const current = statuses.value.find((s) => s.id === str(ticket, 'statusId'))
     if (current && completion.of(current, statuses.value) === true) return ok({ alreadyClosed: !call.adopt })
     let target = completion.closing(statuses.value)
+    let unclassed = false
     if (close.closedStatus) {
       const named = byIdOrName(statuses.value, close.closedStatus)
       if (!named) return refused(`Kaseya BMS has no status '${close.closedStatus}'`)
       target = named
+      const completes = completion.of(named, statuses.value)
       // A status BMS does not class as completed moves the ticket without resolving it.
-      if (completion.of(named, statuses.value) === false) {
-        const moved = await this.note(state, ticketId, close.note, named.id, call)
-        return moved.ok ? ok({ alreadyClosed: false }) : moved
-      }
+      if (completes === false) return this.move(state, ticketId, close.note, named.id, call)
+      unclassed = completes === null
     }
     // Without a completed status known, BMS's resolve picks its own.
     const resolved = await client.api('POST', `/servicedesk/tickets/${ticketId}/resolve`, call, {
@@ -166,9 +165,26 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
         ...(target ? { StatusId: Number(target.id) } : {}),
       },
     })
-    if (!resolved.ok) return resolved
+    if (!resolved.ok) {
+      // A named status BMS will not resolve with (not a completed one, it turns out): move the ticket to it.
+      if (unclassed && target && resolved.failure.kind === 'rejected')
+        return this.move(state, ticketId, close.note, target.id, call)
+      return resolved
+    }
     completion.learn(resolved.value.result, statuses.value)
     return ok({ alreadyClosed: false })
+  }
+
+  /** The note, and the ticket moved to a status that does not complete it. */
+  private async move(
+    state: State,
+    ticketId: string,
+    note: string,
+    statusId: string,
+    call: PsaCall,
+  ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
+    const moved = await this.note(state, ticketId, note, statusId, call)
+    return moved.ok ? ok({ alreadyClosed: false }) : moved
   }
 
   async lookup(
@@ -237,77 +253,6 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     return setQuantity(state.client, state.services, lineId, quantity, call)
   }
 
-  /** Every id a new ticket needs besides its account: the settings' (names resolved), else BMS's defaults. */
-  private async ticketFields(
-    state: State,
-    t: NewPsaTicket,
-    call: PsaCall,
-  ): Promise<PsaResult<Record<string, number>>> {
-    const { lists, completion } = state
-    const locations = await lists.locations(t.companyId, call)
-    if (!locations.ok) return locations
-    const location = locations.value.find((l) => l.isMain) ?? locations.value[0]
-    if (!location) return refused(`Kaseya BMS account ${t.companyId} has no location to open a ticket at`)
-    const fields: Record<string, number> = { LocationId: location.id }
-
-    const statuses = await lists.statuses(call)
-    if (!statuses.ok) return statuses
-    if (t.status) {
-      const named = byIdOrName(statuses.value, t.status)
-      if (!named) return refused(`Kaseya BMS has no status '${t.status}'`)
-      fields.StatusId = Number(named.id)
-    } else {
-      // What is known of completion is enough here: BMS lists its new-ticket status first anyway.
-      const opening = completion.opening(statuses.value)
-      if (!opening) return refused('Kaseya BMS lists no active status to open a ticket with')
-      fields.StatusId = Number(opening.id)
-    }
-
-    const priorities = await lists.priorities(call)
-    if (!priorities.ok) return priorities
-    const priority = this.pick(priorities.value, t.priority, 'priority')
-    if (!priority.ok) return priority
-    fields.PriorityId = priority.value
-
-    if (t.board) {
-      const queues = await lists.queues(call)
-      if (!queues.ok) return queues
-      const queue = this.pick(queues.value, t.board, 'queue')
-      if (!queue.ok) return queue
-      fields.QueueId = queue.value
-    }
-    for (const [name, table, value, what] of [
-      ['TypeId', 'ticketTypes', t.type, 'ticket type'],
-      ['SourceId', 'sources', state.s.source ?? null, 'ticket source'],
-    ] as const) {
-      const id = await this.fromTable(state, table, value, what, call)
-      if (!id.ok) return id
-      fields[name] = id.value
-    }
-    return ok(fields)
-  }
-
-  /** An id from a generic lookup table: a number as it is, a name resolved, nothing: BMS's default. */
-  private async fromTable(
-    state: State,
-    table: Table,
-    value: string | null,
-    what: string,
-    call: PsaCall,
-  ): Promise<PsaResult<number>> {
-    if (value !== null && /^\d+$/.test(value.trim())) return ok(Number(value))
-    const list = await state.lists.table(table, call)
-    if (!list.ok) return list
-    return this.pick(list.value, value, what)
-  }
-
-  /** The entry a setting names, else BMS's default one. */
-  private pick(list: readonly BmsEntry[], value: string | null, what: string): PsaResult<number> {
-    const found = value === null ? defaultOf(list) : byIdOrName(list, value)
-    if (found) return ok(Number(found.id))
-    return refused(value === null ? `Kaseya BMS lists no ${what}` : `Kaseya BMS has no ${what} '${value}'`)
-  }
-
   private async note(
     state: State,
     ticketId: string,
@@ -316,7 +261,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     call: PsaCall,
   ): Promise<PsaResult<null>> {
     if (!/^\d+$/.test(ticketId)) return refused(`Kaseya BMS ticket ids are numbers, not '${ticketId}'`)
-    const type = await this.fromTable(state, 'noteTypes', state.s.noteType ?? null, 'note type', call)
+    const type = await idFromTable(state.lists, 'noteTypes', state.s.noteType ?? null, 'note type', call)
     if (!type.ok) return type
     const res = await state.client.api('POST', `/servicedesk/tickets/${ticketId}/notes`, call, {
       body: {
@@ -328,33 +273,6 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
       },
     })
     return res.ok ? ok(null) : res
-  }
-
-  /**
-   * The ticket a tag names: the ticket list filtered on its title (a server that does not take the
-   * filter is read through, a page at a time, up to a bound), else the search route where the list
-   * refuses the filter. Only a title that holds the tag itself counts.
-   */
-  private async findByTag(state: State, tag: string, call: PsaCall): Promise<PsaResult<string | null>> {
-    const { client } = state
-    const match = (list: unknown[]) => {
-      const hit = list.find((t) => str(t, 'title')?.includes(tag))
-      return hit === undefined ? null : str(hit, 'id')
-    }
-    const listed = await client.all('/servicedesk/tickets', call, { 'Filter.Title': tag }, 50)
-    if (listed.ok) return ok(match(listed.value))
-    if (listed.failure.kind !== 'rejected' && listed.failure.kind !== 'not-found') return listed
-    const first = client.pagesStartAt ?? 1
-    for (let page = first; page < first + 50; page++) {
-      const res = await client.api('POST', '/servicedesk/tickets/search', call, {
-        body: { Filter: { Title: tag }, PageSize: 100, PageNumber: page },
-      })
-      if (!res.ok) return res
-      const list = rows(res.value.result)
-      const id = match(list)
-      if (id !== null || list.length < 100) return ok(id)
-    }
-    return ok(null)
   }
 }
 
