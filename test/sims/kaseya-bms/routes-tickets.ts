@@ -11,6 +11,7 @@ import type { BmsTicket, KaseyaBmsState } from './types.js'
 const titleMax = 255
 
 export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void {
+  const table = (role: keyof KaseyaBmsState['tableNames']) => state.tables[state.tableNames[role]] ?? []
   const completes = (statusId: number) => {
     const s = state.statuses.find((x) => x.id === statusId)
     return s !== undefined && state.completedTypeIds.includes(s.typeId)
@@ -102,8 +103,8 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
     const checks: [string, boolean][] = [
       ['StatusId', state.statuses.some((s) => s.id === int('StatusId') && s.isActive)],
       ['PriorityId', state.priorities.some((p) => p.id === int('PriorityId'))],
-      ['TypeId', (state.tables.TicketType ?? []).some((r) => r.id === int('TypeId') && r.isActive)],
-      ['SourceId', (state.tables.TicketSource ?? []).some((r) => r.id === int('SourceId') && r.isActive)],
+      ['TypeId', table('ticketTypes').some((r) => r.id === int('TypeId') && r.isActive)],
+      ['SourceId', table('sources').some((r) => r.id === int('SourceId') && r.isActive)],
       [
         'QueueId',
         input(body, 'QueueId') == null || state.queues.some((q) => q.id === int('QueueId') && q.isActive),
@@ -178,7 +179,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
         missing.map((f) => `The ${f} field is required.`),
       )
     const typeId = intOf(input(body, 'TypeId'))
-    if (!(state.tables.NoteType ?? []).some((r) => r.id === typeId))
+    if (!table('noteTypes').some((r) => r.id === typeId))
       return refuse(reply, 400, `Note type ${typeId} is not valid.`)
     const statusId = input(body, 'StatusId')
     if (statusId !== undefined && statusId !== null) {
@@ -196,7 +197,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
       createdOn: new Date().toISOString(),
     }
     t.notes.push(note)
-    return okBody({ ...note, typeName: state.tables.NoteType?.find((r) => r.id === typeId)?.name ?? null })
+    return okBody({ ...note, typeName: table('noteTypes').find((r) => r.id === typeId)?.name ?? null })
   })
 
   app.post<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/resolve', async (request, reply) => {
@@ -220,7 +221,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
       id: state.nextId.note++,
       details: String(comment),
       isInternal: input(request.body, 'IsInternal') !== false,
-      typeId: state.tables.NoteType?.find((r) => /resolution/i.test(r.name))?.id ?? 1,
+      typeId: table('noteTypes').find((r) => /resolution/i.test(r.name))?.id ?? 1,
       noteDate: new Date().toISOString(),
       createdOn: new Date().toISOString(),
     })

@@ -79,6 +79,7 @@ function freshState(o: KaseyaBmsSimOptions): KaseyaBmsState {
     completedTypeIds: [4],
     defaultCompletedStatusId: 6,
     tables: seedTables(),
+    tableNames: { ticketTypes: 'TicketType', sources: 'TicketSource', noteTypes: 'NoteType' },
     tickets: o.history === false ? [] : seedTickets(),
     contracts: seedContracts(),
     catalog: [

@@ -134,6 +134,8 @@ export interface KaseyaBmsState {
   defaultCompletedStatusId: number
   /** /v2/system/lookup/{tableName}, by table name. */
   tables: Record<string, BmsLookupRow[]>
+  /** Which table holds what a ticket and a note need (BMS does not document the names). */
+  tableNames: { ticketTypes: string; sources: string; noteTypes: string }
   tickets: BmsTicket[]
   contracts: BmsContract[]
   catalog: { id: number; name: string }[]
