@@ -35,7 +35,7 @@ import { PartnerSetup } from './partner/setup.js'
 import { autotaskPsa } from './psa/autotask/adapter.js'
 import { connectWisePsa } from './psa/connectwise/adapter.js'
 import { haloPsa } from './psa/halopsa/adapter.js'
-import { kaseyaBmsKind } from './psa/kaseya-bms/settings.js'
+import { kaseyaBmsPsa } from './psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from './psa/registry.js'
 import { sandboxPsa } from './psa/sandbox/adapter.js'
 import { SandboxStore } from './psa/sandbox/store.js'
@@ -113,7 +113,7 @@ export function buildServices(deps: {
     connectWisePsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     autotaskPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     haloPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
-    kaseyaBmsKind(),
+    kaseyaBmsPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     syncroPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
   ])
   const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds, config.accessTokenLimits)

@@ -130,15 +130,14 @@ for (const backend of backends()) {
       const boards = await s.partner('GET', '/api/partner/psa/boards')
       assert.ok(boards.body.data.some((b: { name: string }) => b.name === 'Night Shift'))
       expectFailure(await s.partner('GET', '/api/partner/psa/tickets'), 400, 'VALIDATION_FAILED')
-      const unavailable = await s.partner('PUT', '/api/partner/psa', {
-        kind: 'kaseya-bms',
-        baseUrl: 'https://bms.example',
-        tenant: 't',
-        username: 'u',
-        password: 'secret',
+      // Every kind DESIGN §7 names has an adapter since issue 12; a kind it does not name is refused.
+      const unknown = await s.partner('PUT', '/api/partner/psa', {
+        kind: 'freshservice',
+        baseUrl: 'https://fs.example',
+        apiKey: 'secret',
       })
-      expectFailure(unavailable, 400, 'VALIDATION_FAILED')
-      assert.match(unavailable.body.detail, /not available/)
+      expectFailure(unknown, 400, 'VALIDATION_FAILED')
+      assert.match(unknown.body.detail, /kind/)
       const privateHost = await s.partner('PUT', '/api/partner/psa', {
         kind: 'connectwise',
         baseUrl: 'https://127.0.0.1:9',

@@ -2,11 +2,13 @@
 import { startAutotaskSim } from './autotask/server.js'
 import { startConnectWiseSim } from './connectwise/server.js'
 import { startHaloPsaSim } from './halopsa/server.js'
+import { startKaseyaBmsSim } from './kaseya-bms/server.js'
 import { startSyncroSim } from './syncro/server.js'
 
 export const simulators = {
   connectwise: startConnectWiseSim,
   autotask: startAutotaskSim,
   halopsa: startHaloPsaSim,
+  'kaseya-bms': startKaseyaBmsSim,
   syncro: startSyncroSim,
 }

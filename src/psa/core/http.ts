@@ -16,6 +16,8 @@ export interface PsaRequest {
   headers: Record<string, string>
   /** JSON-encoded as the body. */
   body?: unknown
+  /** Sent form-encoded instead of `body` (a token endpoint that reads a form: Kaseya BMS, OAuth2). */
+  form?: Record<string, string>
   /** The limiter's endpoint: calls to one endpoint share its in-flight limit. */
   endpoint: string
 }
@@ -67,7 +69,12 @@ export class PsaHttp {
         url: req.url,
         query: req.query,
         headers: { accept: 'application/json', ...req.headers },
-        body: req.body === undefined ? null : JSON.stringify(req.body),
+        body: req.form
+          ? new URLSearchParams(req.form).toString()
+          : req.body === undefined
+            ? null
+            : JSON.stringify(req.body),
+        ...(req.form ? { contentType: 'application/x-www-form-urlencoded' } : {}),
         timeoutMs: this.o.requestTimeoutMs ?? hardLimitMs,
         signal: call.signal,
         maxBodyBytes,

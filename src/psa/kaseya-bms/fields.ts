@@ -1,0 +1,87 @@
+// The ids a new Kaseya BMS ticket needs besides its account (the spec's TicketInputDto requires
+// LocationId, StatusId, PriorityId, TypeId and SourceId; QueueId routes it): each from the settings or
+// the rule (a BMS id or its name, resolved against BMS's look-ups), else what BMS marks as default —
+// the account's main location, the first status by BMS's order that does not complete a ticket, the
+// priority, ticket type and source with isDefault (else the first active one).
+import type { Static } from 'typebox'
+import { fail, type NewPsaTicket, ok, type PsaCall, type PsaResult } from '../adapter.js'
+import { byIdOrName } from '../core/names.js'
+import type { Completion } from './completion.js'
+import { type BmsEntry, defaultOf, type Lists, type Table } from './lists.js'
+import type { KaseyaBmsSettings } from './settings.js'
+
+type Settings = Static<typeof KaseyaBmsSettings>
+
+const refused = <T>(message: string): PsaResult<T> => fail({ kind: 'rejected', retryable: false, message })
+
+/** Every id a new ticket needs besides its account: the settings' (names resolved), else BMS's defaults. */
+export async function ticketFields(
+  lists: Lists,
+  completion: Completion,
+  s: Settings,
+  t: NewPsaTicket,
+  call: PsaCall,
+): Promise<PsaResult<Record<string, number>>> {
+  const locations = await lists.locations(t.companyId, call)
+  if (!locations.ok) return locations
+  const location = locations.value.find((l) => l.isMain) ?? locations.value[0]
+  if (!location) return refused(`Kaseya BMS account ${t.companyId} has no location to open a ticket at`)
+  const fields: Record<string, number> = { LocationId: location.id }
+
+  const statuses = await lists.statuses(call)
+  if (!statuses.ok) return statuses
+  if (t.status) {
+    const named = byIdOrName(statuses.value, t.status)
+    if (!named) return refused(`Kaseya BMS has no status '${t.status}'`)
+    fields.StatusId = Number(named.id)
+  } else {
+    // What is known of completion is enough here: BMS lists its new-ticket status first anyway.
+    const opening = completion.opening(statuses.value)
+    if (!opening) return refused('Kaseya BMS lists no active status to open a ticket with')
+    fields.StatusId = Number(opening.id)
+  }
+
+  const priorities = await lists.priorities(call)
+  if (!priorities.ok) return priorities
+  const priority = pick(priorities.value, t.priority, 'priority')
+  if (!priority.ok) return priority
+  fields.PriorityId = priority.value
+
+  if (t.board) {
+    const queues = await lists.queues(call)
+    if (!queues.ok) return queues
+    const queue = pick(queues.value, t.board, 'queue')
+    if (!queue.ok) return queue
+    fields.QueueId = queue.value
+  }
+  for (const [name, table, value, what] of [
+    ['TypeId', 'ticketTypes', t.type, 'ticket type'],
+    ['SourceId', 'sources', s.source ?? null, 'ticket source'],
+  ] as const) {
+    const id = await idFromTable(lists, table, value, what, call)
+    if (!id.ok) return id
+    fields[name] = id.value
+  }
+  return ok(fields)
+}
+
+/** An id from a generic lookup table: a number as it is, a name resolved, nothing: BMS's default. */
+export async function idFromTable(
+  lists: Lists,
+  table: Table,
+  value: string | null,
+  what: string,
+  call: PsaCall,
+): Promise<PsaResult<number>> {
+  if (value !== null && /^\d+$/.test(value.trim())) return ok(Number(value))
+  const list = await lists.table(table, call)
+  if (!list.ok) return list
+  return pick(list.value, value, what)
+}
+
+/** The entry a setting names, else BMS's default one. */
+export function pick(list: readonly BmsEntry[], value: string | null, what: string): PsaResult<number> {
+  const found = value === null ? defaultOf(list) : byIdOrName(list, value)
+  if (found) return ok(Number(found.id))
+  return refused(value === null ? `Kaseya BMS lists no ${what}` : `Kaseya BMS has no ${what} '${value}'`)
+}

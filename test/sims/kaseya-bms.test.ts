@@ -1,0 +1,237 @@
+// Self-test of the Kaseya BMS simulator over HTTP: what a client meets, from the login and its tokens
+// to tickets, notes and resolving, the look-ups and their pages, the hourly limit per endpoint, the
+// recurring services of usage, and envelopes everywhere.
+import assert from 'node:assert/strict'
+import { after, afterEach, before, describe, it } from 'node:test'
+import type { StartedSim } from './harness.js'
+import { type KaseyaBmsState, startKaseyaBmsSim } from './kaseya-bms/server.js'
+
+type Json = Record<string, any>
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+})
+const login = {
+  GrantType: 'password',
+  Tenant: 'Acme MSP',
+  UserName: 'api@acme-msp.example',
+  Password: 'bms-password',
+}
+
+describe('Kaseya BMS simulator', () => {
+  let sim: StartedSim<KaseyaBmsState>
+  let token = ''
+  const api = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
+    const res = await fetch(`${sim.url}/v2${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${init.token ?? token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    })
+    const text = await res.text()
+    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as Json }
+  }
+  const authenticate = async (fields = login) => {
+    const res = await fetch(`${sim.url}/v2/security/authenticate`, form(fields))
+    return { status: res.status, body: (await res.json()) as Json }
+  }
+
+  before(async () => {
+    sim = await startKaseyaBmsSim({ accounts: 130 })
+    token = (await authenticate()).body.result.accessToken
+  })
+  after(() => sim.close())
+  afterEach(() => sim.faults.clear())
+
+  it('logs in with a form and answers camelCase tokens in an envelope; a refused login is HTTP 200', async () => {
+    const ok = await authenticate()
+    assert.equal(ok.status, 200)
+    assert.equal(ok.body.success, true)
+    assert.deepEqual(Object.keys(ok.body.result).sort(), [
+      'accessToken',
+      'accessTokenExpireOn',
+      'refreshToken',
+      'refreshTokenExpireOn',
+    ])
+    assert.equal(ok.body.result.accessToken.split('.').length, 3, 'a JWT')
+    const wrong = await authenticate({ ...login, Password: 'nope' })
+    assert.equal(wrong.status, 200)
+    assert.deepEqual([wrong.body.success, wrong.body.error.message], [false, 'Invalid username or password.'])
+    const json = await fetch(`${sim.url}/v2/security/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(login),
+    })
+    assert.equal(json.status, 415)
+  })
+
+  it('takes only live Bearer tokens: 401 without, or when expired; a refresh swaps the pair once', async () => {
+    assert.equal((await api('/security/userinfo', { token: 'nope' })).status, 401)
+    const got = (await authenticate()).body.result
+    const session = sim.state.sessions[got.accessToken]!
+    session.accessExpiresAt = Date.now() - 1
+    const expired = await api('/security/userinfo', { token: got.accessToken })
+    assert.equal(expired.status, 401)
+    assert.match(String(expired.headers.get('www-authenticate')), /invalid_token.*expired/)
+    const refresh = { AccessToken: got.accessToken, RefreshToken: got.refreshToken }
+    const renewed = await fetch(`${sim.url}/v2/security/refreshtoken`, form(refresh))
+    const fresh = ((await renewed.json()) as Json).result
+    assert.equal((await api('/security/userinfo', { token: fresh.accessToken })).body.success, true)
+    const again = (await (await fetch(`${sim.url}/v2/security/refreshtoken`, form(refresh))).json()) as Json
+    assert.deepEqual(
+      [again.success, again.error.message],
+      [false, 'The refresh token is invalid or has expired.'],
+    )
+  })
+
+  it('creates a ticket only with every required field and a location of its account (refusals at HTTP 200)', async () => {
+    const missing = await api('/servicedesk/tickets', { method: 'POST', body: { Title: 'Disk full' } })
+    assert.equal(missing.status, 200)
+    assert.equal(missing.body.success, false)
+    assert.ok(missing.body.error.subErrors.includes('The LocationId field is required.'))
+    const base = {
+      Title: 'Disk full',
+      Details: 'C: at 99 %',
+      AccountId: 1001,
+      StatusId: 1,
+      PriorityId: 3,
+      TypeId: 1,
+      SourceId: 4,
+      OpenDate: new Date().toISOString(),
+    }
+    const elsewhere = await api('/servicedesk/tickets', {
+      method: 'POST',
+      body: { ...base, LocationId: 5003 },
+    })
+    assert.equal(elsewhere.body.error.message, 'Location 5003 does not belong to account 1001.')
+    const made = await api('/servicedesk/tickets', {
+      method: 'POST',
+      body: { ...base, LocationId: 5001, QueueId: 2 },
+    })
+    assert.equal(made.body.success, true)
+    assert.equal(typeof made.body.result.id, 'number')
+    assert.deepEqual([made.body.result.statusName, made.body.result.completedDate], ['New', null])
+    assert.ok('ticketNumber' in made.body.result && !('TicketNumber' in made.body.result), 'camelCase')
+    const found = await api(`/servicedesk/tickets?Filter.Title=disk%20FULL&PageSize=10&PageNumber=1`)
+    assert.deepEqual(
+      found.body.result.map((t: Json) => t.id),
+      [made.body.result.id],
+    )
+    assert.equal(found.body.totalRecords, 1)
+  })
+
+  it('notes need a note type; resolve needs a comment and a completed status, and completes the ticket', async () => {
+    const id = 9003
+    const noType = await api(`/servicedesk/tickets/${id}/notes`, { method: 'POST', body: { Details: 'x' } })
+    assert.equal(noType.body.success, false)
+    const note = await api(`/servicedesk/tickets/${id}/notes`, {
+      method: 'POST',
+      body: { Details: 'checked', IsInternal: true, NoteDate: new Date().toISOString(), TypeId: 1 },
+    })
+    assert.equal(note.body.result.typeName, 'General')
+    const resolvedSounding = await api(`/servicedesk/tickets/${id}/resolve`, {
+      method: 'POST',
+      body: { Comment: 'done', StatusId: 4 },
+    })
+    assert.match(resolvedSounding.body.error.message, /not a completed status/)
+    const resolved = await api(`/servicedesk/tickets/${id}/resolve`, {
+      method: 'POST',
+      body: { Comment: 'done' },
+    })
+    assert.deepEqual(
+      [resolved.body.result.statusName, typeof resolved.body.result.completedDate],
+      ['Completed', 'string'],
+    )
+    const t = sim.state.tickets.find((x) => x.id === id)!
+    assert.equal(t.notes.at(-1)?.details, 'done')
+  })
+
+  it('pages from 1 (page 0 read as page 1), at most 100 a page; accounts have no record count', async () => {
+    const one = await api('/crm/accounts/lookup?PageSize=500&PageNumber=1')
+    assert.equal(one.body.result.length, 100)
+    assert.equal('totalRecords' in one.body, false)
+    const zero = await api('/crm/accounts/lookup?PageSize=100&PageNumber=0')
+    assert.deepEqual(zero.body.result, one.body.result)
+    const two = await api('/crm/accounts/lookup?PageSize=100&PageNumber=2')
+    assert.equal(two.body.result.length, 129 - 100, 'the inactive account is left out')
+    const locations = await api('/crm/accounts/1002/locations/lookup')
+    assert.deepEqual(
+      locations.body.result.map((l: Json) => [l.id, l.isMain]),
+      [
+        [5003, false],
+        [5004, true],
+      ],
+    )
+  })
+
+  it('statuses carry their basic status (typeId) and no word on completion; unknown lookup tables are refused', async () => {
+    const statuses = (await api('/system/statuses/lookup')).body.result as Json[]
+    assert.deepEqual(Object.keys(statuses[0]!).sort(), [
+      'color',
+      'fontColor',
+      'id',
+      'isActive',
+      'isSystemStatus',
+      'name',
+      'slaEventId',
+      'statusOrder',
+      'typeId',
+    ])
+    assert.equal((await api('/system/lookup/TicketType')).body.result.length, 5)
+    const unknown = await api('/system/lookup/Nope')
+    assert.deepEqual([unknown.status, unknown.body.success], [200, false])
+  })
+
+  it('recurring services: listed per contract; posted Units are added, never below zero', async () => {
+    const contracts = await api('/finance/contracts/lookup?AccountId=1001')
+    assert.deepEqual(
+      contracts.body.result.map((c: Json) => c.id),
+      [501, 502],
+    )
+    const block = await api('/finance/contracts/recurringservices/502/services')
+    assert.match(block.body.error.message, /not a recurring services contract/)
+    const post = (units: number) =>
+      api('/finance/contracts/recurringservices/501/services', {
+        method: 'POST',
+        body: [{ ServiceId: 71, Units: units, EffectiveDate: new Date().toISOString() }],
+      })
+    assert.equal((await post(3)).body.result.units, 13)
+    assert.equal((await post(-13)).body.result.units, 0)
+    assert.match((await post(-1)).body.error.message, /cannot go below zero/)
+    const listed = await api('/finance/contracts/recurringservices/501/services')
+    assert.deepEqual(
+      listed.body.result.map((s: Json) => [s.serviceId, s.units]),
+      [
+        [71, 0],
+        [72, 5],
+      ],
+    )
+  })
+
+  it('limits each endpoint per rolling hour: 429 in an envelope, with Retry-After', async () => {
+    sim.state.limit.perEndpointPerHour = 2
+    sim.state.limit.calls = {}
+    try {
+      assert.equal((await api('/system/queues/lookup')).status, 200)
+      assert.equal((await api('/system/queues/lookup')).status, 200)
+      const over = await api('/system/queues/lookup')
+      assert.equal(over.status, 429)
+      assert.match(over.body.error.message, /2 calls per hour for this endpoint/)
+      assert.ok(Number(over.headers.get('retry-after')) > 3500)
+      assert.equal((await api('/system/priorities/lookup')).status, 200, 'another endpoint')
+    } finally {
+      sim.state.limit.perEndpointPerHour = 1500
+      sim.state.limit.calls = {}
+    }
+  })
+
+  it('faults answer in its envelope; describe names the login', async () => {
+    sim.faults.set({ fail: { status: 503, count: 1 } })
+    const failed = await api('/system/queues/lookup')
+    assert.deepEqual([failed.status, failed.body.success, failed.body.error.code], [503, false, 503])
+    assert.match(sim.describe(), /Tenant="Acme MSP" UserName="api@acme-msp.example"/)
+  })
+})

@@ -1,0 +1,230 @@
+// Simulated BMS service-desk tickets: create with every field the spec's TicketInputDto requires
+// (Title, Details, AccountId, LocationId of that account, StatusId, PriorityId, TypeId, SourceId,
+// OpenDate), the list with its filters (Title and Details contain, CompletedDateFrom, ExcludeCompleted,
+// AccountIds) and record count, the search route taking the same filter in a body, one ticket, notes
+// (TypeId, IsInternal, NoteDate required; StatusId moves the ticket) and resolve (Comment required;
+// the status, when given, must be one that completes a ticket). Refusals are envelopes at HTTP 200.
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { contains, input, intOf, okBody, page, query, refuse } from './envelope.js'
+import type { BmsTicket, KaseyaBmsState } from './types.js'
+
+const titleMax = 255
+
+export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void {
+  const table = (role: keyof KaseyaBmsState['tableNames']) => state.tables[state.tableNames[role]] ?? []
+  const completes = (statusId: number) => {
+    const s = state.statuses.find((x) => x.id === statusId)
+    return s !== undefined && state.completedTypeIds.includes(s.typeId)
+  }
+  const out = (t: BmsTicket) => {
+    const account = state.accounts.find((a) => a.id === t.accountId)
+    const status = state.statuses.find((s) => s.id === t.statusId)
+    const { notes: _notes, ...fields } = t
+    return {
+      ...fields,
+      accountName: account?.name ?? null,
+      statusName: status?.name ?? null,
+      statusOrder: status?.statusOrder ?? 0,
+      priorityName: state.priorities.find((p) => p.id === t.priorityId)?.name ?? null,
+      queueName: state.queues.find((q) => q.id === t.queueId)?.name ?? null,
+    }
+  }
+  const setStatus = (t: BmsTicket, statusId: number) => {
+    t.statusId = statusId
+    t.completedDate = completes(statusId) ? (t.completedDate ?? new Date().toISOString()) : null
+  }
+  const find = (id: string, reply: FastifyReply) => {
+    const t = state.tickets.find((x) => String(x.id) === id)
+    if (!t) refuse(reply, 404, `Ticket ${id} was not found.`)
+    return t
+  }
+  const list = (
+    filter: (name: string) => string | undefined,
+    size: unknown,
+    number: unknown,
+    reply: FastifyReply,
+  ) => {
+    const from = filter('CompletedDateFrom')
+    const accountIds = filter('AccountIds')
+      ?.split(',')
+      .map((s) => s.trim())
+    const matching = state.tickets.filter(
+      (t) =>
+        contains(t.title, filter('Title')) &&
+        contains(t.details, filter('Details')) &&
+        (from === undefined || (t.completedDate !== null && t.completedDate >= from)) &&
+        (filter('ExcludeCompleted') !== '1' || t.completedDate === null) &&
+        (!accountIds || accountIds.includes(String(t.accountId))),
+    )
+    const p = page(matching, size, number, state.paging)
+    if (!p.ok) return refuse(reply, 400, p.message)
+    return okBody(p.rows.map(out), p.total)
+  }
+
+  app.post('/v2/servicedesk/tickets', async (request, reply) => {
+    const body = request.body
+    const required = [
+      'Title',
+      'Details',
+      'AccountId',
+      'LocationId',
+      'StatusId',
+      'PriorityId',
+      'TypeId',
+      'SourceId',
+      'OpenDate',
+    ]
+    const missing = required.filter((f) => {
+      const v = input(body, f)
+      return v === undefined || v === null || v === ''
+    })
+    if (missing.length > 0)
+      return refuse(
+        reply,
+        400,
+        'One or more validation errors occurred.',
+        missing.map((f) => `The ${f} field is required.`),
+      )
+    const int = (f: string) => intOf(input(body, f))
+    const title = String(input(body, 'Title'))
+    if (title.length > titleMax)
+      return refuse(reply, 400, `The Title must be at most ${titleMax} characters long.`)
+    const openDate = String(input(body, 'OpenDate'))
+    if (Number.isNaN(Date.parse(openDate)))
+      return refuse(reply, 400, `The OpenDate '${openDate}' is not a valid date.`)
+    const account = state.accounts.find((a) => a.id === int('AccountId'))
+    if (!account) return refuse(reply, 400, `Account ${input(body, 'AccountId')} does not exist.`)
+    if (!account.locations.some((l) => l.id === int('LocationId')))
+      return refuse(
+        reply,
+        400,
+        `Location ${input(body, 'LocationId')} does not belong to account ${account.id}.`,
+      )
+    const checks: [string, boolean][] = [
+      ['StatusId', state.statuses.some((s) => s.id === int('StatusId') && s.isActive)],
+      ['PriorityId', state.priorities.some((p) => p.id === int('PriorityId'))],
+      ['TypeId', table('ticketTypes').some((r) => r.id === int('TypeId') && r.isActive)],
+      ['SourceId', table('sources').some((r) => r.id === int('SourceId') && r.isActive)],
+      [
+        'QueueId',
+        input(body, 'QueueId') == null || state.queues.some((q) => q.id === int('QueueId') && q.isActive),
+      ],
+    ]
+    const wrong = checks.filter(([, good]) => !good).map(([f]) => `${f} ${input(body, f)} is not valid.`)
+    if (wrong.length > 0) return refuse(reply, 400, 'The ticket could not be saved.', wrong)
+    const id = state.nextId.ticket++
+    const now = new Date().toISOString()
+    const t: BmsTicket = {
+      id,
+      ticketNumber: `T${now.slice(0, 10).replaceAll('-', '')}.${String(id % 10_000).padStart(4, '0')}`,
+      title,
+      details: String(input(body, 'Details')),
+      accountId: account.id,
+      locationId: int('LocationId') ?? 0,
+      statusId: int('StatusId') ?? 0,
+      priorityId: int('PriorityId') ?? 0,
+      typeId: int('TypeId') ?? 0,
+      sourceId: int('SourceId') ?? 0,
+      queueId: int('QueueId'),
+      openDate,
+      completedDate: null,
+      createdOn: now,
+      notes: [],
+    }
+    setStatus(t, t.statusId)
+    state.tickets.push(t)
+    return okBody(out(t))
+  })
+
+  app.get('/v2/servicedesk/tickets', async (request, reply) =>
+    list(
+      (name) => query(request, `Filter.${name}`),
+      query(request, 'PageSize'),
+      query(request, 'PageNumber'),
+      reply,
+    ),
+  )
+
+  app.post('/v2/servicedesk/tickets/search', async (request, reply) => {
+    const filter = input(request.body, 'Filter')
+    const value = (name: string) => {
+      const v = input(filter, name)
+      return v === undefined || v === null ? undefined : String(v)
+    }
+    return list(value, input(request.body, 'PageSize'), input(request.body, 'PageNumber'), reply)
+  })
+
+  app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id', async (request, reply) => {
+    const t = find(request.params.id, reply)
+    return t ? okBody(out(t)) : reply
+  })
+
+  app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/notes', async (request, reply) => {
+    const t = find(request.params.id, reply)
+    return t ? okBody(t.notes) : reply
+  })
+
+  app.post<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/notes', async (request, reply) => {
+    const t = find(request.params.id, reply)
+    if (!t) return reply
+    const body = request.body
+    const missing = ['Details', 'IsInternal', 'NoteDate', 'TypeId'].filter(
+      (f) => input(body, f) === undefined || input(body, f) === '',
+    )
+    if (missing.length > 0)
+      return refuse(
+        reply,
+        400,
+        'One or more validation errors occurred.',
+        missing.map((f) => `The ${f} field is required.`),
+      )
+    const typeId = intOf(input(body, 'TypeId'))
+    if (!table('noteTypes').some((r) => r.id === typeId))
+      return refuse(reply, 400, `Note type ${typeId} is not valid.`)
+    const statusId = input(body, 'StatusId')
+    if (statusId !== undefined && statusId !== null) {
+      const id = intOf(statusId)
+      if (!state.statuses.some((s) => s.id === id && s.isActive))
+        return refuse(reply, 400, `StatusId ${statusId} is not valid.`)
+      setStatus(t, id ?? 0)
+    }
+    const note = {
+      id: state.nextId.note++,
+      details: String(input(body, 'Details')),
+      isInternal: input(body, 'IsInternal') === true || input(body, 'IsInternal') === 'true',
+      typeId: typeId ?? 0,
+      noteDate: String(input(body, 'NoteDate')),
+      createdOn: new Date().toISOString(),
+    }
+    t.notes.push(note)
+    return okBody({ ...note, typeName: table('noteTypes').find((r) => r.id === typeId)?.name ?? null })
+  })
+
+  app.post<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/resolve', async (request, reply) => {
+    const t = find(request.params.id, reply)
+    if (!t) return reply
+    const comment = input(request.body, 'Comment')
+    if (comment === undefined || comment === null || comment === '')
+      return refuse(reply, 400, 'One or more validation errors occurred.', ['The Comment field is required.'])
+    if (t.completedDate !== null) return refuse(reply, 400, `Ticket ${t.ticketNumber} is already completed.`)
+    const given = input(request.body, 'StatusId')
+    const statusId =
+      given === undefined || given === null || given === 0 ? state.defaultCompletedStatusId : intOf(given)
+    if (statusId === null || !completes(statusId))
+      return refuse(
+        reply,
+        400,
+        `Status ${given} is not a completed status; a ticket is resolved with a completed status.`,
+      )
+    setStatus(t, statusId)
+    t.notes.push({
+      id: state.nextId.note++,
+      details: String(comment),
+      isInternal: input(request.body, 'IsInternal') !== false,
+      typeId: table('noteTypes').find((r) => /resolution/i.test(r.name))?.id ?? 1,
+      noteDate: new Date().toISOString(),
+      createdOn: new Date().toISOString(),
+    })
+    return okBody(out(t))
+  })
+}

@@ -1,0 +1,143 @@
+// The Kaseya BMS simulator's data: plain values a test reads and changes through `sim.state` (or
+// GET /__sim/state). Names follow BMS's DTOs in camelCase, as BMS writes them on the wire.
+
+export interface BmsLookupRow {
+  id: number
+  name: string
+  isDefault: boolean
+  isActive: boolean
+}
+
+export interface BmsStatusRow {
+  id: number
+  name: string
+  /** The basic status the status belongs to; `completedTypeIds` says which of them complete a ticket. */
+  typeId: number
+  statusOrder: number
+  isSystemStatus: number
+  isActive: boolean
+  color: string
+}
+
+export interface BmsLocation {
+  id: number
+  name: string
+  isMain: boolean
+}
+
+export interface BmsAccount {
+  id: number
+  name: string | null
+  accountCode: string
+  isActive: boolean
+  locations: BmsLocation[]
+}
+
+export interface BmsNote {
+  id: number
+  details: string
+  isInternal: boolean
+  typeId: number
+  noteDate: string
+  createdOn: string
+}
+
+export interface BmsTicket {
+  id: number
+  ticketNumber: string
+  title: string
+  details: string
+  accountId: number
+  locationId: number
+  statusId: number
+  priorityId: number
+  typeId: number
+  sourceId: number
+  queueId: number | null
+  openDate: string
+  completedDate: string | null
+  createdOn: string
+  notes: BmsNote[]
+}
+
+export interface BmsServiceChange {
+  units: number
+  effectiveDate: string
+}
+
+export interface BmsServiceLine {
+  id: number
+  serviceId: number
+  serviceName: string
+  description: string
+  units: number
+  unitCost: number
+  unitPrice: number
+  effectiveDate: string
+  sortOrder: number
+  /** Every change of units, as sent. */
+  changes: BmsServiceChange[]
+}
+
+export interface BmsContract {
+  id: number
+  name: string
+  accountId: number
+  contractType: 'Recurring Services' | 'Block Hours' | 'Time and Materials'
+  isActive: boolean
+  isDefault: boolean
+  billingCycle: string
+  startDate: string
+  endDate: string | null
+  services: BmsServiceLine[]
+}
+
+export interface BmsSession {
+  accessToken: string
+  refreshToken: string
+  accessExpiresAt: number
+  refreshExpiresAt: number
+}
+
+export interface KaseyaBmsState {
+  credentials: { tenant: string; username: string; password: string }
+  tokenLifetimeSeconds: number
+  refreshLifetimeSeconds: number
+  /** Live sessions by access token; delete one (or `revokeRefresh`) to make BMS forget it. */
+  sessions: Record<string, BmsSession>
+  paging: {
+    /** Where PageNumber starts. */
+    firstPage: 0 | 1
+    /** With pages from 1, what PageNumber=0 gets: page 1 (as ASP.NET clamping would), nothing, or a refusal. */
+    pageZero: 'first' | 'empty' | 'error'
+    pageSizeMax: number
+  }
+  limit: {
+    /** Requests per hour per endpoint (the route, whatever the method). */
+    perEndpointPerHour: number
+    /** Whether a 429 carries Retry-After. */
+    retryAfter: boolean
+    /** When each counted call arrived, by endpoint. */
+    calls: Record<string, number[]>
+  }
+  /** Whether POST …/services adds the Units sent to a service's, or sets them. */
+  serviceUnits: 'add' | 'set'
+  /** Where a contract's recurring services are read: …/{contractId}/services, or the contract itself. */
+  servicesRoute: 'services' | 'contract'
+  accounts: BmsAccount[]
+  queues: { id: number; name: string; isActive: boolean }[]
+  priorities: { id: number; name: string; color: string; isDefault: boolean }[]
+  statuses: BmsStatusRow[]
+  /** The basic statuses (typeId) that complete a ticket. */
+  completedTypeIds: number[]
+  /** The status a resolve without StatusId uses. */
+  defaultCompletedStatusId: number
+  /** /v2/system/lookup/{tableName}, by table name. */
+  tables: Record<string, BmsLookupRow[]>
+  /** Which table holds what a ticket and a note need (BMS does not document the names). */
+  tableNames: { ticketTypes: string; sources: string; noteTypes: string }
+  tickets: BmsTicket[]
+  contracts: BmsContract[]
+  catalog: { id: number; name: string }[]
+  nextId: { ticket: number; note: number; service: number }
+}
