@@ -4,7 +4,6 @@
 // token kept by the shared TokenCache (renewed before it expires, fetched again after a 401), and
 // lists read page by page with pageinate/page_size/page_no until record_count is reached.
 import type { Static } from 'typebox'
-import type { OutboundHttp } from '../../outbound/http.js'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { sameOrigin } from '../core/explain.js'
@@ -34,14 +33,10 @@ export class HaloClient {
   private readonly auth = new CachedResult<AuthServer>(6 * 60 * 60 * 1000)
   private readonly tokens: TokenCache
   private readonly http: PsaHttp
-  private readonly form: PsaHttp
 
   constructor(options: Omit<PsaHttpOptions, 'errorText' | 'name'>, s: Settings) {
     this.root = s.baseUrl.replace(/\/+$/, '')
-    const core = { ...options, name: 'HaloPSA', errorText: haloErrorText }
-    this.http = new PsaHttp(core)
-    // PsaHttp sends JSON; Halo's token endpoint takes a form (OAuth2). Same limiter, same budget.
-    this.form = new PsaHttp({ ...core, http: { send: (c) => options.http.send(asForm(c)) } })
+    this.http = new PsaHttp({ ...options, name: 'HaloPSA', errorText: haloErrorText })
     this.tokens = new TokenCache({ fetch: (call) => this.fetchToken(call, s) })
   }
 
@@ -124,13 +119,14 @@ export class HaloClient {
     const auth = await this.authServer(call)
     if (!auth.ok) return auth
     const tenant = s.tenant ?? auth.value.tenant
-    const res = await this.form.request(
+    // A form, as OAuth2's token endpoint takes it.
+    const res = await this.http.request(
       {
         method: 'POST',
         url: `${auth.value.url}/token`,
         query: tenant ? { tenant } : undefined,
         headers: {},
-        body: {
+        form: {
           grant_type: 'client_credentials',
           client_id: s.clientId,
           client_secret: s.clientSecret,
@@ -155,16 +151,6 @@ export class HaloClient {
     const life = Number(body.expires_in)
     const seconds = Number.isFinite(life) && life > 0 ? life : defaultTokenLifeSeconds
     return { ok: true, value: { value: body.access_token, expiresAt: Date.now() + seconds * 1000 } }
-  }
-}
-
-/** The call's JSON body re-encoded as a form (the OAuth2 token request). */
-function asForm(c: Parameters<OutboundHttp['send']>[0]): Parameters<OutboundHttp['send']>[0] {
-  const fields = c.body ? (JSON.parse(c.body) as Record<string, string>) : {}
-  return {
-    ...c,
-    body: new URLSearchParams(fields).toString(),
-    contentType: 'application/x-www-form-urlencoded',
   }
 }
 
