@@ -25,7 +25,7 @@ const result = spawnSync(
     '--test',
     '--test-reporter=spec',
     '--test-concurrency=2',
-    '--test-timeout=180000',
+    '--test-timeout=300000',
     ...args,
     ...files,
   ],

@@ -143,6 +143,9 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     request: requester(url),
     async counts() {
       await settled(services)
+      // A coalesced state_snapshot scheduled a moment ahead is work in flight too (a loaded machine
+      // stretches a setup past the coalescing window, and its second snapshot runs mid-test).
+      await dueSoonDone(services, services.config.snapshotCoalesceMs + 1000)
       const out: Record<string, number> = {}
       for (const table of tables) {
         const row = await services.db.kysely

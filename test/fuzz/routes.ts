@@ -7,12 +7,12 @@
 // alert round trip on the same service.
 //
 // Fixed seed and a bounded number of runs per route: FUZZ_RUNS (default 40) and FUZZ_SEED raise or
-// vary them locally, e.g. `FUZZ_RUNS=200 npm test -- test/fuzz/routes.test.ts`.
+// vary them locally, e.g. `FUZZ_RUNS=200 npm test -- test/fuzz/routes-sqlite.test.ts`.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
-import { backends, type Response, startService, type TestService } from '../helpers/service.js'
+import { type Backend, type Response, startService, type TestService } from '../helpers/service.js'
 import { expectSyncSuccess } from '../helpers/shapes.js'
 import {
   type Auth,
@@ -254,7 +254,8 @@ function told(r: Built, res: Response): string {
   return `${r.method} ${r.path.slice(0, 300)} ${JSON.stringify(r.headers).slice(0, 300)} ${body.slice(0, 300)}\n→ ${res.status} ${res.text.slice(0, 400)}`
 }
 
-for (const backend of backends()) {
+/** The barrage on one backend; each backend has its own test file, so the two run side by side. */
+export function fuzzRoutes(backend: Backend): void {
   describe(`every route under hostile input (${backend})`, () => {
     let svc: TestService
     let world: World
