@@ -16,6 +16,7 @@ import { registerMetrics } from './ops/metrics.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
 import { registerPartnerActivity } from './partner/routes/activity.js'
 import { registerPartnerApiKey } from './partner/routes/api-key.js'
+import { registerPartnerDryRun } from './partner/routes/dry-run.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
@@ -52,6 +53,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerServices,
   registerPartnerUsage,
   registerPartnerRules,
+  registerPartnerDryRun,
   registerPartnerActivity,
   registerPartnerPsa,
   registerPartnerSandbox,
