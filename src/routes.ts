@@ -1,6 +1,7 @@
 // Every route of the service, in one explicit list: grep finds them all here.
 import { registerAdminAudit } from './admin/routes/audit.js'
 import { registerAdminIntegrations } from './admin/routes/integrations.js'
+import { registerAdminPartnerUsers } from './admin/routes/partner-users.js'
 import { registerAdminPartners } from './admin/routes/partners.js'
 import { registerAdminRotations } from './admin/routes/rotations.js'
 import { registerAdminTenantStatus } from './admin/routes/tenant-status.js'
@@ -15,12 +16,16 @@ import { registerMetrics } from './ops/metrics.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
 import { registerPartnerActivity } from './partner/routes/activity.js'
 import { registerPartnerApiKey } from './partner/routes/api-key.js'
+import { registerPartnerDashboard } from './partner/routes/dashboard.js'
+import { registerPartnerDryRun } from './partner/routes/dry-run.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
 import { registerPartnerSandbox } from './partner/routes/sandbox.js'
 import { registerPartnerServices } from './partner/routes/services.js'
+import { registerPartnerSession } from './partner/routes/session.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
+import { registerPartnerUsers } from './partner/routes/users.js'
 import type { Services } from './services.js'
 import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
 import { registerVendorCredentials } from './vendor-api/routes/credentials.js'
@@ -49,13 +54,18 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerServices,
   registerPartnerUsage,
   registerPartnerRules,
+  registerPartnerDryRun,
   registerPartnerActivity,
+  registerPartnerDashboard,
   registerPartnerPsa,
   registerPartnerSandbox,
   registerPartnerApiKey,
+  registerPartnerSession,
+  registerPartnerUsers,
   // Operator
   registerAdminVendors,
   registerAdminPartners,
+  registerAdminPartnerUsers,
   registerAdminIntegrations,
   registerAdminTokens,
   registerAdminRotations,
