@@ -315,6 +315,8 @@ for (const backend of backends()) {
 
     test('410 disables the endpoint; deliveries die; the operator enables it and a replay arrives', async () => {
       const s = await make()
+      // The setup's coalesced snapshot goes out first: the 410 below would otherwise kill it too.
+      await s.receiver.waitFor(() => s.receiver.accepted('state_snapshot').length >= 1, 'the setup snapshot')
       s.receiver.respond((r) => (r.body?.eventType === 'status_update' ? 410 : 204))
       const first = expectAnswer(await s.post(), 201, 'created')
       const vendorGone = async () =>
