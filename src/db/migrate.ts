@@ -20,6 +20,7 @@ import * as m0006 from './migrations/0006_psa_effects.js'
 import * as m0007 from './migrations/0007_credentials.js'
 import * as m0009 from './migrations/0009_retention.js'
 import * as m0010 from './migrations/0010_usage_push.js'
+import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -51,10 +52,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 }
 
 /** The migrations a database has run, oldest first (none: a database never migrated). */
-export async function executedMigrations(db: Db): Promise<string[]> {
-  const tables = await db.kysely.introspection.getTables({ withInternalKyselyTables: true })
+export async function executedMigrations(kysely: Kysely<Database>): Promise<string[]> {
+  const tables = await kysely.introspection.getTables({ withInternalKyselyTables: true })
   if (!tables.some((t) => t.name === 'kysely_migration')) return []
-  const rows = await (db.kysely as unknown as Kysely<KyselyMigrationTable>)
+  const rows = await (kysely as unknown as Kysely<KyselyMigrationTable>)
     .selectFrom('kysely_migration')
     .select('name')
     .orderBy('name')
