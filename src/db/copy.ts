@@ -68,7 +68,8 @@ export async function layoutOf(kysely: Kysely<Database>, dialect: 'sqlite' | 'po
   const tables = await kysely.introspection.getTables()
   return new Map(
     tables
-      .filter((t) => schema === undefined || t.schema === schema)
+      // Views hold no rows of their own; tables of other schemas are not this service's.
+      .filter((t) => !t.isView && (schema === undefined || t.schema === schema))
       .map((t) => [t.name, t.columns.map((c) => c.name).sort()]),
   )
 }

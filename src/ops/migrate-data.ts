@@ -96,22 +96,7 @@ export interface MoveReport {
 
 export async function moveData(r: MoveRequest, out: (line: string) => void): Promise<MoveReport> {
   const started = Date.now()
-  const sqliteTarget = { kind: 'sqlite', path: r.sqlitePath } as const
-  let sqlite: SQLite.Database
-  try {
-    sqlite = new SQLite(r.sqlitePath, { readonly: true, fileMustExist: true })
-    sqlite.pragma('busy_timeout = 5000')
-    const check = sqlite.pragma('quick_check', { simple: true })
-    if (check !== 'ok') {
-      sqlite.close()
-      throw new CopyRefusal(
-        `The SQLite file ${r.sqlitePath} is damaged (${String(check)}); nothing was copied.`,
-      )
-    }
-  } catch (err) {
-    if (err instanceof CopyRefusal) throw err
-    throw describeDatabaseFailure(err, sqliteTarget)
-  }
+  const sqlite = openSource(r.sqlitePath)
   const source = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   const target = openDatabase({ kind: 'postgres', url: r.postgresUrl })
   try {
@@ -154,6 +139,23 @@ export async function moveData(r: MoveRequest, out: (line: string) => void): Pro
   } finally {
     await source.destroy()
     await target.close()
+  }
+}
+
+/** The SQLite file, read only, after a quick_check of every page (as at a start). */
+function openSource(path: string): SQLite.Database {
+  let sqlite: SQLite.Database | undefined
+  try {
+    sqlite = new SQLite(path, { readonly: true, fileMustExist: true })
+    sqlite.pragma('busy_timeout = 5000')
+    const check = sqlite.pragma('quick_check', { simple: true })
+    if (check !== 'ok')
+      throw new CopyRefusal(`The SQLite file ${path} is damaged (${String(check)}); nothing was copied.`)
+    return sqlite
+  } catch (err) {
+    sqlite?.close()
+    if (err instanceof CopyRefusal) throw err
+    throw describeDatabaseFailure(err, { kind: 'sqlite', path })
   }
 }
 

@@ -260,7 +260,7 @@ describe('moving an embedded installation to PostgreSQL', {
     }
   })
 
-  test('a table the move does not know is refused, and nothing is copied', async () => {
+  test('a table the move does not know, or a file that is no alertbridge database, is refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'alertbridge-move-'))
     const sqlitePath = join(dir, 'alertbridge.db')
     const target = await postgresDatabase()
@@ -280,6 +280,16 @@ describe('moving an embedded installation to PostgreSQL', {
         /The SQLite database has a table migrate-data does not know how to copy \(mystery\); nothing was copied/,
       )
       assert.equal(await rowsIn(target.url), 0)
+
+      const empty = join(dir, 'empty.db')
+      new SQLite(empty).close()
+      await assert.rejects(
+        moveData(
+          moveRequest(['--from', `sqlite:${empty}`, '--to', target.url], { SECRET_KEY: key }),
+          () => {},
+        ),
+        /empty\.db is not an alertbridge database \(it has no migrations\); nothing was copied/,
+      )
     } finally {
       rmSync(dir, { recursive: true, force: true })
       await target.drop()
