@@ -1,5 +1,6 @@
 // `npm start`: builds the TypeScript sources when they changed since the last build, then runs the
-// service. Arguments after `--` (e.g. --demo) reach the service.
+// service. Arguments after `--` (e.g. --demo) reach the service; `npm run start:api` and
+// `npm run start:worker` pass --role=api or --role=worker (ROLE).
 import { buildIfStale } from './build.mjs'
 
 try {

@@ -40,7 +40,8 @@ export async function boot(
   try {
     // A damaged or unreachable database stops the start with a sentence saying so, before anything runs.
     await db.check({ thorough: true, timeoutMs: 30_000 })
-    await migrateToLatest(db)
+    const applied = await migrateToLatest(db)
+    if (applied.length > 0) logger.info({ migrations: applied }, `migrated the database to ${applied.at(-1)}`)
     const dataDir =
       config.database.kind === 'sqlite' && config.database.path !== ':memory:'
         ? dirname(config.database.path)

@@ -9,7 +9,7 @@ import { KeyRefusal } from './security/key-check.js'
 let debugging = false
 
 async function main(): Promise<void> {
-  const config = loadConfig({ ...process.env, ...(process.argv.includes('--demo') ? { DEMO: 'true' } : {}) })
+  const config = loadConfig({ ...process.env, ...fromArguments(process.argv.slice(2)) })
   debugging = ['debug', 'trace'].includes(config.logLevel)
   const { app, services, logger, newAdminToken, dataDir } = await boot(config)
 
@@ -61,6 +61,19 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+/**
+ * The command line's settings, which win over the environment's: `--demo` (DEMO) and `--role=api`
+ * or `--role worker` (ROLE; what `npm run start:api` and `npm run start:worker` pass).
+ */
+function fromArguments(args: string[]): Record<string, string> {
+  const settings: Record<string, string> = {}
+  if (args.includes('--demo')) settings.DEMO = 'true'
+  const at = args.findIndex((a) => a === '--role' || a.startsWith('--role='))
+  const arg = args[at]
+  if (arg !== undefined) settings.ROLE = arg === '--role' ? (args[at + 1] ?? '') : arg.slice('--role='.length)
+  return settings
 }
 
 // A start that fails says so in a sentence: what is wrong and, for a variable, its name; never a

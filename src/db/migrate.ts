@@ -1,5 +1,15 @@
 // Runs the versioned migrations at start. The list is explicit so that a build needs no file scanning.
-import { type Migration, type MigrationProvider, Migrator } from 'kysely'
+//
+// Several processes may start together on one PostgreSQL database (issue 14). Kysely's migrator
+// already makes that safe, and this file relies on it rather than adding a lock of its own: it
+// creates its two bookkeeping tables with `if not exists` and, should two processes race there,
+// treats "already exists" as success; then it takes a session-level `pg_advisory_lock` on one
+// connection and runs every pending migration in one transaction under it. A process that waits
+// for the lock reads the executed list afresh once it has it, finds nothing pending and goes on.
+// A process that dies mid-migration ends its session, which rolls the transaction back and frees the
+// lock. test/db/migrate-concurrent.test.ts starts three processes on a fresh database at once.
+// SQLite needs none of this: one process owns the embedded file.
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { Db } from './connect.js'
 import * as m0001 from './migrations/0001_initial.js'
 import * as m0002 from './migrations/0002_queue_and_webhooks.js'
@@ -11,6 +21,7 @@ import * as m0007 from './migrations/0007_credentials.js'
 import * as m0009 from './migrations/0009_retention.js'
 import * as m0010 from './migrations/0010_usage_push.js'
 import * as m0011 from './migrations/0011_portal_users.js'
+import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -27,7 +38,11 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+/** Every migration of this build, in order: the schema a database at the latest one has. */
+export const migrationNames: readonly string[] = Object.keys(migrations).sort()
+
+/** Runs what is pending; answers the names of the migrations this call applied (none: already latest). */
+export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db: db.kysely, provider })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
@@ -35,4 +50,21 @@ export async function migrateToLatest(db: Db): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName)
     throw new Error(`database migration failed: ${reason}`)
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/** The migrations a database has run, oldest first (none: a database never migrated). */
+export async function executedMigrations(kysely: Kysely<Database>): Promise<string[]> {
+  const tables = await kysely.introspection.getTables({ withInternalKyselyTables: true })
+  if (!tables.some((t) => t.name === 'kysely_migration')) return []
+  const rows = await (kysely as unknown as Kysely<KyselyMigrationTable>)
+    .selectFrom('kysely_migration')
+    .select('name')
+    .orderBy('name')
+    .execute()
+  return rows.map((r) => r.name)
+}
+
+interface KyselyMigrationTable {
+  kysely_migration: { name: string; timestamp: string }
 }

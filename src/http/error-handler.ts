@@ -28,12 +28,15 @@ export interface Failure {
   /** A fresh id where the error names none, so a caller can quote it to support. */
   messageId: string
   requestId: string
+  /** More fields the error carries for the default envelope (ApiError's `extra.fields`). */
+  fields?: Record<string, unknown>
 }
 
 export type FailureRenderer = (failure: Failure) => unknown
 
 /** The default envelope of every API. */
 export const defaultFailure: FailureRenderer = (f) => ({
+  ...f.fields,
   statusCode: f.status,
   message: 'failed',
   error: f.code,
@@ -121,6 +124,7 @@ function sendFailure(
       correlationId,
       messageId: error.extra.messageId ?? uuidv7(),
       requestId: request.id,
+      fields: error.extra.fields,
     }),
   )
 }

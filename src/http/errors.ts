@@ -12,6 +12,8 @@ export class ApiError extends Error {
       correlationId?: string | null
       messageId?: string
       headers?: Record<string, string>
+      /** More fields of the default envelope, beside its own (which win): /readyz's `checks`. */
+      fields?: Record<string, unknown>
     } = {},
   ) {
     super(detail)

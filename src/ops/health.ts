@@ -1,20 +1,53 @@
 // Liveness and readiness for load balancers and orchestrators. /healthz: the process answers.
-// /readyz: the database can be read now (an SQLite file is read afresh, not from the connection's
-// cache, so a file overwritten or deleted under the running process is noticed); otherwise 503 with
-// the reason in the failure shape.
+// /readyz: every dependency the process needs answers now, each reported by name; otherwise 503 in the
+// failure shape, naming the ones that failed and why. Today the one dependency is the database (an
+// SQLite file is read afresh, not from the connection's cache, so a file overwritten or deleted under
+// the running process is noticed); the Redis queue of issue 14 adds `redis` to dependenciesOf below.
 import Type from 'typebox'
 import type { Db } from '../db/connect.js'
 import { DatabaseUnavailable } from '../db/failures.js'
+import type { ErrorCode } from '../domain/errors.js'
 import type { App } from '../http/app-types.js'
 import { ApiError } from '../http/errors.js'
 import { failures } from '../http/schemas.js'
 
 const Health = Type.Object({ status: Type.Literal('ok') })
 
+const Checks = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('failed')]), {
+  description: 'each dependency by name (`database`), ok or failed',
+})
+const Ready = Type.Object({ status: Type.Literal('ok'), checks: Checks })
+
 /** A readiness probe that waits longer than this is answered 503. */
 const readyTimeoutMs = 2000
 
+/** One thing the process cannot serve without, checked at each /readyz. */
+export interface Dependency {
+  name: string
+  /** Throws when the dependency cannot be used now; gives up after `timeoutMs`. */
+  check(timeoutMs: number): Promise<void>
+  /** The error code and the sentence for the failure the check threw. */
+  failure(err: unknown): { code: ErrorCode; detail: string }
+}
+
+/** What the process depends on, in the order /readyz reports them. */
+export function dependenciesOf(s: { db: Pick<Db, 'check'> }): Dependency[] {
+  return [
+    {
+      name: 'database',
+      check: (timeoutMs) => s.db.check({ timeoutMs }),
+      failure: (err) => ({
+        code: 'DATABASE_UNAVAILABLE',
+        detail: `The database cannot be read: ${
+          err instanceof DatabaseUnavailable ? err.message : 'the check failed unexpectedly'
+        }.`,
+      }),
+    },
+  ]
+}
+
 export function registerHealth(app: App, s: { db: Pick<Db, 'check'> }): void {
+  const dependencies = dependenciesOf(s)
   app.get(
     '/healthz',
     { schema: { tags: ['ops'], summary: 'The process is alive', response: { 200: Health } } },
@@ -27,20 +60,32 @@ export function registerHealth(app: App, s: { db: Pick<Db, 'check'> }): void {
     {
       schema: {
         tags: ['ops'],
-        summary: 'The database can be read',
-        description: '503 (DATABASE_UNAVAILABLE) says why it cannot.',
-        response: { 200: Health, ...failures(503) },
+        summary: 'Every dependency (the database) can be used now',
+        description:
+          '200 names each dependency checked. 503 (DATABASE_UNAVAILABLE when the database failed) ' +
+          'says in `detail` which failed and why, and carries the same `checks`.',
+        response: { 200: Ready, ...failures(503) },
       },
     },
     async (request) => {
-      try {
-        await s.db.check({ timeoutMs: readyTimeoutMs })
-      } catch (err) {
-        const reason = err instanceof DatabaseUnavailable ? err.message : 'the check failed unexpectedly'
-        request.log.error({ err }, 'database not ready')
-        throw new ApiError('DATABASE_UNAVAILABLE', `The database cannot be read: ${reason}.`)
-      }
-      return { status: 'ok' as const }
+      const outcomes = await Promise.all(
+        dependencies.map(async (d) => {
+          try {
+            await d.check(readyTimeoutMs)
+            return { dependency: d, err: null }
+          } catch (err) {
+            request.log.error({ err, dependency: d.name }, `${d.name} not ready`)
+            return { dependency: d, err: err as unknown }
+          }
+        }),
+      )
+      const checks = Object.fromEntries(
+        outcomes.map((o) => [o.dependency.name, o.err === null ? ('ok' as const) : ('failed' as const)]),
+      )
+      const failed = outcomes.flatMap((o) => (o.err === null ? [] : [o.dependency.failure(o.err)]))
+      const first = failed[0]
+      if (first) throw new ApiError(first.code, failed.map((f) => f.detail).join(' '), { fields: { checks } })
+      return { status: 'ok' as const, checks }
     },
   )
 }

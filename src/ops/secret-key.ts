@@ -16,6 +16,7 @@ import {
   type KeyFacts,
   KeyRefusal,
   type KeySource,
+  type KeyVerdict,
   missingKeyFileRefusal,
 } from '../security/key-check.js'
 
@@ -59,9 +60,7 @@ export async function settleSecretKey(o: {
   // Another process starting at the same time may write or move the check between our read and our
   // write; then the write does nothing and the facts are read again.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const check = await settings.get(keyCheckSetting)
-    const facts = await gatherFacts(ring, source, check, settings, sealed, o.secretKeyPrevious !== undefined)
-    const verdict = judgeKeys(facts)
+    const { check, verdict } = await judgeDatabase(o.kysely, ring, source, o.secretKeyPrevious !== undefined)
     if (!verdict.ok) throw new KeyRefusal(verdict.refusal)
     if (verdict.check === 'keep') return { ring, source, event }
     if (verdict.check === 'write') {
@@ -73,6 +72,31 @@ export async function settleSecretKey(o: {
   throw new KeyRefusal(
     'The key check kept changing while starting: another process is starting with other keys.',
   )
+}
+
+/**
+ * Whether `ring` opens what the database holds, read only (the start's check, without its writes):
+ * `npm run migrate-data` asks it of the database it moves, before the copy.
+ */
+export async function judgeDatabaseKeys(
+  kysely: Kysely<Database>,
+  ring: KeyRing,
+  source: KeySource,
+  previousConfigured: boolean,
+): Promise<KeyVerdict> {
+  return (await judgeDatabase(kysely, ring, source, previousConfigured)).verdict
+}
+
+async function judgeDatabase(
+  kysely: Kysely<Database>,
+  ring: KeyRing,
+  source: KeySource,
+  previousConfigured: boolean,
+): Promise<{ check: string | null; verdict: KeyVerdict }> {
+  const settings = new SettingsRepository(kysely)
+  const check = await settings.get(keyCheckSetting)
+  const facts = await gatherFacts(ring, source, check, settings, new SealedValues(kysely), previousConfigured)
+  return { check, verdict: judgeKeys(facts) }
 }
 
 async function gatherFacts(

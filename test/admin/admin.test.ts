@@ -229,7 +229,10 @@ for (const backend of backends()) {
 
     test('health, readiness, the OpenAPI document and unknown routes', async () => {
       assert.deepEqual((await svc.request('GET', '/healthz')).body, { status: 'ok' })
-      assert.deepEqual((await svc.request('GET', '/readyz')).body, { status: 'ok' })
+      assert.deepEqual((await svc.request('GET', '/readyz')).body, {
+        status: 'ok',
+        checks: { database: 'ok' },
+      })
       const doc = await svc.request('GET', '/docs/json')
       assert.equal(doc.status, 200)
       assert.equal(doc.body.openapi, '3.1.0')

@@ -32,8 +32,13 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, PORT: '0', LOG_LEVEL: 'warn', ...env }
 }
 
-export function startServer(env: Record<string, string>, timeoutMs = 40_000): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export function startServer(
+  env: Record<string, string>,
+  timeoutMs = 40_000,
+  /** Command-line arguments of the service (`--demo`, `--role=worker`). */
+  args: string[] = [],
+): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
     cwd: root,
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -95,8 +100,9 @@ export function startServer(env: Record<string, string>, timeoutMs = 40_000): Pr
 export function failedStart(
   env: Record<string, string>,
   timeoutMs = 40_000,
+  args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
     cwd: root,
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

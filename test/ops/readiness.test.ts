@@ -1,6 +1,7 @@
-// /readyz answers 503 with the reason, in the failure shape, when the database cannot be read while
-// the service runs: an SQLite file overwritten or deleted under it (the connection's cache would go
-// on answering), a PostgreSQL database that went away. /healthz stays 200: the process is alive.
+// /readyz names each dependency it checks (the database) and answers 503 with the reason, in the
+// failure shape, when the database cannot be read while the service runs: an SQLite file overwritten
+// or deleted under it (the connection's cache would go on answering), a PostgreSQL database that went
+// away. /healthz stays 200: the process is alive.
 import assert from 'node:assert/strict'
 import { rmSync, statSync, writeFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
@@ -12,12 +13,16 @@ describe('/readyz when the database cannot be read', () => {
   test('SQLite: a file overwritten with garbage while running answers 503 naming it', async () => {
     const svc = await startService()
     try {
-      assert.equal((await svc.request('GET', '/readyz')).status, 200)
+      assert.deepEqual((await svc.request('GET', '/readyz')).body, {
+        status: 'ok',
+        checks: { database: 'ok' },
+      })
       const { path } = svc.services.config.database as { path: string }
       writeFileSync(path, Buffer.alloc(statSync(path).size || 4096, 0x41))
       const res = await svc.request('GET', '/readyz')
       expectFailure(res, 503, 'DATABASE_UNAVAILABLE')
       assert.match(res.body.detail, /The database cannot be read: the SQLite file \S+ is not a database/)
+      assert.deepEqual(res.body.checks, { database: 'failed' }, 'each dependency by name, in the failure too')
       assert.equal((await svc.request('GET', '/healthz')).status, 200)
     } finally {
       await svc.close()
