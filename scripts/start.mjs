@@ -1,9 +1,10 @@
-// `npm start`: builds the TypeScript sources when they changed since the last build, then runs the
-// service. Arguments after `--` (e.g. --demo) reach the service.
-import { buildIfStale } from './build.mjs'
+// `npm start`: builds the TypeScript sources and the partner portal when they changed since the last
+// build, then runs the service. Arguments after `--` (e.g. --demo) reach the service.
+import { buildIfStale, buildWebIfStale } from './build.mjs'
 
 try {
   buildIfStale()
+  buildWebIfStale()
 } catch (err) {
   process.stderr.write(`${err.message}\n`)
   process.exit(1)

@@ -21,6 +21,7 @@ import { registerPartnerRules } from './partner/routes/rules.js'
 import { registerPartnerSandbox } from './partner/routes/sandbox.js'
 import { registerPartnerServices } from './partner/routes/services.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
+import { registerPortal } from './portal/serve.js'
 import type { Services } from './services.js'
 import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
 import { registerVendorCredentials } from './vendor-api/routes/credentials.js'
@@ -63,4 +64,6 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminAudit,
   // Both: webhook deliveries
   registerDeliveries,
+  // The partner portal (web/dist) at `/`: a catch-all GET, so every more specific route wins
+  (app) => registerPortal(app),
 ]
