@@ -49,7 +49,7 @@ describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => 
       const failure = timeline.getByRole('listitem').filter({ hasText: 'Failed To Update Ticket' })
       await failure.waitFor()
       assert.match((await failure.locator('.detail').textContent()) ?? '', /\S/, 'the failure has its detail')
-      const color = await failure.evaluate((el) => getComputedStyle(el).color)
+      const color = await failure.evaluate((el) => (globalThis as any).getComputedStyle(el).color as string)
       assert.equal(color, 'rgb(185, 28, 28)', 'failures are shown in red')
       await timeline.getByRole('listitem').filter({ hasText: 'Ticket Created' }).waitFor()
 
@@ -73,7 +73,7 @@ describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => 
   test('a dead webhook delivery is replayed from the dashboard', async () => {
     let healthy = false
     s.receiver.respond((r) => (r.body?.eventType === 'status_update' && !healthy ? 500 : 204))
-    const accepted = await s.post({ title: 'Webhook alert' })
+    const accepted: any = await s.post({ title: 'Webhook alert' })
     assert.equal(accepted.status, 201, accepted.text)
     const messageId: string = accepted.body.data.messageId
     let deliveryId = ''

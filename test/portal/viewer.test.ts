@@ -69,7 +69,7 @@ describe('a viewer', { skip: browserSkip }, () => {
 
       // By hand, with the session cookie and its CSRF token: 403 for every change.
       const statuses = await page.evaluate(async (integrationId) => {
-        const { csrfToken } = await (await fetch('/api/partner/session')).json()
+        const { csrfToken } = (await (await fetch('/api/partner/session')).json()) as { csrfToken: string }
         const send = async (method: string, path: string, body?: unknown) =>
           (
             await fetch(path, {

@@ -24,7 +24,7 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       ['acme-001', 'ACME Corp.'],
       ['globex-002', 'Globex Inc'],
       ['umbrella-003', 'Umbrella Health'],
-    ]) {
+    ] as const) {
       const res = await vendor('POST', '/api/vendor-api/organization/accounts', {
         vendorAccountId,
         name,
