@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { alertFailureRenderers } from './alerts/responses.js'
 import type { App } from './http/app-types.js'
 import { clientFailure, frameworkFailure, installErrorHandling } from './http/error-handler.js'
@@ -50,6 +50,9 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     // Requests that are not HTTP (a NUL in a header, headers over 16 KiB), in the envelope too.
     clientErrorHandler: clientFailure,
     return503OnClosing: true,
+    // Which proxies' X-Forwarded-For and X-Forwarded-Proto are believed (the sign-in throttle's client
+    // address, the session cookie's Secure flag).
+    trustProxy: services.config.trustProxy,
     // Fastify's two lines per request at info are the hot path's biggest log cost (issue 11): a
     // request is logged once it is answered, at debug, or at info when it was refused or failed.
     disableRequestLogging: true,
@@ -95,6 +98,23 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
       schema.response = { ...schema.response, 400: FailureBody }
     }
   })
+  // Every route that takes the partner API key takes the portal's session cookie too (issue 13): the
+  // OpenAPI document says so and lists the 403 a session can get (CSRF, a viewer's change), and a
+  // successful request keeps its session from going idle.
+  const partnerAuth = services.auth.partner
+  const touchSession = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    await services.auth.touchSession(request, reply)
+    return payload
+  }
+  app.addHook('onRoute', (route) => {
+    if (![route.onRequest ?? []].flat().includes(partnerAuth)) return
+    route.onSend = [...[route.onSend ?? []].flat(), touchSession]
+    const schema = route.schema
+    if (schema?.security && !schema.security.some((s) => 'partnerSession' in s))
+      schema.security = [...schema.security, { partnerSession: [] }]
+    if (schema?.response && typeof schema.response === 'object' && !('403' in schema.response))
+      schema.response = { ...schema.response, 403: FailureBody }
+  })
   installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure })
   // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup (issue 10).
   installIngressChecks(app)
@@ -116,6 +136,13 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
           vendorToken: { type: 'http', scheme: 'bearer', description: 'from POST /api/oauth/token' },
           partnerKey: { type: 'http', scheme: 'bearer', description: 'the partner API key' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'the operator token' },
+          partnerSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'alertbridge_session',
+            description:
+              'the partner portal session from POST /api/partner/session; a change also needs the x-csrf-token header',
+          },
         },
       },
     },

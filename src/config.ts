@@ -1,5 +1,6 @@
 // The one place that reads the environment. Every variable is declared here, validated at boot,
 // and handed to the rest of the service as a typed object.
+import { isIP } from 'node:net'
 import Type, { type Static } from 'typebox'
 import { Value } from 'typebox/value'
 import {
@@ -130,6 +131,45 @@ export const EnvSchema = Type.Object({
     default: 60,
     description: 'access tokens a vendor may request a minute',
   }),
+  // The partner portal's sessions and sign-in (issue 13).
+  SESSION_IDLE_MINUTES: Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    default: 30,
+    description: 'a portal session unused this long ends',
+  }),
+  SESSION_MAX_HOURS: Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    default: 12,
+    description: 'a portal session ends this long after sign-in, however busy',
+  }),
+  PASSWORD_HASH_COST: Type.Integer({
+    minimum: 14,
+    maximum: 20,
+    default: 17,
+    description:
+      "scrypt's cost as log2 N (r = 8, p = 1); 17 is OWASP's recommendation, each step doubles time and memory",
+  }),
+  SIGN_IN_FAILURES_PER_EMAIL: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 5,
+    description: 'failed sign-ins for one email within 15 minutes before it is refused (429) for 15 minutes',
+  }),
+  SIGN_IN_FAILURES_PER_IP: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 50,
+    description:
+      'failed sign-ins from one address within 15 minutes before it is refused (429) for 15 minutes',
+  }),
+  TRUST_PROXY: Type.String({
+    pattern: '^\\s*(true|false|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)\\s*$',
+    default: 'false',
+    description:
+      "true, false or the proxies' addresses (IPs or CIDRs, comma-separated) whose X-Forwarded-For and X-Forwarded-Proto are believed",
+  }),
 })
 
 export type Env = Static<typeof EnvSchema>
@@ -161,6 +201,16 @@ export interface Config {
   retention: { days: RetentionDays; intervalMs: number; batchSize: number }
   /** Issue 10 §4: a vendor's access tokens, active at once and issued a minute. */
   accessTokenLimits: { maxActive: number; perMinute: number }
+  /** Issue 13: the partner portal's sessions, password hash and sign-in throttle. */
+  portal: {
+    sessionIdleMs: number
+    sessionMaxMs: number
+    passwordCost: number
+    failuresPerEmail: number
+    failuresPerIp: number
+  }
+  /** Fastify's trustProxy: which proxies' forwarded headers (client address, https) are believed. */
+  trustProxy: boolean | string[]
 }
 
 export class ConfigError extends Error {
@@ -241,7 +291,33 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxActive: env.ACCESS_TOKEN_MAX_ACTIVE,
       perMinute: env.ACCESS_TOKEN_ISSUE_PER_MINUTE,
     },
+    portal: {
+      sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+      sessionMaxMs: env.SESSION_MAX_HOURS * 3_600_000,
+      passwordCost: env.PASSWORD_HASH_COST,
+      failuresPerEmail: env.SIGN_IN_FAILURES_PER_EMAIL,
+      failuresPerIp: env.SIGN_IN_FAILURES_PER_IP,
+    },
+    trustProxy: trustProxy(env.TRUST_PROXY),
   }
+}
+
+function trustProxy(value: string): boolean | string[] {
+  const v = value.trim()
+  if (v === 'true' || v === 'false') return v === 'true'
+  const list = v.split(',').map((a) => a.trim())
+  for (const entry of list) {
+    const [address = '', bits, ...rest] = entry.split('/')
+    const version = isIP(address)
+    const max = version === 4 ? 32 : 128
+    if (
+      version === 0 ||
+      rest.length > 0 ||
+      (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))
+    )
+      throw new ConfigError([`TRUST_PROXY: "${entry}" is not an IP address or CIDR range`])
+  }
+  return list
 }
 
 // Startup errors name a variable and what is wrong with it, never a secret's value.

@@ -1,6 +1,7 @@
 // Every route of the service, in one explicit list: grep finds them all here.
 import { registerAdminAudit } from './admin/routes/audit.js'
 import { registerAdminIntegrations } from './admin/routes/integrations.js'
+import { registerAdminPartnerUsers } from './admin/routes/partner-users.js'
 import { registerAdminPartners } from './admin/routes/partners.js'
 import { registerAdminRotations } from './admin/routes/rotations.js'
 import { registerAdminTenantStatus } from './admin/routes/tenant-status.js'
@@ -15,12 +16,15 @@ import { registerMetrics } from './ops/metrics.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
 import { registerPartnerActivity } from './partner/routes/activity.js'
 import { registerPartnerApiKey } from './partner/routes/api-key.js'
+import { registerPartnerDryRun } from './partner/routes/dry-run.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
 import { registerPartnerSandbox } from './partner/routes/sandbox.js'
 import { registerPartnerServices } from './partner/routes/services.js'
+import { registerPartnerSession } from './partner/routes/session.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
+import { registerPartnerUsers } from './partner/routes/users.js'
 import { registerPortal } from './portal/serve.js'
 import type { Services } from './services.js'
 import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
@@ -50,13 +54,17 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerServices,
   registerPartnerUsage,
   registerPartnerRules,
+  registerPartnerDryRun,
   registerPartnerActivity,
   registerPartnerPsa,
   registerPartnerSandbox,
   registerPartnerApiKey,
+  registerPartnerSession,
+  registerPartnerUsers,
   // Operator
   registerAdminVendors,
   registerAdminPartners,
+  registerAdminPartnerUsers,
   registerAdminIntegrations,
   registerAdminTokens,
   registerAdminRotations,

@@ -30,8 +30,11 @@ import { Resealer, registerSealedMetrics } from './ops/reseal.js'
 import { Retention } from './ops/retention.js'
 import { createOutboundHttp } from './outbound/http.js'
 import { partnerOfKey } from './partner/api-key.js'
+import { PortalSessions } from './partner/portal-sessions.js'
+import { PortalUsers } from './partner/portal-users.js'
 import { BillingLines, PsaConnections } from './partner/psa-connection.js'
 import { PartnerSetup } from './partner/setup.js'
+import { SignInThrottle } from './partner/sign-in-throttle.js'
 import { autotaskPsa } from './psa/autotask/adapter.js'
 import { connectWisePsa } from './psa/connectwise/adapter.js'
 import { haloPsaKind } from './psa/halopsa/settings.js'
@@ -45,6 +48,7 @@ import { SqlJobQueue } from './queue/sql-queue.js'
 import { SqlJobRunner } from './queue/sql-runner.js'
 import { Runtime } from './runtime.js'
 import type { KeyRing } from './security/crypto-box.js'
+import { PasswordHasher } from './security/passwords.js'
 import { CredentialRotation } from './tenants/credentials.js'
 import { Provisioning } from './tenants/provisioning.js'
 import { TenantStatus } from './tenants/status.js'
@@ -87,6 +91,9 @@ export interface Services {
   /** Rotating credentials with an overlap window; disabling and enabling tenants (issue 10). */
   credentials: CredentialRotation
   tenantStatus: TenantStatus
+  /** The partner portal's users and their sign-in sessions (issue 13). */
+  portalUsers: PortalUsers
+  portalSessions: PortalSessions
 }
 
 export function buildServices(deps: {
@@ -215,6 +222,14 @@ export function buildServices(deps: {
     backlogLimit: config.queueBacklogLimit,
     metrics,
   })
+  const passwords = new PasswordHasher({ log2N: config.portal.passwordCost, r: 8, p: 1 })
+  const portalSessions = new PortalSessions({
+    store,
+    clock,
+    passwords,
+    throttle: new SignInThrottle(config.portal),
+    limits: { idleMs: config.portal.sessionIdleMs, absoluteMs: config.portal.sessionMaxMs },
+  })
   return {
     config,
     clock,
@@ -251,10 +266,14 @@ export function buildServices(deps: {
       onVendorEnabled: () => dispatcher.wake(),
       onChange: () => acceptReads.clear(),
     }),
+    portalUsers: new PortalUsers({ store, clock, passwords }),
+    portalSessions,
     auth: authHooks({
       adminTokenDigest: deps.adminTokenDigest,
       partnerOfKey: (key) => partnerOfKey(store.partners, key, iso(clock)),
       vendorToken: (token) => tokens.verify(token),
+      portalSession: (cookie) => portalSessions.check(cookie),
+      touchPortalSession: (id) => portalSessions.touch(id),
     }),
   }
 }

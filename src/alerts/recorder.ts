@@ -83,6 +83,7 @@ export class OutcomeRecorder {
         strategy: job.strategy,
         request: job.request,
         detail: outcome.detail,
+        error: outcome.error,
         createdAt: now,
       })
       if (!inserted) throw new AlreadyRecorded()

@@ -10,6 +10,7 @@ import * as m0006 from './migrations/0006_psa_effects.js'
 import * as m0007 from './migrations/0007_credentials.js'
 import * as m0009 from './migrations/0009_retention.js'
 import * as m0010 from './migrations/0010_usage_push.js'
+import * as m0011 from './migrations/0011_portal_users.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_credentials': m0007,
   '0009_retention': m0009,
   '0010_usage_push': m0010,
+  '0011_portal_users': m0011,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -398,3 +398,44 @@ export interface OperatorAuditTable {
 export interface Database {
   operator_audit: OperatorAuditTable
 }
+
+// Issue 13 (migration 0011_portal_users): the partner portal's users and their sessions, and the
+// machine code of a failed event.
+
+/** A person of a partner who signs in to the portal (admin or viewer). */
+export interface PartnerUsersTable {
+  id: string
+  partner_id: string
+  /** Trimmed and lower-cased; unique across partners. */
+  email: string
+  name: string | null
+  role: string
+  /** Null until the invite is accepted (or after a reset). */
+  password_hash: string | null
+  invite_digest: string | null
+  invite_expires_at: string | null
+  disabled_at: string | null
+  last_sign_in_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** A signed-in portal session; its id is the SHA-256 of the cookie's value. */
+export interface PartnerSessionsTable {
+  id: string
+  user_id: string
+  csrf_token: string
+  created_at: string
+  expires_at: string
+  last_seen_at: string
+}
+
+export interface EventsTable {
+  /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on older events. */
+  error: string | null
+}
+
+export interface Database {
+  partner_users: PartnerUsersTable
+  partner_sessions: PartnerSessionsTable
+}

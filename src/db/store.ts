@@ -9,6 +9,7 @@ import { EventRepository } from './repositories/events.js'
 import { IntegrationRepository } from './repositories/integrations.js'
 import { MappingRepository } from './repositories/mappings.js'
 import { PartnerRepository } from './repositories/partners.js'
+import { PortalUserRepository } from './repositories/portal-users.js'
 import { PsaEffectRepository } from './repositories/psa-effects.js'
 import { RuleRepository } from './repositories/rules.js'
 import { ServiceMappingRepository } from './repositories/service-mappings.js'
@@ -40,6 +41,8 @@ export class Store {
   readonly psaEffects: PsaEffectRepository
   /** The operator audit log (issue 10). */
   readonly audit: AuditRepository
+  /** The partner portal's users and their sessions (issue 13). */
+  readonly portalUsers: PortalUserRepository
 
   constructor(
     readonly kysely: Kysely<Database>,
@@ -64,6 +67,7 @@ export class Store {
     this.deliveries = new DeliveryRepository(kysely)
     this.psaEffects = new PsaEffectRepository(kysely)
     this.audit = new AuditRepository(kysely)
+    this.portalUsers = new PortalUserRepository(kysely)
   }
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {

@@ -17,5 +17,7 @@ export interface AuditEvent {
   /** The alert as received, credentials removed. */
   request: unknown
   detail: string | null
+  /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on events before issue 13. */
+  error?: string | null
   createdAt: string
 }

@@ -19,6 +19,11 @@ export const auditActions = [
   'partner.enable',
   'partner.api_key.rotate',
   'partner.api_key.end_overlap',
+  // Issue 13: who gave whom access to the partner portal (by the operator or the partner itself).
+  'partner.user.invite',
+  'partner.user.update',
+  'partner.user.reset',
+  'partner.user.remove',
   'integration.create',
   'integration.update',
   'integration.org_token.rotate',

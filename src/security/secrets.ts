@@ -3,7 +3,14 @@
 // brute-force, and the alert path must not pay a password hash per request.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
-export type SecretKind = 'admin' | 'clientSecret' | 'orgToken' | 'partnerKey' | 'accessToken'
+export type SecretKind =
+  | 'admin'
+  | 'clientSecret'
+  | 'orgToken'
+  | 'partnerKey'
+  | 'accessToken'
+  | 'portalInvite'
+  | 'portalSession'
 
 const prefixes: Record<SecretKind, string> = {
   admin: 'aba',
@@ -11,6 +18,8 @@ const prefixes: Record<SecretKind, string> = {
   orgToken: 'abo',
   partnerKey: 'abp',
   accessToken: 'abt',
+  portalInvite: 'abi',
+  portalSession: 'abw',
 }
 
 export function newSecret(kind: SecretKind): string {

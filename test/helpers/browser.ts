@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { ensurePortalBuilt } from './portal.js'
+import { ensurePortalBuilt } from './portal-build.js'
 import type { TestService } from './service.js'
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

@@ -84,6 +84,8 @@ const tables: (keyof Database)[] = [
   'webhook_attempts',
   'psa_effects',
   'operator_audit',
+  'partner_users',
+  'partner_sessions',
 ]
 
 /** Tables a snapshot reads beside those counted: what start-up and the sandbox PSA keep. */
@@ -128,6 +130,8 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     SECRET_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PSA_TIMEOUT_MS: '2000',
+    // The cheapest password hash the service accepts: tests sign in often, on two shared cores.
+    PASSWORD_HASH_COST: '14',
     ...options.env,
   })
   const { app, services } = await boot(config, { clock: options.clock, logger: options.logger })

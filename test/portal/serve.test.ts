@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { contentSecurityPolicy, portalDir } from '../../src/portal/serve.js'
-import { ensurePortalBuilt } from '../helpers/portal.js'
+import { ensurePortalBuilt } from '../helpers/portal-build.js'
 import { startService, type TestService } from '../helpers/service.js'
 
 describe('serving the partner portal', () => {

@@ -2,6 +2,7 @@
 import type { Clock } from '../../clock.js'
 import type { Store } from '../../db/store.js'
 import type { AuthHooks } from '../../http/auth.js'
+import type { PortalUsers } from '../../partner/portal-users.js'
 import type { PsaConnections } from '../../partner/psa-connection.js'
 import type { PartnerSetup } from '../../partner/setup.js'
 import type { PsaRegistry } from '../../psa/registry.js'
@@ -19,4 +20,5 @@ export interface AdminRoutesDeps {
   psaConnections: PsaConnections
   credentials: CredentialRotation
   tenantStatus: TenantStatus
+  portalUsers: PortalUsers
 }

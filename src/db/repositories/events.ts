@@ -18,6 +18,7 @@ function toEvent(r: Selectable<EventsTable>): AuditEvent {
     strategy: r.strategy as Strategy,
     request: r.request === null ? null : JSON.parse(r.request),
     detail: r.detail,
+    error: r.error,
     createdAt: r.created_at,
   }
 }
@@ -64,6 +65,7 @@ export class EventRepository {
         strategy: e.strategy,
         request: e.request === null ? null : JSON.stringify(e.request),
         detail: e.detail,
+        error: e.error ?? null,
         created_at: e.createdAt,
       })
       .onConflict((oc) => oc.column('message_id').doNothing())

@@ -1,6 +1,7 @@
 // The partner rotates its own API key (issue 10 §3): with the current key only (a key a rotation
-// replaced keeps working until its window ends, but cannot rotate). The new key is shown once; the
-// replaced one works for `overlapSeconds` (default 24 h) or until end-overlap.
+// replaced keeps working until its window ends, but cannot rotate), or from a portal admin's session
+// (issue 13). The new key is shown once; the replaced one works for `overlapSeconds` (default 24 h) or
+// until end-overlap.
 import Type from 'typebox'
 import { overlapSeconds } from '../../domain/credentials.js'
 import type { App } from '../../http/app-types.js'
@@ -20,10 +21,10 @@ export function registerPartnerApiKey(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
-  /** The partner, if it called with its current key. */
+  /** The partner, if it called with its current key or a portal admin's session (issue 13). */
   const withCurrentKey = (request: Parameters<typeof partnerPrincipal>[0]): string => {
     const p = partnerPrincipal(request)
-    if (p.key !== 'current') {
+    if (p.key === 'previous') {
       throw new ApiError(
         'FORBIDDEN',
         'This API key was replaced by a rotation; it works until its window ends, but only the current key manages keys.',
@@ -43,8 +44,8 @@ export function registerPartnerApiKey(app: App, s: PartnerRoutesDeps): void {
         response: {
           200: Type.Object({
             ...RotationView.properties,
-            usedKey: Type.Enum(['current', 'previous'], {
-              description: 'the key this request was made with',
+            usedKey: Type.Enum(['current', 'previous', 'session'], {
+              description: 'the key this request was made with (session: a portal session, no key)',
             }),
           }),
           ...failures(401, 403),

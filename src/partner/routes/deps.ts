@@ -1,4 +1,5 @@
 // What the partner's routes are given (services.ts builds it; routes.ts hands it over).
+import type { CatalogueSource } from '../../catalogue/source.js'
 import type { Clock } from '../../clock.js'
 import type { Store } from '../../db/store.js'
 import type { AuthHooks } from '../../http/auth.js'
@@ -6,6 +7,8 @@ import type { PsaRegistry } from '../../psa/registry.js'
 import type { SandboxStore } from '../../psa/sandbox/store.js'
 import type { CredentialRotation } from '../../tenants/credentials.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
+import type { PortalSessions } from '../portal-sessions.js'
+import type { PortalUsers } from '../portal-users.js'
 import type { BillingLines, PsaConnections } from '../psa-connection.js'
 import type { PartnerSetup } from '../setup.js'
 
@@ -20,4 +23,8 @@ export interface PartnerRoutesDeps {
   sandbox: SandboxStore
   psaConnections: PsaConnections
   billingLines: BillingLines
+  portalUsers: PortalUsers
+  portalSessions: PortalSessions
+  /** The catalogue each integration may use (the dry run decides as an alert would). */
+  catalogues: CatalogueSource
 }

@@ -81,6 +81,8 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
     '/api/partner/psa/test',
     {
       ...base,
+      // It changes nothing, so a portal viewer may test too (issue 13).
+      config: { viewerAllowed: true },
       schema: {
         ...meta,
         summary:

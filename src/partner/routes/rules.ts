@@ -39,7 +39,7 @@ const Group = Type.String({ minLength: 1, maxLength: 128 })
 const CreateRule = Type.Object({ productGroup: Group, ...RuleFields })
 const PatchRule = Type.Object({ productGroup: Type.Optional(Group), ...RuleFields })
 
-const RuleView = Type.Object({
+export const RuleView = Type.Object({
   id: Type.String(),
   precedence: Type.Integer(),
   enabled: Type.Boolean(),

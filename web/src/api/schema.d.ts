@@ -27,10 +27,10 @@ export interface paths {
                             previousValidUntil: string | null;
                             rotatedAt: string | null;
                             /**
-                             * @description the key this request was made with
+                             * @description the key this request was made with (session: a portal session, no key)
                              * @enum {unknown}
                              */
-                            usedKey: "current" | "previous";
+                            usedKey: "current" | "previous" | "session";
                         };
                     };
                 };
@@ -384,6 +384,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -474,6 +495,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -626,6 +668,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -738,6 +801,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -883,6 +967,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -995,6 +1100,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -1081,6 +1207,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1235,6 +1382,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1329,6 +1497,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1463,6 +1652,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1529,6 +1739,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1674,6 +1905,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1696,6 +1948,195 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description An alert as the vendor sends it (spec §2.1): its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ - */
+                        correlationId?: string;
+                        /** @description Accepted spelling of correlationId */
+                        correlationID?: string;
+                        data: {
+                            /** @description The vendor's identifier of the partner's company */
+                            accountId: string;
+                            /** @description An alert type of the product group */
+                            alertType: string;
+                            /**
+                             * @description OPEN creates, UPDATE appends, RESOLVED closes
+                             * @enum {unknown}
+                             */
+                            incidentStatus: "OPEN" | "UPDATE" | "RESOLVED";
+                            /** @description A product group of the catalogue */
+                            productGroup: string;
+                            /** @description Descriptive summary */
+                            summary?: string;
+                            /** @description Alert headline */
+                            title: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            action: "create" | "append" | "close" | "suppress" | "refuse";
+                            /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string | null;
+                            /** @description the ticket the alert would be appended to or close, or that its correlationId names */
+                            existingTicket: {
+                                correlationId: string;
+                                psaTicketId: string | null;
+                                /** @enum {unknown} */
+                                status: "open" | "closed";
+                            } | null;
+                            /** @description OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket */
+                            matchedRule: {
+                                action: "ticket" | "suppress";
+                                alertTypes: string[];
+                                createdAt: string;
+                                enabled: boolean;
+                                id: string;
+                                precedence: number;
+                                productGroup: string;
+                                suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
+                                ticket: {
+                                    board: string | null;
+                                    closedStatus: string | null;
+                                    priority: string | null;
+                                    status: string | null;
+                                    type: string | null;
+                                };
+                            } | null;
+                            /** @description why, in one sentence */
+                            reason: string;
+                            row: string | null;
+                            /** @description with create: the new ticket’s settings, the PSA connection’s defaults applied */
+                            ticket: {
+                                board: string | null;
+                                priority: string | null;
+                                status: string | null;
+                                type: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1786,6 +2227,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1905,6 +2367,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2050,6 +2533,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2152,6 +2656,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2299,6 +2824,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2392,6 +2938,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2524,6 +3091,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2590,6 +3178,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2696,6 +3305,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2832,6 +3462,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2899,6 +3550,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3070,6 +3742,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3192,6 +3885,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3277,6 +3991,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3421,6 +4156,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -3463,6 +4219,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3561,6 +4338,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -3640,6 +4438,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3776,6 +4595,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3861,6 +4701,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3975,6 +4836,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4017,6 +4899,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4133,6 +5036,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4283,6 +5207,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4326,6 +5271,405 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/partner/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user and the session’s CSRF token (401 when the session has ended) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description send it as the x-csrf-token header with every change made with this session */
+                            csrfToken: string;
+                            user: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                            };
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Sign in to the portal: sets the session cookie and answers the CSRF token; repeated failures are refused for a while (429) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description send it as the x-csrf-token header with every change made with this session */
+                            csrfToken: string;
+                            user: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                            };
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Sign out: the session ends and its cookie is cleared */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/session/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invite: set your password (and name) and sign in */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        inviteToken: string;
+                        name?: string;
+                        /** @description at least 12 characters */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description send it as the x-csrf-token header with every change made with this session */
+                            csrfToken: string;
+                            user: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                            };
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/partner/tickets": {
@@ -4405,6 +5749,27 @@ export interface paths {
                 };
                 /** @description Every error of the non-alert APIs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4542,6 +5907,27 @@ export interface paths {
                     };
                 };
                 /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4587,6 +5973,719 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your portal users, in the order they were invited, 50 a page unless `limit` says otherwise */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                createdAt: string;
+                                email: string;
+                                id: string;
+                                inviteExpiresAt: string | null;
+                                lastSignInAt: string | null;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                                /**
+                                 * @description invited: the invite is not accepted yet; disabled: cannot sign in
+                                 * @enum {unknown}
+                                 */
+                                status: "invited" | "active" | "disabled";
+                                updatedAt: string;
+                            }[];
+                            /** @description null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Invite a portal user (admin): the invite token is shown once and accepted with POST /api/partner/session/invite within 7 days */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        name?: string;
+                        /**
+                         * @description admin changes things; viewer reads
+                         * @enum {unknown}
+                         */
+                        role: "admin" | "viewer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            inviteExpiresAt: string;
+                            /** @description shown once: the user accepts it with POST /api/partner/session/invite */
+                            inviteToken: string;
+                            user: {
+                                createdAt: string;
+                                email: string;
+                                id: string;
+                                inviteExpiresAt: string | null;
+                                lastSignInAt: string | null;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                                /**
+                                 * @description invited: the invite is not accepted yet; disabled: cannot sign in
+                                 * @enum {unknown}
+                                 */
+                                status: "invited" | "active" | "disabled";
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a user (admin): its sessions end; the last admin cannot be removed */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a user’s role, name or disabled state (admin); disabling ends its sessions; the last admin cannot be demoted or disabled */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a disabled user cannot sign in; its sessions end */
+                        disabled?: boolean;
+                        name?: string | null;
+                        /**
+                         * @description admin changes things; viewer reads
+                         * @enum {unknown}
+                         */
+                        role?: "admin" | "viewer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            createdAt: string;
+                            email: string;
+                            id: string;
+                            inviteExpiresAt: string | null;
+                            lastSignInAt: string | null;
+                            name: string | null;
+                            partnerId: string;
+                            /**
+                             * @description admin changes things; viewer reads
+                             * @enum {unknown}
+                             */
+                            role: "admin" | "viewer";
+                            /**
+                             * @description invited: the invite is not accepted yet; disabled: cannot sign in
+                             * @enum {unknown}
+                             */
+                            status: "invited" | "active" | "disabled";
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/partner/users/{id}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset a user’s password (admin): its sessions end and a new invite token (shown once) sets a new password */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            inviteExpiresAt: string;
+                            /** @description shown once: the user accepts it with POST /api/partner/session/invite */
+                            inviteToken: string;
+                            user: {
+                                createdAt: string;
+                                email: string;
+                                id: string;
+                                inviteExpiresAt: string | null;
+                                lastSignInAt: string | null;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                                /**
+                                 * @description invited: the invite is not accepted yet; disabled: cannot sign in
+                                 * @enum {unknown}
+                                 */
+                                status: "invited" | "active" | "disabled";
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react'
 import { Link } from 'react-router'
 import { useAccounts } from '../hooks/accounts'
 import { useCatalogue } from '../hooks/integrations'
-import { useDryRun } from '../hooks/rules'
+import { type DryRunInput, useDryRun } from '../hooks/rules'
 import { ErrorNotice, Notice } from './State'
 
 const actionWords: Record<string, string> = {
@@ -13,6 +13,17 @@ const actionWords: Record<string, string> = {
   close: 'The ticket would be closed.',
   suppress: 'The alert would be suppressed: no ticket.',
   refuse: 'The alert would be refused.',
+}
+
+/**
+ * The tester takes an alert's data (with its correlationId beside the fields, for UPDATE and RESOLVED)
+ * or a whole alert request as a vendor sends it ({…, data: {…}}).
+ */
+function toDryRun(pasted: Record<string, unknown>): DryRunInput {
+  const whole = typeof pasted.data === 'object' && pasted.data !== null ? pasted : null
+  const { correlationId, correlationID, ...data } = (whole?.data ?? pasted) as Record<string, unknown>
+  const id = whole?.correlationId ?? whole?.correlationID ?? correlationId ?? correlationID
+  return { data: data as DryRunInput['data'], ...(typeof id === 'string' && id ? { correlationId: id } : {}) }
 }
 
 export function RuleTester({
@@ -69,7 +80,9 @@ export function RuleTester({
     if (typeof data !== 'object' || data === null || Array.isArray(data))
       return setParseError('The alert must be a JSON object like the data of an alert.')
     setParseError(null)
-    dryRun.mutate(data as Record<string, unknown>, { onSuccess: (r) => onResult(r.matchedRule?.id ?? null) })
+    dryRun.mutate(toDryRun(data as Record<string, unknown>), {
+      onSuccess: (r) => onResult(r.matchedRule?.id ?? null),
+    })
   }
   const r = dryRun.data
   return (
@@ -172,10 +185,18 @@ export function RuleTester({
             </p>
           )}
           {r.ticket && (
-            <details>
-              <summary>The ticket it would create</summary>
-              <pre className="mono small">{JSON.stringify(r.ticket, null, 2)}</pre>
-            </details>
+            <p>
+              The ticket:{' '}
+              {(['board', 'priority', 'type', 'status'] as const)
+                .map((k) => `${k} ${r.ticket?.[k] ?? 'PSA default'}`)
+                .join(' · ')}
+            </p>
+          )}
+          {r.error && (
+            <p className="small">
+              The vendor would get the error <code>{r.error}</code>
+              {r.row ? ` (decision table row ${r.row})` : ''}.
+            </p>
           )}
         </div>
       )}

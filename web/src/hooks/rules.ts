@@ -1,7 +1,7 @@
 // Rules of an integration (matched by precedence, lower first), reordering, and the rule tester.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../api/client'
-import type { Rule, RuleInput } from '../api/types'
+import type { Body, Ok, Rule, RuleInput } from '../api/types'
 
 export const ruleKeys = {
   all: (id: string) => ['rules', id] as const,
@@ -82,24 +82,13 @@ export function useMoveRule(id: string) {
   })
 }
 
-export type DryRunResult = {
-  matchedRule: Rule | null
-  action: 'create' | 'append' | 'close' | 'suppress' | 'refuse'
-  reason: string
-  ticket: Record<string, unknown> | null
-  existingTicket: { correlationId: string; psaTicketId?: string | null; status?: string } | null
-}
+export type DryRunInput = Body<'/api/partner/integrations/{id}/dry-run', 'post'>
+export type DryRunResult = Ok<'/api/partner/integrations/{id}/dry-run', 'post'>
 
 /** What an alert would do now, by the real decision function; changes nothing. */
 export function useDryRun(id: string) {
   return useMutation({
-    mutationFn: async (data: Record<string, unknown>): Promise<DryRunResult> => {
-      const response = await fetch(`/api/partner/integrations/${encodeURIComponent(id)}/dry-run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ data }),
-      })
-      return (await response.json()) as DryRunResult
-    },
+    mutationFn: (body: DryRunInput) =>
+      unwrap(api.POST('/api/partner/integrations/{id}/dry-run', { params: { path: { id } }, body })),
   })
 }

@@ -1,18 +1,10 @@
 // The signed-in user: the session (cookie + CSRF token), signing in and out, accepting an invite.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError, api, setCsrfToken, unwrap } from '../api/client'
+import type { Ok } from '../api/types'
 
-export interface SessionUser {
-  id: string
-  email: string
-  name: string | null
-  role: 'admin' | 'viewer'
-  partnerId: string
-}
-export interface Session {
-  user: SessionUser
-  csrfToken: string
-}
+export type Session = Ok<'/api/partner/session', 'get'>
+export type SessionUser = Session['user']
 
 export const sessionKeys = { current: ['session'] as const }
 
@@ -27,7 +19,7 @@ export function useSession() {
     queryKey: sessionKeys.current,
     queryFn: async (): Promise<Session | null> => {
       try {
-        return keep((await unwrap(api.GET('/api/partner/session'))) as Session)
+        return keep(await unwrap(api.GET('/api/partner/session')))
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
           setCsrfToken(null)
@@ -50,7 +42,7 @@ export function useSignIn() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: async (body: { email: string; password: string }) =>
-      keep((await unwrap(api.POST('/api/partner/session', { body }))) as Session),
+      keep(await unwrap(api.POST('/api/partner/session', { body }))),
     onSuccess: (session) => {
       client.clear()
       client.setQueryData(sessionKeys.current, session)
@@ -62,7 +54,7 @@ export function useAcceptInvite() {
   const client = useQueryClient()
   return useMutation({
     mutationFn: async (body: { inviteToken: string; password: string; name?: string }) =>
-      keep((await unwrap(api.POST('/api/partner/session/invite', { body }))) as Session),
+      keep(await unwrap(api.POST('/api/partner/session/invite', { body }))),
     onSuccess: (session) => {
       client.clear()
       client.setQueryData(sessionKeys.current, session)

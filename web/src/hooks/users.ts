@@ -1,19 +1,11 @@
 // Portal users of the partner: the list, invitations (admins only), roles, removal.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../api/client'
-import type { SessionUser } from './session'
+import type { Body, Ok } from '../api/types'
 
-export interface PortalUser extends SessionUser {
-  status?: string
-  createdAt?: string
-  lastSignInAt?: string | null
-  inviteExpiresAt?: string | null
-}
-export interface Invitation {
-  user: PortalUser
-  inviteToken: string
-  inviteExpiresAt: string
-}
+export type Invitation = Ok<'/api/partner/users', 'post'>
+export type PortalUser = Invitation['user']
+type Role = NonNullable<Body<'/api/partner/users/{id}', 'patch'>['role']>
 
 export const userKeys = {
   all: ['users'] as const,
@@ -23,10 +15,10 @@ export const userKeys = {
 export function useUsers(cursor: string | null) {
   return useQuery({
     queryKey: userKeys.list(cursor),
-    queryFn: async () =>
-      (await unwrap(
+    queryFn: () =>
+      unwrap(
         api.GET('/api/partner/users', { params: { query: { limit: 25, ...(cursor ? { cursor } : {}) } } }),
-      )) as { data: PortalUser[]; nextCursor: string | null },
+      ),
     placeholderData: keepPreviousData,
   })
 }
@@ -34,8 +26,8 @@ export function useUsers(cursor: string | null) {
 export function useInviteUser() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: async (body: { email: string; name?: string; role: 'admin' | 'viewer' }) =>
-      (await unwrap(api.POST('/api/partner/users', { body }))) as Invitation,
+    mutationFn: (body: Body<'/api/partner/users', 'post'>) =>
+      unwrap(api.POST('/api/partner/users', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: userKeys.all }),
   })
 }
@@ -43,7 +35,7 @@ export function useInviteUser() {
 export function useUpdateUser() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (v: { userId: string; role: 'admin' | 'viewer' }) =>
+    mutationFn: (v: { userId: string; role: Role }) =>
       unwrap(
         api.PATCH('/api/partner/users/{id}', { params: { path: { id: v.userId } }, body: { role: v.role } }),
       ),

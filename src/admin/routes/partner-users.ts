@@ -1,0 +1,28 @@
+// The operator invites a partner's portal users (issue 13): the first admin of a new partner, or a
+// new admin for a partner whose admins are gone. The same body and answer as the partner's own invite.
+import type { App } from '../../http/app-types.js'
+import { actorOf } from '../../http/auth.js'
+import { failures, IdParams } from '../../http/schemas.js'
+import { InviteBody, Invited, partnerUserView } from '../../partner/portal-views.js'
+import type { AdminRoutesDeps } from './deps.js'
+
+export function registerAdminPartnerUsers(app: App, s: AdminRoutesDeps): void {
+  app.post(
+    '/api/admin/partners/:id/users',
+    {
+      onRequest: s.auth.admin,
+      schema: {
+        tags: ['admin'],
+        security: [{ adminToken: [] }],
+        summary: 'Invite a portal user into a partner: the invite token is shown once',
+        params: IdParams,
+        body: InviteBody,
+        response: { 201: Invited, ...failures(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const invited = await s.portalUsers.invite(request.params.id, request.body, actorOf(request))
+      return reply.code(201).send({ ...invited, user: partnerUserView(invited.user) })
+    },
+  )
+}

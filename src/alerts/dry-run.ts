@@ -1,0 +1,138 @@
+// The rule tester's dry run (issue 13): an alert goes through the same decision function as a real
+// one (decideAlert: DESIGN §3 rows 5–18 on the integration's current rules, toggles, mappings, open
+// tickets and catalogue), and the answer says what would happen and why. Nothing is written, no PSA is
+// called; the credential checks and rate limit of rows 1–4 do not apply (the partner asks, not the
+// vendor). What a PSA would then answer (rows 17 in the PSA, 19, 20) cannot be known without calling it.
+import { v7 as uuidv7 } from 'uuid'
+import { disabledDetail } from '../domain/credentials.js'
+import type { Decision } from '../domain/decide.js'
+import type { ErrorCode } from '../domain/errors.js'
+import type { Integration } from '../domain/integration.js'
+import type { RowId } from '../domain/outcome.js'
+import { matchRule } from '../domain/rules.js'
+import type { AlertFacts, Rule, Ticket } from '../domain/types.js'
+import type { Vendor } from '../domain/vendor.js'
+import type { TicketDefaultsValue } from '../psa/settings.js'
+import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
+import { newTicket } from './ticket-text.js'
+
+export type DryRunAction = 'create' | 'append' | 'close' | 'suppress' | 'refuse'
+
+export interface DryRun {
+  action: DryRunAction
+  /** The row of the decision table that decided; null when the vendor is disabled (no row runs). */
+  row: RowId | null
+  /** With refuse: the machine code the vendor would get. */
+  error: ErrorCode | null
+  reason: string
+  /** OPEN: the rule that matches the alert's group and type; UPDATE/RESOLVED: the rule of its ticket. */
+  matchedRule: Rule | null
+  /** With create: the ticket the PSA would be asked for, the connection's defaults applied. */
+  ticket: { board: string | null; priority: string | null; type: string | null; status: string | null } | null
+  existingTicket: { correlationId: string; psaTicketId: string | null; status: 'open' | 'closed' } | null
+}
+
+const shown = (t: Ticket): NonNullable<DryRun['existingTicket']> => ({
+  correlationId: t.correlationId,
+  psaTicketId: t.psaTicketId,
+  status: t.status === 'closed' ? 'closed' : 'open',
+})
+
+export async function dryRun(
+  reads: ContextReads,
+  catalogues: CatalogueLookup,
+  vendor: Vendor,
+  integration: Integration,
+  alert: AlertFacts,
+  defaults: TicketDefaultsValue,
+  now: Date,
+): Promise<DryRun> {
+  const [rules, byCorrelation] = await Promise.all([
+    reads.rules.list(integration.id),
+    alert.correlationId ? reads.tickets.findByCorrelation(integration.id, alert.correlationId) : null,
+  ])
+  if (vendor.disabled) {
+    // The vendor's alerts are refused before any row of the table (issue 10): 403, nothing recorded.
+    return {
+      action: 'refuse',
+      row: null,
+      error: 'TENANT_DISABLED',
+      reason: disabledDetail('vendor', vendor.disabled, 'integration'),
+      matchedRule: null,
+      ticket: null,
+      existingTicket: byCorrelation ? shown(byCorrelation) : null,
+    }
+  }
+  const decision = await decideAlert(reads, catalogues, vendor, integration, alert, now, uuidv7())
+  return explain(decision, alert, rules, byCorrelation, defaults)
+}
+
+function explain(
+  decision: Decision,
+  alert: AlertFacts,
+  rules: readonly Rule[],
+  byCorrelation: Ticket | null,
+  defaults: TicketDefaultsValue,
+): DryRun {
+  const ruleOf = (ticket: Ticket | null) => rules.find((r) => r.id === ticket?.ruleId) ?? null
+  const matched = (): Rule | null => {
+    if (alert.incidentStatus !== 'OPEN') return ruleOf(byCorrelation)
+    const m = matchRule(rules, alert.productGroup, alert.alertType)
+    return m.kind === 'matched' ? m.rule : null
+  }
+  const base = { error: null, ticket: null }
+  switch (decision.kind) {
+    case 'create': {
+      const { rule, mapping } = decision
+      const t = newTicket(alert, decision, defaults, '')
+      return {
+        ...base,
+        action: 'create',
+        row: '11',
+        reason: `Rule ${rule.id} (precedence ${rule.precedence}) matches; a new ticket would be created for account '${mapping.accountId}' in PSA company '${mapping.psaCompanyId}'.`,
+        matchedRule: rule,
+        ticket: { board: t.board, priority: t.priority, type: t.type, status: t.status },
+        existingTicket: null,
+      }
+    }
+    case 'append': {
+      const { ticket } = decision
+      const cid = ticket.correlationId
+      const reason =
+        decision.row === '14'
+          ? `The ticket of correlationId '${cid}' is open; the update would be added to it as a note.`
+          : alert.correlationId === cid
+            ? `The ticket of correlationId '${cid}' is open; the alert would be added to it as a note.`
+            : `De-duplication folds the alert into the open ticket of correlationId '${cid}', which has the same key; it would be added to it as a note.`
+      return {
+        ...base,
+        action: 'append',
+        row: decision.row,
+        reason,
+        matchedRule: matched(),
+        existingTicket: shown(ticket),
+      }
+    }
+    case 'close':
+      return {
+        ...base,
+        action: 'close',
+        row: '18',
+        reason: `Self-healing is on: the ticket of correlationId '${decision.ticket.correlationId}' would get a resolution note and be closed in the PSA.`,
+        matchedRule: decision.rule,
+        existingTicket: shown(decision.ticket),
+      }
+    case 'done': {
+      const o = decision.outcome
+      return {
+        ...base,
+        action: o.message === 'suppressed' ? 'suppress' : 'refuse',
+        row: o.row,
+        error: o.error,
+        reason: o.detail ?? `Decision table row ${o.row} applies.`,
+        matchedRule: matched(),
+        existingTicket: byCorrelation ? shown(byCorrelation) : null,
+      }
+    }
+  }
+}

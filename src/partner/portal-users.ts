@@ -1,0 +1,214 @@
+// The people of a partner who use the portal (issue 13): invited by a partner admin or the operator,
+// they set their password by accepting the invite. An invite token is random, shown once and stored as
+// a digest; it is good for a week and once. Every change is audited (who gave whom access) and keeps
+// the partner with an admin that is not disabled. Disabling or resetting a user ends its sessions; a
+// role change takes effect on the user's next request (sessions read the role each time).
+import { v7 as uuidv7 } from 'uuid'
+import type { Clock } from '../clock.js'
+import type { CreatedKey, KeyPage } from '../db/rows.js'
+import type { Store } from '../db/store.js'
+import type { Actor } from '../domain/operator-audit.js'
+import { keepsAnAdmin, normalEmail, type PortalRole, type PortalUser } from '../domain/portal.js'
+import { ApiError } from '../http/errors.js'
+import type { PasswordHasher } from '../security/passwords.js'
+import { digest, newSecret } from '../security/secrets.js'
+
+/** How long an invite (or a reset) can be accepted. */
+export const inviteTtlMs = 7 * 24 * 3600_000
+
+export interface InviteInput {
+  email: string
+  name?: string
+  role: PortalRole
+}
+
+export interface UserPatch {
+  role?: PortalRole
+  name?: string | null
+  disabled?: boolean
+}
+
+export interface Invitation {
+  user: PortalUser
+  inviteToken: string
+  inviteExpiresAt: string
+}
+
+const userNotFound = (id: string) => new ApiError('NOT_FOUND', `User '${id}' was not found.`)
+const lastAdmin = (user: PortalUser) =>
+  new ApiError(
+    'CONFLICT',
+    `${user.email} is the last admin of this partner; make another user admin before demoting, disabling or removing this one.`,
+  )
+
+export class PortalUsers {
+  constructor(
+    private readonly d: {
+      store: Store
+      clock: Clock
+      passwords: PasswordHasher
+    },
+  ) {}
+
+  async list(partnerId: string, page: KeyPage<CreatedKey>): Promise<PortalUser[]> {
+    return this.d.store.portalUsers.list(partnerId, page)
+  }
+
+  /** Invites a user into the partner; 409 when the email already belongs to a user (of any partner). */
+  async invite(partnerId: string, input: InviteInput, by: Actor): Promise<Invitation> {
+    const { store, clock } = this.d
+    const now = clock()
+    const nowIso = now.toISOString()
+    const inviteToken = newSecret('portalInvite')
+    const inviteExpiresAt = new Date(now.getTime() + inviteTtlMs).toISOString()
+    const id = uuidv7()
+    const email = normalEmail(input.email)
+    await store.transaction(async (tx) => {
+      if (!(await tx.partners.psaKind(partnerId)))
+        throw new ApiError('NOT_FOUND', `Partner '${partnerId}' was not found.`)
+      const inserted = await tx.portalUsers.insert({
+        id,
+        partnerId,
+        email,
+        name: input.name ?? null,
+        role: input.role,
+        inviteDigest: digest(inviteToken),
+        inviteExpiresAt,
+        now: nowIso,
+      })
+      if (!inserted)
+        throw new ApiError('CONFLICT', `A portal user with email ${email} exists already; emails are unique.`)
+      await tx.audit.record(
+        by,
+        audit('partner.user.invite', partnerId, { userId: id, email, role: input.role }),
+        nowIso,
+      )
+    })
+    return { user: (await store.portalUsers.findById(id))!, inviteToken, inviteExpiresAt }
+  }
+
+  /**
+   * Accepts an invite: sets the password (and name). Answers the user, who may then be given a
+   * session. An unknown, used or expired token is one answer (401): it tells nothing about which.
+   */
+  async accept(
+    inviteToken: string,
+    password: string,
+    name: string | undefined,
+    /** Refuses a user who may not sign in (its partner is disabled), before anything changes. */
+    mayStart: (user: PortalUser) => Promise<void>,
+  ): Promise<PortalUser> {
+    const { store, clock, passwords } = this.d
+    const inviteDigest = digest(inviteToken)
+    const refused = new ApiError(
+      'INVALID_CREDENTIALS',
+      'This invite is not valid: it was used, replaced or has expired; ask an admin for a new one.',
+    )
+    const user = await store.portalUsers.findByInviteDigest(inviteDigest)
+    if (!user?.invite || user.disabledAt !== null || user.invite.expiresAt <= clock().toISOString())
+      throw refused
+    await mayStart(user)
+    const passwordHash = await passwords.hash(password)
+    const nowIso = clock().toISOString()
+    await store.transaction(async (tx) => {
+      // The invite may have been used or replaced while the password was being hashed.
+      const again = await tx.portalUsers.findByInviteDigest(inviteDigest)
+      if (!again || again.id !== user.id) throw refused
+      await tx.portalUsers.update(
+        user.id,
+        { passwordHash, invite: null, ...(name !== undefined ? { name } : {}) },
+        nowIso,
+      )
+    })
+    return (await store.portalUsers.findById(user.id))!
+  }
+
+  async update(partnerId: string, userId: string, patch: UserPatch, by: Actor): Promise<PortalUser> {
+    const { store, clock } = this.d
+    const nowIso = clock().toISOString()
+    await store.transaction(async (tx) => {
+      await tx.portalUsers.lockPartner(partnerId)
+      const user = await this.own(tx, partnerId, userId)
+      const disabledAt =
+        patch.disabled === undefined ? user.disabledAt : patch.disabled ? (user.disabledAt ?? nowIso) : null
+      const after = { role: patch.role ?? user.role, disabledAt }
+      if (!keepsAnAdmin(user, after, await tx.portalUsers.activeAdmins(partnerId))) throw lastAdmin(user)
+      await tx.portalUsers.update(
+        userId,
+        {
+          ...(patch.role !== undefined ? { role: patch.role } : {}),
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.disabled !== undefined ? { disabledAt } : {}),
+        },
+        nowIso,
+      )
+      if (disabledAt !== null && user.disabledAt === null) await tx.portalUsers.deleteSessionsOf(userId)
+      const changed = Object.keys(patch).filter((k) => patch[k as keyof UserPatch] !== undefined)
+      await tx.audit.record(
+        by,
+        audit('partner.user.update', partnerId, {
+          userId,
+          email: user.email,
+          changed: changed.sort(),
+          role: after.role,
+          disabled: disabledAt !== null,
+        }),
+        nowIso,
+      )
+    })
+    return (await store.portalUsers.findById(userId))!
+  }
+
+  /** Clears the password and issues a new invite (shown once); the user's sessions end. */
+  async reset(partnerId: string, userId: string, by: Actor): Promise<Invitation> {
+    const { store, clock } = this.d
+    const now = clock()
+    const nowIso = now.toISOString()
+    const inviteToken = newSecret('portalInvite')
+    const inviteExpiresAt = new Date(now.getTime() + inviteTtlMs).toISOString()
+    await store.transaction(async (tx) => {
+      const user = await this.own(tx, partnerId, userId)
+      await tx.portalUsers.update(
+        userId,
+        { passwordHash: null, invite: { digest: digest(inviteToken), expiresAt: inviteExpiresAt } },
+        nowIso,
+      )
+      await tx.portalUsers.deleteSessionsOf(userId)
+      await tx.audit.record(by, audit('partner.user.reset', partnerId, { userId, email: user.email }), nowIso)
+    })
+    return { user: (await store.portalUsers.findById(userId))!, inviteToken, inviteExpiresAt }
+  }
+
+  /** Removes the user and with it its sessions. */
+  async remove(partnerId: string, userId: string, by: Actor): Promise<void> {
+    const { store, clock } = this.d
+    const nowIso = clock().toISOString()
+    await store.transaction(async (tx) => {
+      await tx.portalUsers.lockPartner(partnerId)
+      const user = await this.own(tx, partnerId, userId)
+      if (!keepsAnAdmin(user, null, await tx.portalUsers.activeAdmins(partnerId))) throw lastAdmin(user)
+      await tx.portalUsers.deleteSessionsOf(userId)
+      await tx.portalUsers.remove(userId)
+      await tx.audit.record(
+        by,
+        audit('partner.user.remove', partnerId, { userId, email: user.email }),
+        nowIso,
+      )
+    })
+  }
+
+  /** The partner's own user, or 404: another partner's users do not exist for it. */
+  private async own(tx: Store, partnerId: string, userId: string): Promise<PortalUser> {
+    const user = await tx.portalUsers.findById(userId)
+    if (!user || user.partnerId !== partnerId) throw userNotFound(userId)
+    return user
+  }
+}
+
+function audit(
+  action: 'partner.user.invite' | 'partner.user.update' | 'partner.user.reset' | 'partner.user.remove',
+  partnerId: string,
+  summary: Record<string, string | boolean | readonly string[]>,
+) {
+  return { action, targetType: 'partner' as const, targetId: partnerId, summary }
+}

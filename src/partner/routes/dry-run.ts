@@ -1,0 +1,111 @@
+// The rule tester (issue 13): POST an alert's data and see what alertbridge would do with it — which
+// rule matches, create, append, close, suppress or refuse, and why — decided by the same function as a
+// real alert, over the integration's current rules, toggles, mappings and open tickets. Nothing is
+// written and no PSA is called, so a viewer may use it too.
+import Type from 'typebox'
+import { dryRun } from '../../alerts/dry-run.js'
+import { factsOf } from '../../alerts/intake.js'
+import { AlertData, CorrelationId, extrasProblem } from '../../alerts/schema.js'
+import type { App } from '../../http/app-types.js'
+import { partnerId } from '../../http/auth.js'
+import { ApiError } from '../../http/errors.js'
+import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import type { PartnerRoutesDeps } from './deps.js'
+import { RuleView } from './rules.js'
+
+const DryRunBody = Type.Object(
+  {
+    data: AlertData,
+    correlationId: Type.Optional(CorrelationId),
+    correlationID: Type.Optional({ ...CorrelationId, description: 'Accepted spelling of correlationId' }),
+  },
+  {
+    description:
+      "An alert as the vendor sends it (spec §2.1): its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored.",
+  },
+)
+
+const TicketSettingsView = Type.Object({
+  board: Nullable(Type.String()),
+  priority: Nullable(Type.String()),
+  type: Nullable(Type.String()),
+  status: Nullable(Type.String()),
+})
+
+const DryRunView = Type.Object({
+  matchedRule: Type.Union([RuleView, Type.Null()], {
+    description:
+      'OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket',
+  }),
+  action: Type.Enum(['create', 'append', 'close', 'suppress', 'refuse']),
+  reason: Type.String({ description: 'why, in one sentence' }),
+  ticket: Type.Union([TicketSettingsView, Type.Null()], {
+    description: 'with create: the new ticket’s settings, the PSA connection’s defaults applied',
+  }),
+  existingTicket: Type.Union(
+    [
+      Type.Object({
+        correlationId: Type.String(),
+        psaTicketId: Nullable(Type.String()),
+        status: Type.Enum(['open', 'closed']),
+      }),
+      Type.Null(),
+    ],
+    { description: 'the ticket the alert would be appended to or close, or that its correlationId names' },
+  ),
+  row: Nullable(Type.String({ description: 'the row of the decision table (DESIGN §3) that decided' })),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED',
+  }),
+})
+
+export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
+  app.post(
+    '/api/partner/integrations/:id/dry-run',
+    {
+      onRequest: s.auth.partner,
+      config: { viewerAllowed: true },
+      schema: {
+        tags: ['partner'],
+        security: [{ partnerKey: [] }],
+        summary:
+          'Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing',
+        params: IdParams,
+        body: DryRunBody,
+        response: { 200: DryRunView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const { correlationId, correlationID, data } = request.body
+      if (correlationId !== undefined && correlationID !== undefined && correlationId !== correlationID)
+        throw new ApiError(
+          'VALIDATION_FAILED',
+          'correlationId and correlationID are both given and differ; send one.',
+        )
+      const extras = extrasProblem(data)
+      if (extras) throw new ApiError('VALIDATION_FAILED', extras)
+      const [vendor, partner] = await Promise.all([
+        s.store.vendors.findById(integration.vendorId),
+        s.store.partners.findById(integration.partnerId),
+      ])
+      if (!vendor || !partner)
+        throw new ApiError('INTEGRATION_NOT_FOUND', 'The integration no longer exists.')
+      const connected = s.psa.connect(partner.id, partner.psa)
+      const facts = factsOf({
+        integrationId: integration.id,
+        correlationId: correlationId ?? correlationID ?? null,
+        data,
+      })
+      return dryRun(
+        s.store,
+        s.catalogues,
+        vendor,
+        integration,
+        facts,
+        connected.ok ? connected.client.defaults : {},
+        s.clock(),
+      )
+    },
+  )
+}
