@@ -73,7 +73,7 @@ describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => 
   test('a dead webhook delivery is replayed from the dashboard', async () => {
     let healthy = false
     s.receiver.respond((r) => (r.body?.eventType === 'status_update' && !healthy ? 500 : 204))
-    const accepted: any = await s.post({ title: 'Webhook alert' })
+    const accepted: any = await s.post({ title: 'Webhook alert', alertType: 'Agent Offline' })
     assert.equal(accepted.status, 201, accepted.text)
     const messageId: string = accepted.body.data.messageId
     let deliveryId = ''

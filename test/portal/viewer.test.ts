@@ -59,7 +59,7 @@ describe('a viewer', { skip: browserSkip }, () => {
       )
 
       await page.goto(`/integrations/${id}/setup/review`)
-      await page.getByRole('heading', { name: 'Review' }).waitFor()
+      await page.getByRole('heading', { name: 'Set up: Review' }).waitFor()
       assert.equal(await page.getByRole('button', { name: 'Complete mapping' }).count(), 0)
 
       await page.goto('/users')
@@ -68,26 +68,25 @@ describe('a viewer', { skip: browserSkip }, () => {
       assert.equal(await page.getByRole('combobox', { name: /^Role of/ }).count(), 0)
 
       // By hand, with the session cookie and its CSRF token: 403 for every change.
-      const statuses = await page.evaluate(async (integrationId) => {
-        const { csrfToken } = (await (await fetch('/api/partner/session')).json()) as { csrfToken: string }
-        const send = async (method: string, path: string, body?: unknown) =>
-          (
-            await fetch(path, {
-              method,
-              headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
-              body: body === undefined ? undefined : JSON.stringify(body),
-            })
-          ).status
-        const base = `/api/partner/integrations/${integrationId}`
+      // (A string, not a function: the test's TypeScript transform would add helpers the page lacks.)
+      const statuses = await page.evaluate(`(async () => {
+        const { csrfToken } = await (await fetch('/api/partner/session')).json()
+        const send = async (method, path, body) =>
+          (await fetch(path, {
+            method,
+            headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })).status
+        const base = '/api/partner/integrations/' + ${JSON.stringify(id)}
         return {
           toggle: await send('PATCH', base, { alertsEnabled: false }),
-          rule: await send('POST', `${base}/rules`, { productGroup: 'Backup' }),
-          map: await send('PUT', `${base}/accounts/globex-002`, { psaCompanyId: '101' }),
-          complete: await send('POST', `${base}/complete-mapping`),
+          rule: await send('POST', base + '/rules', { productGroup: 'Backup' }),
+          map: await send('PUT', base + '/accounts/globex-002', { psaCompanyId: '101' }),
+          complete: await send('POST', base + '/complete-mapping'),
           psa: await send('PUT', '/api/partner/psa', { kind: 'sandbox' }),
           invite: await send('POST', '/api/partner/users', { email: 'x@msp.example', role: 'admin' }),
         }
-      }, id)
+      })()`)
       assert.deepEqual(statuses, { toggle: 403, rule: 403, map: 403, complete: 403, psa: 403, invite: 403 })
       assert.deepEqual(problems, [])
     } finally {

@@ -86,9 +86,10 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       // 3. Services: the sandbox's agreement lines, a service mapped to the product of one.
       await page.getByRole('heading', { name: 'Set up: Map services' }).waitFor()
       await page.getByRole('cell', { name: 'Endpoint protection (per seat)' }).waitFor()
-      await page.getByLabel('Billing product for Protected endpoints').selectOption('endpoint-seat')
+      await page
+        .getByLabel('Billing product for Protected endpoints', { exact: true })
+        .selectOption('endpoint-seat')
       await page.getByRole('button', { name: 'Save billing product for Protected endpoints' }).click()
-      await page.getByRole('button', { name: 'Save billing product for Protected endpoints' }).isDisabled()
       await waitFor(async () => {
         const s = await setup.partner('GET', `/api/partner/integrations/${setup.integrationId}/services`)
         return s.body.data[0]?.mapping?.psaProductId === 'endpoint-seat'
