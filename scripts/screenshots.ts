@@ -104,7 +104,7 @@ try {
   await page.getByLabel('Email').fill(admin.email)
   await shoot(page, 'sign-in')
   await signIn(page, admin)
-  await page.getByText('mapping').or(page.getByText('pending')).first().waitFor()
+  await page.getByText('connected', { exact: true }).first().waitFor()
   await shoot(page, 'integrations')
   await page.goto(`/integrations/${s.integrationId}/setup/accounts`)
   await page.getByText('Suggested:').first().waitFor()
@@ -134,15 +134,19 @@ try {
     .waitFor()
   await shoot(page, 'dashboard')
   await page.goto('/users')
-  await page.getByText('victor.viewer@msp.example').waitFor()
+  await page.getByText('victor.viewer@msp.example', { exact: true }).waitFor()
   await shoot(page, 'users')
   await close()
 
   const phone = await openPortal(browser, svc, { width: 390, height: 844 })
   await signIn(phone.page, admin)
-  await phone.page.getByText('pending').first().waitFor()
+  await phone.page.getByText('connected', { exact: true }).first().waitFor()
   await shoot(phone.page, 'integrations-phone')
   await phone.close()
+} catch (err) {
+  const pages = browser.contexts().flatMap((c) => c.pages())
+  if (pages[0]) await pages[0].screenshot({ path: `${out}failed.png`, fullPage: true })
+  throw err
 } finally {
   await browser.close()
   await svc.close()

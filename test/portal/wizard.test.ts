@@ -61,7 +61,7 @@ describe('the setup wizard', { skip: browserSkip }, () => {
 
       // 2. Accounts: a suggested match, all suggestions of the page, and a company found by search.
       await page.getByRole('heading', { name: 'Set up: Map accounts' }).waitFor()
-      await page.getByRole('button', { name: 'Map ACME Corp. to Acme Corporation' }).click()
+      await page.getByRole('button', { name: 'Map ACME Corp. to the suggested Acme Corporation' }).click()
       await page.getByText('ACME Corp. is mapped to Acme Corporation.').waitFor()
       await page.getByRole('button', { name: /^Take 1 suggested match/ }).click()
       await page.getByText('1 suggested match was taken.').waitFor()

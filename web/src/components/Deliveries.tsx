@@ -18,18 +18,20 @@ export function Deliveries() {
   return (
     <section className="panel" aria-labelledby="deliveries-h">
       <h2 id="deliveries-h">Webhook deliveries to the vendor</h2>
-      <div className="field">
-        <label htmlFor="d-status">Show</label>
-        <select
-          id="d-status"
-          value={status}
-          onChange={(e) => setStatus(e.target.value as DeliveryStatus | '')}
-        >
-          <option value="dead">Dead (every retry failed)</option>
-          <option value="pending">Pending or retrying</option>
-          <option value="delivered">Delivered</option>
-          <option value="">All</option>
-        </select>
+      <div className="row">
+        <div className="field">
+          <label htmlFor="d-status">Show</label>
+          <select
+            id="d-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as DeliveryStatus | '')}
+          >
+            <option value="dead">Dead (every retry failed)</option>
+            <option value="pending">Pending or retrying</option>
+            <option value="delivered">Delivered</option>
+            <option value="">All</option>
+          </select>
+        </div>
       </div>
       {replayed && <Notice kind="ok">Delivery {replayed} was sent again.</Notice>}
       {replay.error && <ErrorNotice error={replay.error} />}

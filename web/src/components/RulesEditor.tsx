@@ -101,7 +101,7 @@ function RuleItem({
         )}
       </div>
       {canEdit && (
-        <div className="row">
+        <div className="row controls">
           <div className="field inline">
             <input
               id={`enabled-${rule.id}`}

@@ -106,15 +106,17 @@ export function Dashboard() {
   const metrics = useMetrics({ since, bucket: ranges[range].bucket })
   return (
     <Page title="Dashboard">
-      <div className="field">
-        <label htmlFor="range">Period</label>
-        <select id="range" value={range} onChange={(e) => setRange(e.target.value as Range)}>
-          {Object.entries(ranges).map(([k, r]) => (
-            <option key={k} value={k}>
-              {r.label}
-            </option>
-          ))}
-        </select>
+      <div className="row">
+        <div className="field">
+          <label htmlFor="range">Period</label>
+          <select id="range" value={range} onChange={(e) => setRange(e.target.value as Range)}>
+            {Object.entries(ranges).map(([k, r]) => (
+              <option key={k} value={k}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <QueryView query={metrics} what="Loading metrics">
         {(m) => <Overview metrics={m} />}

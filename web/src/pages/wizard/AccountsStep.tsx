@@ -221,7 +221,7 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                                       type="button"
                                       disabled={map.isPending}
                                       onClick={() => mapTo(a, suggestion)}
-                                      aria-label={`Map ${a.name} to ${suggestion.name}`}
+                                      aria-label={`Map ${a.name} to the suggested ${suggestion.name}`}
                                     >
                                       Use suggestion
                                     </button>
