@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router'
 import { onSessionExpired } from '../api/client'
 import { sessionKeys, useSession, useSignOut } from '../hooks/session'
+import { ErrorBoundary } from './ErrorBoundary'
 import { ErrorNotice, Loading } from './State'
 
 const sections = [
@@ -74,7 +75,9 @@ export function Layout() {
             You are signed in as a viewer: you can look at everything but change nothing.
           </p>
         )}
-        <Outlet />
+        <ErrorBoundary resetKey={location.pathname}>
+          <Outlet />
+        </ErrorBoundary>
       </main>
     </>
   )
