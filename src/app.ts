@@ -25,6 +25,8 @@ const maxParamLength = 512
 export const redactPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
   '*.clientSecret',
   '*.client_secret',
   '*.organizationOemToken',
@@ -35,6 +37,8 @@ export const redactPaths = [
   '*.secret',
   '*.apiToken',
   '*.webhookSecret',
+  '*.inviteToken',
+  '*.csrfToken',
 ]
 
 export async function buildApp(services: Services, logger: FastifyBaseLogger): Promise<App> {

@@ -16,6 +16,7 @@ import { registerMetrics } from './ops/metrics.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
 import { registerPartnerActivity } from './partner/routes/activity.js'
 import { registerPartnerApiKey } from './partner/routes/api-key.js'
+import { registerPartnerDashboard } from './partner/routes/dashboard.js'
 import { registerPartnerDryRun } from './partner/routes/dry-run.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
@@ -56,6 +57,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerRules,
   registerPartnerDryRun,
   registerPartnerActivity,
+  registerPartnerDashboard,
   registerPartnerPsa,
   registerPartnerSandbox,
   registerPartnerApiKey,

@@ -1,4 +1,5 @@
 // Reading tickets, for the vendor (scoped to its integrations) and the partner (scoped to itself).
+import type { TicketQuery } from '../db/repositories/tickets.js'
 import type { Store } from '../db/store.js'
 import { ApiError } from '../http/errors.js'
 import { decodeCursor, page } from '../http/pagination.js'
@@ -12,16 +13,16 @@ export interface TicketScope {
 export async function listTickets(
   store: Store,
   scope: TicketScope,
-  q: { status?: 'open' | 'closed'; accountId?: string; cursor?: string; limit: number },
+  q: Omit<TicketQuery, 'partnerId' | 'integrationIds' | 'beforeId'> & { cursor?: string },
 ) {
+  const { cursor, limit, ...filters } = q
   const rows = await store.tickets.list({
     ...scope,
-    status: q.status,
-    accountId: q.accountId,
-    beforeId: decodeCursor(q.cursor),
-    limit: q.limit + 1,
+    ...filters,
+    beforeId: decodeCursor(cursor),
+    limit: limit + 1,
   })
-  const { data, nextCursor } = page(rows, q.limit, (t) => t.id)
+  const { data, nextCursor } = page(rows, limit, (t) => t.id)
   return { data: data.map(ticketView), nextCursor }
 }
 

@@ -424,7 +424,6 @@ export interface PartnerUsersTable {
 export interface PartnerSessionsTable {
   id: string
   user_id: string
-  csrf_token: string
   created_at: string
   expires_at: string
   last_seen_at: string

@@ -1,7 +1,7 @@
 // The partner portal's users and sessions (issue 13): roles, what each may do, when a session ends,
 // and the guard that keeps a partner with an admin. Pure: the session service and the auth hook load
 // the facts and act on the answers.
-import { hash, timingSafeEqual } from 'node:crypto'
+import { createHmac, hash, timingSafeEqual } from 'node:crypto'
 import type { ErrorCode } from './errors.js'
 
 export const portalRoles = ['admin', 'viewer'] as const
@@ -56,6 +56,13 @@ export const touchEveryMs = 60_000
 
 export const needsTouch = (s: SessionTimes, now: Date): boolean =>
   now.getTime() - Date.parse(s.lastSeenAt) >= touchEveryMs
+
+/**
+ * A session's CSRF token: an HMAC of its cookie's value, so it is bound to the session, needs no
+ * storage, and tells nothing about the cookie (which scripts cannot read: it is httpOnly).
+ */
+export const csrfTokenOf = (cookieValue: string): string =>
+  createHmac('sha256', cookieValue).update('alertbridge portal csrf').digest('base64url')
 
 /** Constant-time equality of two strings of any length (each is hashed first, so lengths do not leak). */
 export function sameSecret(a: string, b: string): boolean {

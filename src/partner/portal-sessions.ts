@@ -1,12 +1,12 @@
 // Signing in to the partner portal and the sessions that follow (issue 13). A session is a random
-// cookie value (stored as its SHA-256) with a CSRF token beside it, alive until it has been idle too
-// long or reached its absolute end. Failed sign-ins are throttled (sign-in-throttle.ts) and answered
-// the same whether the email or the password was wrong; a wrong email spends a hash's time too.
-import { randomBytes } from 'node:crypto'
+// cookie value (stored as its SHA-256) with a CSRF token derived from it, alive until it has been
+// idle too long or reached its absolute end. Failed sign-ins are throttled (sign-in-throttle.ts) and
+// answered the same whether the email or the password was wrong; a wrong email spends a hash's time.
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { disabledDetail } from '../domain/credentials.js'
 import {
+  csrfTokenOf,
   needsTouch,
   normalEmail,
   type PortalUser,
@@ -77,7 +77,6 @@ export class PortalSessions {
   async start(user: PortalUser, passwordHash: string | null = null): Promise<StartedSession> {
     const { store, clock, limits } = this.d
     const cookieValue = newSecret('portalSession')
-    const csrfToken = randomBytes(32).toString('base64url')
     const now = clock()
     const nowIso = now.toISOString()
     await store.transaction(async (tx) => {
@@ -89,7 +88,6 @@ export class PortalSessions {
       await tx.portalUsers.insertSession({
         id: digest(cookieValue),
         userId: user.id,
-        csrfToken,
         expiresAt: new Date(now.getTime() + limits.absoluteMs).toISOString(),
         now: nowIso,
       })
@@ -101,7 +99,7 @@ export class PortalSessions {
     })
     return {
       cookieValue,
-      csrfToken,
+      csrfToken: csrfTokenOf(cookieValue),
       maxAgeSeconds: Math.floor(limits.absoluteMs / 1000),
       user: { ...user, lastSignInAt: nowIso },
     }
@@ -115,7 +113,12 @@ export class PortalSessions {
     if (!s || !sessionAlive(s, this.d.limits, now) || s.user.disabledAt !== null) return { ok: false }
     return {
       ok: true,
-      session: { sessionId: s.id, user: s.user, csrfToken: s.csrfToken, touch: needsTouch(s, now) },
+      session: {
+        sessionId: s.id,
+        user: s.user,
+        csrfToken: csrfTokenOf(cookieValue),
+        touch: needsTouch(s, now),
+      },
       partnerDisabled: s.partnerDisabled,
     }
   }

@@ -56,7 +56,32 @@ describe('secrets', () => {
       await s.partner('PUT', '/api/partner/sandbox/fault', { mode: 'defect', count: 1 })
       await s.sync({ title: 'during a defect' })
       logger.info({ body: s.body() }, 'a log line that carries a whole alert body')
-      const secrets = [s.clientSecret, s.orgToken, s.partnerKey, s.vendorToken, svc.adminToken]
+      // The portal (issue 13): an invite, its acceptance with a password, a session and a change with it.
+      const invited = await s.partner('POST', '/api/partner/users', {
+        email: 'log@msp.example',
+        role: 'admin',
+      })
+      const password = 'a password never to be logged'
+      const accepted = await svc.request('POST', '/api/partner/session/invite', {
+        body: { inviteToken: invited.body.inviteToken, password },
+      })
+      const cookie = accepted.headers.get('set-cookie')!.split(';')[0]!
+      const changed = await svc.request('PATCH', `/api/partner/integrations/${s.integrationId}`, {
+        body: { selfHealing: true },
+        headers: { cookie, 'x-csrf-token': accepted.body.csrfToken },
+      })
+      assert.equal(changed.status, 200, changed.text)
+      const secrets = [
+        s.clientSecret,
+        s.orgToken,
+        s.partnerKey,
+        s.vendorToken,
+        svc.adminToken,
+        invited.body.inviteToken,
+        password,
+        cookie.slice('alertbridge_session='.length),
+        accepted.body.csrfToken,
+      ]
 
       const dump: string[] = []
       for (const table of [
@@ -67,6 +92,9 @@ describe('secrets', () => {
         'events',
         'tickets',
         'settings',
+        'partner_users',
+        'partner_sessions',
+        'operator_audit',
       ] as const) {
         dump.push(JSON.stringify(await svc.services.db.kysely.selectFrom(table).selectAll().execute()))
       }

@@ -241,11 +241,15 @@ for (const backend of backends()) {
       for (const [path, method, codes] of [
         ['/api/vendor-api/service/{serviceId}/count', 'get', ['200', '400', '401', '403', '404']],
         ['/api/vendor-api/usage', 'get', ['200', '400', '401', '403', '404']],
-        ['/api/partner/integrations/{id}/services', 'get', ['200', '400', '401', '404']],
-        ['/api/partner/integrations/{id}/services/{serviceId}', 'put', ['200', '400', '401', '404']],
-        ['/api/partner/integrations/{id}/services/{serviceId}', 'delete', ['204', '400', '401', '404']],
-        ['/api/partner/integrations/{id}/usage', 'get', ['200', '400', '401', '404']],
-        ['/api/partner/integrations/{id}/usage/history', 'get', ['200', '400', '401', '404']],
+        ['/api/partner/integrations/{id}/services', 'get', ['200', '400', '401', '403', '404']],
+        ['/api/partner/integrations/{id}/services/{serviceId}', 'put', ['200', '400', '401', '403', '404']],
+        [
+          '/api/partner/integrations/{id}/services/{serviceId}',
+          'delete',
+          ['204', '400', '401', '403', '404'],
+        ],
+        ['/api/partner/integrations/{id}/usage', 'get', ['200', '400', '401', '403', '404']],
+        ['/api/partner/integrations/{id}/usage/history', 'get', ['200', '400', '401', '403', '404']],
       ] as const) {
         const op = paths[path]?.[method]
         assert.ok(op, `${method.toUpperCase()} ${path} is documented`)

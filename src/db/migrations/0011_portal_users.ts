@@ -3,7 +3,8 @@
 // in needs only an email and a password. The password hash is null until the invite is accepted; the
 // invite token and the session cookie are stored only as SHA-256 digests (they are random). Events
 // gain the machine code of their failure (`error`) so that failures can be grouped by cause, and an
-// index that counts an integration's events over a time range (the overview's last 24 hours).
+// index that counts an integration's events over a time range (the overview's last 24 hours). A
+// session's CSRF token is not stored: it is derived from the cookie (domain/portal.ts).
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -37,7 +38,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // SHA-256 of the cookie's value.
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('partner_users.id').onDelete('cascade'))
-    .addColumn('csrf_token', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     // The absolute end; the idle end is last_seen_at + the idle limit.
     .addColumn('expires_at', 'text', (c) => c.notNull())

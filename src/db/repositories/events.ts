@@ -45,6 +45,14 @@ export interface MetricsQuery {
   bucketChars: 10 | 13
 }
 
+/** Failed events of one partner over a time range, optionally of one integration (the dashboard). */
+export interface FailureQuery {
+  partnerId: string
+  integrationId?: string
+  since: string
+  until: string
+}
+
 export class EventRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -167,5 +175,81 @@ export class EventRepository {
       status: r.status as EventStatus,
       count: Number(r.count),
     }))
+  }
+
+  /** Events by integration, name and status over a time range (the integrations overview). */
+  async countsByIntegration(
+    partnerId: string,
+    integrationIds: readonly string[],
+    since: string,
+    until: string,
+  ): Promise<{ integrationId: string; event: string; status: EventStatus; count: number }[]> {
+    if (integrationIds.length === 0) return []
+    const rows = await this.db
+      .selectFrom('events')
+      .select(['integration_id', 'event', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('partner_id', '=', partnerId)
+      .where('integration_id', 'in', integrationIds)
+      .where('created_at', '>=', since)
+      .where('created_at', '<', until)
+      .groupBy(['integration_id', 'event', 'status'])
+      .execute()
+    return rows.map((r) => ({
+      integrationId: r.integration_id,
+      event: r.event,
+      status: r.status as EventStatus,
+      count: Number(r.count),
+    }))
+  }
+
+  /** Failed events grouped by their name and machine code, the most frequent first. */
+  async failureCauses(
+    q: FailureQuery,
+    limit: number,
+  ): Promise<{ event: string; error: string | null; count: number; lastSeenAt: string }[]> {
+    let query = this.db
+      .selectFrom('events')
+      .select([
+        'event',
+        'error',
+        (eb) => eb.fn.countAll<number>().as('count'),
+        (eb) => eb.fn.max('created_at').as('last_seen_at'),
+      ])
+      .where('partner_id', '=', q.partnerId)
+      .where('status', '=', 'failed')
+      .where('created_at', '>=', q.since)
+      .where('created_at', '<', q.until)
+    if (q.integrationId) query = query.where('integration_id', '=', q.integrationId)
+    const rows = await query
+      .groupBy(['event', 'error'])
+      .orderBy('count', 'desc')
+      .orderBy('last_seen_at', 'desc')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => ({
+      event: r.event,
+      error: r.error,
+      count: Number(r.count),
+      lastSeenAt: String(r.last_seen_at),
+    }))
+  }
+
+  /** The newest failed events of one cause (a name and a machine code, or none). */
+  async failureExamples(
+    q: FailureQuery & { event: string; error: string | null },
+    limit: number,
+  ): Promise<AuditEvent[]> {
+    let query = this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('partner_id', '=', q.partnerId)
+      .where('status', '=', 'failed')
+      .where('event', '=', q.event)
+      .where('error', q.error === null ? 'is' : '=', q.error)
+      .where('created_at', '>=', q.since)
+      .where('created_at', '<', q.until)
+    if (q.integrationId) query = query.where('integration_id', '=', q.integrationId)
+    const rows = await query.orderBy('message_id', 'desc').limit(limit).execute()
+    return rows.map(toEvent)
   }
 }

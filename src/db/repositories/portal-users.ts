@@ -46,7 +46,6 @@ export interface PortalUserPatch {
 /** A session with what each request needs of its user and partner. */
 export interface StoredSession {
   id: string
-  csrfToken: string
   createdAt: string
   expiresAt: string
   lastSeenAt: string
@@ -169,19 +168,12 @@ export class PortalUserRepository {
     await this.db.deleteFrom('partner_users').where('id', '=', id).execute()
   }
 
-  async insertSession(s: {
-    id: string
-    userId: string
-    csrfToken: string
-    expiresAt: string
-    now: string
-  }): Promise<void> {
+  async insertSession(s: { id: string; userId: string; expiresAt: string; now: string }): Promise<void> {
     await this.db
       .insertInto('partner_sessions')
       .values({
         id: s.id,
         user_id: s.userId,
-        csrf_token: s.csrfToken,
         created_at: s.now,
         expires_at: s.expiresAt,
         last_seen_at: s.now,
@@ -197,7 +189,6 @@ export class PortalUserRepository {
       .selectAll('u')
       .select([
         's.id as session_id',
-        's.csrf_token',
         's.created_at as session_created_at',
         's.expires_at',
         's.last_seen_at',
@@ -209,7 +200,6 @@ export class PortalUserRepository {
     if (!r) return null
     return {
       id: r.session_id,
-      csrfToken: r.csrf_token,
       createdAt: r.session_created_at,
       expiresAt: r.expires_at,
       lastSeenAt: r.last_seen_at,

@@ -1,7 +1,7 @@
 // Tickets and the reservation protocol that keeps one ticket per correlationId and per open dedup key:
 // a row is inserted with status 'creating' before the PSA is called, and the unique constraints of
 // the table decide which of several concurrent requests creates the ticket.
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Ticket, TicketRecord, TicketStatus } from '../../domain/types.js'
 import type { Database, TicketsTable } from '../schema.js'
 
@@ -57,10 +57,20 @@ export interface TicketQuery {
   integrationIds?: string[]
   status?: 'open' | 'closed'
   accountId?: string
+  productGroup?: string
+  alertType?: string
+  /** Created at or after (inclusive), before (exclusive). */
+  since?: string
+  until?: string
+  /** Part of the title or the correlationId, case ignored (ASCII case on SQLite). */
+  search?: string
   /** Only tickets with an id lower than this one (keyset pagination, newest first). */
   beforeId?: string
   limit: number
 }
+
+/** A LIKE pattern that finds `text` anywhere, its own % and _ taken literally (escaped with \). */
+const containing = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export class TicketRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -231,6 +241,16 @@ export class TicketRepository {
     if (query.status === 'open') q = q.where('status', 'in', ['open', 'closing'])
     if (query.status === 'closed') q = q.where('status', '=', 'closed')
     if (query.accountId) q = q.where('account_id', '=', query.accountId)
+    if (query.productGroup) q = q.where('product_group', '=', query.productGroup)
+    if (query.alertType) q = q.where('alert_type', '=', query.alertType)
+    if (query.since) q = q.where('created_at', '>=', query.since)
+    if (query.until) q = q.where('created_at', '<', query.until)
+    if (query.search) {
+      const pattern = containing(query.search)
+      q = q.where(
+        sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(correlation_id) like ${pattern} escape '\\')`,
+      )
+    }
     if (query.beforeId) q = q.where('id', '<', query.beforeId)
     const rows = await q.orderBy('id', 'desc').limit(query.limit).execute()
     return rows.map(toRecord)

@@ -88,6 +88,13 @@ export class VendorRepository {
     return (await this.findById(v.id))!
   }
 
+  /** The names of these vendors, by id (what a partner may see of them). */
+  async names(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map()
+    const rows = await this.db.selectFrom('vendors').select(['id', 'name']).where('id', 'in', ids).execute()
+    return new Map(rows.map((r) => [r.id, r.name]))
+  }
+
   async findById(id: string): Promise<Vendor | null> {
     const [row] = await vendorById(this.db, id)
     return row ? toVendor(row) : null

@@ -8,6 +8,7 @@ import { partnerId } from '../../http/auth.js'
 import { ApiError } from '../../http/errors.js'
 import { decodeCursor, page } from '../../http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../http/schemas.js'
+import { TimeRangeQuery, timeRange } from '../../http/time-range.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
@@ -20,7 +21,16 @@ const Metrics = Type.Object({
   bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
   totals: Type.Object({ ...Counts.properties, total: Type.Integer() }),
   byEvent: Type.Array(Type.Object({ event: Type.String(), status: EventStatus, count: Type.Integer() })),
-  series: Type.Array(Type.Object({ start: Type.String(), ...Counts.properties })),
+  series: Type.Array(
+    Type.Object({
+      start: Type.String(),
+      ...Counts.properties,
+      events: Type.Record(Type.String(), Type.Integer(), {
+        description: 'the bucket’s counts by event name (e.g. Ticket Created)',
+      }),
+    }),
+    { description: 'buckets with events, oldest first; buckets without any are left out' },
+  ),
 })
 
 export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
@@ -33,11 +43,22 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Your tickets, newest first',
+        summary:
+          'Your tickets, newest first; filtered by status, account, product group, alert type, creation time and a search of title and correlationId',
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
           accountId: Type.Optional(Type.String({ maxLength: 128 })),
+          productGroup: Type.Optional(Type.String({ maxLength: 128 })),
+          alertType: Type.Optional(Type.String({ maxLength: 128 })),
+          ...TimeRangeQuery,
+          search: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 128,
+              description: 'part of the title or the correlationId, case ignored',
+            }),
+          ),
           cursor: Type.Optional(Cursor),
           limit: Type.Optional(Limit),
         }),
@@ -45,12 +66,16 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const { integrationId, ...q } = request.query
+      const { integrationId, since, until, from, to, ...q } = request.query
       const scope = {
         partnerId: partnerId(request),
         ...(integrationId ? { integrationIds: [integrationId] } : {}),
       }
-      return listTickets(s.store, scope, { ...q, limit: q.limit ?? 50 })
+      return listTickets(s.store, scope, {
+        ...q,
+        ...timeRange({ since, until, from, to }),
+        limit: q.limit ?? 50,
+      })
     },
   )
 
@@ -121,6 +146,8 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
           integrationId: IntegrationFilter,
           since: Type.Optional(Instant('counts from (default: 24 hours before until)')),
           until: Type.Optional(Instant('counts until (default: now)')),
+          from: Type.Optional(Instant('the same as since')),
+          to: Type.Optional(Instant('the same as until')),
           bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')])),
         }),
         response: { 200: Metrics, ...failures(400, 401) },
@@ -128,8 +155,9 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
     },
     async (request) => {
       const q = request.query
-      const until = q.until ? new Date(q.until) : s.clock()
-      const since = q.since ? new Date(q.since) : new Date(until.getTime() - 24 * 3600_000)
+      const range = timeRange(q)
+      const until = range.until ? new Date(range.until) : s.clock()
+      const since = range.since ? new Date(range.since) : new Date(until.getTime() - 24 * 3600_000)
       if (since >= until) throw new ApiError('VALIDATION_FAILED', 'since must be before until.')
       const bucket = q.bucket ?? 'hour'
       const rows = await s.store.events.counts({
@@ -144,7 +172,10 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         string,
         { event: string; status: (typeof rows)[number]['status']; count: number }
       >()
-      const series = new Map<string, { start: string; success: number; suppressed: number; failed: number }>()
+      const series = new Map<
+        string,
+        { start: string; success: number; suppressed: number; failed: number; events: Record<string, number> }
+      >()
       for (const r of rows) {
         totals[r.status] += r.count
         totals.total += r.count
@@ -153,8 +184,9 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         e.count += r.count
         byEvent.set(key, e)
         const start = bucket === 'hour' ? `${r.bucket}:00:00.000Z` : `${r.bucket}T00:00:00.000Z`
-        const b = series.get(start) ?? { start, success: 0, suppressed: 0, failed: 0 }
+        const b = series.get(start) ?? { start, success: 0, suppressed: 0, failed: 0, events: {} }
         b[r.status] += r.count
+        b.events[r.event] = (b.events[r.event] ?? 0) + r.count
         series.set(start, b)
       }
       return {
