@@ -3,7 +3,7 @@
 // (bench/run.mjs) and the portal's tests (`node scripts/build.mjs web`), so each runs what the
 // sources say.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -38,7 +38,8 @@ export function buildIfStale() {
 export function buildWebIfStale() {
   const web = join(root, 'web')
   const stamp = join(web, 'dist', 'index.html')
-  if (existsSync(stamp) && newestMtime(web, new Set(['dist'])) <= statSync(stamp).mtimeMs) return
+  const fresh = () => existsSync(stamp) && newestMtime(web, new Set(['dist'])) <= statSync(stamp).mtimeMs
+  if (fresh()) return
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js')
   if (!existsSync(vite)) {
     process.stdout.write(
@@ -46,13 +47,31 @@ export function buildWebIfStale() {
     )
     return
   }
-  process.stdout.write('building web/dist (web/ changed since the last build)…\n')
-  const result = spawnSync(
-    process.execPath,
-    [vite, 'build', '--config', join(web, 'vite.config.ts'), '--logLevel', 'warn'],
-    { stdio: 'inherit', cwd: root },
-  )
-  if (result.status !== 0) throw new Error('the portal build failed; see the output above')
+  // Test files run in parallel and each may ask for the build: one builds, the others wait for it.
+  const lock = join(root, 'node_modules', '.alertbridge-web-build.lock')
+  const until = Date.now() + 180_000
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      if (Date.now() > until)
+        throw new Error(`the portal build lock ${lock} is held; remove it if no build runs`)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200)
+    }
+  }
+  try {
+    if (fresh()) return
+    process.stdout.write('building web/dist (web/ changed since the last build)…\n')
+    const result = spawnSync(
+      process.execPath,
+      [vite, 'build', '--config', join(web, 'vite.config.ts'), '--logLevel', 'warn'],
+      { stdio: 'inherit', cwd: root },
+    )
+    if (result.status !== 0) throw new Error('the portal build failed; see the output above')
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -998,6 +998,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most frequent causes of failure (event name and machine code) with counts and the newest examples (default: the last 24 hours) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    from?: string;
+                    integrationId?: string;
+                    /** @description causes */
+                    limit?: number;
+                    /** @description at or after (inclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    since?: string;
+                    /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    to?: string;
+                    /** @description before (exclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                count: number;
+                                detail: string | null;
+                                error: string | null;
+                                /** @description e.g. Failed To Create Ticket */
+                                event: string;
+                                /** @description the newest few, newest first */
+                                examples: {
+                                    correlationId: string | null;
+                                    createdAt: string;
+                                    detail: string | null;
+                                    integrationId: string;
+                                    messageId: string;
+                                }[];
+                                lastSeenAt: string;
+                            }[];
+                            since: string;
+                            until: string;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/integrations": {
         parameters: {
             query?: never;
@@ -4072,9 +4202,13 @@ export interface paths {
             parameters: {
                 query?: {
                     bucket?: "hour" | "day";
+                    /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    from?: string;
                     integrationId?: string;
                     /** @description counts from (default: 24 hours before until) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
                     since?: string;
+                    /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    to?: string;
                     /** @description counts until (default: now) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
                     until?: string;
                 };
@@ -4097,7 +4231,12 @@ export interface paths {
                                 event: string;
                                 status: "success" | "suppressed" | "failed";
                             }[];
+                            /** @description buckets with events, oldest first; buckets without any are left out */
                             series: {
+                                /** @description the bucket’s counts by event name (e.g. Ticket Created) */
+                                events: {
+                                    [key: string]: number;
+                                };
                                 failed: number;
                                 start: string;
                                 success: number;
@@ -4110,6 +4249,154 @@ export interface paths {
                                 suppressed: number;
                                 total: number;
                             };
+                            until: string;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your integrations with their vendor’s name and the last 24 hours in counts (created, appended, closed, suppressed, failed), paged like GET /api/partner/integrations */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    /** @description items per page (default 500); nextCursor names the next page */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                alertsEnabled: boolean;
+                                connectedAt: string | null;
+                                createdAt: string;
+                                deduplication: {
+                                    enabled: boolean;
+                                    keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
+                                    windowMinutes: number | null;
+                                };
+                                integrationId: string;
+                                /** @description state is pending or connected */
+                                isIntegrationActive: boolean;
+                                last24h: {
+                                    /** @description Ticket Updated (an alert added to an open ticket) */
+                                    appended: number;
+                                    /** @description Ticket Closed */
+                                    closed: number;
+                                    /** @description Ticket Created */
+                                    created: number;
+                                    /** @description every event with status failed */
+                                    failed: number;
+                                    /** @description every event with status suppressed */
+                                    suppressed: number;
+                                };
+                                mappingCompletedAt: string | null;
+                                partnerId: string;
+                                selfHealing: boolean;
+                                /** @enum {unknown} */
+                                state: "created" | "mapping" | "pending" | "connected";
+                                ticketCreation: boolean;
+                                updatedAt: string;
+                                vendorCredentials: {
+                                    /** @enum {boolean} */
+                                    configured: true;
+                                    header: string;
+                                } | null;
+                                vendorId: string;
+                                vendorName: string;
+                            }[];
+                            nextCursor: string | null;
+                            /** @description the counts are of events at or after this time */
+                            since: string;
                             until: string;
                         };
                     };
@@ -5679,16 +5966,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your tickets, newest first */
+        /** Your tickets, newest first; filtered by status, account, product group, alert type, creation time and a search of title and correlationId */
         get: {
             parameters: {
                 query?: {
                     accountId?: string;
+                    alertType?: string;
                     /** @description nextCursor of the previous page */
                     cursor?: string;
+                    /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    from?: string;
                     integrationId?: string;
                     limit?: number;
+                    productGroup?: string;
+                    /** @description part of the title or the correlationId, case ignored */
+                    search?: string;
+                    /** @description at or after (inclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    since?: string;
                     status?: "open" | "closed";
+                    /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    to?: string;
+                    /** @description before (exclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                    until?: string;
                 };
                 header?: never;
                 path?: never;

@@ -46,3 +46,5 @@ export type Metrics = Ok<'/api/partner/metrics', 'get'>
 export type Delivery = Item<Ok<'/api/partner/deliveries', 'get'>>
 export type PsaView = Ok<'/api/partner/psa', 'get'>
 export type PsaInput = Body<'/api/partner/psa', 'put'>
+export type OverviewItem = Item<Ok<'/api/partner/overview', 'get'>>
+export type FailureCause = Item<Ok<'/api/partner/failures', 'get'>>

@@ -106,7 +106,11 @@ function RuleItem({
             <input
               id={`enabled-${rule.id}`}
               type="checkbox"
-              checked={rule.enabled}
+              checked={
+                update.isPending && update.variables.body.enabled !== undefined
+                  ? update.variables.body.enabled
+                  : rule.enabled
+              }
               disabled={update.isPending}
               onChange={(e) => update.mutate({ ruleId: rule.id, body: { enabled: e.target.checked } })}
             />

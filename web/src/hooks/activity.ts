@@ -30,3 +30,23 @@ export function useMetrics(q: MetricsQuery) {
     placeholderData: keepPreviousData,
   })
 }
+
+/** The most frequent causes of failure in the period, each with its newest examples. */
+export function useFailureCauses(q: MetricsQuery) {
+  return useQuery({
+    queryKey: [...activityKeys.all, 'failures', q] as const,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/partner/failures', {
+          params: {
+            query: {
+              since: q.since,
+              limit: 5,
+              ...(q.integrationId ? { integrationId: q.integrationId } : {}),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  })
+}

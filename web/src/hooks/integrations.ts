@@ -5,41 +5,37 @@ import type { IntegrationPatch } from '../api/types'
 
 export const integrationKeys = {
   all: ['integrations'] as const,
-  list: (cursor: string | null) => [...integrationKeys.all, 'list', cursor] as const,
+  list: (cursor: string | null, limit: number) => [...integrationKeys.all, 'list', cursor, limit] as const,
   one: (id: string) => [...integrationKeys.all, 'one', id] as const,
   catalogue: (id: string) => [...integrationKeys.all, 'catalogue', id] as const,
-  counts: (id: string) => [...integrationKeys.all, 'counts', id] as const,
 }
 
 export const integrationPageSize = 20
 
-export function useIntegrations(cursor: string | null) {
+/** The integrations with their vendor's name and last-24-hour counts, a page at a time. */
+export function useOverview(cursor: string | null, limit = integrationPageSize) {
   return useQuery({
-    queryKey: integrationKeys.list(cursor),
+    queryKey: integrationKeys.list(cursor, limit),
     queryFn: () =>
       unwrap(
-        api.GET('/api/partner/integrations', {
-          params: { query: { limit: integrationPageSize, ...(cursor ? { cursor } : {}) } },
+        api.GET('/api/partner/overview', {
+          params: { query: { limit, ...(cursor ? { cursor } : {}) } },
         }),
       ),
     placeholderData: keepPreviousData,
   })
 }
 
+/** The vendor's name of an integration (from the overview's first page, which holds up to 500). */
+export function useVendorName(id: string): string | null {
+  const overview = useOverview(null, 500)
+  return overview.data?.data.find((i) => i.integrationId === id)?.vendorName || null
+}
+
 export function useIntegration(id: string) {
   return useQuery({
     queryKey: integrationKeys.one(id),
     queryFn: () => unwrap(api.GET('/api/partner/integrations/{id}', { params: { path: { id } } })),
-  })
-}
-
-/** Success, suppressed and failed events of the last 24 hours. */
-export function useIntegrationCounts(id: string) {
-  return useQuery({
-    queryKey: integrationKeys.counts(id),
-    queryFn: async () =>
-      (await unwrap(api.GET('/api/partner/metrics', { params: { query: { integrationId: id } } }))).totals,
-    staleTime: 60_000,
   })
 }
 

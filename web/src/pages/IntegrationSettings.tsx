@@ -1,14 +1,13 @@
 // The integration's switches: alerting, ticket creation, self-healing, and de-duplication (which
 // fields make two alerts the same incident, and for how long).
 import { type FormEvent, useState } from 'react'
-import { Link, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import type { Integration } from '../api/types'
-import { StateBadge } from '../components/Badge'
+import { IntegrationHeader } from '../components/IntegrationHeader'
 import { Page } from '../components/Page'
 import { ErrorNotice, Notice, QueryView } from '../components/State'
 import { useIntegration, useUpdateIntegration } from '../hooks/integrations'
 import { useCanEdit } from '../hooks/session'
-import { vendorOf } from './Integrations'
 
 const keyFields = [
   { id: 'accountId', label: 'Account' },
@@ -151,10 +150,7 @@ export function IntegrationSettings() {
       <QueryView query={integration} what="Loading the integration">
         {(i) => (
           <>
-            <p>
-              Integration with <strong>{vendorOf(i)}</strong> <StateBadge state={i.state} />{' '}
-              <Link to={`/integrations/${encodeURIComponent(id)}/rules`}>Rules</Link>
-            </p>
+            <IntegrationHeader integration={i} current="Settings" />
             <div className="panel">
               <SettingsForm key={i.updatedAt} integration={i} />
             </div>

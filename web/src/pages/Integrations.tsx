@@ -1,43 +1,34 @@
 // Every integration: its vendor, state, alerting and what happened in the last 24 hours.
 import { Link } from 'react-router'
-import type { Integration } from '../api/types'
+import type { OverviewItem } from '../api/types'
 import { OnOff, StateBadge } from '../components/Badge'
 import { Page } from '../components/Page'
 import { Pager, usePager } from '../components/Pager'
 import { QueryView } from '../components/State'
-import { useIntegrationCounts, useIntegrations } from '../hooks/integrations'
+import { useOverview } from '../hooks/integrations'
 
-/** The vendor's name where the service gives it, else its id. */
-export function vendorOf(i: Integration): string {
-  const named = i as Integration & { vendorName?: string | null }
-  return named.vendorName ?? i.vendorId
-}
-
-function Counts({ id }: { id: string }) {
-  const counts = useIntegrationCounts(id)
-  if (counts.error) return <span className="muted">unavailable</span>
-  if (!counts.data) return <span className="muted">…</span>
-  const c = counts.data
+function Counts({ c }: { c: OverviewItem['last24h'] }) {
   return (
     <span className="counts">
-      <span>{c.success} ok</span>
+      <span>{c.created} created</span>
+      <span>{c.appended} appended</span>
+      <span>{c.closed} closed</span>
       <span>{c.suppressed} suppressed</span>
       <span className={c.failed > 0 ? 'failed' : ''}>{c.failed} failed</span>
     </span>
   )
 }
 
-function nextStep(i: Integration): { to: string; label: string } {
-  if (i.state === 'mapping')
-    return { to: `/integrations/${i.integrationId}/setup/connect`, label: 'Continue setup' }
-  if (i.state === 'created')
-    return { to: `/integrations/${i.integrationId}/setup/connect`, label: 'Prepare setup' }
-  return { to: `/integrations/${i.integrationId}/setup/review`, label: 'Setup' }
+function nextStep(i: OverviewItem): { to: string; label: string } {
+  const setup = `/integrations/${encodeURIComponent(i.integrationId)}/setup`
+  if (i.state === 'mapping') return { to: `${setup}/connect`, label: 'Continue setup' }
+  if (i.state === 'created') return { to: `${setup}/connect`, label: 'Prepare setup' }
+  return { to: `${setup}/review`, label: 'Setup' }
 }
 
 export function Integrations() {
   const pager = usePager()
-  const list = useIntegrations(pager.cursor)
+  const list = useOverview(pager.cursor)
   return (
     <Page title="Integrations">
       <p className="muted">
@@ -63,10 +54,12 @@ export function Integrations() {
                 <tbody>
                   {page.data.map((i) => {
                     const step = nextStep(i)
+                    const vendor = i.vendorName || i.vendorId
+                    const id = encodeURIComponent(i.integrationId)
                     return (
                       <tr key={i.integrationId}>
                         <td data-label="Vendor">
-                          <strong>{vendorOf(i)}</strong>
+                          <strong>{vendor}</strong>
                           <div className="small muted mono">{i.integrationId}</div>
                         </td>
                         <td data-label="State">
@@ -76,26 +69,20 @@ export function Integrations() {
                           <OnOff on={i.alertsEnabled} label="alerting" />
                         </td>
                         <td data-label="Last 24 hours">
-                          <Counts id={i.integrationId} />
+                          <Counts c={i.last24h} />
                         </td>
                         <td data-label="Open">
                           <div className="row">
-                            <Link to={step.to} aria-label={`${step.label}: ${vendorOf(i)}`}>
+                            <Link to={step.to} aria-label={`${step.label}: ${vendor}`}>
                               {step.label}
                             </Link>
-                            <Link
-                              to={`/integrations/${i.integrationId}/rules`}
-                              aria-label={`Rules: ${vendorOf(i)}`}
-                            >
+                            <Link to={`/integrations/${id}/rules`} aria-label={`Rules: ${vendor}`}>
                               Rules
                             </Link>
-                            <Link
-                              to={`/integrations/${i.integrationId}/settings`}
-                              aria-label={`Settings: ${vendorOf(i)}`}
-                            >
+                            <Link to={`/integrations/${id}/settings`} aria-label={`Settings: ${vendor}`}>
                               Settings
                             </Link>
-                            <Link to={`/tickets?integrationId=${encodeURIComponent(i.integrationId)}`}>
+                            <Link to={`/tickets?integrationId=${id}`} aria-label={`Tickets: ${vendor}`}>
                               Tickets
                             </Link>
                           </div>

@@ -1,10 +1,9 @@
-import { Link, useParams } from 'react-router'
-import { StateBadge } from '../components/Badge'
+import { useParams } from 'react-router'
+import { IntegrationHeader } from '../components/IntegrationHeader'
 import { Page } from '../components/Page'
 import { RulesEditor } from '../components/RulesEditor'
 import { QueryView } from '../components/State'
 import { useIntegration } from '../hooks/integrations'
-import { vendorOf } from './Integrations'
 
 export function RulesPage() {
   const { id = '' } = useParams()
@@ -14,10 +13,7 @@ export function RulesPage() {
       <QueryView query={integration} what="Loading the integration">
         {(i) => (
           <>
-            <p>
-              Integration with <strong>{vendorOf(i)}</strong> <StateBadge state={i.state} />{' '}
-              <Link to={`/integrations/${encodeURIComponent(id)}/settings`}>Settings</Link>
-            </p>
+            <IntegrationHeader integration={i} current="Rules" />
             <RulesEditor integrationId={id} />
           </>
         )}

@@ -1,11 +1,10 @@
 // The setup wizard of one integration: connect the PSA → map accounts → map services to billing
 // lines → rules → review and complete the mapping (mapping → pending). Each step has its own URL.
 import { Link, Navigate, useParams } from 'react-router'
-import { StateBadge } from '../../components/Badge'
+import { IntegrationHeader } from '../../components/IntegrationHeader'
 import { Page } from '../../components/Page'
 import { QueryView } from '../../components/State'
 import { useIntegration } from '../../hooks/integrations'
-import { vendorOf } from '../Integrations'
 import { AccountsStep } from './AccountsStep'
 import { ConnectStep } from './ConnectStep'
 import { ReviewStep } from './ReviewStep'
@@ -34,9 +33,7 @@ export function Wizard() {
       <QueryView query={integration} what="Loading the integration">
         {(i) => (
           <>
-            <p>
-              Integration with <strong>{vendorOf(i)}</strong> <StateBadge state={i.state} />
-            </p>
+            <IntegrationHeader integration={i} current="Setup" />
             <nav aria-label="Setup steps">
               <ol className="steps">
                 {steps.map((s) => (
