@@ -69,8 +69,7 @@ export function Deliveries() {
                       </td>
                       <td data-label="Attempts">{d.attempts}</td>
                       <td data-label="Last answer">
-                        {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : ''} {d.lastError ?? ''}
-                        {!d.lastStatusCode && !d.lastError && '—'}
+                        {d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : '—')}
                       </td>
                       <td data-label="Created">
                         <Time iso={d.createdAt} />
