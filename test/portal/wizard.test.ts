@@ -94,6 +94,20 @@ describe('the setup wizard', { skip: browserSkip }, () => {
         const s = await setup.partner('GET', `/api/partner/integrations/${setup.integrationId}/services`)
         return s.body.data[0]?.mapping?.psaProductId === 'endpoint-seat'
       }, 'the service mapping')
+      // …and, for one account, a line of its own.
+      await page
+        .getByLabel('Billing line of Protected endpoints for ACME Corp.', { exact: true })
+        .selectOption({ label: 'Cloud backup (per TB) (Managed services agreement)' })
+      await page
+        .getByRole('button', { name: 'Save the billing line of Protected endpoints for ACME Corp.' })
+        .click()
+      await waitFor(async () => {
+        const l = await setup.partner(
+          'GET',
+          `/api/partner/integrations/${setup.integrationId}/services/seats/accounts`,
+        )
+        return l.body.data[0]?.accountId === 'acme-001' && /backup-tb/.test(l.body.data[0]?.psaLineId ?? '')
+      }, 'the account line mapping')
       await page.getByRole('link', { name: 'Next: Rules' }).click()
 
       // 4. Rules: one rule for the group, priority picked from the PSA's list.

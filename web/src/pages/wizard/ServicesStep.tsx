@@ -2,12 +2,12 @@
 // A service mapped to a product sets, for every account, the quantity of the line billing that
 // product on the account's company agreement. Optional: skip it if you bill otherwise.
 import { useState } from 'react'
-import type { BillingLine, Service } from '../../api/types'
+import type { Account, BillingLine, Service } from '../../api/types'
 import { Pager, usePager } from '../../components/Pager'
 import { ErrorNotice, Loading, Notice, QueryView } from '../../components/State'
 import { useAccounts } from '../../hooks/accounts'
-import { useAgreements } from '../../hooks/psa'
-import { useMapService, useServices } from '../../hooks/services'
+import { useAgreements, useCompanyName } from '../../hooks/psa'
+import { useMapService, useMapServiceLine, useServiceLines, useServices } from '../../hooks/services'
 import { useCanEdit } from '../../hooks/session'
 
 function ServiceRow({
@@ -65,6 +65,97 @@ function ServiceRow({
   )
 }
 
+function CompanyOption({ companyId }: { companyId: string }) {
+  const name = useCompanyName(companyId)
+  return <option value={companyId}>{name ? `${name} (#${companyId})` : `#${companyId}`}</option>
+}
+
+/** One account's own billing line for a service: it takes precedence over the service's product. */
+function AccountLine({
+  integrationId,
+  service,
+  account,
+  lines,
+  current,
+}: {
+  integrationId: string
+  service: Service
+  account: Account
+  lines: BillingLine[]
+  current: string | null
+}) {
+  const canEdit = useCanEdit()
+  const map = useMapServiceLine(integrationId)
+  const [value, setValue] = useState(current ?? '')
+  const id = `line-${service.id}-${account.vendorAccountId}`
+  return (
+    <tr>
+      <td data-label="Service">{service.name}</td>
+      <td data-label="Account">{account.name}</td>
+      <td data-label="Line">
+        <label htmlFor={id} className="visually-hidden">
+          Billing line of {service.name} for {account.name}
+        </label>
+        <select id={id} value={value} disabled={!canEdit} onChange={(e) => setValue(e.target.value)}>
+          <option value="">the service's product</option>
+          {lines.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.name} ({l.agreementName})
+            </option>
+          ))}
+        </select>
+        {map.error && <ErrorNotice error={map.error} />}
+      </td>
+      <td data-label="Save">
+        {canEdit && (
+          <button
+            type="button"
+            className="secondary"
+            disabled={!value || value === (current ?? '') || map.isPending}
+            aria-label={`Save the billing line of ${service.name} for ${account.name}`}
+            onClick={() =>
+              map.mutate({ serviceId: service.id, accountId: account.vendorAccountId, psaLineId: value })
+            }
+          >
+            Save
+          </button>
+        )}
+      </td>
+    </tr>
+  )
+}
+
+function AccountLines({
+  integrationId,
+  service,
+  accounts,
+  lines,
+}: {
+  integrationId: string
+  service: Service
+  accounts: Account[]
+  lines: BillingLine[]
+}) {
+  const current = useServiceLines(integrationId, service.id)
+  if (current.isPending) return null
+  const of = (accountId: string) =>
+    current.data?.data.find((l) => l.accountId === accountId)?.psaLineId ?? null
+  return (
+    <>
+      {accounts.map((a) => (
+        <AccountLine
+          key={`${a.vendorAccountId}/${of(a.vendorAccountId)}`}
+          integrationId={integrationId}
+          service={service}
+          account={a}
+          lines={lines}
+          current={of(a.vendorAccountId)}
+        />
+      ))}
+    </>
+  )
+}
+
 function productsOf(lines: BillingLine[]): { id: string; name: string }[] {
   const seen = new Map<string, string>()
   for (const l of lines) if (l.productId && !seen.has(l.productId)) seen.set(l.productId, l.name)
@@ -82,6 +173,7 @@ export function ServicesStep({ integrationId }: { integrationId: string }) {
   const pager = usePager()
   const services = useServices(integrationId, pager.cursor)
   const products = productsOf(lines.data?.data ?? [])
+  const ofCompany = (mapped.data?.data ?? []).filter((a) => a.mapping?.psaCompanyId === chosen)
 
   return (
     <>
@@ -104,9 +196,7 @@ export function ServicesStep({ integrationId }: { integrationId: string }) {
               <label htmlFor="lines-company">Show the agreements of company</label>
               <select id="lines-company" value={chosen ?? ''} onChange={(e) => setCompany(e.target.value)}>
                 {companies.map((c) => (
-                  <option key={c} value={c}>
-                    #{c}
-                  </option>
+                  <CompanyOption key={c} companyId={c} />
                 ))}
               </select>
             </div>
@@ -180,6 +270,41 @@ export function ServicesStep({ integrationId }: { integrationId: string }) {
         </QueryView>
         <Pager pager={pager} nextCursor={services.data?.nextCursor} label="Services" />
       </section>
+      {chosen && (lines.data?.data.length ?? 0) > 0 && (services.data?.data.length ?? 0) > 0 && (
+        <section className="panel" aria-labelledby="account-lines-h">
+          <h2 id="account-lines-h">A line of its own for one account</h2>
+          <p className="small muted">
+            Where a customer's agreement bills a service on a particular line, name it here; it takes
+            precedence over the service's product. Shown for the accounts of the company chosen above.
+          </p>
+          <div className="table-wrap">
+            <table className="responsive">
+              <caption className="visually-hidden">Billing lines per account</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Service</th>
+                  <th scope="col">Account</th>
+                  <th scope="col">Line</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Save</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {services.data?.data.map((svc) => (
+                  <AccountLines
+                    key={svc.id}
+                    integrationId={integrationId}
+                    service={svc}
+                    accounts={ofCompany}
+                    lines={lines.data?.data ?? []}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
     </>
   )
 }
