@@ -65,6 +65,9 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       await page.getByText('ACME Corp. is mapped to Acme Corporation.').waitFor()
       await page.getByRole('button', { name: /^Take 1 suggested match/ }).click()
       await page.getByText('1 suggested match was taken.').waitFor()
+      // The accounts list is searchable too.
+      await page.getByLabel('Search accounts').fill('umbrel')
+      await page.getByRole('cell', { name: /^Globex Inc/ }).waitFor({ state: 'detached' })
       await page.getByRole('button', { name: 'Choose a company for Umbrella Health' }).click()
       const search = page.getByLabel('Search companies')
       assert.equal(await search.inputValue(), 'umbrella')

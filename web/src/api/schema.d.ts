@@ -1564,7 +1564,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page */
+        /** The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page; filtered by mapping and a search */
         get: {
             parameters: {
                 query?: {
@@ -1574,6 +1574,8 @@ export interface paths {
                     limit?: number;
                     /** @description true: only mapped accounts; false: only unmapped */
                     mapped?: boolean;
+                    /** @description part of the name, the vendorAccountId or the externalId, case ignored */
+                    search?: string;
                 };
                 header?: never;
                 path: {

@@ -6,13 +6,19 @@ export type MappedFilter = 'all' | 'unmapped' | 'mapped'
 
 export const accountKeys = {
   all: (id: string) => ['accounts', id] as const,
-  list: (id: string, filter: MappedFilter, cursor: string | null, limit: number) =>
-    [...accountKeys.all(id), filter, cursor, limit] as const,
+  list: (id: string, filter: MappedFilter, cursor: string | null, limit: number, search: string) =>
+    [...accountKeys.all(id), filter, cursor, limit, search] as const,
 }
 
-export function useAccounts(id: string, filter: MappedFilter, cursor: string | null, limit = 25) {
+export function useAccounts(
+  id: string,
+  filter: MappedFilter,
+  cursor: string | null,
+  limit = 25,
+  search = '',
+) {
   return useQuery({
-    queryKey: accountKeys.list(id, filter, cursor, limit),
+    queryKey: accountKeys.list(id, filter, cursor, limit, search),
     queryFn: () =>
       unwrap(
         api.GET('/api/partner/integrations/{id}/accounts', {
@@ -21,6 +27,7 @@ export function useAccounts(id: string, filter: MappedFilter, cursor: string | n
             query: {
               limit,
               ...(cursor ? { cursor } : {}),
+              ...(search.trim() ? { search: search.trim() } : {}),
               ...(filter === 'all' ? {} : { mapped: filter === 'mapped' }),
             },
           },

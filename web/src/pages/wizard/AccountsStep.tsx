@@ -6,6 +6,7 @@ import type { Account, PsaEntity } from '../../api/types'
 import { Pager, usePager } from '../../components/Pager'
 import { ErrorNotice, Notice, QueryView } from '../../components/State'
 import { type MappedFilter, useAccounts, useMapAccount, useUnmapAccount } from '../../hooks/accounts'
+import { useDebounced } from '../../hooks/debounced'
 import { useCompanyName, useCompanySuggestions, usePsaLookup } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
 import { searchWord, similarity, suggestThreshold } from '../../match'
@@ -36,8 +37,9 @@ function CompanyPicker({
     setForAccount(account.vendorAccountId)
     setSearch(searchWord(account.name))
   }
-  const pager = usePager(search)
-  const companies = usePsaLookup('companies', { search, cursor: pager.cursor, limit: 20 })
+  const searched = useDebounced(search)
+  const pager = usePager(searched)
+  const companies = usePsaLookup('companies', { search: searched, cursor: pager.cursor, limit: 20 })
   const ranked = (list: PsaEntity[]) =>
     account
       ? [...list]
@@ -69,7 +71,7 @@ function CompanyPicker({
       <QueryView query={companies} what="Loading companies">
         {(page) =>
           page.data.length === 0 ? (
-            <p>No company matches “{search}”.</p>
+            <p>No company matches “{searched}”.</p>
           ) : (
             <ul className="rules" aria-label="Companies">
               {ranked(page.data).map(({ c, score }) => (
@@ -102,8 +104,10 @@ function CompanyPicker({
 export function AccountsStep({ integrationId }: { integrationId: string }) {
   const canEdit = useCanEdit()
   const [filter, setFilter] = useState<MappedFilter>('all')
-  const pager = usePager(filter)
-  const accounts = useAccounts(integrationId, filter, pager.cursor)
+  const [search, setSearch] = useState('')
+  const searched = useDebounced(search)
+  const pager = usePager(`${filter}/${searched}`)
+  const accounts = useAccounts(integrationId, filter, pager.cursor, 25, searched)
   const map = useMapAccount(integrationId)
   const unmap = useUnmapAccount(integrationId)
   const [selected, setSelected] = useState<Account | null>(null)
@@ -146,6 +150,16 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
           <h2 id="accounts-h">Vendor accounts</h2>
           <div className="row">
             <div className="field">
+              <label htmlFor="account-search">Search accounts</label>
+              <input
+                id="account-search"
+                type="search"
+                value={search}
+                placeholder="name or id"
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </div>
+            <div className="field">
               <label htmlFor="mapped-filter">Show</label>
               <select
                 id="mapped-filter"
@@ -174,9 +188,11 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
             {(page) =>
               page.data.length === 0 ? (
                 <p>
-                  {filter === 'unmapped'
-                    ? 'Every account is mapped.'
-                    : 'The vendor has not sent any accounts yet.'}
+                  {searched.trim()
+                    ? `No account matches “${searched.trim()}”.`
+                    : filter === 'unmapped'
+                      ? 'Every account is mapped.'
+                      : 'The vendor has not sent any accounts yet.'}
                 </p>
               ) : (
                 <div className="table-wrap">
