@@ -1,6 +1,6 @@
 // Tickets with filters and search. The filters live in the URL, so a filtered list can be linked to
 // and survives a reload.
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import type { TicketQuery } from '../api/types'
 import { Badge } from '../components/Badge'
@@ -8,6 +8,7 @@ import { Page } from '../components/Page'
 import { Pager, usePager } from '../components/Pager'
 import { QueryView } from '../components/State'
 import { Time } from '../format'
+import { useOverview } from '../hooks/integrations'
 import { useTickets } from '../hooks/tickets'
 
 const filterNames = [
@@ -40,8 +41,13 @@ export function Tickets() {
   const [params, setParams] = useSearchParams()
   const applied = Object.fromEntries(filterNames.map((n) => [n, params.get(n) ?? ''])) as Filters
   const [draft, setDraft] = useState<Filters>(applied)
+  // A link to other filters (e.g. an integration's tickets) replaces what the form shows.
+  const appliedKey = params.toString()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the URL, not each render's copy of it
+  useEffect(() => setDraft(applied), [appliedKey])
   const pager = usePager(params.toString())
   const tickets = useTickets(toQuery(applied, pager.cursor))
+  const integrations = useOverview(null, 500)
   const set = (name: keyof Filters) => (e: { target: { value: string } }) =>
     setDraft((d) => ({ ...d, [name]: e.target.value }))
 
@@ -76,6 +82,21 @@ export function Tickets() {
             </select>
           </div>
           <div className="field">
+            <label htmlFor="t-integration">Integration</label>
+            <select id="t-integration" value={draft.integrationId} onChange={set('integrationId')}>
+              <option value="">all</option>
+              {draft.integrationId &&
+                !integrations.data?.data.some((i) => i.integrationId === draft.integrationId) && (
+                  <option value={draft.integrationId}>{draft.integrationId}</option>
+                )}
+              {(integrations.data?.data ?? []).map((i) => (
+                <option key={i.integrationId} value={i.integrationId}>
+                  {i.vendorName || i.integrationId}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
             <label htmlFor="t-account">Account</label>
             <input id="t-account" value={draft.accountId} onChange={set('accountId')} />
           </div>
@@ -104,11 +125,6 @@ export function Tickets() {
             </button>
           </div>
         </div>
-        {applied.integrationId && (
-          <p className="small">
-            Only integration <span className="mono">{applied.integrationId}</span>.
-          </p>
-        )}
       </form>
       <QueryView query={tickets} what="Loading tickets">
         {(page) =>
