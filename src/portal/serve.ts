@@ -39,7 +39,8 @@ function secure(reply: FastifyReply): FastifyReply {
 }
 
 export function registerPortal(app: App, dir: string = portalDir): void {
-  const built = existsSync(`${dir}index.html`)
+  // Built later than the service started (npm run build:web beside a running service): seen at once.
+  let built = existsSync(`${dir}index.html`)
   // Only the reply.sendFile decorator: routes below decide what is served and how long it is kept.
   app.register(fastifyStatic, { root: dir, serve: false })
 
@@ -47,6 +48,7 @@ export function registerPortal(app: App, dir: string = portalDir): void {
     const path = request.url.split('?')[0] ?? '/'
     // An unknown API path is the API's own 404 in the failure envelope, never the portal's page.
     if (path === '/api' || path.startsWith('/api/')) return reply.callNotFound()
+    if (!built) built = existsSync(`${dir}index.html`)
     if (!built) {
       return reply
         .code(404)
