@@ -2,7 +2,7 @@
 // Lower layers never import the capabilities above them, nothing imports the composition root, and
 // there is no circle. Type-only imports count: a circle of types is still a circle.
 const lower = '^src/(domain|security|db|http|outbound|queue|psa)/'
-const capabilities = '^src/(alerts|admin|partner|vendor-api|integrations|catalogue|webhooks|tenants|ops|billing)/'
+const capabilities = '^src/(alerts|admin|partner|vendor-api|integrations|catalogue|webhooks|tenants|ops|billing|portal)/'
 const root = '^src/(server|boot|app|routes|services|runtime|demo)\\.ts$'
 
 module.exports = {

@@ -17,6 +17,11 @@ function find(dir) {
 
 const args = process.argv.slice(2)
 const files = args.some((a) => !a.startsWith('--')) ? [] : find(join(root, 'test')).sort()
+// The portal's tests serve web/dist: build it once here rather than in each test file.
+if ([...args, ...files].some((f) => f.includes('test/portal'))) {
+  const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'web'], { stdio: 'inherit' })
+  if (built.status !== 0) process.exit(built.status ?? 1)
+}
 const result = spawnSync(
   process.execPath,
   [

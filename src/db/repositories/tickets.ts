@@ -3,6 +3,7 @@
 // the table decide which of several concurrent requests creates the ticket.
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Ticket, TicketRecord, TicketStatus } from '../../domain/types.js'
+import { containing } from '../like.js'
 import type { Database, TicketsTable } from '../schema.js'
 
 function toTicket(r: Selectable<TicketsTable>): Ticket {
@@ -68,9 +69,6 @@ export interface TicketQuery {
   beforeId?: string
   limit: number
 }
-
-/** A LIKE pattern that finds `text` anywhere, its own % and _ taken literally (escaped with \). */
-const containing = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export class TicketRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,6 +1,7 @@
 // What the vendor declares about an integration: accounts, services and usage counts (spec §4.6).
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { UsageCount, VendorAccount, VendorService } from '../../domain/billing.js'
+import { containing } from '../like.js'
 import type { KeyPage } from '../rows.js'
 import type { Database, VendorAccountsTable, VendorServicesTable } from '../schema.js'
 
@@ -90,7 +91,7 @@ export class VendorDataRepository {
   /** One page of the integration's accounts with their PSA company mapping (null: not mapped). */
   async listAccountsWithMappings(
     integrationId: string,
-    page: KeyPage<string> & MappedFilter,
+    page: KeyPage<string> & MappedFilter & { search?: string },
   ): Promise<{ account: VendorAccount; mapping: { psaCompanyId: string; board: string | null } | null }[]> {
     let q = this.db
       .selectFrom('vendor_accounts as a')
@@ -103,6 +104,12 @@ export class VendorDataRepository {
       .select(['m.psa_company_id', 'm.board'])
       .where('a.integration_id', '=', integrationId)
     if (page.mapped !== undefined) q = q.where('m.account_id', page.mapped ? 'is not' : 'is', null)
+    if (page.search) {
+      const pattern = containing(page.search)
+      q = q.where(
+        sql<boolean>`(lower(a.name) like ${pattern} escape '\\' or lower(a.vendor_account_id) like ${pattern} escape '\\' or lower(a.external_id) like ${pattern} escape '\\')`,
+      )
+    }
     if (page.after !== undefined) q = q.where('a.vendor_account_id', '>', page.after)
     const rows = await q.orderBy('a.vendor_account_id').limit(page.limit).execute()
     return rows.map((r) => ({

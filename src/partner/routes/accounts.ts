@@ -35,11 +35,18 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary:
-          "The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page",
+          "The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page; filtered by mapping and a search",
         params: IdParams,
         querystring: Type.Object({
           mapped: Type.Optional(
             Type.Boolean({ description: 'true: only mapped accounts; false: only unmapped' }),
+          ),
+          search: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 128,
+              description: 'part of the name, the vendorAccountId or the externalId, case ignored',
+            }),
           ),
           limit: Type.Optional(LongLimit),
           cursor: Type.Optional(KeyCursor),
@@ -48,13 +55,14 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const { mapped, limit = 500, cursor } = request.query
+      const { mapped, search, limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 1)?.[0]
       const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
       const rows = await s.store.vendorData.listAccountsWithMappings(integration.id, {
         after,
         limit: limit + 1,
         mapped,
+        search,
       })
       const { data, nextCursor } = pageByKey(rows, limit, (r) => [r.account.vendorAccountId])
       return {

@@ -1,0 +1,160 @@
+// Step 1: the partner's PSA connection (one for all integrations) and a test that changes nothing
+// and answers, in the PSA's own words, what is wrong.
+import { type FormEvent, useEffect, useState } from 'react'
+import type { PsaInput, PsaView } from '../../api/types'
+import { ErrorNotice, Notice, QueryView } from '../../components/State'
+import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
+import { useCanEdit } from '../../hooks/session'
+import { defaultFields, psaKinds } from './psaKinds'
+
+type Values = Record<string, string>
+
+function initial(view: PsaView): { kind: string; values: Values; defaults: Values } {
+  const values: Values = {}
+  const defaults: Values = {}
+  for (const [k, v] of Object.entries(view))
+    if (typeof v === 'string' && k !== 'kind' && v !== '********') values[k] = v
+  const d = (view as { defaults?: Record<string, unknown> }).defaults ?? {}
+  for (const [k, v] of Object.entries(d)) if (typeof v === 'string') defaults[k] = v
+  return { kind: view.kind, values, defaults }
+}
+
+function ConnectionForm({ view }: { view: PsaView }) {
+  const canEdit = useCanEdit()
+  const save = useSavePsa()
+  const [state, setState] = useState(() => initial(view))
+  useEffect(() => setState(initial(view)), [view])
+  const kind = psaKinds.find((k) => k.kind === state.kind) ?? psaKinds[0]!
+  const set = (name: string, value: string) =>
+    setState((s) => ({ ...s, values: { ...s.values, [name]: value } }))
+  const setDefault = (name: string, value: string) =>
+    setState((s) => ({ ...s, defaults: { ...s.defaults, [name]: value } }))
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const settings: Record<string, unknown> = { kind: state.kind }
+    for (const f of kind.fields) {
+      const v = state.values[f.name]?.trim()
+      if (v) settings[f.name] = v
+    }
+    const defaults = Object.fromEntries(Object.entries(state.defaults).filter(([, v]) => v.trim()))
+    if (Object.keys(defaults).length > 0) settings.defaults = defaults
+    save.mutate(settings as PsaInput)
+  }
+
+  return (
+    <form onSubmit={submit} className="panel" aria-labelledby="psa-form">
+      <h2 id="psa-form">Your PSA connection</h2>
+      <p className="small muted">
+        One connection serves all your integrations. Use a dedicated API user with only the permissions
+        tickets need.
+      </p>
+      <fieldset disabled={!canEdit}>
+        <legend>Connection</legend>
+        <div className="field">
+          <label htmlFor="psa-kind">PSA</label>
+          <select
+            id="psa-kind"
+            value={state.kind}
+            onChange={(e) => setState((s) => ({ ...s, kind: e.target.value }))}
+          >
+            {psaKinds.map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {kind.fields.length === 0 && (
+          <p className="small">The sandbox keeps tickets inside alertbridge: nothing to fill in.</p>
+        )}
+        <div className="grid-2">
+          {kind.fields.map((f) => (
+            <div className="field" key={f.name}>
+              <label htmlFor={`psa-${f.name}`}>
+                {f.label}
+                {f.optional ? ' (optional)' : ''}
+              </label>
+              <input
+                id={`psa-${f.name}`}
+                type={f.secret ? 'password' : 'text'}
+                autoComplete="off"
+                value={state.values[f.name] ?? ''}
+                aria-describedby={f.hint || f.secret ? `psa-${f.name}-hint` : undefined}
+                onChange={(e) => set(f.name, e.target.value)}
+              />
+              {(f.hint || f.secret) && (
+                <p className="hint" id={`psa-${f.name}-hint`}>
+                  {f.secret ? 'Stored encrypted and never shown again; enter it each time you save.' : f.hint}
+                </p>
+              )}
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset disabled={!canEdit}>
+        <legend>Ticket defaults (for what a rule leaves empty)</legend>
+        <div className="grid-2">
+          {defaultFields.map((f) => (
+            <div className="field" key={f.name}>
+              <label htmlFor={`default-${f.name}`}>{f.label}</label>
+              <input
+                id={`default-${f.name}`}
+                value={state.defaults[f.name] ?? ''}
+                placeholder="the PSA's own default"
+                onChange={(e) => setDefault(f.name, e.target.value)}
+              />
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      {canEdit && (
+        <button type="submit" disabled={save.isPending}>
+          {save.isPending ? 'Saving and testing…' : 'Save connection'}
+        </button>
+      )}
+      {save.error && <ErrorNotice error={save.error} />}
+      {save.data &&
+        (typeof save.data.warning === 'string' ? (
+          <Notice kind="warn">
+            <p>Saved, but the PSA refused the test: {save.data.warning}</p>
+          </Notice>
+        ) : (
+          <Notice kind="ok">
+            <p>Saved. The PSA answered the test.</p>
+          </Notice>
+        ))}
+    </form>
+  )
+}
+
+export function ConnectStep() {
+  const psa = usePsa()
+  const test = useTestPsa()
+  return (
+    <section aria-labelledby="connect-step">
+      <h2 id="connect-step" className="visually-hidden">
+        Connect your PSA
+      </h2>
+      <QueryView query={psa} what="Loading your PSA connection">
+        {(view) => <ConnectionForm view={view} />}
+      </QueryView>
+      <div className="panel">
+        <h2>Test the connection</h2>
+        <p className="small muted">Signs in to the PSA and reads a little; creates nothing.</p>
+        <button type="button" className="secondary" disabled={test.isPending} onClick={() => test.mutate()}>
+          {test.isPending ? 'Testing…' : 'Test connection'}
+        </button>
+        {test.error && <ErrorNotice error={test.error} />}
+        {test.data && (
+          <Notice kind={test.data.ok ? 'ok' : 'error'}>
+            <p>
+              <strong>{test.data.ok ? 'Connected.' : 'The connection does not work.'}</strong>{' '}
+              {test.data.detail}
+            </p>
+          </Notice>
+        )}
+      </div>
+    </section>
+  )
+}
