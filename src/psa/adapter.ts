@@ -150,6 +150,9 @@ export interface PsaAdapter<S> {
     scope: LookupScope,
     call: PsaCall,
   ): Promise<PsaResult<PsaEntity[]>>
+  /** The ticket's page in the PSA's own web app, for a person to open; null where the PSA has no
+   * ticket URL this adapter can build (it never calls the PSA for it). */
+  ticketUrl(conn: PsaConnection<S>, ticketId: string): string | null
   /** Every billing line of the company's agreements (every page), for the usage mapping screen. A PSA
    * whose API cannot change billing quantities answers a non-retryable failure that says so. */
   billingLines(conn: PsaConnection<S>, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>>
@@ -179,6 +182,7 @@ export interface PsaClient {
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>>
   lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>>
+  ticketUrl(ticketId: string): string | null
   billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>>
   setQuantity(
     lineId: string,

@@ -78,6 +78,7 @@ function bind<S>(adapter: PsaAdapter<S>, conn: PsaConnection<S>, common: Static<
     appendNote: (ticketId, note, call) => adapter.appendNote(conn, ticketId, note, call),
     closeTicket: (ticketId, close, call) => adapter.closeTicket(conn, ticketId, close, call),
     lookup: (what, scope, call) => adapter.lookup(conn, what, scope, call),
+    ticketUrl: (ticketId) => adapter.ticketUrl(conn, ticketId),
     billingLines: (companyId, call) => adapter.billingLines(conn, companyId, call),
     setQuantity: (lineId, quantity, call) => adapter.setQuantity(conn, lineId, quantity, call),
   }

@@ -43,6 +43,7 @@ function slowPsa() {
       }),
     appendNote: async () => ({ ok: true, value: null }),
     closeTicket: async () => ({ ok: true, value: { alreadyClosed: false } }),
+    ticketUrl: () => null,
     billingLines: async () => ({ ok: true, value: [] }),
     setQuantity: async () => ({ ok: true, value: { previous: null } }),
     lookup: async () => ({ ok: true, value: [] }),

@@ -111,6 +111,14 @@ export function throughService<S>(f: ServiceFixture<S>): void {
         assert.equal(f.tickets(sim), before + 1)
         const t = f.ticket(sim, id)
         assert.equal(t.ref, cid, 'the correlationId is in the PSA ticket')
+        // The partner's ticket page links into the PSA where the PSA has ticket URLs.
+        const page = await s.partner('GET', `/api/partner/tickets/${cid}`)
+        assert.equal(page.status, 200, page.text)
+        const url: string | null = page.body.psaTicketUrl
+        assert.ok(
+          url === null || (url.startsWith('http') && url.includes(encodeURIComponent(id))),
+          String(url),
+        )
         const updated = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: cid })
         assert.equal(updated.status, 200, updated.text)
         assert.equal(f.ticket(sim, id).notes, t.notes + 1)

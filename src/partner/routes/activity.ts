@@ -12,6 +12,14 @@ import { TimeRangeQuery, timeRange } from '../../http/time-range.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
+
+const PartnerTicket = Type.Object({
+  ...TicketWithHistory.properties,
+  psaTicketUrl: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the ticket's page in your PSA's web app, where the PSA has ticket URLs (docs/psa/<kind>.md); null otherwise",
+  }),
+})
 const EventStatus = Type.Union([Type.Literal('success'), Type.Literal('suppressed'), Type.Literal('failed')])
 
 const Counts = Type.Object({ success: Type.Integer(), suppressed: Type.Integer(), failed: Type.Integer() })
@@ -88,16 +96,26 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         summary: 'A ticket with its event history',
         params: Type.Object({ correlationId: CorrelationId }),
         querystring: Type.Object({ integrationId: IntegrationFilter }),
-        response: { 200: TicketWithHistory, ...failures(400, 401, 404, 409) },
+        response: { 200: PartnerTicket, ...failures(400, 401, 404, 409) },
       },
     },
-    async (request) =>
-      getTicket(
+    async (request) => {
+      const owner = partnerId(request)
+      const ticket = await getTicket(
         s.store,
-        { partnerId: partnerId(request) },
+        { partnerId: owner },
         request.params.correlationId,
         request.query.integrationId,
-      ),
+      )
+      const partner = ticket.psaTicketId ? await s.store.partners.findById(owner) : null
+      // Only through the connection the ticket was made in: a partner that moved to another PSA
+      // kind has no link into the old one.
+      const same = partner && partner.psa.kind === ticket.psaKind
+      const connected = same ? s.psa.connect(partner.id, partner.psa) : null
+      const psaTicketUrl =
+        connected?.ok && ticket.psaTicketId ? connected.client.ticketUrl(ticket.psaTicketId) : null
+      return { ...ticket, psaTicketUrl }
+    },
   )
 
   app.get(

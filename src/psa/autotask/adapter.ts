@@ -26,6 +26,7 @@ import { ConnectionPool } from '../core/connections.js'
 import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { autotaskTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { AutotaskClient, autotaskErrorText, type Picklist } from './client.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
@@ -218,6 +219,10 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
       resolution: cut(close.note, limits.resolution),
     })
     return patched.ok ? ok({ alreadyClosed: false }) : patched
+  }
+
+  ticketUrl(conn: Conn, ticketId: string): string | null {
+    return autotaskTicketUrl(conn.settings.baseUrl ?? this.pool.of(conn).client.knownZone(), ticketId)
   }
 
   async billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {

@@ -46,6 +46,11 @@ export class AutotaskClient {
     private readonly zoneLookupRoot: string,
   ) {}
 
+  /** The zone's REST root found so far, if any (no call). */
+  knownZone(): string | null {
+    return this.zone.peek()
+  }
+
   /** The REST root (…/ATServicesRest/) of the tenant's zone. */
   root(call: PsaCall, fresh = false): Promise<PsaResult<string>> {
     if (this.s.baseUrl) return Promise.resolve({ ok: true, value: withSlash(this.s.baseUrl) })

@@ -27,6 +27,7 @@ import { CachedResult, ConnectionPool, cachedIn } from '../core/connections.js'
 import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { connectWiseTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { ConnectWiseClient, connectWiseErrorText } from './client.js'
 import { ConnectWiseSettings, connectWiseSecrets } from './settings.js'
@@ -196,6 +197,11 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
       body: [{ op: 'replace', path: 'status', value: { id: Number(target.id) } }],
     })
     return patched.ok ? ok({ alreadyClosed: false }) : patched
+  }
+
+  ticketUrl(conn: Conn, ticketId: string): string | null {
+    const { client } = this.pool.of(conn)
+    return connectWiseTicketUrl(client.root, conn.settings.codebase ?? client.knownCodebase(), ticketId)
   }
 
   billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {

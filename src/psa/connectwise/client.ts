@@ -38,6 +38,11 @@ export class ConnectWiseClient {
     this.root = rootOf(s)
   }
 
+  /** The codebase discovered so far, if any (no call). */
+  knownCodebase(): string | null {
+    return this.codebase.peek()
+  }
+
   /** The codebase (e.g. `v4_6_release/`): the setting, else the site's company info; `fresh` asks again. */
   discover(call: PsaCall, fresh = false): Promise<PsaResult<string>> {
     if (this.s.codebase) return Promise.resolve({ ok: true, value: withSlash(this.s.codebase) })

@@ -49,6 +49,11 @@ export class CachedResult<T> {
 
   constructor(private readonly ttlMs: number) {}
 
+  /** The value held, whatever its age, without fetching (null before the first success). */
+  peek(): T | null {
+    return this.value?.value ?? null
+  }
+
   async get(
     fetch: (call: PsaCall) => Promise<PsaResult<T>>,
     caller: PsaCall,

@@ -26,6 +26,7 @@ import { ConnectionPool } from '../core/connections.js'
 import { cut, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { haloTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { billingLines, setQuantity } from './billing.js'
 import { firstOf, HaloClient, type HaloItem, listOf } from './client.js'
@@ -191,6 +192,10 @@ export class HaloPsa implements PsaAdapter<Settings> {
           : statuses
       }
     }
+  }
+
+  ticketUrl(conn: Conn, ticketId: string): string | null {
+    return haloTicketUrl(this.pool.of(conn).client.root, ticketId)
   }
 
   billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {

@@ -238,6 +238,11 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     }
   }
 
+  /** No ticket URL: BMS's web app lives on another host than its API, and no source shows its form. */
+  ticketUrl(_conn: Conn, _ticketId: string): string | null {
+    return null
+  }
+
   billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
     const state = this.pool.of(conn)
     return billingLines(state.client, state.services, companyId, call)

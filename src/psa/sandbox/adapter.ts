@@ -176,6 +176,11 @@ export class SandboxPsa implements PsaAdapter<Settings> {
   }
 
   /** Every company has one agreement with a line for each product of the sandbox's catalogue. */
+  /** The sandbox has no web app of its own: its tickets are at GET /api/partner/sandbox/tickets. */
+  ticketUrl(_conn: Conn, _ticketId: string): string | null {
+    return null
+  }
+
   async billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
     const failure = await this.injected(conn, 'usage', call)
     if (failure) return fail(failure)

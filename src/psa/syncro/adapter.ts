@@ -26,6 +26,7 @@ import { CachedResult, ConnectionPool } from '../core/connections.js'
 import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { syncroTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { billingLines, setQuantity } from './billing.js'
 import { itemOf, SyncroClient, syncroErrorText } from './client.js'
@@ -190,6 +191,10 @@ export class SyncroPsa implements PsaAdapter<Settings> {
         return settings.ok ? ok(settings.value[what]) : settings
       }
     }
+  }
+
+  ticketUrl(conn: Conn, ticketId: string): string | null {
+    return syncroTicketUrl(this.pool.of(conn).client.root, ticketId)
   }
 
   billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {

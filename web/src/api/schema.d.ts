@@ -6158,6 +6158,8 @@ export interface paths {
                             productGroup: string;
                             psaKind: string;
                             psaTicketId: string | null;
+                            /** @description the ticket's page in your PSA's web app, where the PSA has ticket URLs (docs/psa/<kind>.md); null otherwise */
+                            psaTicketUrl: string | null;
                             status: "open" | "closed";
                             title: string;
                             /** Format: date-time */

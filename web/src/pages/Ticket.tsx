@@ -9,7 +9,7 @@ import { Time } from '../format'
 import { useTicket } from '../hooks/tickets'
 
 function PsaTicket({ t }: { t: TicketWithHistory }) {
-  const url = (t as TicketWithHistory & { psaTicketUrl?: string | null }).psaTicketUrl
+  const url = t.psaTicketUrl
   if (!t.psaTicketId) return <span className="muted">none yet</span>
   return url && /^https?:\/\//.test(url) ? (
     <a href={url} target="_blank" rel="noreferrer noopener">
