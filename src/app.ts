@@ -8,7 +8,12 @@ import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/typ
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { alertFailureRenderers } from './alerts/responses.js'
 import type { App } from './http/app-types.js'
-import { clientFailure, frameworkFailure, installErrorHandling } from './http/error-handler.js'
+import {
+  clientFailure,
+  frameworkFailure,
+  installErrorHandling,
+  maxParamLength,
+} from './http/error-handler.js'
 import { installIngressChecks } from './http/ingress.js'
 import { FailureBody } from './http/schemas.js'
 import { registerHealth } from './ops/health.js'
@@ -19,7 +24,6 @@ import { oauthFailure } from './vendor-api/routes/oauth-token.js'
 
 export const bodyLimitBytes = 256 * 1024
 /** Longer than any id a schema takes (at most 128), so a too-long id gets the schema's 400 naming it. */
-const maxParamLength = 512
 
 /** Paths of fields that must never reach a log line. */
 export const redactPaths = [

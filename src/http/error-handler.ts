@@ -154,6 +154,9 @@ const shortPath = (url: string): string => {
   return path.length > 200 ? `${path.slice(0, 200)}…` : path
 }
 
+/** The longest path parameter the router takes (no id is that long; longer is refused with a 400). */
+export const maxParamLength = 512
+
 /**
  * The router's own refusals (Fastify's `frameworkErrors` option), which otherwise answer in Fastify's
  * shape: a path segment that is not valid percent-encoding, a path parameter longer than the router

@@ -6,8 +6,9 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import type { FastifyReply } from 'fastify'
+import type { FastifyError, FastifyReply } from 'fastify'
 import type { App } from '../http/app-types.js'
+import { frameworkFailure, maxParamLength } from '../http/error-handler.js'
 
 /** web/dist beside src/ (tsx) and beside dist/ (the build): both are one level under the root. */
 export const portalDir = fileURLToPath(new URL('../../web/dist/', import.meta.url))
@@ -47,7 +48,14 @@ export function registerPortal(app: App, dir: string = portalDir): void {
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
     // An unknown API path is the API's own 404 in the failure envelope, never the portal's page.
-    if (path === '/api' || path.startsWith('/api/')) return reply.callNotFound()
+    if (path === '/api' || path.startsWith('/api/')) {
+      // The router answers a parameter past its limit with a 400; this catch-all took the path first.
+      if (path.split('/').some((segment) => segment.length > maxParamLength)) {
+        const err = Object.assign(new Error('path parameter too long'), { code: 'FST_ERR_MAX_PARAM_LENGTH' })
+        return frameworkFailure(maxParamLength)(err as FastifyError, request, reply)
+      }
+      return reply.callNotFound()
+    }
     if (!built) built = existsSync(`${dir}index.html`)
     if (!built) {
       return reply
