@@ -13,6 +13,9 @@ export interface DemoCredentials {
   partnerApiKey: string
   integrationId: string
   organizationOemToken: string
+  /** The demo partner's first portal user: an admin whose invite opens the portal (once). */
+  portalEmail?: string
+  portalInvite?: string
 }
 
 export const demoCatalogue = {
@@ -46,7 +49,15 @@ export async function provisionDemo(s: Services): Promise<DemoCredentials> {
   await s.partnerSetup.createRule(integration, { productGroup: 'Endpoint Security' })
   const mapped = await s.store.integrations.findById(integration.id)
   await s.partnerSetup.completeMapping(mapped!)
+  const portalEmail = 'admin@demo-msp.example'
+  const { inviteToken } = await s.portalUsers.invite(
+    partner.id,
+    { email: portalEmail, name: 'Demo admin', role: 'admin' },
+    { kind: 'operator', id: 'demo', requestId: null },
+  )
   return {
+    portalEmail,
+    portalInvite: inviteToken,
     vendorId: vendor.id,
     clientId: vendor.clientId,
     clientSecret,

@@ -34,6 +34,11 @@ async function main(): Promise<void> {
       'see it:',
       `  curl -s ${baseUrl}/api/partner/tickets -H 'authorization: Bearer ${demo.partnerApiKey}'`,
     )
+    if (demo.portalInvite)
+      lines.push(
+        `partner portal: ${baseUrl}/invite#${demo.portalInvite}`,
+        `  (sets the password of ${demo.portalEmail}, an admin; the invite works once, for 7 days)`,
+      )
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`)
 

@@ -72,6 +72,16 @@ describe('first start with --demo', () => {
     const base = /listening on (\S+)/.exec(first.output)![1]
     const admin = await fetch(`${base}/api/admin/vendors`, { headers: { authorization: `Bearer ${token}` } })
     assert.equal(admin.status, 200)
+    // The portal: the printed invite sets the demo admin's password and signs in.
+    const invite = /partner portal: \S+\/invite#(\S+)/.exec(first.output)?.[1]
+    assert.ok(invite, first.output)
+    const accepted = await fetch(`${base}/api/partner/session/invite`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inviteToken: invite, password: 'correct horse battery staple' }),
+    })
+    assert.equal(accepted.status, 200, await accepted.clone().text())
+    assert.equal(((await accepted.json()) as { user: { role: string } }).user.role, 'admin')
     assert.equal(await stop(first.child), 0, 'SIGTERM shuts down cleanly')
 
     const second = await start(dataDir, ['--demo'])
