@@ -7,7 +7,8 @@ import { startHaloPsaSim } from '../sims/halopsa/server.js'
 import { adapterContract } from './contract.js'
 
 adapterContract('HaloPSA', async () => {
-  const sim = await startHaloPsaSim({ clients: 250 })
+  // Tokens of 3 s: they expire (and are renewed) in the middle of the suite, as BMS's do in its own.
+  const sim = await startHaloPsaSim({ clients: 250, tokenLifetimeSeconds: 3 })
   const registry = new PsaRegistry([
     haloPsa({ http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }) }),
   ])
@@ -58,6 +59,11 @@ adapterContract('HaloPSA', async () => {
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
-    close: () => sim.close(),
+    async close() {
+      // The suite outlasts a token's life: the adapter fetched new ones mid-run.
+      const fetched = sim.callsTo(/\/token$/, 'POST').length
+      await sim.close()
+      if (fetched < 2) throw new Error(`HaloPSA: ${fetched} token fetches; the tokens never expired mid-run`)
+    },
   }
 })

@@ -56,6 +56,12 @@ adapterContract('Kaseya BMS', async () => {
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
-    close: () => sim.close(),
+    async close() {
+      // The suite outlasts a token's life: the adapter fetched new ones mid-run.
+      const fetched = sim.callsTo(/\/security\/(authenticate|refreshtoken)$/i, 'POST').length
+      await sim.close()
+      if (fetched < 2)
+        throw new Error(`Kaseya BMS: ${fetched} token fetches; the tokens never expired mid-run`)
+    },
   }
 })
