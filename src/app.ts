@@ -18,6 +18,7 @@ import { installIngressChecks } from './http/ingress.js'
 import { FailureBody } from './http/schemas.js'
 import { registerHealth } from './ops/health.js'
 import { registerMetrics } from './ops/metrics.js'
+import { portalPages } from './portal/serve.js'
 import { routes } from './routes.js'
 import type { Services } from './services.js'
 import { oauthFailure } from './vendor-api/routes/oauth-token.js'
@@ -126,7 +127,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     if (schema?.response && typeof schema.response === 'object' && !('403' in schema.response))
       schema.response = { ...schema.response, 403: FailureBody }
   })
-  installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure })
+  // Unmatched GETs outside the API are the partner portal's pages (web/dist), before the 404.
+  installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure }, portalPages(app))
   // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup (issue 10).
   installIngressChecks(app)
   // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.

@@ -26,7 +26,6 @@ import { registerPartnerServices } from './partner/routes/services.js'
 import { registerPartnerSession } from './partner/routes/session.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
 import { registerPartnerUsers } from './partner/routes/users.js'
-import { registerPortal } from './portal/serve.js'
 import type { Services } from './services.js'
 import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
 import { registerVendorCredentials } from './vendor-api/routes/credentials.js'
@@ -74,6 +73,4 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminAudit,
   // Both: webhook deliveries
   registerDeliveries,
-  // The partner portal (web/dist) at `/`: a catch-all GET, so every more specific route wins
-  (app) => registerPortal(app),
 ]

@@ -32,7 +32,7 @@ import { createOutboundHttp } from './outbound/http.js'
 import { partnerOfKey } from './partner/api-key.js'
 import { PortalSessions } from './partner/portal-sessions.js'
 import { PortalUsers } from './partner/portal-users.js'
-import { BillingLines, PsaConnections } from './partner/psa-connection.js'
+import { PsaConnections } from './partner/psa-connection.js'
 import { PartnerSetup } from './partner/setup.js'
 import { SignInThrottle } from './partner/sign-in-throttle.js'
 import { autotaskPsa } from './psa/autotask/adapter.js'
@@ -68,7 +68,6 @@ export interface Services {
   sandbox: SandboxStore
   /** Testing a partner's PSA connection and its look-ups, kept a few minutes. */
   psaConnections: PsaConnections
-  billingLines: BillingLines
   tokens: TokenService
   intake: AlertIntake
   executor: AlertExecutor
@@ -238,7 +237,6 @@ export function buildServices(deps: {
     psa,
     sandbox,
     psaConnections: new PsaConnections({ psa, timeoutMs: config.psaTimeoutMs }),
-    billingLines: new BillingLines({ psa, timeoutMs: config.psaTimeoutMs }),
     tokens,
     intake,
     executor,

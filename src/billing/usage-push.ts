@@ -53,15 +53,17 @@ export class UsagePushes {
   /**
    * A mapping changed: the latest count of each pair it touches is pushed again (to the new line, or
    * shown unmapped): a service's (every account), an account's (every service) or one pair's.
+   * Answers how many pushes it queued.
    */
   async remapped(
     tx: Store,
     integrationId: string,
     which: { serviceId?: string; accountId?: string },
-  ): Promise<void> {
+  ): Promise<number> {
     const latest = await tx.usage.latest(integrationId, which)
     for (const u of latest) await tx.usagePushes.pending(integrationId, { ...u, usageId: u.id }, u.createdAt)
     await this.enqueue(tx, integrationId, latest)
+    return latest.length
   }
 
   handOver(): void {

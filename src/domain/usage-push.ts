@@ -2,6 +2,8 @@
 // goes (a billing line the partner named for the account, or the line of the mapped product on the
 // account's company's agreements), which line a product names, and what an attempt's result means for
 // the state the partner sees. The job (billing/usage-push.ts) does the I/O around them.
+import { asSentence } from './text.js'
+
 /** pending: waiting for its push; pushed: the PSA took it; retrying: the PSA failed, tried again
  * later; failed: refused or out of retries; unmapped: nowhere to push it (kept, visible). */
 export type UsagePushStatus = 'pending' | 'pushed' | 'retrying' | 'failed' | 'unmapped'
@@ -105,7 +107,7 @@ export function afterFailure(
   f: AttemptFailure,
   canRetry: boolean,
 ): { status: Extract<UsagePushStatus, 'retrying' | 'failed'>; detail: string } {
-  const text = /[.!?]$/.test(f.message.trim()) ? f.message.trim() : `${f.message.trim()}.`
+  const text = asSentence(f.message)
   if (f.retryable && canRetry) return { status: 'retrying', detail: `The PSA failed; retrying: ${text}` }
   return {
     status: 'failed',

@@ -129,9 +129,13 @@ function sendFailure(
   )
 }
 
+/** What answers a GET or HEAD no route matched, before the 404 (the partner portal's pages); undefined: not its. */
+export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined
+
 export function installErrorHandling(
   app: FastifyInstance,
   renderers: Readonly<Record<string, FailureRenderer>>,
+  pages?: PageFallback,
 ): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const error = fromFramework(err)
@@ -139,14 +143,17 @@ export function installErrorHandling(
     else request.log.info({ code: error.code, detail: error.detail }, 'request refused')
     return sendFailure(request, reply, error, renderers)
   })
-  app.setNotFoundHandler((request, reply) =>
-    sendFailure(
+  app.setNotFoundHandler((request, reply) => {
+    const page =
+      pages && (request.method === 'GET' || request.method === 'HEAD') ? pages(request, reply) : undefined
+    if (page) return page
+    return sendFailure(
       request,
       reply,
       new ApiError('NOT_FOUND', `There is no route ${request.method} ${shortPath(request.url)}.`),
       renderers,
-    ),
-  )
+    )
+  })
 }
 
 const shortPath = (url: string): string => {

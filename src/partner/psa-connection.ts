@@ -4,8 +4,9 @@
 // searched and paged here with a cursor of ours.
 import { LRUCache } from 'lru-cache'
 import type { StoredPsa } from '../domain/partner.js'
+import { asSentence } from '../domain/text.js'
 import { ApiError } from '../http/errors.js'
-import type { BillingLine, LookupKind, PsaEntity } from '../psa/adapter.js'
+import type { BillingLine, LookupKind, PsaClient, PsaEntity } from '../psa/adapter.js'
 import { fingerprint } from '../psa/core/connections.js'
 import type { PsaRegistry } from '../psa/registry.js'
 
@@ -28,17 +29,19 @@ const keepMs = 5 * 60 * 1000
 
 export class PsaConnections {
   private readonly lists = new LRUCache<string, PsaEntity[]>({ max: 2000, ttl: keepMs })
+  /** Billing lines per company: a mapping screen reads them for every line it shows. */
+  private readonly lines = new LRUCache<string, BillingLine[]>({ max: 2000, ttl: 60 * 1000 })
 
   constructor(private readonly deps: { psa: PsaRegistry; timeoutMs: number }) {}
 
   async test(partnerId: string, stored: StoredPsa): Promise<ConnectionTest> {
     const connected = this.deps.psa.connect(partnerId, stored)
-    if (!connected.ok) return { ok: false, detail: sentence(connected.failure.message) }
+    if (!connected.ok) return { ok: false, detail: asSentence(connected.failure.message) }
     // A test makes several requests (discovery, the areas it reads), each with its own budget.
     const result = await connected.client.test({ signal: AbortSignal.timeout(this.deps.timeoutMs * 6) })
     return result.ok
       ? { ok: true, detail: result.value.detail }
-      : { ok: false, detail: sentence(result.failure.message) }
+      : { ok: false, detail: asSentence(result.failure.message) }
   }
 
   async lookup(
@@ -50,12 +53,9 @@ export class PsaConnections {
     const key = `${fingerprint({ partnerId, kind: stored.kind, settings: stored.settings })}:${what}:${q.board ?? ''}`
     let list = q.refresh ? undefined : this.lists.get(key)
     if (!list) {
-      const connected = this.deps.psa.connect(partnerId, stored)
-      if (!connected.ok)
-        throw new ApiError('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
       // Every page of a large list may take several calls: a longer budget than one alert's call.
       const signal = AbortSignal.timeout(this.deps.timeoutMs * 6)
-      const result = await connected.client.lookup(what, { board: q.board }, { signal })
+      const result = await this.client(partnerId, stored).lookup(what, { board: q.board }, { signal })
       if (!result.ok) {
         if (result.failure.kind === 'needs-input')
           throw new ApiError('VALIDATION_FAILED', `${result.failure.message}.`)
@@ -76,37 +76,36 @@ export class PsaConnections {
       nextCursor: more ? Buffer.from(JSON.stringify({ o: offset + q.limit })).toString('base64url') : null,
     }
   }
-}
 
-export interface BillingLinesQuery {
-  companyId: string
-  refresh?: boolean
-}
-
-/** The billing lines of a company, kept like the look-ups (they are read for every line of a screen). */
-export class BillingLines {
-  private readonly lines = new LRUCache<string, BillingLine[]>({ max: 2000, ttl: 60 * 1000 })
-
-  constructor(private readonly deps: { psa: PsaRegistry; timeoutMs: number }) {}
-
-  async of(partnerId: string, stored: StoredPsa, q: BillingLinesQuery): Promise<BillingLine[]> {
+  /** The billing lines of a PSA company's agreements (the usage mapping screen), kept a minute. */
+  async billingLines(partnerId: string, stored: StoredPsa, q: BillingLinesQuery): Promise<BillingLine[]> {
     const key = `${fingerprint({ partnerId, kind: stored.kind, settings: stored.settings })}:${q.companyId}`
     const kept = q.refresh ? undefined : this.lines.get(key)
     if (kept) return kept
-    const connected = this.deps.psa.connect(partnerId, stored)
-    if (!connected.ok)
-      throw new ApiError('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
-    const result = await connected.client.billingLines(q.companyId, {
+    const result = await this.client(partnerId, stored).billingLines(q.companyId, {
       signal: AbortSignal.timeout(this.deps.timeoutMs * 6),
     })
     if (!result.ok) {
       if (result.failure.kind === 'not-found')
         throw new ApiError('NOT_FOUND', `The PSA has no company '${q.companyId}': ${result.failure.message}.`)
-      throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${sentence(result.failure.message)}`)
+      throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${asSentence(result.failure.message)}`)
     }
     this.lines.set(key, result.value)
     return result.value
   }
+
+  /** The partner's connection, or the refusal that says why it cannot be used. */
+  private client(partnerId: string, stored: StoredPsa): PsaClient {
+    const connected = this.deps.psa.connect(partnerId, stored)
+    if (!connected.ok)
+      throw new ApiError('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
+    return connected.client
+  }
+}
+
+export interface BillingLinesQuery {
+  companyId: string
+  refresh?: boolean
 }
 
 function offsetOf(cursor: string | undefined): number {
@@ -118,10 +117,4 @@ function offsetOf(cursor: string | undefined): number {
     // fall through
   }
   throw new ApiError('VALIDATION_FAILED', 'cursor is not a cursor this API returned; start again without it.')
-}
-
-/** A failure's message as one sentence. */
-function sentence(message: string): string {
-  const text = message.trim()
-  return /[.!?]$/.test(text) ? text : `${text}.`
 }

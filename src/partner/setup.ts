@@ -221,11 +221,7 @@ export class PartnerSetup {
 
   /** Pushes the latest count of every pair again (after the partner fixed what made a push fail). */
   async pushUsageAgain(integration: Integration): Promise<number> {
-    const n = await this.store.transaction(async (tx) => {
-      const before = (await tx.usage.latest(integration.id)).length
-      await this.usagePushes.remapped(tx, integration.id, {})
-      return before
-    })
+    const n = await this.store.transaction((tx) => this.usagePushes.remapped(tx, integration.id, {}))
     this.usagePushes.handOver()
     return n
   }

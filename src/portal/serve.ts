@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import type { FastifyError, FastifyReply } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import type { App } from '../http/app-types.js'
-import { frameworkFailure, maxParamLength } from '../http/error-handler.js'
+import type { PageFallback } from '../http/error-handler.js'
 
 /** web/dist beside src/ (tsx) and beside dist/ (the build): both are one level under the root. */
 export const portalDir = fileURLToPath(new URL('../../web/dist/', import.meta.url))
@@ -39,23 +39,20 @@ function secure(reply: FastifyReply): FastifyReply {
     .header('cross-origin-opener-policy', 'same-origin')
 }
 
-export function registerPortal(app: App, dir: string = portalDir): void {
+/**
+ * The portal's pages, as the service's answer to a GET no route matched (installErrorHandling's
+ * `pages`): the router's own matching and refusals stand, and every API route wins. Answers undefined
+ * for what is not the portal's (an unknown API path, a missing asset): that is the API's 404.
+ */
+export function portalPages(app: App, dir: string = portalDir): PageFallback {
   // Built later than the service started (npm run build:web beside a running service): seen at once.
   let built = existsSync(`${dir}index.html`)
-  // Only the reply.sendFile decorator: routes below decide what is served and how long it is kept.
+  // Only the reply.sendFile decorator: the fallback decides what is served and how long it is kept.
   app.register(fastifyStatic, { root: dir, serve: false })
-
-  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+  return (request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
-    // An unknown API path is the API's own 404 in the failure envelope, never the portal's page.
-    if (path === '/api' || path.startsWith('/api/')) {
-      // The router answers a parameter past its limit with a 400; this catch-all took the path first.
-      if (path.split('/').some((segment) => segment.length > maxParamLength)) {
-        const err = Object.assign(new Error('path parameter too long'), { code: 'FST_ERR_MAX_PARAM_LENGTH' })
-        return frameworkFailure(maxParamLength)(err as FastifyError, request, reply)
-      }
-      return reply.callNotFound()
-    }
+    if (path === '/api' || path.startsWith('/api/') || (path.startsWith('/assets/') && !assetPath.test(path)))
+      return undefined
     if (!built) built = existsSync(`${dir}index.html`)
     if (!built) {
       return reply
@@ -63,11 +60,12 @@ export function registerPortal(app: App, dir: string = portalDir): void {
         .type('text/plain; charset=utf-8')
         .send('The partner portal is not built: run `npm run build`, then start the service again.\n')
     }
-    if (assetPath.test(path))
+    if (assetPath.test(path)) {
+      if (!existsSync(`${dir}${path.slice(1)}`)) return undefined
       return secure(reply).sendFile(path.slice(1), { maxAge: '365d', immutable: true })
+    }
     if (topFile.test(path) && existsSync(`${dir}${path.slice(1)}`))
       return secure(reply).sendFile(path.slice(1), { maxAge: '1h', immutable: false })
-    if (path.startsWith('/assets/')) return reply.callNotFound()
     return secure(reply).header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false })
-  })
+  }
 }

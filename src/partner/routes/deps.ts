@@ -9,7 +9,7 @@ import type { CredentialRotation } from '../../tenants/credentials.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
 import type { PortalSessions } from '../portal-sessions.js'
 import type { PortalUsers } from '../portal-users.js'
-import type { BillingLines, PsaConnections } from '../psa-connection.js'
+import type { PsaConnections } from '../psa-connection.js'
 import type { PartnerSetup } from '../setup.js'
 
 export interface PartnerRoutesDeps {
@@ -22,7 +22,6 @@ export interface PartnerRoutesDeps {
   psa: PsaRegistry
   sandbox: SandboxStore
   psaConnections: PsaConnections
-  billingLines: BillingLines
   portalUsers: PortalUsers
   portalSessions: PortalSessions
   /** The catalogue each integration may use (the dry run decides as an alert would). */

@@ -118,7 +118,7 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
-      return { data: await s.billingLines.of(partner.id, partner.psa, request.query) }
+      return { data: await s.psaConnections.billingLines(partner.id, partner.psa, request.query) }
     },
   )
 

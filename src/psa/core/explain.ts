@@ -1,5 +1,6 @@
 // The connection test's sentences, shared by every PSA: what a failure means for the partner, in
 // words naming what to fix. Each adapter adds the credential fields of its own kind.
+import { asSentence } from '../../domain/text.js'
 import type { PsaFailure, PsaResult } from '../adapter.js'
 
 export interface Wording {
@@ -31,8 +32,7 @@ export function explain(f: PsaFailure, w: Wording): string {
 
 /** A failed test, its detail one sentence. */
 export function refused(detail: string): PsaResult<{ detail: string }> {
-  const sentence = /[.!?]$/.test(detail.trim()) ? detail.trim() : `${detail.trim()}.`
-  return { ok: false, failure: { kind: 'rejected', retryable: false, message: sentence } }
+  return { ok: false, failure: { kind: 'rejected', retryable: false, message: asSentence(detail) } }
 }
 
 /** `next` moved onto `root`'s origin: a paging link never takes credentials to another host. */
