@@ -1,7 +1,7 @@
 // The import rules of the layers (docs/architecture.md), checked by `npm run lint:deps` in .ci/run.
 // Lower layers never import the capabilities above them, nothing imports the composition root, and
 // there is no circle. Type-only imports count: a circle of types is still a circle.
-const lower = '^src/(domain|security|db|http|outbound|queue|psa)/'
+const lower = '^src/(domain|security|db|http|outbound|queue|psa|redis)/'
 const capabilities = '^src/(alerts|admin|partner|vendor-api|integrations|catalogue|webhooks|tenants|ops|billing|portal)/'
 const root = '^src/(server|boot|app|routes|services|runtime|demo)\\.ts$'
 
@@ -10,7 +10,8 @@ module.exports = {
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     {
       name: 'lower-layers-stay-below',
-      comment: 'db/, http/, psa/, queue/, outbound/, domain/ and security/ never import a capability folder.',
+      comment:
+        'db/, http/, psa/, queue/, redis/, outbound/, domain/ and security/ never import a capability folder.',
       severity: 'error',
       from: { path: lower },
       to: { path: capabilities },
@@ -42,6 +43,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(psa|queue|outbound)/' },
       to: { path: '^src/http/' },
+    },
+    {
+      name: 'redis-below-the-queue',
+      comment: 'redis/ holds the connection and what processes share through it; it knows no queue, table or PSA.',
+      severity: 'error',
+      from: { path: '^src/redis/' },
+      to: { path: '^src/', pathNot: '^src/redis/' },
     },
     {
       name: 'outbound-stands-alone',

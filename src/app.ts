@@ -81,10 +81,11 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     done(null, payload)
   })
   // The webhook strategy previews answers from a short-lived copy of the configuration; a change
-  // made through this process's API is seen by the next alert. Only routes that can change
-  // configuration get the hook (not alerts, not tokens, not reads), so the alert path pays nothing.
+  // made through this process's API is seen by its next alert, and by other processes' once the
+  // notice reaches them (issue 14). Only routes that can change configuration get the hook (not
+  // alerts, not tokens, not reads), so the alert path pays nothing.
   const clearPreviewCache = (_request: unknown, _reply: unknown, done: () => void) => {
-    services.acceptReads.clear()
+    services.notices.publish({ kind: 'configuration' })
     done()
   }
   app.addHook('onRoute', (route) => {

@@ -12,6 +12,8 @@ import { migrateToLatest } from './db/migrate.js'
 import { SettingsRepository } from './db/repositories/settings.js'
 import type { App } from './http/app-types.js'
 import { settleSecretKey } from './ops/secret-key.js'
+import { settleWithin } from './queue/wakeup.js'
+import { connectRedis, type RedisHandle } from './redis/connect.js'
 import { digest, newSecret } from './security/secrets.js'
 import { buildServices, type Services } from './services.js'
 
@@ -37,9 +39,26 @@ export async function boot(
   const db = openDatabase(config.database, {
     onIdleError: (err) => logger.warn({ err }, 'a database connection failed; the pool replaces it'),
   })
+  let redis: RedisHandle | null = null
   try {
     // A damaged or unreachable database stops the start with a sentence saying so, before anything runs.
     await db.check({ thorough: true, timeoutMs: 30_000 })
+    if (config.redis) {
+      let reported = ''
+      let connected = false
+      redis = connectRedis(config.redis, {
+        // Once per kind of failure, not once per reconnection attempt; a start that cannot reach Redis
+        // says so in its one sentence instead.
+        onError: (err) => {
+          if (!connected || err.message === reported) return
+          reported = err.message
+          logger.warn({ err: { message: err.message } }, 'a Redis connection failed; reconnecting')
+        },
+      })
+      // Unreachable at start: refuse, as for the database (RedisUnavailable says where, not the password).
+      await redis.check(30_000)
+      connected = true
+    }
     const applied = await migrateToLatest(db)
     if (applied.length > 0) logger.info({ migrations: applied }, `migrated the database to ${applied.at(-1)}`)
     const dataDir =
@@ -76,16 +95,33 @@ export async function boot(
       clock: opts.clock ?? systemClock,
       adminTokenDigest,
       log: logger,
+      redis,
     })
+    // Configuration notices heard before the first request: the subscription's first `all` (forget
+    // every cached copy) then lands on empty caches, not on a copy a request just loaded.
+    let heard = false
+    await settleWithin(
+      [
+        services.notices.listening().then(() => {
+          heard = true
+        }),
+      ],
+      10_000,
+    )
+    if (!heard)
+      logger.warn('configuration notices are not heard yet; starting anyway (caches expire within a second)')
     const app = await buildApp(services, logger)
     if (config.role !== 'api') await services.runtime.start()
     app.addHook('onClose', async () => {
       // Requests have drained by now; let jobs and deliveries in flight finish, then close.
       await services.runtime.stop(10_000)
+      await services.close()
+      await redis?.close()
       await db.close()
     })
     return { app, services, logger, newAdminToken, dataDir }
   } catch (err) {
+    await redis?.close()
     await db.close()
     throw err
   }

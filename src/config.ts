@@ -30,8 +30,16 @@ export const EnvSchema = Type.Object({
     description: 'sqlite:<path> or postgres://…',
   }),
   REDIS_URL: Type.Optional(
-    Type.String({ pattern: '^rediss?://.+$', description: 'redis://… (queue, rate limits)' }),
+    Type.String({
+      pattern: '^rediss?://.+$',
+      description: 'redis://… (with PostgreSQL: the job queue, shared rate limits, invalidation)',
+    }),
   ),
+  REDIS_PREFIX: Type.String({
+    pattern: '^[A-Za-z0-9_.-]{1,64}$',
+    default: 'alertbridge',
+    description: "the start of every Redis key of this installation's (two installations may share a Redis)",
+  }),
   ROLE: Type.Union([Type.Literal('api'), Type.Literal('worker'), Type.Literal('all')], { default: 'all' }),
   ADMIN_TOKEN: Type.Optional(
     Type.String({ minLength: 32, description: 'operator token (at least 32 characters)' }),
@@ -71,7 +79,7 @@ export const EnvSchema = Type.Object({
   WORKER_WRITES_WHILE_ACCEPTING: Type.Integer({
     minimum: 1,
     maximum: 512,
-    default: 16,
+    default: 8,
     description:
       'ROLE=all: background writes per commit while alerts are being accepted (64 otherwise); lower favours accepting, higher favours processing',
   }),
@@ -178,7 +186,8 @@ export interface Config {
   port: number
   host: string
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
-  redisUrl: string | undefined
+  /** Set with PostgreSQL for several processes: the queue, shared limits and invalidation go through it. */
+  redis: { url: string; prefix: string } | null
   role: 'api' | 'worker' | 'all'
   adminToken: string | undefined
   secretKey: string | undefined
@@ -239,10 +248,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const database = env.DATABASE_URL.startsWith('sqlite:')
     ? ({ kind: 'sqlite', path: env.DATABASE_URL.slice('sqlite:'.length) } as const)
     : ({ kind: 'postgres', url: env.DATABASE_URL } as const)
-  if (env.REDIS_URL) {
-    // Refused rather than ignored: an operator who sets it expects a shared queue and shared limits.
+  if (env.REDIS_URL && database.kind === 'sqlite') {
+    // Refused rather than ignored: Redis is for several processes, and an SQLite file has one.
     throw new ConfigError([
-      'REDIS_URL: the Redis (BullMQ) queue is not in this build yet; unset it to use the queue in the database',
+      'REDIS_URL: needs DATABASE_URL=postgres://…; the embedded database is for one process, which needs no Redis',
     ])
   }
   if (database.kind === 'postgres' && !env.SECRET_KEY) {
@@ -255,7 +264,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: env.PORT,
     host: env.HOST,
     database,
-    redisUrl: env.REDIS_URL,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : null,
     role: env.ROLE,
     adminToken: env.ADMIN_TOKEN,
     secretKey: env.SECRET_KEY,

@@ -1,5 +1,5 @@
-// The background of a worker process (ROLE worker or all): the job runner with its catalogue, the
-// webhook dispatcher, the pruning of rows past their age, and, in embedded mode, taking back the work a
+// The background of a worker process (ROLE worker or all): the job runner with its catalogue (and with
+// Redis, the relay that hands jobs over as they become due), the webhook dispatcher, the pruning of rows past their age, and, in embedded mode, taking back the work a
 // crashed run left leased. services.ts builds it; boot.ts starts it and stops it on close.
 import type { FastifyBaseLogger } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
@@ -9,6 +9,7 @@ import type { Store } from './db/store.js'
 import type { Resealer } from './ops/reseal.js'
 import type { Retention } from './ops/retention.js'
 import type { JobCatalogue, JobRunner } from './queue/port.js'
+import type { QueueRelay } from './queue/redis-transport.js'
 import type { SqlJobQueue } from './queue/sql-queue.js'
 import type { WebhookDispatcher } from './webhooks/dispatcher.js'
 
@@ -18,6 +19,8 @@ export class Runtime {
       db: Pick<Db, 'dialect'>
       store: Store
       queue: SqlJobQueue
+      /** With Redis: hands jobs over as they become due and re-sends what Redis lost. */
+      relay?: Pick<QueueRelay, 'start' | 'stop'> | null
       runner: JobRunner & { readonly finished: number }
       jobs: JobCatalogue
       dispatcher: WebhookDispatcher
@@ -56,6 +59,7 @@ export class Runtime {
         log.warn({ jobs, deliveries }, 'took back work a previous run left in flight')
     }
     this.o.runner.start(this.o.jobs)
+    this.o.relay?.start()
     this.o.dispatcher.start()
     this.o.resealer.start()
     this.o.retention.start()
@@ -93,6 +97,7 @@ export class Runtime {
     if (this.summary) clearInterval(this.summary)
     await this.o.resealer.stop()
     await this.o.retention.stop()
+    await this.o.relay?.stop()
     // Both wait for their work in flight at once: the grace is the whole stop's, not each one's.
     await Promise.all([this.o.runner.stop(graceMs), this.o.dispatcher.stop(graceMs)])
   }

@@ -3,6 +3,7 @@ import { boot } from './boot.js'
 import { ConfigError, loadConfig, secretValuesIn } from './config.js'
 import { DatabaseUnavailable } from './db/failures.js'
 import { demoCurl, ensureDemo } from './demo.js'
+import { RedisUnavailable } from './redis/connect.js'
 import { KeyRefusal } from './security/key-check.js'
 
 /** LOG_LEVEL debug or trace: a failed start also prints the stack. */
@@ -95,6 +96,8 @@ main().catch((err: unknown) => {
   if (err instanceof DatabaseUnavailable) {
     const hint = err.damaged ? '; restore it from a backup (docs/operations.md)' : ''
     sentence = `DATABASE_URL: ${err.message}${hint}.`
+  } else if (err instanceof RedisUnavailable) {
+    sentence = `REDIS_URL: ${err.message}.`
   } else if (err instanceof KeyRefusal) {
     sentence = err.message
   } else {

@@ -22,7 +22,7 @@ import type { Config } from './config.js'
 import type { Db } from './db/connect.js'
 import { SealedValues } from './db/repositories/sealed-values.js'
 import { Store } from './db/store.js'
-import { WriteBatcher } from './db/write-batch.js'
+import { WriteBatcher, writeBatchMetrics } from './db/write-batch.js'
 import { type AuthHooks, authHooks } from './http/auth.js'
 import { IntegrationLifecycle } from './integrations/lifecycle.js'
 import { SnapshotScheduler, snapshotKind } from './integrations/snapshots.js'
@@ -44,8 +44,15 @@ import { sandboxPsa } from './psa/sandbox/adapter.js'
 import { SandboxStore } from './psa/sandbox/store.js'
 import { syncroPsa } from './psa/syncro/adapter.js'
 import { registerQueueMetrics } from './queue/metrics.js'
+import type { JobProducer } from './queue/port.js'
+import { RedisJobRunner } from './queue/redis-runner.js'
+import { bullQueue, QueueRelay, RedisJobQueue } from './queue/redis-transport.js'
 import { SqlJobQueue } from './queue/sql-queue.js'
 import { SqlJobRunner } from './queue/sql-runner.js'
+import type { RedisHandle } from './redis/connect.js'
+import { memoryLimiters, redisLimiters } from './redis/limiters.js'
+import { type ConfigNotices, localNotices, redisNotices } from './redis/notices.js'
+import { redisGroupSlots } from './redis/slots.js'
 import { Runtime } from './runtime.js'
 import type { KeyRing } from './security/crypto-box.js'
 import { PasswordHasher } from './security/passwords.js'
@@ -54,7 +61,7 @@ import { Provisioning } from './tenants/provisioning.js'
 import { TenantStatus } from './tenants/status.js'
 import { VendorSetup } from './vendor-api/setup.js'
 import { TokenService } from './vendor-api/token-service.js'
-import { WebhookDispatcher } from './webhooks/dispatcher.js'
+import { endpointSlots, WebhookDispatcher } from './webhooks/dispatcher.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
 import { defaultRetryScheduleSeconds } from './webhooks/retry-policy.js'
 
@@ -78,7 +85,10 @@ export interface Services {
   catalogues: CatalogueSource
   /** Prometheus metrics, served at GET /metrics. */
   metrics: Registry
-  queue: SqlJobQueue
+  /** Where producers put jobs: the embedded queue, or PostgreSQL handed over to Redis (REDIS_URL). */
+  queue: JobProducer
+  /** The jobs table itself, in both modes: depth, dead jobs, pruning. */
+  jobs: SqlJobQueue
   dispatcher: WebhookDispatcher
   runtime: Runtime
   /** Prunes rows past their retention age (issue 10 §4); the runtime schedules it. */
@@ -93,6 +103,12 @@ export interface Services {
   /** The partner portal's users and their sign-in sessions (issue 13). */
   portalUsers: PortalUsers
   portalSessions: PortalSessions
+  /** Set with REDIS_URL: the queue's transport, shared limits, configuration-changed notices. */
+  redis: RedisHandle | null
+  /** "The configuration changed": every process (through Redis) clears its cached copies. */
+  notices: ConfigNotices
+  /** Closes what the services opened beside the database and Redis (after runtime.stop). */
+  close(): Promise<void>
 }
 
 export function buildServices(deps: {
@@ -102,16 +118,31 @@ export function buildServices(deps: {
   clock: Clock
   adminTokenDigest: string
   log: FastifyBaseLogger
+  redis?: RedisHandle | null
 }): Services {
   const { config, db, box, clock, log } = deps
+  const redis = deps.redis ?? null
+  /** Closed by close(), newest first. */
+  const closers: (() => Promise<void>)[] = []
+  // Issue 14: with Redis, rate limits are counted once for every process and configuration changes
+  // reach every process's caches (src/redis/); without it both stay within this process.
+  const limiters = redis ? redisLimiters(redis, log) : memoryLimiters
+  const notices = redis ? redisNotices(redis, log) : localNotices()
+  closers.push(() => notices.close())
   const outbound = (userAgent: string) =>
     createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetwork, userAgent })
   // Other processes may enqueue on PostgreSQL; the embedded database has one writer process.
   const idleMs = db.dialect === 'postgres' ? 1000 : 10_000
 
   const store = new Store(db.kysely, box, false, db.sqlite)
+  const metrics = new Registry()
+  // The process's own: event-loop delay (issue 11: background work must not stall the API), heap, GC.
+  collectDefaultMetrics({ register: metrics })
   // Group commit of the hot paths' writes (issue 11): accepts, claims, reservations, outcomes, deliveries.
-  const writes = new WriteBatcher(store, { maxWorkWhileAccepting: config.workerWritesWhileAccepting })
+  const writes = new WriteBatcher(store, {
+    maxWorkWhileAccepting: config.workerWritesWhileAccepting,
+    onBatch: writeBatchMetrics(metrics),
+  })
   const sandbox = new SandboxStore(db.kysely, (work) => writes.run((tx) => work(tx.kysely)))
   const psaHttp = outbound('alertbridge-psa/1')
   const psa = new PsaRegistry([
@@ -122,8 +153,23 @@ export function buildServices(deps: {
     kaseyaBmsPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
     syncroPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
   ])
-  const tokens = new TokenService(store, clock, config.accessTokenTtlSeconds, config.accessTokenLimits)
-  const queue = new SqlJobQueue(store, db, clock, writes)
+  const tokens = new TokenService(
+    store,
+    clock,
+    config.accessTokenTtlSeconds,
+    config.accessTokenLimits,
+    limiters,
+  )
+  const jobs = new SqlJobQueue(store, db, clock, writes)
+  // With Redis: PostgreSQL keeps the jobs, BullMQ carries those due now to any worker process, and the
+  // relay hands over what became due or what Redis lost (queue/redis-transport.ts).
+  const bull = redis ? bullQueue(redis, log) : null
+  if (bull) closers.push(() => bull.close())
+  let relay: QueueRelay | null = null
+  const queue: JobProducer =
+    redis && bull
+      ? new RedisJobQueue({ sql: jobs, store, writes, queue: bull, clock, log, onDue: () => relay?.wake() })
+      : jobs
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
   const lifecycle = new IntegrationLifecycle(snapshots)
   const usageJob = usagePushJob({
@@ -131,10 +177,7 @@ export function buildServices(deps: {
     psaTimeoutMs: config.psaTimeoutMs,
   })
   const usagePushes = new UsagePushes(queue, usageJob)
-  const metrics = new Registry()
-  // The process's own: event-loop delay (issue 11: background work must not stall the API), heap, GC.
-  collectDefaultMetrics({ register: metrics })
-  registerQueueMetrics(metrics, queue)
+  registerQueueMetrics(metrics, jobs, bull)
   registerAlertMetrics(metrics, store)
   const catalogues = new CatalogueSource({
     store,
@@ -146,6 +189,7 @@ export function buildServices(deps: {
       snapshots
         .changed(store, [integrationId])
         .catch((err) => log.error({ err, integrationId }, 'catalogue: could not schedule a state_snapshot')),
+    onForget: (integrationId) => notices.publish({ kind: 'catalogue', integrationId }),
   })
   const outbox = new WebhookOutbox(clock, catalogues)
   const dispatcher = new WebhookDispatcher({
@@ -156,6 +200,8 @@ export function buildServices(deps: {
     log,
     scheduleSeconds: config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds,
     idleMs,
+    // With Redis the per-endpoint limit holds across every process (issue 14).
+    slots: endpointSlots(redis, log),
   })
   const executor = new AlertExecutor({
     store,
@@ -166,21 +212,28 @@ export function buildServices(deps: {
     psa: new PsaCalls({ store, psa, timeoutMs: config.psaTimeoutMs }),
     reservations: new TicketReservations({
       store,
-      writes,
       clock,
       settlement: new Settlement(),
       psaTimeoutMs: config.psaTimeoutMs,
     }),
     recorder: new OutcomeRecorder({ writes, clock, lifecycle, outbox }),
   })
-  const acceptReads = new CachedReads(store)
+  // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
+  // that could not be published); on the embedded database until this process changes it.
+  const acceptReads = new CachedReads(store, 1000, redis ? 1000 : 0)
+  notices.subscribe((heard) => {
+    if (heard.kind === 'catalogue') return catalogues.forgetHere(heard.integrationId)
+    acceptReads.clear()
+    if (heard.kind === 'all') catalogues.forgetAll()
+  })
   const intake = new AlertIntake(
     acceptReads,
     // Issue 10 reads the tenant state fresh for every alert. On the embedded database one process
     // makes every change, through routes that clear the intake caches (app.ts), so a copy kept until
-    // then is as fresh, and the read was a tenth of the accept path's CPU (issue 11). PostgreSQL may
-    // have other processes changing it: read every time.
-    db.dialect === 'sqlite'
+    // then is as fresh, and the read was a tenth of the accept path's CPU (issue 11). With Redis every
+    // change reaches every process as a notice (issue 14), so the same holds. PostgreSQL alone may
+    // have other processes changing it unheard: read every time.
+    db.dialect === 'sqlite' || redis
       ? {
           vendors: store.vendors,
           integrations: {
@@ -189,7 +242,7 @@ export function buildServices(deps: {
           },
         }
       : store,
-    new VendorRateLimiter(config.defaultAlertRateLimitPerMinute),
+    new VendorRateLimiter(config.defaultAlertRateLimitPerMinute, limiters),
     clock,
   )
   const alerts = alertJob({
@@ -202,12 +255,23 @@ export function buildServices(deps: {
   const sealed = new SealedValues(db.kysely)
   registerSealedMetrics(metrics, sealed, box)
   const resealer = new Resealer({ sealed, settings: store.settings, ring: box, log, registry: metrics })
-  const retention = new Retention({ store, queue, clock, log, metrics, ...config.retention })
+  const retention = new Retention({ store, queue: jobs, clock, log, metrics, ...config.retention })
+  if (redis && bull) relay = new QueueRelay({ sql: jobs, queue: bull, redis, clock, log, metrics })
   const runtime = new Runtime({
     db,
     store,
-    queue,
-    runner: new SqlJobRunner({ queue, clock, log, concurrency: config.workerConcurrency, idleMs }),
+    queue: jobs,
+    relay,
+    runner: redis
+      ? new RedisJobRunner({
+          queue: jobs,
+          redis,
+          groups: redisGroupSlots(redis),
+          clock,
+          log,
+          concurrency: config.workerConcurrency,
+        })
+      : new SqlJobRunner({ queue: jobs, clock, log, concurrency: config.workerConcurrency, idleMs }),
     jobs: [
       alertKind(alerts, { executor, onDelivery, tenants: store.integrations }),
       snapshotKind({ store, outbox, catalogues, onDelivery }),
@@ -226,7 +290,7 @@ export function buildServices(deps: {
     store,
     clock,
     passwords,
-    throttle: new SignInThrottle(config.portal),
+    throttle: new SignInThrottle(config.portal, limiters),
     limits: { idleMs: config.portal.sessionIdleMs, absoluteMs: config.portal.sessionMaxMs },
   })
   return {
@@ -240,7 +304,7 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, writes, alerts, clock, async (id) => {
+    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock, async (id) => {
       const kind = await acceptReads.partnerPsaKind(id)
       return kind !== null && psa.isInProcess(kind)
     }),
@@ -248,24 +312,31 @@ export function buildServices(deps: {
     catalogues,
     metrics,
     queue,
+    jobs,
     dispatcher,
     runtime,
     retention,
     provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
     partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues, usagePushes),
     vendorSetup: new VendorSetup(store, clock, lifecycle, usagePushes),
-    // Changes made through the services (not only the routes) clear the intake's copies at once.
-    credentials: new CredentialRotation(store, clock, () => acceptReads.clear()),
+    // Changes made through the services (not only the routes) clear the intake's copies at once, and
+    // every other process's as their notice arrives.
+    credentials: new CredentialRotation(store, clock, () => notices.publish({ kind: 'configuration' })),
     tenantStatus: new TenantStatus({
       store,
       clock,
       queue,
       snapshots,
       onVendorEnabled: () => dispatcher.wake(),
-      onChange: () => acceptReads.clear(),
+      onChange: () => notices.publish({ kind: 'configuration' }),
     }),
     portalUsers: new PortalUsers({ store, clock, passwords }),
     portalSessions,
+    redis,
+    notices,
+    async close() {
+      for (const close of closers.reverse()) await close()
+    },
     auth: authHooks({
       adminTokenDigest: deps.adminTokenDigest,
       partnerOfKey: (key) => partnerOfKey(store.partners, key, iso(clock)),

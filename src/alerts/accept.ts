@@ -1,10 +1,10 @@
 // The webhook strategy's request path (DESIGN §3): rows 1–4 answer at once as on the synchronous
 // path; otherwise the decision table runs on what is stored, without the PSA, to give the immediate
-// answer, and the alert is queued durably before that answer is sent: in the next batched write
-// (db/write-batch.ts), in the lane that goes ahead of background work.
+// answer, and the alert is queued durably before that answer is sent: with the other alerts accepted in
+// the same turn, as one write of the next batch (queue/coalesce.ts, db/write-batch.ts), in the lane that
+// goes ahead of background work.
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
-import type { WriteBatcher } from '../db/write-batch.js'
 import { type ImmediateAnswer, immediateAnswer } from '../domain/decide.js'
 import type { JobProducer } from '../queue/port.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
@@ -19,7 +19,6 @@ export class AlertAcceptor {
     private readonly catalogues: CatalogueLookup,
     private readonly intake: AlertIntake,
     private readonly queue: JobProducer,
-    private readonly writes: Pick<WriteBatcher, 'run'>,
     private readonly job: ReturnType<typeof alertJob>,
     private readonly clock: Clock,
     /** Whether the partner's PSA answers in this process (its alerts need no concurrency group). */
@@ -60,8 +59,8 @@ export class AlertAcceptor {
     // a PSA in this process is never slow, and its partner's alerts need no cap.
     const group = (await this.inProcessPsa(integration.partnerId)) ? undefined : integration.partnerId
     const job = this.job.job({ id: messageId, payload, ...(group ? { group } : {}) })
-    await this.writes.run((tx) => this.queue.enqueue(tx, [job]), 'accept')
-    this.queue.handOver()
+    // Added with the other alerts accepted in this turn: one write for them all (queue/coalesce.ts).
+    await this.queue.add([job])
     return { answer, rate }
   }
 }

@@ -4,7 +4,8 @@
 // the synchronous path) decides again on fresh reads, so a configuration change can only make the
 // preview of the next second out of date, never the outcome. A vendor or integration that was not
 // found is not kept, so one created a moment ago (by another process) is found at once; a change made
-// through this process clears everything (app.ts). Tickets are always read fresh. Concurrent misses for
+// through this process clears everything at once (app.ts), and through another process as soon as its
+// notice arrives (with Redis; src/redis/notices.ts), the second's lifetime being the safety net. Tickets are always read fresh. Concurrent misses for
 // one key share one load.
 import { LRUCache } from 'lru-cache'
 import type { Store } from '../db/store.js'
@@ -25,15 +26,32 @@ function cache<T>(ttlMs: number, load: (key: string) => Promise<T>, keepNull = t
     ttl: ttlMs,
     fetchMethod: async (key) => ({ value: await load(key) }),
   })
+  /** Bumped by each clear: a load in flight across one is for a configuration already changed. */
+  let generation = 0
   // A hit is answered from `get`, without the fetch machinery (measurable on the alert path).
   const read = async (key: string) => {
     const hit = c.get(key)
     if (hit) return hit.value
-    const { value } = (await c.fetch(key))!
+    const started = generation
+    let fetched: Boxed<T> | undefined
+    try {
+      fetched = await c.fetch(key)
+    } catch (err) {
+      // A clear while loading (a configuration notice from another process, say) aborts the shared
+      // load: read afresh for this caller, without keeping it, rather than fail the request.
+      if (generation !== started) return load(key)
+      throw err
+    }
+    const { value } = fetched!
     if (value === null && !keepNull) c.delete(key)
     return value
   }
-  return Object.assign(read, { clear: () => c.clear() })
+  return Object.assign(read, {
+    clear: () => {
+      generation++
+      c.clear()
+    },
+  })
 }
 
 export class CachedReads implements IntakeReads, ContextReads {
@@ -44,8 +62,9 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly mappings: ContextReads['mappings']
   readonly tickets: ContextReads['tickets']
   /**
-   * The tenant state (disabled tenants, credential generations), kept until `clear`: only for the
-   * embedded database, where every change is made through this process (services.ts).
+   * The tenant state (disabled tenants, credential generations), kept until `clear` (or for
+   * `tenantStateTtlMs`): only where every change clears it, the embedded database (one process) or
+   * PostgreSQL with Redis (configuration notices; services.ts).
    */
   readonly tenantStateUntilChanged: Store['integrations']['tenantState']
   /** The kind of a partner's PSA (which decides the queued alert's concurrency group). */
@@ -53,7 +72,8 @@ export class CachedReads implements IntakeReads, ContextReads {
   /** Forgets everything: the configuration changed. */
   readonly clear: () => void
 
-  constructor(store: Store, ttlMs = 1000) {
+  /** `tenantStateTtlMs`: 0 keeps the tenant state until `clear`. */
+  constructor(store: Store, ttlMs = 1000, tenantStateTtlMs = 0) {
     const vendor = cache<Vendor | null>(ttlMs, (clientId) => store.vendors.findByClientId(clientId), false)
     const integration = cache<(Integration & { orgTokenDigest: string }) | null>(
       ttlMs,
@@ -67,7 +87,7 @@ export class CachedReads implements IntakeReads, ContextReads {
     const rules = cache<Rule[]>(ttlMs, (id) => store.rules.list(id))
     const psaKind = cache<PsaKind | null>(ttlMs, (id) => store.partners.psaKind(id), false)
     type State = Awaited<ReturnType<Store['integrations']['tenantState']>>
-    const tenantState = cache<State>(0, (id) => store.integrations.tenantState(id), false)
+    const tenantState = cache<State>(tenantStateTtlMs, (id) => store.integrations.tenantState(id), false)
     // Per account, like the account cache: an alert needs one mapping, not its integration's all.
     const mapping = cache<AccountMapping | null>(ttlMs, async (key) => {
       const [integrationId, accountId] = JSON.parse(key) as [string, string]

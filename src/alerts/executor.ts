@@ -7,6 +7,9 @@
 // transaction), before the outcome is recorded; recording then settles the effect. If recording fails,
 // the effect stays: the job's next attempt, or the vendor sending the same call again, records it
 // instead of asking the PSA a second time (domain/psa-effect.ts).
+//
+// A PSA in this process (the sandbox) needs none of the steps apart: its whole operation is one write
+// (OpWrites), its rows committed with the outcome or not at all.
 import { hash } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
@@ -17,11 +20,12 @@ import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import { created, internalError, type Outcome, psaFailed, rejected, updated } from '../domain/outcome.js'
 import { type EffectRow, outcomeOfEffect, type PsaEffect, retryOf } from '../domain/psa-effect.js'
+import type { TicketCall } from '../psa/adapter.js'
 import { type CatalogueLookup, decideAlert } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
-import { describe, type PsaCalls } from './psa-calls.js'
+import { describe, type OpenPsa, type PsaCalls } from './psa-calls.js'
 import type { OutcomeRecorder } from './recorder.js'
-import type { TicketReservations } from './reservations.js'
+import type { Busy, RunWrite, TicketReservations } from './reservations.js'
 import { newTicket, noteText } from './ticket-text.js'
 
 export interface ExecutorDeps {
@@ -38,6 +42,21 @@ export interface ExecutorDeps {
 }
 
 type Step = Execution | 'again'
+
+/**
+ * Where one ticket operation's writes go. A PSA elsewhere: each is a batched write committed on its
+ * own, the reservation before the call that may make the ticket (DESIGN §3: no untracked PSA work). A
+ * PSA in this process (the sandbox): the whole operation is one write, the reservation, the PSA's own
+ * rows and the outcome committed together or not at all, one commit instead of three (issue 11).
+ */
+interface OpWrites {
+  run: RunWrite
+  /** The operation's transaction, for an in-process PSA's rows. */
+  within?: TicketCall['within']
+}
+
+/** How an operation ends: a step, or what must wait until its writes have committed. */
+type OpEnd = Step | Busy | { kind: 'record-after-failure'; effect: PsaEffect }
 
 /** Thrown inside a transaction: another attempt took this effect, or this message, first. */
 class EffectTaken extends Error {}
@@ -132,14 +151,57 @@ export class AlertExecutor {
       : this.close(attempt, integration, decision, psaTicketId)
   }
 
+  /**
+   * Runs one ticket operation with its writes (OpWrites), then what had to wait for their commit: the
+   * requests of this process waiting on the integration's reservations woken (`settles`: for creates
+   * and closes, which hold one), a busy reservation waited for, an outcome that could not be recorded
+   * recorded again. Another attempt of the message that got there first (EffectTaken) makes it
+   * `adopted`.
+   */
+  private async operate(
+    job: AlertJob,
+    psa: OpenPsa,
+    settles: boolean,
+    op: (w: OpWrites) => Promise<OpEnd>,
+  ): Promise<Step> {
+    let end: OpEnd
+    try {
+      end = psa.inProcess
+        ? await this.d.writes.run((tx) => op({ run: (work) => work(tx), within: tx.kysely }))
+        : await op({ run: (work) => this.d.writes.run(work) })
+    } catch (err) {
+      if (err instanceof EffectTaken) return { kind: 'adopted' }
+      throw err
+    } finally {
+      if (settles) this.d.reservations.settled(job.integrationId)
+    }
+    if (end === 'again') return end
+    if (end.kind === 'busy') {
+      await end.wait()
+      return 'again'
+    }
+    if (end.kind === 'record-after-failure') return this.recordAfterFailure(job, end.effect)
+    return end
+  }
+
   private async create(attempt: Attempt, integration: Integration, d: Of<'create'>): Promise<Step> {
+    const psa = await this.d.psa.open(integration.partnerId)
+    return this.operate(attempt.job, psa, true, (w) => this.createWith(w, attempt, integration, d, psa))
+  }
+
+  private async createWith(
+    w: OpWrites,
+    attempt: Attempt,
+    integration: Integration,
+    d: Of<'create'>,
+    psa: OpenPsa,
+  ): Promise<OpEnd> {
     const { job, policy } = attempt
     const { clock, recorder, reservations } = this.d
     const ticketId = uuidv7()
     const { correlationId } = d
-    const psa = await this.d.psa.open(integration.partnerId)
-    const reserved = await reservations.reserve(ticketId, integration, job.facts, d, psa.kind)
-    if (reserved === 'busy') return 'again'
+    const reserved = await reservations.reserve(ticketId, integration, job.facts, d, psa.kind, w.run)
+    if (typeof reserved === 'object') return reserved
     // An earlier attempt may have made the ticket (a retry of the job, a creator that died, a vendor
     // retrying with its own correlationId after a lost answer): the PSA is asked for it first.
     const adopt = job.attempt > 1 || reserved === 'after-dead' || job.facts.correlationId !== undefined
@@ -153,7 +215,7 @@ export class AlertExecutor {
     try {
       const ticket = newTicket(job.facts, d, psa.defaults, job.messageId)
       const result = await psa.call(correlationId, (client, call) =>
-        client.createTicket(ticket, { ...call, ref, adopt }),
+        client.createTicket(ticket, { ...call, ref, adopt, within: w.within }),
       )
       const later = deferral(result, policy)
       if (later) return later
@@ -164,8 +226,8 @@ export class AlertExecutor {
           describe('create', result.failure),
           job.facts.correlationId ?? null,
         )
-        const execution = await recorder.record(job, integration, failed, (tx) =>
-          tx.tickets.releaseReservation(ticketId),
+        const execution = await w.run((tx) =>
+          recorder.recordIn(tx, job, integration, failed, (t) => t.tickets.releaseReservation(ticketId)),
         )
         keep = execution.kind === 'recorded'
         return execution
@@ -173,6 +235,7 @@ export class AlertExecutor {
       keep = true
       const psaTicketId = result.value.ticketId
       return await this.remember(
+        w,
         attempt,
         integration,
         { ticketId, correlationId, psaTicketId, row: '11' },
@@ -180,8 +243,7 @@ export class AlertExecutor {
         created(correlationId),
       )
     } finally {
-      if (!keep) await this.d.store.tickets.releaseReservation(ticketId).catch(() => {})
-      reservations.settled(integration.id)
+      if (!keep) await w.run((tx) => tx.tickets.releaseReservation(ticketId)).catch(() => {})
     }
   }
 
@@ -196,26 +258,27 @@ export class AlertExecutor {
     const ticket = d.ticket
     const psa = await this.d.psa.open(integration.partnerId)
     const occurrence = job.facts.incidentStatus === 'OPEN' ? ticket.occurrenceCount + 1 : null
-    const result = await psa.call(ticket.correlationId, (client, call) =>
-      client.appendNote(psaTicketId, noteText(job.facts, job.messageId, occurrence), call),
-    )
-    if (!result.ok)
-      return (
-        deferral(result, policy) ??
-        recorder.record(
-          job,
-          integration,
-          psaFailed('update', describe('update', result.failure), ticket.correlationId),
-        )
+    return this.operate(job, psa, false, async (w) => {
+      const result = await psa.call(ticket.correlationId, (client, call) =>
+        client.appendNote(psaTicketId, noteText(job.facts, job.messageId, occurrence), {
+          ...call,
+          within: w.within,
+        }),
       )
-    const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
-    return this.remember(
-      attempt,
-      integration,
-      done,
-      (tx) => tx.tickets.recordOccurrence(ticket.id, clock().toISOString()),
-      updated(d.row, ticket.correlationId),
-    )
+      if (!result.ok) {
+        const failed = psaFailed('update', describe('update', result.failure), ticket.correlationId)
+        return deferral(result, policy) ?? w.run((tx) => recorder.recordIn(tx, job, integration, failed))
+      }
+      const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
+      return this.remember(
+        w,
+        attempt,
+        integration,
+        done,
+        (tx) => tx.tickets.recordOccurrence(ticket.id, clock().toISOString()),
+        updated(d.row, ticket.correlationId),
+      )
+    })
   }
 
   private async close(
@@ -224,13 +287,27 @@ export class AlertExecutor {
     d: Of<'close'>,
     psaTicketId: string,
   ): Promise<Step> {
+    const psa = await this.d.psa.open(integration.partnerId)
+    return this.operate(attempt.job, psa, true, (w) =>
+      this.closeWith(w, attempt, integration, d, psaTicketId, psa),
+    )
+  }
+
+  private async closeWith(
+    w: OpWrites,
+    attempt: Attempt,
+    integration: Integration,
+    d: Of<'close'>,
+    psaTicketId: string,
+    psa: OpenPsa,
+  ): Promise<OpEnd> {
     const { job, policy } = attempt
     const { clock, recorder, reservations } = this.d
     const ticket = d.ticket
-    if (!(await reservations.claimClose(integration.id, ticket))) return 'again'
+    const claimed = await reservations.claimClose(integration.id, ticket, w.run)
+    if (claimed !== 'claimed') return claimed
     let settled = false
     try {
-      const psa = await this.d.psa.open(integration.partnerId)
       const result = await psa.call(ticket.correlationId, (client, call) =>
         client.closeTicket(
           psaTicketId,
@@ -238,17 +315,15 @@ export class AlertExecutor {
             note: noteText(job.facts, job.messageId, null),
             closedStatus: d.rule.ticket.closedStatus ?? psa.defaults.closedStatus ?? null,
           },
-          { ...call, adopt: job.attempt > 1 },
+          { ...call, adopt: job.attempt > 1, within: w.within },
         ),
       )
       const later = deferral(result, policy)
       if (later) return later
       if (!result.ok) {
-        const execution = await recorder.record(
-          job,
-          integration,
-          psaFailed('close', describe('close', result.failure), ticket.correlationId),
-          (tx) => tx.tickets.releaseClose(ticket.id),
+        const failed = psaFailed('close', describe('close', result.failure), ticket.correlationId)
+        const execution = await w.run((tx) =>
+          recorder.recordIn(tx, job, integration, failed, (t) => t.tickets.releaseClose(ticket.id)),
         )
         settled = execution.kind === 'recorded'
         return execution
@@ -257,6 +332,7 @@ export class AlertExecutor {
       const row = result.value.alreadyClosed ? '17' : '18'
       const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row } as const
       return await this.remember(
+        w,
         attempt,
         integration,
         done,
@@ -264,27 +340,27 @@ export class AlertExecutor {
         outcomeOfEffect(done),
       )
     } finally {
-      if (!settled) await this.d.store.tickets.releaseClose(ticket.id).catch(() => {})
-      reservations.settled(integration.id)
+      if (!settled) await w.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
     }
   }
 
   /**
    * Writes down what the PSA did, with the ticket's change that goes with it, and records the
-   * outcome, in one batched write: the outcome under a savepoint of its own, so that if it cannot be
-   * written the effect and the change still commit and recordAfterFailure takes over. `adopted`, with
-   * nothing changed, when another attempt of the same message got there first (its effect is written
-   * down or its outcome recorded): that attempt's change is the one that counts. The effect is
-   * inserted before the event is looked for, so on PostgreSQL an insert racing the other attempt's
-   * settling waits for it and then sees its event.
+   * outcome, in one write: the outcome under a savepoint of its own, so that if it cannot be written
+   * the effect and the change still commit and recordAfterFailure takes over once they have. Throws
+   * EffectTaken, with nothing of its own written, when another attempt of the same message got there
+   * first (its effect is written down or its outcome recorded): that attempt's change is the one that
+   * counts. The effect is inserted before the event is looked for, so on PostgreSQL an insert racing
+   * the other attempt's settling waits for it and then sees its event.
    */
   private async remember(
+    w: OpWrites,
     attempt: Attempt,
     integration: Integration,
     done: { ticketId: string; correlationId: string; psaTicketId: string; row: EffectRow },
     change: (tx: Store) => Promise<void>,
     outcome: Outcome,
-  ): Promise<Execution> {
+  ): Promise<OpEnd> {
     const { job, requestDigest } = attempt
     const effect: PsaEffect = {
       ...done,
@@ -296,9 +372,8 @@ export class AlertExecutor {
       createdAt: this.d.clock().toISOString(),
     }
     let unrecorded: unknown = null
-    let execution: Execution
-    try {
-      execution = await this.d.writes.run(async (tx) => {
+    const execution = await w.run((tx) =>
+      tx.savepoint('effect', async (): Promise<Execution> => {
         if (!(await tx.psaEffects.insert(effect))) throw new EffectTaken()
         if (await tx.events.exists(job.messageId)) throw new EffectTaken()
         await change(tx)
@@ -312,19 +387,16 @@ export class AlertExecutor {
         } catch (err) {
           if (err instanceof EffectTaken) throw err
           unrecorded = err
-          return { kind: 'unrecorded', outcome } as const
+          return { kind: 'unrecorded', outcome }
         }
-      })
-    } catch (err) {
-      if (err instanceof EffectTaken) return { kind: 'adopted' }
-      throw err
-    }
+      }),
+    )
     if (unrecorded === null) return execution
     this.d.log.error(
       { err: unrecorded, messageId: job.messageId },
       'could not record the outcome of a PSA effect',
     )
-    return this.recordAfterFailure(job, effect)
+    return { kind: 'record-after-failure', effect }
   }
 
   /** Records the outcome of this message's own effect, which it settles. */

@@ -12,6 +12,8 @@ import type { TicketDefaultsValue } from '../psa/settings.js'
 /** One partner's PSA, ready for the calls of one alert. */
 export interface OpenPsa {
   kind: PsaKind
+  /** The kind answers in this process (the sandbox): its rows can go in the outcome's transaction. */
+  inProcess: boolean
   defaults: TicketDefaultsValue
   call<T>(
     correlationId: string,
@@ -47,6 +49,7 @@ export class PsaCalls {
     const timeoutMs = operationBudgetMs(this.deps.timeoutMs)
     return {
       kind: partner.psa.kind,
+      inProcess: this.deps.psa.isInProcess(partner.psa.kind),
       defaults: connected.ok ? connected.client.defaults : {},
       async call(correlationId, op) {
         if (!connected.ok) return { ok: false, failure: connected.failure }

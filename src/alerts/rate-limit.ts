@@ -1,5 +1,7 @@
-// Per-vendor alert rate limit (DESIGN §3 row 3), a fixed one-minute window per vendor.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+// Per-vendor alert rate limit (DESIGN §3 row 3), a fixed one-minute window per vendor, counted once
+// for the installation: in Redis when there is one (every process the same count), else in memory.
+import { RateLimiterRes } from 'rate-limiter-flexible'
+import { type Limiter, type LimiterFactory, memoryLimiters } from '../redis/limiters.js'
 
 export interface RateDecision {
   allowed: boolean
@@ -9,15 +11,19 @@ export interface RateDecision {
 }
 
 export class VendorRateLimiter {
-  private readonly limiters = new Map<number, RateLimiterMemory>()
+  /** One per limit; in Redis they share the vendor's key, so a changed limit keeps the minute's count. */
+  private readonly limiters = new Map<number, Limiter>()
 
-  constructor(private readonly defaultPerMinute: number) {}
+  constructor(
+    private readonly defaultPerMinute: number,
+    private readonly make: LimiterFactory = memoryLimiters,
+  ) {}
 
   async consume(vendorId: string, perMinute: number | null): Promise<RateDecision> {
     const limit = perMinute ?? this.defaultPerMinute
     let limiter = this.limiters.get(limit)
     if (!limiter) {
-      limiter = new RateLimiterMemory({ points: limit, duration: 60 })
+      limiter = this.make({ keyPrefix: 'alerts', points: limit, duration: 60 })
       this.limiters.set(limit, limiter)
     }
     try {

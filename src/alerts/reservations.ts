@@ -6,19 +6,28 @@
 import type { Clock } from '../clock.js'
 import type { Reservation } from '../db/repositories/tickets.js'
 import type { Store } from '../db/store.js'
-import type { WriteBatcher } from '../db/write-batch.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import type { AlertFacts, Ticket } from '../domain/types.js'
 import { operationBudgetMs } from './psa-calls.js'
 import type { Settlement } from './settlement.js'
 
+/** Runs one write: a batched write of its own, or in the caller's open transaction (executor.ts). */
+export type RunWrite = <T>(work: (tx: Store) => Promise<T>) => Promise<T>
+
+/**
+ * Another request holds the ticket: `wait` returns once it settled (or its lease ran out), and the
+ * caller decides again. Waited for after the caller's own writes have committed, never inside them.
+ */
+export interface Busy {
+  kind: 'busy'
+  wait(): Promise<void>
+}
+
 export class TicketReservations {
   constructor(
     private readonly deps: {
       store: Store
-      /** The reservation is committed (in a shared batch) before the PSA is called. */
-      writes: Pick<WriteBatcher, 'run'>
       clock: Clock
       settlement: Settlement
       /** How long a holder may take: the PSA call's budget plus a margin. */
@@ -37,9 +46,10 @@ export class TicketReservations {
   }
 
   /**
-   * Reserves the ticket of a create. `busy` when another request holds the correlationId or the dedup
-   * key: this waits for it to settle first, and the caller decides again. `after-dead`: the reservation
-   * took the place of a creator that died holding it, whose PSA call may have made the ticket.
+   * Reserves the ticket of a create. Busy when another request holds the correlationId or the dedup
+   * key. `after-dead`: the reservation took the place of a creator that died holding it, whose PSA
+   * call may have made the ticket. `run`: where the reservation is written (for a PSA elsewhere, a
+   * batched write of its own, committed before the PSA is called).
    */
   async reserve(
     ticketId: string,
@@ -47,7 +57,8 @@ export class TicketReservations {
     alert: AlertFacts,
     d: Extract<Decision, { kind: 'create' }>,
     psaKind: string,
-  ): Promise<'reserved' | 'after-dead' | 'busy'> {
+    run: RunWrite,
+  ): Promise<'reserved' | 'after-dead' | Busy> {
     const { store, clock } = this.deps
     const now = clock()
     const r: Reservation = {
@@ -66,32 +77,38 @@ export class TicketReservations {
       leaseUntil: this.leaseUntil(now),
       now: now.toISOString(),
     }
-    const reserved = await this.deps.writes.run((tx) => tx.tickets.reserve(r, d.retireTicketId))
+    const reserved = await run((tx) => tx.tickets.reserve(r, d.retireTicketId))
     if (reserved !== 'busy') return reserved
-    await this.waitWhileCreating(r.integrationId, async () => {
-      const holders = await Promise.all([
-        store.tickets.findByCorrelation(r.integrationId, r.correlationId),
-        r.dedupOpenKey ? store.tickets.findByOpenDedupKey(r.integrationId, r.dedupOpenKey) : null,
-      ])
-      return holders.find((t) => t?.status === 'creating') ?? null
-    })
-    return 'busy'
+    return {
+      kind: 'busy',
+      wait: () =>
+        this.waitWhileCreating(r.integrationId, async () => {
+          const holders = await Promise.all([
+            store.tickets.findByCorrelation(r.integrationId, r.correlationId),
+            r.dedupOpenKey ? store.tickets.findByOpenDedupKey(r.integrationId, r.dedupOpenKey) : null,
+          ])
+          return holders.find((t) => t?.status === 'creating') ?? null
+        }),
+    }
   }
 
-  /** Takes the right to close (open → closing). False after waiting for a concurrent close to settle. */
-  async claimClose(integrationId: string, ticket: Ticket): Promise<boolean> {
+  /** Takes the right to close (open → closing); busy while a concurrent close holds it. */
+  async claimClose(integrationId: string, ticket: Ticket, run: RunWrite): Promise<'claimed' | Busy> {
     const { store, clock, settlement } = this.deps
     const now = clock()
-    const claimed = await this.deps.writes.run((tx) =>
+    const claimed = await run((tx) =>
       tx.tickets.claimClose(ticket.id, this.leaseUntil(now), now.toISOString()),
     )
-    if (claimed) return true
-    await settlement.waitFor(
-      integrationId,
-      async () => (await store.tickets.get(ticket.id))?.status !== 'closing',
-      this.waitDeadline(),
-    )
-    return false
+    if (claimed) return 'claimed'
+    return {
+      kind: 'busy',
+      wait: () =>
+        settlement.waitFor(
+          integrationId,
+          async () => (await store.tickets.get(ticket.id))?.status !== 'closing',
+          this.waitDeadline(),
+        ),
+    }
   }
 
   /** The PSA id of a ticket, or null after waiting for a concurrent creation of it to settle. */

@@ -106,6 +106,10 @@ export class CatalogueCache {
     this.slots.delete(key)
   }
 
+  forgetAll(): void {
+    this.slots.clear()
+  }
+
   private slot(key: string, source: string): Slot {
     let slot = this.slots.get(key)
     if (!slot || slot.source !== source) {

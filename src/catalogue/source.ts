@@ -65,6 +65,8 @@ export class CatalogueSource {
       fetcher: CatalogueFetcher
       /** A partner's dynamic list is new or changed (services.ts schedules a state_snapshot). */
       onListChanged: (integrationId: string) => void
+      /** An integration's list was forgotten here; the other processes should forget theirs (notices). */
+      onForget?: (integrationId: string) => void
     },
   ) {
     this.cache = new CatalogueCache(deps.clock, {
@@ -107,9 +109,23 @@ export class CatalogueSource {
     return { ...this.staticList(vendor), source: 'static-fallback', reason: 'not fetched yet' }
   }
 
-  /** Drops the integration's cached list (its credentials changed); a call in flight no longer fills it. */
+  /**
+   * Drops the integration's cached list (its credentials changed); a call in flight no longer fills
+   * it. Every process's copy: `onForget` tells the others.
+   */
   forget(integrationId: string): void {
     this.cache.forget(integrationId)
+    this.deps.onForget?.(integrationId)
+  }
+
+  /** Drops the integration's list in this process only: another process's notice said to. */
+  forgetHere(integrationId: string): void {
+    this.cache.forget(integrationId)
+  }
+
+  /** Drops every list in this process: notices may have been missed. */
+  forgetAll(): void {
+    this.cache.forgetAll()
   }
 
   private staticList(vendor: VendorCatalogueConfig): EffectiveCatalogue {

@@ -13,6 +13,7 @@
 // loop, and it hands the results back `resolveSlice` at a time with a yield between, so the callers'
 // continuations (their next reads, their PSA calls) are bounded slices too. That is what keeps
 // /healthz and new requests answering under any backlog.
+import { Counter, type Registry } from 'prom-client'
 import type { Store } from './store.js'
 
 /** `accept`: the intake (ahead of everything); `work`: the worker and the dispatcher. */
@@ -136,5 +137,26 @@ export class WriteBatcher {
     }
     this.o.onBatch?.(batch.length, performance.now() - started)
     return settled
+  }
+}
+
+/**
+ * The batches at GET /metrics: the transactions committed and the writes they carried (writes per
+ * commit says how well they group; on the embedded database each commit is an fsync).
+ */
+export function writeBatchMetrics(registry: Registry): NonNullable<WriteBatchOptions['onBatch']> {
+  const commits = new Counter({
+    name: 'alertbridge_db_commits_total',
+    help: 'Transactions the write batches committed (on the embedded database, one fsync each)',
+    registers: [registry],
+  })
+  const writes = new Counter({
+    name: 'alertbridge_db_batched_writes_total',
+    help: 'Writes those transactions carried (an accepted alert, a job claimed, an outcome recorded, ...)',
+    registers: [registry],
+  })
+  return (n) => {
+    commits.inc()
+    writes.inc(n)
   }
 }

@@ -31,6 +31,8 @@ export type ErrorCode =
   | 'PSA_ERROR'
   | 'INTERNAL'
   | 'DATABASE_UNAVAILABLE'
+  // Issue 14: the Redis of a scale-out installation does not answer.
+  | 'REDIS_UNAVAILABLE'
   // Issue 10: the credentials are right, but the operator disabled their vendor or partner.
   | 'TENANT_DISABLED'
   // OAuth 2.0 (RFC 6749 §5.2) codes, used by the token endpoint only.
@@ -87,6 +89,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'PSA_ERROR':
       return 502
     case 'DATABASE_UNAVAILABLE':
+    case 'REDIS_UNAVAILABLE':
       return 503
   }
 }

@@ -2,7 +2,7 @@
 // /readyz: every dependency the process needs answers now, each reported by name; otherwise 503 in the
 // failure shape, naming the ones that failed and why. Today the one dependency is the database (an
 // SQLite file is read afresh, not from the connection's cache, so a file overwritten or deleted under
-// the running process is noticed); the Redis queue of issue 14 adds `redis` to dependenciesOf below.
+// the running process is noticed); with REDIS_URL, Redis is the second.
 import Type from 'typebox'
 import type { Db } from '../db/connect.js'
 import { DatabaseUnavailable } from '../db/failures.js'
@@ -10,11 +10,13 @@ import type { ErrorCode } from '../domain/errors.js'
 import type { App } from '../http/app-types.js'
 import { ApiError } from '../http/errors.js'
 import { failures } from '../http/schemas.js'
+import type { RedisHandle } from '../redis/connect.js'
+import { RedisUnavailable } from '../redis/connect.js'
 
 const Health = Type.Object({ status: Type.Literal('ok') })
 
 const Checks = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('failed')]), {
-  description: 'each dependency by name (`database`), ok or failed',
+  description: 'each dependency by name (`database`, `redis`), ok or failed',
 })
 const Ready = Type.Object({ status: Type.Literal('ok'), checks: Checks })
 
@@ -31,7 +33,8 @@ export interface Dependency {
 }
 
 /** What the process depends on, in the order /readyz reports them. */
-export function dependenciesOf(s: { db: Pick<Db, 'check'> }): Dependency[] {
+export function dependenciesOf(s: HealthDeps): Dependency[] {
+  const redis = s.redis
   return [
     {
       name: 'database',
@@ -43,10 +46,27 @@ export function dependenciesOf(s: { db: Pick<Db, 'check'> }): Dependency[] {
         }.`,
       }),
     },
+    ...(redis
+      ? [
+          {
+            name: 'redis',
+            check: (timeoutMs: number) => redis.check(timeoutMs),
+            failure: (err: unknown) => ({
+              code: 'REDIS_UNAVAILABLE' as const,
+              detail: `${err instanceof RedisUnavailable ? err.message : 'The Redis check failed unexpectedly'}.`,
+            }),
+          },
+        ]
+      : []),
   ]
 }
 
-export function registerHealth(app: App, s: { db: Pick<Db, 'check'> }): void {
+interface HealthDeps {
+  db: Pick<Db, 'check'>
+  redis: Pick<RedisHandle, 'check'> | null
+}
+
+export function registerHealth(app: App, s: HealthDeps): void {
   const dependencies = dependenciesOf(s)
   app.get(
     '/healthz',
@@ -60,9 +80,10 @@ export function registerHealth(app: App, s: { db: Pick<Db, 'check'> }): void {
     {
       schema: {
         tags: ['ops'],
-        summary: 'Every dependency (the database) can be used now',
+        summary: 'Every dependency (the database, and Redis when REDIS_URL is set) can be used now',
         description:
-          '200 names each dependency checked. 503 (DATABASE_UNAVAILABLE when the database failed) ' +
+          '200 names each dependency checked. 503 (DATABASE_UNAVAILABLE when the database failed, ' +
+          'REDIS_UNAVAILABLE when only Redis did) ' +
           'says in `detail` which failed and why, and carries the same `checks`.',
         response: { 200: Ready, ...failures(503) },
       },

@@ -2,22 +2,27 @@
 // email (someone guessing one user's password) and per client address (someone trying many emails).
 // A window of 15 minutes starts with the first failure; past the limit, sign-ins are refused with 429
 // and Retry-After until it ends, without looking at the password. A success clears its email's count.
-// Counts live in this process's memory (rate-limiter-flexible), like the vendors' alert rate limit.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+// Counts are the installation's, like the vendors' alert rate limit: in Redis when there is one, so
+// failures are counted once whichever process a sign-in reaches, else in this process's memory.
+import { RateLimiterRes } from 'rate-limiter-flexible'
+import { type Limiter, type LimiterFactory, memoryLimiters } from '../redis/limiters.js'
 
 export const throttleWindowSeconds = 15 * 60
 
 export class SignInThrottle {
-  private readonly byEmail: RateLimiterMemory
-  private readonly byAddress: RateLimiterMemory
+  private readonly byEmail: Limiter
+  private readonly byAddress: Limiter
 
-  constructor(limits: { failuresPerEmail: number; failuresPerIp: number }) {
-    this.byEmail = new RateLimiterMemory({
+  constructor(
+    limits: { failuresPerEmail: number; failuresPerIp: number },
+    make: LimiterFactory = memoryLimiters,
+  ) {
+    this.byEmail = make({
       keyPrefix: 'sign-in-email',
       points: limits.failuresPerEmail,
       duration: throttleWindowSeconds,
     })
-    this.byAddress = new RateLimiterMemory({
+    this.byAddress = make({
       keyPrefix: 'sign-in-ip',
       points: limits.failuresPerIp,
       duration: throttleWindowSeconds,
@@ -39,13 +44,13 @@ export class SignInThrottle {
   }
 }
 
-async function wait(limiter: RateLimiterMemory, key: string): Promise<number> {
+async function wait(limiter: Limiter, key: string): Promise<number> {
   const res = await limiter.get(key)
   if (!res || res.consumedPoints < limiter.points) return 0
   return Math.max(1, Math.ceil(res.msBeforeNext / 1000))
 }
 
-async function spend(limiter: RateLimiterMemory, key: string): Promise<void> {
+async function spend(limiter: Limiter, key: string): Promise<void> {
   try {
     await limiter.consume(key)
   } catch (rejection) {

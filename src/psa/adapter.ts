@@ -1,5 +1,7 @@
 // One interface for every PSA. Adapters answer with values, never throw for a PSA's own failures:
 // an exception out of an adapter is a defect (DESIGN §3 row 20), a PsaFailure is row 19.
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
 import type { PsaKind } from '../domain/partner.js'
 import type { TicketDefaultsValue } from './settings.js'
 
@@ -18,6 +20,12 @@ export interface PsaCall {
 /** A call on behalf of one alert: its correlationId lets an adapter find a ticket a lost answer made. */
 export interface TicketCall extends PsaCall {
   correlationId: string
+  /**
+   * For a kind that answers in this process (the sandbox): the transaction the alert's outcome is
+   * being written in. Its rows go in it, so they commit with the outcome, or not at all. A PSA
+   * elsewhere never gets one.
+   */
+  within?: Kysely<Database>
 }
 
 /** A create: the ticket is tagged with `ref` in a field the PSA can search, and when an earlier attempt

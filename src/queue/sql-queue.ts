@@ -5,13 +5,14 @@
 // A job whose payload no longer fits its kind is dead: kept with its reason, never claimed again.
 import { EventEmitter } from 'node:events'
 import type SQLite from 'better-sqlite3'
-import { type Insertable, type Kysely, sql } from 'kysely'
+import { type Insertable, type Kysely, type SelectQueryBuilder, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
 import type { Db } from '../db/connect.js'
 import type { Database, JobsTable } from '../db/schema.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
+import { coalescedAdd } from './coalesce.js'
 import type { JobProducer, NewJob } from './port.js'
 
 type JobRow = Insertable<JobsTable>
@@ -29,6 +30,44 @@ export interface ClaimedJob {
 
 /** How long a claim hides a job: one lease for all, or one per kind (the longest for any other kind). */
 export type LeaseMs = number | Readonly<Record<string, number>>
+
+/** A queued job's row as the Redis transport hands it over: which job, of which kind and group, due when. */
+export interface JobRef {
+  id: string
+  kind: string
+  group: string | null
+  /** ISO time it is due (for a leased job: when its lease ends). */
+  runAt: string
+  createdAt: string
+}
+
+const toRef = (r: {
+  id: string
+  kind: string
+  group_key: string | null
+  run_at: string
+  created_at: string
+}) => ({
+  id: r.id,
+  kind: r.kind,
+  group: r.group_key,
+  runAt: r.run_at,
+  createdAt: r.created_at,
+})
+
+/** The end of a claim's lease, per kind when the leases differ (SQL: one value, or a CASE on kind). */
+function leaseEnd(now: Date, leaseMs: LeaseMs) {
+  const until = (ms: number) => new Date(now.getTime() + ms).toISOString()
+  return typeof leaseMs === 'number'
+    ? until(leaseMs)
+    : sql<string>`case kind ${sql.join(
+        Object.entries(leaseMs).map(([kind, ms]) => sql`when ${kind} then ${until(ms)}`),
+        sql` `,
+      )} else ${until(Math.max(...Object.values(leaseMs)))} end`
+}
+
+/** A query picking the ids of jobs to claim. */
+type DueJobs = (db: Kysely<Database>) => SelectQueryBuilder<Database, 'jobs', { id: string }>
 
 /** The run_at of a dead job: never due. */
 const never = '9999-12-31T23:59:59.999Z'
@@ -97,8 +136,105 @@ export class SqlJobQueue implements JobProducer {
     await insertJobs(tx.kysely, rows).execute()
   }
 
+  /**
+   * Adds jobs inside the caller's transaction and answers the rows it added, each with the time it is
+   * due: a job whose dedupe key is already queued is not added (the Redis transport hands over only
+   * what was added).
+   */
+  async insert(tx: Store, jobs: readonly NewJob[]): Promise<JobRef[]> {
+    const rows = toRows(jobs, this.clock().toISOString())
+    if (rows.length === 0) return []
+    const added = await insertJobs(tx.kysely, rows)
+      .returning(['id', 'kind', 'group_key', 'run_at', 'created_at'])
+      .execute()
+    return added.map(toRef)
+  }
+
+  /** Claims the given jobs if they are due (not leased, not scheduled later, not dead); see claim(). */
+  async claimIds(ids: readonly string[], leaseMs: LeaseMs): Promise<ClaimedJob[]> {
+    if (ids.length === 0) return []
+    return this.takeLeases(this.clock(), leaseMs, ids)
+  }
+
+  /** Whether a job's row is still there to run (not finished, not dead), and when it is due. */
+  async pendingAt(id: string): Promise<Date | null> {
+    const row = await this.store.kysely
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('id', '=', id)
+      .where('failed_at', 'is', null)
+      .executeTakeFirst()
+    return row ? new Date(row.run_at) : null
+  }
+
+  /**
+   * Jobs that became due in (`since`, `now`] after a wait: scheduled for later, retried, held, or
+   * leased by a runner that did not finish them. A job enqueued due at once (run_at = created_at) is
+   * not among them: its producer handed it over.
+   */
+  async becameDue(since: Date, now: Date, limit: number): Promise<JobRef[]> {
+    const rows = await this.store.kysely
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'group_key', 'run_at', 'created_at'])
+      .where('failed_at', 'is', null)
+      .where('run_at', '>', since.toISOString())
+      .where('run_at', '<=', now.toISOString())
+      .whereRef('run_at', '>', 'created_at')
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map(toRef)
+  }
+
+  /** Jobs due at `before` or earlier, after the (run_at, id) cursor, oldest first: the sweep's pages. */
+  async dueBefore(
+    before: Date,
+    after: { runAt: string; id: string } | null,
+    limit: number,
+  ): Promise<JobRef[]> {
+    const rows = await this.store.kysely
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'group_key', 'run_at', 'created_at'])
+      .where('failed_at', 'is', null)
+      .where('run_at', '<=', before.toISOString())
+      .$if(after !== null, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('run_at', '>', after!.runAt),
+            eb.and([eb('run_at', '=', after!.runAt), eb('id', '>', after!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map(toRef)
+  }
+
+  /** How long the job due earliest and not running has waited, in ms (0 when none waits). */
+  async oldestWaitMs(): Promise<number> {
+    const now = this.clock()
+    const row = await this.store.kysely
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('run_at').as('oldest'))
+      .where('failed_at', 'is', null)
+      .where('lease_token', 'is', null)
+      .where('run_at', '<=', now.toISOString())
+      .executeTakeFirst()
+    return row?.oldest ? Math.max(0, now.getTime() - new Date(row.oldest).getTime()) : 0
+  }
+
+  /** Adds made before their write runs share it, in the batches' accept lane (ahead of background work). */
+  private readonly addTogether = coalescedAdd((take) =>
+    this.writes
+      ? this.writes.run((tx) => this.enqueue(tx, take()), 'accept')
+      : this.store.transaction((tx) => this.enqueue(tx, take())),
+  )
+
   async add(jobs: readonly NewJob[]): Promise<void> {
-    await this.store.transaction((tx) => this.enqueue(tx, jobs))
+    await this.addTogether(jobs)
     this.handOver()
   }
 
@@ -121,15 +257,6 @@ export class SqlJobQueue implements JobProducer {
     const kinds = typeof leaseMs === 'number' ? null : Object.keys(leaseMs)
     if (limit <= 0 || kinds?.length === 0) return []
     const now = this.clock()
-    const leaseToken = uuidv7()
-    const until = (ms: number) => new Date(now.getTime() + ms).toISOString()
-    const leaseEnd =
-      typeof leaseMs === 'number'
-        ? until(leaseMs)
-        : sql<string>`case kind ${sql.join(
-            Object.entries(leaseMs).map(([kind, ms]) => sql`when ${kind} then ${until(ms)}`),
-            sql` `,
-          )} else ${until(Math.max(...Object.values(leaseMs)))} end`
     const due = (db: Kysely<Database>) => {
       const q = db
         .selectFrom('jobs')
@@ -144,30 +271,49 @@ export class SqlJobQueue implements JobProducer {
         .limit(limit)
       return this.db.dialect === 'postgres' ? q.forUpdate().skipLocked() : q
     }
+    return (await this.takeLeases(now, leaseMs, due)).sort((a, b) => (a.id < b.id ? -1 : 1))
+  }
+
+  /**
+   * Leases jobs for `leaseMs` with a new token: the ids given, if they are due (not leased, not
+   * scheduled later, not dead), or those the query `due` picks.
+   */
+  private async takeLeases(
+    now: Date,
+    leaseMs: LeaseMs,
+    which: readonly string[] | DueJobs,
+  ): Promise<ClaimedJob[]> {
+    const leaseToken = uuidv7()
     const rows = await this.write((db) =>
       db
         .updateTable('jobs')
         .set((eb) => ({
-          run_at: leaseEnd,
+          run_at: leaseEnd(now, leaseMs),
           lease_token: leaseToken,
           attempts: eb('attempts', '+', 1),
           dedupe_key: null,
           hold_key: null,
         }))
-        .where('id', 'in', due(db))
+        .where((eb) =>
+          typeof which === 'function'
+            ? eb('id', 'in', which(db))
+            : eb.and([
+                eb('id', 'in', which),
+                eb('run_at', '<=', now.toISOString()),
+                eb('failed_at', 'is', null),
+              ]),
+        )
         .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
         .execute(),
     )
-    return rows
-      .map((r) => ({
-        id: r.id,
-        kind: r.kind,
-        group: r.group_key,
-        payload: JSON.parse(r.payload) as unknown,
-        attempts: r.attempts,
-        leaseToken,
-      }))
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      group: r.group_key,
+      payload: JSON.parse(r.payload) as unknown,
+      attempts: r.attempts,
+      leaseToken,
+    }))
   }
 
   /** Removes finished jobs whose lease is still their runner's; answers how many it removed. */

@@ -8,10 +8,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { yieldToLoop } from '../db/write-batch.js'
-import { canRetry, retryDelayMs } from './jobs.js'
 import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
+import { runAndSettle } from './settle.js'
 import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
-import { settleWithin, Wakeup } from './wakeup.js'
+import { BackgroundLoop, settleWithin } from './wakeup.js'
 
 export interface SqlRunnerOptions {
   queue: SqlJobQueue
@@ -23,7 +23,6 @@ export interface SqlRunnerOptions {
   holdMs?: number
 }
 
-const defaultHoldMs = 10 * 60 * 1000
 /** Jobs started per macrotask. */
 const startSlice = 16
 
@@ -33,11 +32,9 @@ export class SqlJobRunner implements JobRunner {
   private readonly inflight = new Set<Promise<void>>()
   /** Jobs in flight per group, for the kinds that cap their groups. */
   private readonly groups = new Map<string, number>()
-  private readonly wakeup = new Wakeup()
+  private readonly background = new BackgroundLoop(() => this.loop())
   private kinds = new Map<string, JobKindEntry>()
   private leases: Record<string, number> = {}
-  private running = false
-  private loopDone: Promise<void> = Promise.resolve()
   private unsubscribe: (() => void) | null = null
 
   /** Free slots worth a claim while jobs run: a finished job does not cost a claim of one. */
@@ -48,20 +45,17 @@ export class SqlJobRunner implements JobRunner {
   }
 
   start(catalogue: JobCatalogue): void {
-    if (this.running) return
+    if (this.background.running) return
     this.kinds = new Map(catalogue.map((k) => [k.kind, k]))
     this.leases = Object.fromEntries(catalogue.map((k) => [k.kind, k.leaseMs]))
-    this.running = true
-    this.unsubscribe = this.o.queue.onHandOver(() => this.wakeup.wake())
-    this.loopDone = this.loop()
+    this.unsubscribe = this.o.queue.onHandOver(() => this.background.wake())
+    this.background.start()
   }
 
   async stop(graceMs: number): Promise<void> {
-    if (!this.running) return
-    this.running = false
     this.unsubscribe?.()
-    this.wakeup.wake()
-    await this.loopDone
+    this.unsubscribe = null
+    if (!(await this.background.stop())) return
     await settleWithin(this.inflight, graceMs)
     if (this.inflight.size > 0)
       this.o.log.warn({ jobs: this.inflight.size }, 'jobs still running at shutdown keep their lease')
@@ -69,7 +63,7 @@ export class SqlJobRunner implements JobRunner {
 
   private async loop(): Promise<void> {
     const { queue, concurrency, idleMs, clock, log } = this.o
-    while (this.running) {
+    while (this.background.running) {
       let delay = idleMs
       try {
         const free = concurrency - this.inflight.size
@@ -95,7 +89,7 @@ export class SqlJobRunner implements JobRunner {
         log.error({ err }, 'the job queue could not be read; retrying in 1 s')
         delay = 1000
       }
-      if (this.running) await this.wakeup.wait(delay)
+      await this.background.sleep(delay)
     }
   }
 
@@ -120,7 +114,7 @@ export class SqlJobRunner implements JobRunner {
         else this.groups.set(group, n)
       }
       this.inflight.delete(done)
-      this.wakeup.wake()
+      this.background.wake()
     })
     this.inflight.add(done)
   }
@@ -136,54 +130,8 @@ export class SqlJobRunner implements JobRunner {
   }
 
   private async run(job: ClaimedJob): Promise<void> {
-    const { queue, clock, log } = this.o
     const kind = this.kinds.get(job.kind)
-    try {
-      if (!kind) return // not claimed: claims take the catalogue's kinds only
-      let result: Awaited<ReturnType<JobKindEntry['run']>>
-      try {
-        result = await kind.run({
-          id: job.id,
-          kind: job.kind,
-          payload: job.payload,
-          attempt: job.attempts,
-          canRetry: canRetry(kind.retry, job.attempts),
-        })
-      } catch (err) {
-        log.error({ err, jobId: job.id, kind: job.kind }, 'job handler failed; the job runs again later')
-        result = { kind: 'retry', reason: err instanceof Error ? err.message : String(err) }
-      }
-      switch (result.kind) {
-        case 'done':
-          await queue.complete([job])
-          this.finished++
-          return
-        case 'retry': {
-          const delayMs = retryDelayMs(kind.retry, job.attempts, result.notBeforeMs)
-          await queue.retryAt(job, new Date(clock().getTime() + delayMs), result.reason)
-          log.info(
-            { jobId: job.id, kind: job.kind, attempt: job.attempts, delayMs, reason: result.reason },
-            'the job will be tried again',
-          )
-          return
-        }
-        case 'hold': {
-          const holdMs = this.o.holdMs ?? defaultHoldMs
-          await queue.hold(job, result.key, new Date(clock().getTime() + holdMs), result.reason)
-          log.info({ jobId: job.id, kind: job.kind, key: result.key, reason: result.reason }, 'a job is held')
-          return
-        }
-        case 'invalid':
-          await queue.kill(job, result.reason)
-          log.error({ jobId: job.id, kind: job.kind, reason: result.reason }, 'a job is dead')
-          return
-      }
-    } catch (err) {
-      // The queue itself failed (the database): the job keeps its lease and runs again after it.
-      log.error(
-        { err, jobId: job.id, kind: job.kind },
-        'could not settle a job; it runs again after its lease',
-      )
-    }
+    if (!kind) return // not claimed: claims take the catalogue's kinds only
+    if ((await runAndSettle(this.o, kind, job)) === 'done') this.finished++
   }
 }

@@ -3,7 +3,7 @@
 // overlap window ends (domain/credentials.ts); an access token works only while the generations of
 // the secret (and organization token) it was issued under do, and while its tenants are enabled.
 
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { RateLimiterRes } from 'rate-limiter-flexible'
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
@@ -17,6 +17,7 @@ import {
 import type { Integration } from '../domain/integration.js'
 import type { Vendor } from '../domain/vendor.js'
 import type { VendorTokenCheck } from '../http/auth.js'
+import { type Limiter, type LimiterFactory, memoryLimiters } from '../redis/limiters.js'
 import { digest, matchesDigest, newSecret, sameDigest } from '../security/secrets.js'
 
 const dummyDigest = digest('no vendor has this secret')
@@ -40,16 +41,17 @@ export type Issuance =
   | { kind: 'refused'; detail: string; retryAfterSeconds: number }
 
 export class TokenService {
-  /** Per process, like the alert limit (shared through Redis in the scale-out issue). */
-  private readonly rate: RateLimiterMemory
+  /** The installation's count, like the alert limit: in Redis when there is one. */
+  private readonly rate: Limiter
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
     private readonly limits: TokenLimits,
+    make: LimiterFactory = memoryLimiters,
   ) {
-    this.rate = new RateLimiterMemory({ points: limits.perMinute, duration: 60 })
+    this.rate = make({ keyPrefix: 'access-tokens', points: limits.perMinute, duration: 60 })
   }
 
   /** The vendor whose client id and secret these are, or null. Costs two digests, never a password hash. */

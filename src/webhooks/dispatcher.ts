@@ -2,7 +2,8 @@
 // timestamp and signature every time, the same `webhook-id` always), posts it, logs the attempt and
 // applies the retry policy (DESIGN §4). At most `perEndpoint` deliveries are in flight per vendor
 // endpoint, and a saturated endpoint is left out of the next claim, so one slow vendor never holds
-// back another vendor's events.
+// back another vendor's events. The request slots are this process's own, or with Redis shared by
+// every process of the installation (issue 14), so the limit holds however many workers run.
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Clock } from '../clock.js'
@@ -12,7 +13,9 @@ import { type WriteBatcher, yieldToLoop } from '../db/write-batch.js'
 import { previousLive } from '../domain/credentials.js'
 import type { DeliveryStatus } from '../domain/delivery.js'
 import type { OutboundHttp, OutboundResult } from '../outbound/http.js'
-import { settleWithin, Wakeup } from '../queue/wakeup.js'
+import { BackgroundLoop, settleWithin } from '../queue/wakeup.js'
+import type { RedisHandle } from '../redis/connect.js'
+import { type EndpointSlots, LocalEndpointSlots, RedisEndpointSlots, type Slot } from './endpoint-slots.js'
 import { type AttemptVerdict, judgeAttempt } from './retry-policy.js'
 
 export interface DispatcherOptions {
@@ -25,6 +28,8 @@ export interface DispatcherOptions {
   scheduleSeconds: readonly number[]
   random?: () => number
   idleMs?: number
+  /** The endpoints' request slots (endpointSlots()); this process's own when left out. */
+  slots?: EndpointSlots
 }
 
 const day = 24 * 60 * 60 * 1000
@@ -41,6 +46,38 @@ const timeoutMs = 15_000
 const leaseMs = Math.ceil(perEndpointClaimed / perEndpoint) * timeoutMs + 15_000
 /** An endpoint failing for this long is paused (DESIGN §4: 5 days). */
 const pauseAfterMs = 5 * day
+/**
+ * A claim that waited in line this long goes back to the outbox, so its attempt still ends inside its
+ * lease. In one process the wait is at most (perEndpointClaimed / perEndpoint - 1) attempts (45 s).
+ */
+const maxWaitMs = leaseMs - timeoutMs - 5_000
+/**
+ * With slots shared between processes, a claim refused a slot this long goes back to the outbox,
+ * where a process that holds the endpoint's slots takes it: claims do not sit in a line that other
+ * processes keep busy.
+ */
+const sharedMaxWaitMs = 5_000
+/** A line refused a slot by the shared store asks again after this long (plus up to as much jitter). */
+const slotRetryMs = 150
+
+/**
+ * The endpoints' request slots: this process's own, or with Redis leased by every process at once. A
+ * slot's lease covers one attempt's budget with a margin and is renewed while the attempt lasts, so a
+ * killed process's slots are free again within `timeoutMs + 15 s`, with nothing to clean up.
+ */
+export function endpointSlots(
+  redis: Pick<RedisHandle, 'client' | 'key'> | null,
+  log: FastifyBaseLogger,
+): EndpointSlots {
+  if (!redis) return new LocalEndpointSlots(perEndpoint)
+  return new RedisEndpointSlots(redis, {
+    limit: perEndpoint,
+    lockTimeoutMs: timeoutMs + 15_000,
+    refreshMs: 10_000,
+    acquireTimeoutMs: 2_000,
+    log,
+  })
+}
 
 /**
  * The `webhook-signature` header: one `v1,` signature per secret, space-separated (Standard Webhooks).
@@ -53,19 +90,32 @@ function signatures(secrets: readonly string[], id: string, at: Date, body: stri
 
 type Endpoint = Awaited<ReturnType<Store['vendors']['webhookEndpoint']>>
 
+/** A claimed delivery waiting in its endpoint's line since `since` (performance.now()). */
+interface Waiting {
+  d: ClaimedDelivery
+  endpoint: Promise<Endpoint>
+  since: number
+}
+
 export class WebhookDispatcher {
   /** Attempts recorded since start (the worker's summary line reads it). */
   attempts = 0
-  /** Requests in flight per endpoint (at most perEndpoint). */
-  private readonly perVendor = new Map<string, number>()
+  /** Request slots held by this process per endpoint (sending, or its answer not yet given back). */
+  private readonly held = new Map<string, number>()
   /** Claimed deliveries waiting for a free request slot of their endpoint, oldest first. */
-  private readonly lines = new Map<string, { d: ClaimedDelivery; endpoint: Promise<Endpoint> }[]>()
+  private readonly lines = new Map<string, Waiting[]>()
+  /** Endpoints whose line is being given slots; true when asked again meanwhile (a slot freed here). */
+  private readonly pumping = new Map<string, boolean>()
+  /** Offers the lines a slot again (shared slots freed elsewhere wake nothing here). */
+  private retryTimer: NodeJS.Timeout | null = null
+  /** The slot store could not be asked; logged once until it answers again. */
+  private slotsDown = false
+  private readonly slots: EndpointSlots
+  private readonly maxWaitMs: number
   /** Deliveries claimed and not yet settled, per endpoint (in line, sending or being recorded). */
   private readonly claimedPer = new Map<string, number>()
   private readonly inflight = new Set<Promise<void>>()
-  private readonly wakeup = new Wakeup()
-  private running = false
-  private loopDone: Promise<void> = Promise.resolve()
+  private readonly background = new BackgroundLoop(() => this.loop())
   private readonly idleMs: number
   private readonly random: () => number
   private readonly write: <T>(work: (tx: Store) => Promise<T>) => Promise<T>
@@ -74,24 +124,23 @@ export class WebhookDispatcher {
     this.idleMs = o.idleMs ?? 10_000
     this.random = o.random ?? Math.random
     this.write = o.writes ? (work) => o.writes!.run(work) : (work) => o.store.transaction(work)
+    this.slots = o.slots ?? new LocalEndpointSlots(perEndpoint)
+    this.maxWaitMs = this.slots.shared ? sharedMaxWaitMs : maxWaitMs
   }
 
   /** Something was queued or replayed: look now instead of at the next timer. */
   wake(): void {
-    this.wakeup.wake()
+    this.background.wake()
   }
 
   start(): void {
-    if (this.running) return
-    this.running = true
-    this.loopDone = this.loop()
+    this.background.start()
   }
 
   async stop(graceMs: number): Promise<void> {
-    if (!this.running) return
-    this.running = false
-    this.wakeup.wake()
-    await this.loopDone
+    if (this.retryTimer) clearTimeout(this.retryTimer)
+    this.retryTimer = null
+    if (!(await this.background.stop())) return
     // What waits in line was never sent: it goes back to the outbox at once.
     const unsent = [...this.lines.values()].flat().map((w) => w.d)
     this.lines.clear()
@@ -103,7 +152,7 @@ export class WebhookDispatcher {
 
   private async loop(): Promise<void> {
     const { store, clock, log } = this.o
-    while (this.running) {
+    while (this.background.running) {
       let delay = this.idleMs
       // Wakes of one turn (every status_update queued, every attempt ended) make one look, not many.
       await yieldToLoop()
@@ -122,7 +171,10 @@ export class WebhookDispatcher {
           const due: string[] = []
           const leaseUntil = new Date(now.getTime() + leaseMs).toISOString()
           for (const h of heads) {
-            const capacity = perEndpointClaimed - (this.claimedPer.get(h.vendorId) ?? 0)
+            // Holding none of a shared endpoint's slots, this process claims only what it could send
+            // at once if it got them; the rest stays in the outbox for the processes sending.
+            const limit = this.slots.shared && !this.held.has(h.vendorId) ? perEndpoint : perEndpointClaimed
+            const capacity = limit - (this.claimedPer.get(h.vendorId) ?? 0)
             const room = Math.min(capacity, maxInFlight - claimedNow - due.length)
             if (room <= 0) continue
             if (h.next > nowIso) {
@@ -154,46 +206,144 @@ export class WebhookDispatcher {
         log.error({ err }, 'the webhook outbox could not be read; retrying in 1 s')
         delay = 1000
       }
-      if (this.running) await this.wakeup.wait(Math.max(delay, 5))
+      await this.background.sleep(Math.max(delay, 5))
     }
   }
 
   /** Puts a claimed delivery in its endpoint's line and starts what the endpoint has room for. */
   private enqueue(d: ClaimedDelivery, endpoint: Promise<Endpoint>): void {
     const line = this.lines.get(d.vendorId) ?? []
-    line.push({ d, endpoint })
+    line.push({ d, endpoint, since: performance.now() })
     this.lines.set(d.vendorId, line)
     add(this.claimedPer, d.vendorId, 1)
     this.pump(d.vendorId)
   }
 
-  /** Starts the endpoint's next deliveries while it has a free request slot. */
+  /** Gives the endpoint's line slots while it has deliveries waiting and slots are free. */
   private pump(vendorId: string): void {
-    const line = this.lines.get(vendorId)
-    while (this.running && line && line.length > 0 && (this.perVendor.get(vendorId) ?? 0) < perEndpoint) {
-      const next = line.shift()!
-      this.run(next.d, next.endpoint)
+    if (this.pumping.has(vendorId)) {
+      this.pumping.set(vendorId, true)
+      return
     }
-    if (line?.length === 0) this.lines.delete(vendorId)
+    this.pumping.set(vendorId, false)
+    const p: Promise<void> = this.fill(vendorId)
+      .catch((err) => this.o.log.error({ err, vendorId }, 'webhook line failed unexpectedly'))
+      .finally(() => this.inflight.delete(p))
+    this.inflight.add(p)
   }
 
-  private run(d: ClaimedDelivery, endpoint: Promise<Endpoint>): void {
-    add(this.perVendor, d.vendorId, 1)
-    let sent = false
-    // The request slot frees once the answer is in; recording the attempt goes on beside the next one.
-    const answered = () => {
-      if (sent) return
-      sent = true
-      add(this.perVendor, d.vendorId, -1)
-      this.pump(d.vendorId)
+  private async fill(vendorId: string): Promise<void> {
+    try {
+      for (;;) {
+        const line = this.lines.get(vendorId)
+        if (line) this.giveBackStale(vendorId, line)
+        if (!this.background.running || !line || line.length === 0) {
+          if (line?.length === 0) this.lines.delete(vendorId)
+          return
+        }
+        this.pumping.set(vendorId, false)
+        let slot: Slot | null = null
+        let failed = false
+        try {
+          slot = await this.slots.tryAcquire(vendorId)
+          this.slotsAnswer(null)
+        } catch (err) {
+          this.slotsAnswer(err)
+          failed = true
+        }
+        if (slot === null) {
+          // A slot freed here meanwhile is worth asking for at once; otherwise the line waits for an
+          // attempt here to end, or (shared, or the store not answering) for the retry timer.
+          if (!failed && this.pumping.get(vendorId)) continue
+          if (failed || this.slots.shared) this.retrySoon()
+          return
+        }
+        const next = this.background.running ? this.lines.get(vendorId)?.shift() : undefined
+        if (!next) {
+          // Stopped, or the line was given back while the slot was being taken.
+          await this.slots.release(slot).catch(() => {})
+          continue
+        }
+        add(this.held, vendorId, 1)
+        this.run(next.d, next.endpoint, slot)
+      }
+    } finally {
+      this.pumping.delete(vendorId)
     }
-    const p = this.deliver(d, endpoint, answered)
-      .catch((err) => this.o.log.error({ err, deliveryId: d.id }, 'webhook delivery failed unexpectedly'))
+  }
+
+  /** Claims that waited in line longer than maxWaitMs go back to the outbox (their lease runs on). */
+  private giveBackStale(vendorId: string, line: Waiting[]): void {
+    const cutoff = performance.now() - this.maxWaitMs
+    let n = 0
+    while (n < line.length && line[n]!.since < cutoff) n++
+    if (n === 0) return
+    const stale = line.splice(0, n).map((w) => w.d)
+    add(this.claimedPer, vendorId, -n)
+    const p: Promise<void> = this.o.store.deliveries
+      .release(stale, this.o.clock().toISOString())
+      .catch((err) =>
+        this.o.log.warn({ err }, 'could not give back waiting deliveries; their lease runs out'),
+      )
       .finally(() => {
+        this.inflight.delete(p)
+        this.background.wake()
+      })
+    this.inflight.add(p)
+  }
+
+  /** Offers every waiting line a slot again shortly: once per timer, never in a tight loop. */
+  private retrySoon(): void {
+    if (this.retryTimer || !this.background.running) return
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = null
+        for (const vendorId of [...this.lines.keys()]) this.pump(vendorId)
+      },
+      slotRetryMs * (1 + this.random()),
+    )
+  }
+
+  /** Notes whether the slot store answered; its being unreachable is logged once, not per delivery. */
+  private slotsAnswer(err: unknown): void {
+    if (err === null) {
+      if (this.slotsDown) this.o.log.info('endpoint slots can be taken again; webhook deliveries go on')
+      this.slotsDown = false
+      return
+    }
+    if (this.slotsDown) return
+    this.slotsDown = true
+    this.o.log.warn(
+      { err },
+      'endpoint slots cannot be taken (Redis unreachable): no webhook is sent until they can; deliveries wait and are tried again',
+    )
+  }
+
+  private run(d: ClaimedDelivery, endpoint: Promise<Endpoint>, slot: Slot): void {
+    // The request slot frees once the answer is in; recording the attempt goes on beside the next one.
+    let freed: Promise<void> | undefined
+    const answered = () => {
+      freed ??= this.slots
+        .release(slot)
+        .catch((err) =>
+          this.o.log.warn(
+            { err, vendorId: d.vendorId },
+            'an endpoint slot was not given back; its lease runs out',
+          ),
+        )
+        .finally(() => {
+          add(this.held, d.vendorId, -1)
+          this.pump(d.vendorId)
+        })
+    }
+    const p: Promise<void> = this.deliver(d, endpoint, answered)
+      .catch((err) => this.o.log.error({ err, deliveryId: d.id }, 'webhook delivery failed unexpectedly'))
+      .finally(async () => {
         answered()
+        await freed
         add(this.claimedPer, d.vendorId, -1)
         this.inflight.delete(p)
-        this.wakeup.wake()
+        this.background.wake()
       })
     this.inflight.add(p)
   }

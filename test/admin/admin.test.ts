@@ -231,7 +231,7 @@ for (const backend of backends()) {
       assert.deepEqual((await svc.request('GET', '/healthz')).body, { status: 'ok' })
       assert.deepEqual((await svc.request('GET', '/readyz')).body, {
         status: 'ok',
-        checks: { database: 'ok' },
+        checks: backend === 'postgres+redis' ? { database: 'ok', redis: 'ok' } : { database: 'ok' },
       })
       const doc = await svc.request('GET', '/docs/json')
       assert.equal(doc.status, 200)

@@ -95,7 +95,8 @@ for (const backend of backends()) {
       h.receiver.respond(() => 500)
       await ok('PATCH', `/api/admin/integrations/${h.integrationId}`, { alertsEnabled: true })
       let dead: any
-      for (let i = 0; i < 200 && !dead; i++) {
+      // Up to 15 s: with Redis a scheduled job waits for the relay's next look (≤ 1 s) before it runs.
+      for (let i = 0; i < 600 && !dead; i++) {
         dead = (await admin('GET', `/api/admin/deliveries?vendorId=${v}&status=dead`)).body.data[0]
         if (!dead) await new Promise((r) => setTimeout(r, 25))
       }

@@ -46,6 +46,8 @@ export interface SetupOptions {
   stopAt?: 'created' | 'mapping'
   /** Reuse an existing vendor. */
   vendor?: { id: string; clientId: string; clientSecret: string }
+  /** A new vendor whose webhooks go to this receiver, which is given their signing secret. */
+  webhooksTo?: { url: string; setSecret(secret: string): void }
   /** The partner's PSA connection (default: the sandbox) and the PSA company accounts map to. */
   psa?: Record<string, unknown> & { kind: string }
   psaCompanyId?: string
@@ -76,8 +78,10 @@ export async function setupIntegration(
     const res = await admin('POST', '/api/admin/vendors', {
       name: o.vendorName ?? 'Acme Security',
       ...(o.catalogue === null ? {} : { productGroups: o.catalogue ?? catalogue }),
+      ...(o.webhooksTo ? { webhookUrl: o.webhooksTo.url } : {}),
     })
     expectStatus(res, 201, 'create vendor')
+    o.webhooksTo?.setSecret(res.body.webhookSecret)
     vendor = { id: res.body.id, clientId: res.body.clientId, clientSecret: res.body.clientSecret }
   }
   const partnerRes = await admin('POST', '/api/admin/partners', {

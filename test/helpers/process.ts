@@ -26,6 +26,7 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     'ADMIN_TOKEN',
     'DATABASE_URL',
     'REDIS_URL',
+    'REDIS_PREFIX',
     'DEMO',
   ])
     delete inherited[name]

@@ -5,18 +5,46 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
+
 import pg from 'pg'
 import { boot } from '../../src/boot.js'
 import type { Clock } from '../../src/clock.js'
 import { loadConfig } from '../../src/config.js'
+import { copyOrder } from '../../src/db/copy.js'
 import type { Database } from '../../src/db/schema.js'
+import { dropPrefix } from '../../src/redis/connect.js'
 import type { Services } from '../../src/services.js'
 
-export type Backend = 'sqlite' | 'postgres'
+/** `postgres+redis`: PostgreSQL with REDIS_URL, the scale-out configuration (issue 14). */
+export type Backend = 'sqlite' | 'postgres' | 'postgres+redis'
 
-/** The backends this run tests: SQLite always, PostgreSQL when TEST_POSTGRES_URL names a server. */
+/**
+ * The configurations this run tests: SQLite always, PostgreSQL when TEST_POSTGRES_URL names a server,
+ * PostgreSQL + Redis when TEST_REDIS_URL does too. In CI none may be missing: a configuration is never
+ * skipped silently.
+ */
 export function backends(): Backend[] {
-  return process.env.TEST_POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite']
+  const pg = process.env.TEST_POSTGRES_URL
+  const redis = process.env.TEST_REDIS_URL
+  if (process.env.CI === 'true' && (!pg || !redis))
+    throw new Error('CI runs every configuration: TEST_POSTGRES_URL and TEST_REDIS_URL must both be set')
+  const all: Backend[] = [
+    'sqlite',
+    ...(pg ? (['postgres'] as const) : []),
+    ...(pg && redis ? (['postgres+redis'] as const) : []),
+  ]
+  // While working on one configuration: TEST_BACKEND=postgres+redis npm test -- <file>.
+  const only = process.env.TEST_BACKEND
+  return only && process.env.CI !== 'true' ? all.filter((b) => b === only) : all
+}
+
+/** A Redis key prefix of its own per service (or `existing`), its keys deleted by drop(). */
+export function redisPrefix(existing?: string): { prefix: string; drop: () => Promise<void> } {
+  const prefix = existing ?? `abtest-${randomBytes(6).toString('hex')}`
+  return {
+    prefix,
+    drop: () => dropPrefix(process.env.TEST_REDIS_URL!, prefix),
+  }
 }
 
 export interface Response<T = any> {
@@ -39,6 +67,11 @@ export interface TestService {
   adminToken: string
   services: Services
   backend: Backend
+  /**
+   * What a second service needs to be another process of this installation: its database, secret
+   * key, operator token and (with Redis) its Redis prefix. See StartOptions.share.
+   */
+  installation: Record<string, string>
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>
   /**
    * Row counts of every table, to prove a refused request changed nothing. Taken once the
@@ -58,38 +91,20 @@ export interface StartOptions {
   clock?: Clock
   env?: Record<string, string>
   logger?: FastifyBaseLogger
+  /**
+   * Another process of that service's installation (issue 14): the same database, SECRET_KEY,
+   * ADMIN_TOKEN and Redis prefix, with its own HTTP port, caches and limiter stand-ins. Its close()
+   * leaves the database and Redis keys to the first service's: close it first.
+   */
+  share?: TestService
+  /** The same as `share` (the webhook tests' name for it). */
+  shareWith?: TestService
 }
 
-const tables: (keyof Database)[] = [
-  'vendors',
-  'partners',
-  'integrations',
-  'vendor_tokens',
-  'vendor_accounts',
-  'vendor_services',
-  'usage_counts',
-  'account_mappings',
-  'service_mappings',
-  'service_line_mappings',
-  'usage_pushes',
-  'rules',
-  'tickets',
-  'events',
-  'sandbox_tickets',
-  'sandbox_notes',
-  'sandbox_faults',
-  'sandbox_billing_lines',
-  'jobs',
-  'webhook_deliveries',
-  'webhook_attempts',
-  'psa_effects',
-  'operator_audit',
-  'partner_users',
-  'partner_sessions',
-]
-
 /** Tables a snapshot reads beside those counted: what start-up and the sandbox PSA keep. */
-const snapshotOnly: (keyof Database)[] = ['settings', 'counters']
+const snapshotOnly: readonly (keyof Database)[] = ['settings', 'counters']
+/** Every other table, counted: the data move's list, which the compiler holds to schema.ts. */
+const tables = copyOrder.filter((t) => !snapshotOnly.includes(t))
 
 /** A fresh database per service, dropped afterwards: suites never see each other's rows. */
 export async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -111,11 +126,22 @@ export async function postgresDatabase(): Promise<{ url: string; drop: () => Pro
 }
 
 export async function startService(options: StartOptions = {}): Promise<TestService> {
-  const backend = options.backend ?? 'sqlite'
-  const adminToken = `test-admin-${randomBytes(24).toString('hex')}`
+  const sharing = options.share ?? options.shareWith
+  const backend = sharing?.backend ?? options.backend ?? 'sqlite'
+  const shared = sharing?.installation
+  const adminToken = shared?.ADMIN_TOKEN ?? `test-admin-${randomBytes(24).toString('hex')}`
   let cleanup: () => Promise<void>
   let databaseUrl: string
-  if (backend === 'sqlite') {
+  const redisEnv: Record<string, string> = {}
+  if (shared) {
+    if (backend === 'sqlite') throw new Error('an SQLite database has one process: share needs PostgreSQL')
+    databaseUrl = shared.DATABASE_URL!
+    if (shared.REDIS_PREFIX) {
+      redisEnv.REDIS_URL = shared.REDIS_URL!
+      redisEnv.REDIS_PREFIX = shared.REDIS_PREFIX
+    }
+    cleanup = async () => {}
+  } else if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'alertbridge-test-'))
     databaseUrl = `sqlite:${join(dir, 'alertbridge.db')}`
     cleanup = async () => rmSync(dir, { recursive: true, force: true })
@@ -123,11 +149,24 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     const database = await postgresDatabase()
     databaseUrl = database.url
     cleanup = database.drop
+    if (backend === 'postgres+redis') {
+      const redis = redisPrefix()
+      redisEnv.REDIS_URL = process.env.TEST_REDIS_URL!
+      redisEnv.REDIS_PREFIX = redis.prefix
+      cleanup = async () => {
+        await database.drop()
+        await redis.drop()
+      }
+    }
   }
-  const config = loadConfig({
+  const installation: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN: adminToken,
-    SECRET_KEY: randomBytes(32).toString('base64'),
+    SECRET_KEY: shared?.SECRET_KEY ?? randomBytes(32).toString('base64'),
+    ...redisEnv,
+  }
+  const config = loadConfig({
+    ...installation,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PSA_TIMEOUT_MS: '2000',
     // The cheapest password hash the service accepts: tests sign in often, on two shared cores.
@@ -139,11 +178,12 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
   const address = app.server.address()
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
 
-  return {
+  const service: TestService = {
     url,
     adminToken,
     services,
     backend,
+    installation,
     request: requester(url),
     async counts() {
       await settled(services)
@@ -181,6 +221,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       await cleanup()
     },
   }
+  return service
 }
 
 /** Waits until no job and no delivery to an active endpoint (of a vendor not disabled) is running or due. */

@@ -10,10 +10,10 @@ import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { catalogue, setupIntegration } from '../helpers/fixtures.js'
+import { setupIntegration } from '../helpers/fixtures.js'
 import { newKey, startServer } from '../helpers/process.js'
 import { type Receiver, startReceiver } from '../helpers/receiver.js'
-import { backends, postgresDatabase, requester } from '../helpers/service.js'
+import { backends, postgresDatabase, redisPrefix, requester } from '../helpers/service.js'
 
 const adminToken = `crash-batched-admin-token-${'x'.repeat(24)}`
 const alerts = 1200
@@ -55,6 +55,13 @@ for (const backend of backends()) {
           }
         }
       }
+      // The scale-out configuration: the same processes with the Redis transport (issue 14).
+      const redisEnv: Record<string, string> = {}
+      if (backend === 'postgres+redis') {
+        const redis = redisPrefix()
+        cleanups.push(redis.drop)
+        Object.assign(redisEnv, { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: redis.prefix })
+      }
       const receiver: Receiver = await startReceiver()
       cleanups.push(() => receiver.close())
       const env = (role: string) => ({
@@ -66,25 +73,14 @@ for (const backend of backends()) {
         // Short leases: on PostgreSQL a killed process's jobs wait for theirs to run out.
         PSA_TIMEOUT_MS: '1000',
         ROLE: role,
+        ...redisEnv,
       })
       const key = newKey()
 
       // Queue the alerts with no worker running.
       const api = await startServer(env('api'))
       const svc = { request: requester(api.url), adminToken }
-      const vendor = await svc.request('POST', '/api/admin/vendors', {
-        token: adminToken,
-        body: { name: 'Crash Vendor', productGroups: catalogue, webhookUrl: receiver.url },
-      })
-      assert.equal(vendor.status, 201, vendor.text)
-      receiver.setSecret(vendor.body.webhookSecret)
-      const s = await setupIntegration(svc, {
-        vendor: {
-          id: vendor.body.id,
-          clientId: vendor.body.clientId,
-          clientSecret: vendor.body.clientSecret,
-        },
-      })
+      const s = await setupIntegration(svc, { vendorName: 'Crash Vendor', webhooksTo: receiver })
       const off = await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
         deduplication: { enabled: false },
       })

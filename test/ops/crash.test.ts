@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { catalogue, type Setup, setupIntegration } from '../helpers/fixtures.js'
+import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { type Receiver, startReceiver } from '../helpers/receiver.js'
 import { requester } from '../helpers/service.js'
 
@@ -106,15 +106,7 @@ describe('crash safety (real server process, SQLite)', () => {
     receiver = await startReceiver()
     server = await start(dataDir)
     const svc = { request: requester(server.url), adminToken }
-    const vendor = await svc.request('POST', '/api/admin/vendors', {
-      token: adminToken,
-      body: { name: 'Crash Vendor', productGroups: catalogue, webhookUrl: receiver.url },
-    })
-    assert.equal(vendor.status, 201, vendor.text)
-    receiver.setSecret(vendor.body.webhookSecret)
-    s = await setupIntegration(svc, {
-      vendor: { id: vendor.body.id, clientId: vendor.body.clientId, clientSecret: vendor.body.clientSecret },
-    })
+    s = await setupIntegration(svc, { vendorName: 'Crash Vendor', webhooksTo: receiver })
   })
   after(async () => {
     server?.child.kill('SIGKILL')

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict'
 import { rmSync, statSync, writeFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import pg from 'pg'
-import { startService } from '../helpers/service.js'
+import { backends, startService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
+import { startTcpProxy } from '../helpers/tcp-proxy.js'
 
 describe('/readyz when the database cannot be read', () => {
   test('SQLite: a file overwritten with garbage while running answers 503 naming it', async () => {
@@ -66,6 +67,40 @@ describe('/readyz when the database cannot be read', () => {
       assert.doesNotMatch(res.text, /postgres:\/\//)
     } finally {
       await svc.close()
+    }
+  })
+
+  test('PostgreSQL + Redis: a Redis that stops answering answers 503 REDIS_UNAVAILABLE, then ok again', {
+    skip: !backends().includes('postgres+redis') && 'TEST_POSTGRES_URL and TEST_REDIS_URL are not both set',
+  }, async () => {
+    const target = new URL(process.env.TEST_REDIS_URL!)
+    let proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) })
+    const port = proxy.port
+    const via = new URL(process.env.TEST_REDIS_URL!)
+    via.host = `127.0.0.1:${port}`
+    via.password = 'redis-password-5678'
+    const svc = await startService({ backend: 'postgres+redis', env: { REDIS_URL: via.toString() } })
+    try {
+      assert.deepEqual((await svc.request('GET', '/readyz')).body, {
+        status: 'ok',
+        checks: { database: 'ok', redis: 'ok' },
+      })
+      await proxy.close()
+      const res = await svc.request('GET', '/readyz')
+      expectFailure(res, 503, 'REDIS_UNAVAILABLE')
+      assert.deepEqual(res.body.checks, { database: 'ok', redis: 'failed' })
+      assert.match(res.body.detail, new RegExp(`Redis at 127\\.0\\.0\\.1:${port} `))
+      assert.doesNotMatch(res.text, /redis-password-5678/)
+      // Redis back on the same address: ready again once the connection is re-made.
+      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) }, port)
+      const deadline = Date.now() + 15_000
+      while ((await svc.request('GET', '/readyz')).status !== 200) {
+        assert.ok(Date.now() < deadline, 'ready again within 15 s')
+        await new Promise((r) => setTimeout(r, 200))
+      }
+    } finally {
+      await svc.close()
+      await proxy.close()
     }
   })
 })

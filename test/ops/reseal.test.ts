@@ -144,7 +144,7 @@ for (const backend of backends()) {
       const ring = createKeyRing(B, A)
       const resealers = await Promise.all(
         [0, 1].map(async () => {
-          const own = backend === 'postgres' ? await connect() : db
+          const own = backend !== 'sqlite' ? await connect() : db
           return new Resealer({
             sealed: new SealedValues(own.kysely),
             settings: new SettingsRepository(own.kysely),

@@ -48,11 +48,25 @@ describe('startup errors name the variable, never its value', () => {
     ])
     assert.match(result.output, /mysql:\/\/bob:\*\*\*@db\.example/, 'the URL is shown without its password')
 
-    // A well-formed Redis URL is refused too (no Redis queue in this build), still without its password.
+    // A well-formed Redis URL beside the embedded database is refused too, still without its password.
     const redis = await failedStart({ REDIS_URL: 'redis://:redis-password-5678@127.0.0.1:6379' })
     assert.equal(redis.code, 2, redis.output)
-    assert.match(redis.output, /REDIS_URL: /)
+    assert.match(redis.output, /REDIS_URL: needs DATABASE_URL=postgres/)
     assertSecretFree(redis.output, ['redis-password-5678'])
+  })
+
+  test('a Redis that does not answer stops the start: one sentence, no password', {
+    skip: !process.env.TEST_POSTGRES_URL && 'TEST_POSTGRES_URL is not set',
+  }, async () => {
+    const key = newKey()
+    const result = await failedStart({
+      DATABASE_URL: process.env.TEST_POSTGRES_URL!,
+      REDIS_URL: 'redis://:redis-password-5678@127.0.0.1:1',
+      SECRET_KEY: key,
+    })
+    assert.equal(result.code, 1, result.output)
+    assert.match(result.output, /^alertbridge did not start: REDIS_URL: Redis at 127\.0\.0\.1:1 /)
+    assertSecretFree(result.output, ['redis-password-5678', key])
   })
 
   test('SECRET_KEY_PREVIOUS equal to SECRET_KEY is named without the key', async () => {

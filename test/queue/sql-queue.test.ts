@@ -21,7 +21,7 @@ for (const backend of backends()) {
 
     before(async () => {
       svc = await startService({ backend, clock, env: { ROLE: 'api' } })
-      queue = svc.services.queue
+      queue = svc.services.jobs
     })
     after(() => svc.close())
     beforeEach(async () => {

@@ -37,7 +37,7 @@ for (const backend of backends()) {
     before(async () => {
       svc = await startService({ backend, env: { ROLE: 'api' } })
       runner = new SqlJobRunner({
-        queue: svc.services.queue,
+        queue: svc.services.jobs,
         clock: svc.services.clock,
         log: pino({ level: 'silent' }),
         concurrency: 4,
@@ -86,7 +86,7 @@ for (const backend of backends()) {
     const gone = async () => (await jobs()).length === 0
 
     test("a group's jobs run one at a time (the kind's cap) while another group's run beside them", async () => {
-      await svc.services.queue.add([
+      await svc.services.jobs.add([
         grouped.job({ id: 'p1-a', payload: { name: 'p1-a' }, group: 'p1' }),
         grouped.job({ id: 'p1-b', payload: { name: 'p1-b' }, group: 'p1' }),
         grouped.job({ id: 'p2-a', payload: { name: 'p2-a' }, group: 'p2' }),
@@ -98,7 +98,7 @@ for (const backend of backends()) {
     })
 
     test('a done job runs once with its typed payload and is removed', async () => {
-      await svc.services.queue.add([echo.job({ id: 'j-done', payload: { n: 1, answer: 'done' } })])
+      await svc.services.jobs.add([echo.job({ id: 'j-done', payload: { n: 1, answer: 'done' } })])
       await until('the job to be removed', gone)
       assert.deepEqual(
         seen.map((j) => [j.id, j.kind, j.payload, j.attempt, j.canRetry]),
@@ -107,7 +107,7 @@ for (const backend of backends()) {
     })
 
     test('retry runs the job again after the policy delay, counting attempts; canRetry ends with the policy', async () => {
-      await svc.services.queue.add([echo.job({ id: 'j-retry', payload: { n: 2, answer: 'retry' } })])
+      await svc.services.jobs.add([echo.job({ id: 'j-retry', payload: { n: 2, answer: 'retry' } })])
       await until('the job to be removed', gone)
       assert.deepEqual(
         seen.map((j) => [j.attempt, j.canRetry]),
@@ -120,7 +120,7 @@ for (const backend of backends()) {
     })
 
     test("a handler's later notBefore wins over the policy's delay", async () => {
-      await svc.services.queue.add([echo.job({ id: 'j-later', payload: { n: 3, answer: 'later' } })])
+      await svc.services.jobs.add([echo.job({ id: 'j-later', payload: { n: 3, answer: 'later' } })])
       await until('the first attempt', async () => seen.length === 1)
       const [row] = await jobs()
       assert.equal(row?.last_error, 'wait')
@@ -130,7 +130,7 @@ for (const backend of backends()) {
     })
 
     test('a handler that throws is retried like a retry', async () => {
-      await svc.services.queue.add([echo.job({ id: 'j-throw', payload: { n: 4, answer: 'throw' } })])
+      await svc.services.jobs.add([echo.job({ id: 'j-throw', payload: { n: 4, answer: 'throw' } })])
       await until('the job to be removed', gone)
       assert.deepEqual(
         seen.map((j) => j.attempt),
@@ -139,7 +139,7 @@ for (const backend of backends()) {
     })
 
     test('a payload that does not fit its kind makes the job dead unrun; an unknown kind waits', async () => {
-      await svc.services.queue.add([
+      await svc.services.jobs.add([
         { id: 'j-bad', kind: 'echo', payload: { n: 'five', answer: 'done' } },
         { id: 'j-unknown', kind: 'no-such-kind', payload: {} },
       ])
@@ -149,8 +149,8 @@ for (const backend of backends()) {
       const [bad, unknown] = await jobs()
       assert.match(bad?.last_error ?? '', /the echo job's payload is not valid: \/n/)
       assert.deepEqual([unknown?.failed_at, unknown?.attempts, unknown?.lease_token], [null, 0, null])
-      assert.equal(await svc.services.queue.depth(), 1)
-      assert.equal(await svc.services.queue.deadCount(), 1)
+      assert.equal(await svc.services.jobs.depth(), 1)
+      assert.equal(await svc.services.jobs.deadCount(), 1)
       const metrics = await svc.request('GET', '/metrics')
       assert.match(metrics.text, /^alertbridge_jobs_dead 1$/m)
     })

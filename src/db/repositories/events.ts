@@ -1,8 +1,20 @@
 // The audit log: append-only, one row per alert call once its tenant is known.
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { AuditEvent, Strategy } from '../../domain/audit.js'
 import type { EventStatus, IncidentStatus } from '../../domain/types.js'
+import { prepared, preparedRow } from '../prepared.js'
 import type { Database, EventsTable } from '../schema.js'
+
+// Every alert's outcome writes one event and looks for one first: prepared (issue 11).
+const insertEvent = preparedRow((db, row: Insertable<EventsTable>) =>
+  db
+    .insertInto('events')
+    .values(row)
+    .onConflict((oc) => oc.column('message_id').doNothing()),
+)
+const eventExists = prepared(1, (db: Kysely<Database>, messageId: string) =>
+  db.selectFrom('events').select('message_id').where('message_id', '=', messageId),
+)
 
 function toEvent(r: Selectable<EventsTable>): AuditEvent {
   return {
@@ -58,27 +70,23 @@ export class EventRepository {
 
   /** Stores the event; false (and nothing stored) when its messageId has one already. */
   async insert(e: AuditEvent): Promise<boolean> {
-    const result = await this.db
-      .insertInto('events')
-      .values({
-        message_id: e.messageId,
-        partner_id: e.partnerId,
-        vendor_id: e.vendorId,
-        integration_id: e.integrationId,
-        correlation_id: e.correlationId,
-        event: e.event,
-        status: e.status,
-        http_status: e.httpStatus,
-        incident_status: e.incidentStatus,
-        strategy: e.strategy,
-        request: e.request === null ? null : JSON.stringify(e.request),
-        detail: e.detail,
-        error: e.error ?? null,
-        created_at: e.createdAt,
-      })
-      .onConflict((oc) => oc.column('message_id').doNothing())
-      .executeTakeFirst()
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+    const result = await insertEvent(this.db, {
+      message_id: e.messageId,
+      partner_id: e.partnerId,
+      vendor_id: e.vendorId,
+      integration_id: e.integrationId,
+      correlation_id: e.correlationId,
+      event: e.event,
+      status: e.status,
+      http_status: e.httpStatus,
+      incident_status: e.incidentStatus,
+      strategy: e.strategy,
+      request: e.request === null ? null : JSON.stringify(e.request),
+      detail: e.detail,
+      error: e.error ?? null,
+      created_at: e.createdAt,
+    })
+    return Number(result.numAffectedRows ?? 0) === 1
   }
 
   /**
@@ -116,12 +124,7 @@ export class EventRepository {
   }
 
   async exists(messageId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('events')
-      .select('message_id')
-      .where('message_id', '=', messageId)
-      .executeTakeFirst()
-    return row !== undefined
+    return (await eventExists(this.db, messageId)).length > 0
   }
 
   async list(query: EventQuery): Promise<AuditEvent[]> {

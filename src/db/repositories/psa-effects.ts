@@ -1,9 +1,21 @@
 // The journal of PSA effects whose outcome is not recorded yet (domain/psa-effect.ts): written the
 // moment a PSA call succeeds, removed in the transaction that records the outcome.
-import type { Kysely, Selectable } from 'kysely'
+import type { Insertable, Kysely, Selectable } from 'kysely'
 import type { Strategy } from '../../domain/audit.js'
 import type { EffectRow, PsaEffect } from '../../domain/psa-effect.js'
+import { preparedRow } from '../prepared.js'
 import type { Database, PsaEffectsTable } from '../schema.js'
+
+// Written and removed for every PSA call that changed something: prepared (issue 11).
+const insertEffect = preparedRow((db, row: Insertable<PsaEffectsTable>) =>
+  db
+    .insertInto('psa_effects')
+    .values(row)
+    .onConflict((oc) => oc.column('message_id').doNothing()),
+)
+const removeEffect = preparedRow((db, v: { messageId: string }) =>
+  db.deleteFrom('psa_effects').where('message_id', '=', v.messageId),
+)
 
 function toEffect(r: Selectable<PsaEffectsTable>): PsaEffect {
   return {
@@ -36,23 +48,19 @@ export class PsaEffectRepository {
 
   /** False when this message's effect is written down already (by another attempt of it). */
   async insert(e: PsaEffect): Promise<boolean> {
-    const result = await this.db
-      .insertInto('psa_effects')
-      .values({
-        message_id: e.messageId,
-        integration_id: e.integrationId,
-        ticket_id: e.ticketId,
-        correlation_id: e.correlationId,
-        psa_ticket_id: e.psaTicketId,
-        row: e.row,
-        strategy: e.strategy,
-        request_digest: e.requestDigest,
-        orphaned_at: e.orphanedAt,
-        created_at: e.createdAt,
-      })
-      .onConflict((oc) => oc.column('message_id').doNothing())
-      .executeTakeFirst()
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1
+    const result = await insertEffect(this.db, {
+      message_id: e.messageId,
+      integration_id: e.integrationId,
+      ticket_id: e.ticketId,
+      correlation_id: e.correlationId,
+      psa_ticket_id: e.psaTicketId,
+      row: e.row,
+      strategy: e.strategy,
+      request_digest: e.requestDigest,
+      orphaned_at: e.orphanedAt,
+      created_at: e.createdAt,
+    })
+    return Number(result.numAffectedRows ?? 0) === 1
   }
 
   async find(messageId: string): Promise<PsaEffect | null> {
@@ -68,28 +76,42 @@ export class PsaEffectRepository {
    * The oldest effect of a synchronous call that gave up recording its outcome (or whose process died)
    * and that this alert is another attempt of. A webhook-strategy effect is never an orphan: its own
    * job runs again and records it.
+   *
+   * One query per way of matching, each on its own index (by request, by correlationId), and the
+   * oldest of what they find: the two ways joined by OR made SQLite build a row set per run, ten times
+   * the cost of both lookups, on every synchronous alert (issue 11). Each finds a handful at most.
    */
   async findOrphan(q: OrphanQuery): Promise<PsaEffect | null> {
-    const r = await this.db
-      .selectFrom('psa_effects')
-      .selectAll()
-      .where('integration_id', '=', q.integrationId)
-      .where('strategy', '=', 'sync')
-      .where((eb) => eb.or([eb('orphaned_at', 'is not', null), eb('created_at', '<', q.abandonedBefore)]))
-      .where((eb) => {
-        const same = eb.and([
-          eb('request_digest', '=', q.requestDigest),
-          eb('row', 'in', [...q.bySameRequest]),
-        ])
-        const c = q.byCorrelationId
-        return c && c.rows.length > 0
-          ? eb.or([same, eb.and([eb('correlation_id', '=', c.correlationId), eb('row', 'in', [...c.rows])])])
-          : same
-      })
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst()
-    return r ? toEffect(r) : null
+    const orphans = (
+      match: 'request_digest' | 'correlation_id',
+      value: string,
+      rows: readonly EffectRow[],
+    ) =>
+      rows.length === 0
+        ? Promise.resolve([])
+        : this.db
+            .selectFrom('psa_effects')
+            .selectAll()
+            .where('integration_id', '=', q.integrationId)
+            .where(match, '=', value)
+            .where('strategy', '=', 'sync')
+            .where('row', 'in', [...rows])
+            .where((eb) =>
+              eb.or([eb('orphaned_at', 'is not', null), eb('created_at', '<', q.abandonedBefore)]),
+            )
+            .execute()
+    const c = q.byCorrelationId
+    const found = (
+      await Promise.all([
+        orphans('request_digest', q.requestDigest, q.bySameRequest),
+        c ? orphans('correlation_id', c.correlationId, c.rows) : [],
+      ])
+    ).flat()
+    const oldest = found.reduce<(typeof found)[number] | null>(
+      (a, r) => (a === null || r.created_at < a.created_at ? r : a),
+      null,
+    )
+    return oldest ? toEffect(oldest) : null
   }
 
   async markOrphaned(messageId: string, now: string): Promise<void> {
@@ -102,8 +124,8 @@ export class PsaEffectRepository {
 
   /** Removes the effect of `messageId`; false when there was none (another attempt took it). */
   async remove(messageId: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('psa_effects').where('message_id', '=', messageId).executeTakeFirst()
-    return Number(r.numDeletedRows) === 1
+    const r = await removeEffect(this.db, { messageId })
+    return Number(r.numAffectedRows ?? 0) === 1
   }
 
   /**

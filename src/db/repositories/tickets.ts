@@ -1,10 +1,46 @@
 // Tickets and the reservation protocol that keeps one ticket per correlationId and per open dedup key:
 // a row is inserted with status 'creating' before the PSA is called, and the unique constraints of
 // the table decide which of several concurrent requests creates the ticket.
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { Ticket, TicketRecord, TicketStatus } from '../../domain/types.js'
 import { containing } from '../like.js'
+import { prepared, preparedRow } from '../prepared.js'
 import type { Database, TicketsTable } from '../schema.js'
+
+// The writes of every create, prepared (issue 11): the reservation with its clean-up of dead creators'
+// reservations (by correlationId, or by it and the dedup key), and the completion.
+const deadCreating = (db: Kysely<Database>, integrationId: string, now: string) =>
+  db
+    .deleteFrom('tickets')
+    .where('integration_id', '=', integrationId)
+    .where('status', '=', 'creating')
+    .where('lease_until', '<', now)
+const deadByCorrelation = prepared(
+  3,
+  (db: Kysely<Database>, integrationId: string, now: string, correlationId: string) =>
+    deadCreating(db, integrationId, now)
+      .where('correlation_id', '=', correlationId)
+      .returning('correlation_id'),
+)
+const deadByCorrelationOrKey = prepared(
+  4,
+  (db: Kysely<Database>, integrationId: string, now: string, correlationId: string, key: string) =>
+    deadCreating(db, integrationId, now)
+      .where((eb) => eb.or([eb('correlation_id', '=', correlationId), eb('dedup_open_key', '=', key)]))
+      .returning('correlation_id'),
+)
+const insertReservation = preparedRow((db, row: Insertable<TicketsTable>) =>
+  db
+    .insertInto('tickets')
+    .values(row)
+    .onConflict((oc) => oc.doNothing()),
+)
+const completed = prepared(3, (db: Kysely<Database>, id: string, psaTicketId: string, now: string) =>
+  db
+    .updateTable('tickets')
+    .set({ status: 'open', psa_ticket_id: psaTicketId, lease_until: null, updated_at: now })
+    .where('id', '=', id),
+)
 
 function toTicket(r: Selectable<TicketsTable>): Ticket {
   return {
@@ -106,18 +142,10 @@ export class TicketRepository {
    * Run inside a transaction.
    */
   async reserve(r: Reservation, retireTicketId: string | null): Promise<'reserved' | 'after-dead' | 'busy'> {
-    const dead = await this.db
-      .deleteFrom('tickets')
-      .where('integration_id', '=', r.integrationId)
-      .where('status', '=', 'creating')
-      .where('lease_until', '<', r.now)
-      .where((eb) =>
-        r.dedupOpenKey === null
-          ? eb('correlation_id', '=', r.correlationId)
-          : eb.or([eb('correlation_id', '=', r.correlationId), eb('dedup_open_key', '=', r.dedupOpenKey)]),
-      )
-      .returning('correlation_id')
-      .execute()
+    const dead =
+      r.dedupOpenKey === null
+        ? await deadByCorrelation(this.db, r.integrationId, r.now, r.correlationId)
+        : await deadByCorrelationOrKey(this.db, r.integrationId, r.now, r.correlationId, r.dedupOpenKey)
     if (retireTicketId) {
       await this.db
         .updateTable('tickets')
@@ -126,42 +154,34 @@ export class TicketRepository {
         .where('status', '!=', 'creating')
         .execute()
     }
-    const result = await this.db
-      .insertInto('tickets')
-      .values({
-        id: r.id,
-        integration_id: r.integrationId,
-        partner_id: r.partnerId,
-        correlation_id: r.correlationId,
-        status: 'creating',
-        account_id: r.accountId,
-        product_group: r.productGroup,
-        alert_type: r.alertType,
-        title: r.title,
-        rule_id: r.ruleId,
-        psa_kind: r.psaKind,
-        psa_ticket_id: null,
-        dedup_key: r.dedupKey,
-        dedup_open_key: r.dedupOpenKey,
-        occurrence_count: 1,
-        lease_until: r.leaseUntil,
-        last_occurrence_at: r.now,
-        created_at: r.now,
-        updated_at: r.now,
-        closed_at: null,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst()
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return 'busy'
+    const result = await insertReservation(this.db, {
+      id: r.id,
+      integration_id: r.integrationId,
+      partner_id: r.partnerId,
+      correlation_id: r.correlationId,
+      status: 'creating',
+      account_id: r.accountId,
+      product_group: r.productGroup,
+      alert_type: r.alertType,
+      title: r.title,
+      rule_id: r.ruleId,
+      psa_kind: r.psaKind,
+      psa_ticket_id: null,
+      dedup_key: r.dedupKey,
+      dedup_open_key: r.dedupOpenKey,
+      occurrence_count: 1,
+      lease_until: r.leaseUntil,
+      last_occurrence_at: r.now,
+      created_at: r.now,
+      updated_at: r.now,
+      closed_at: null,
+    })
+    if (Number(result.numAffectedRows ?? 0) !== 1) return 'busy'
     return dead.some((d) => d.correlation_id === r.correlationId) ? 'after-dead' : 'reserved'
   }
 
   async completeCreation(id: string, psaTicketId: string, now: string): Promise<void> {
-    await this.db
-      .updateTable('tickets')
-      .set({ status: 'open', psa_ticket_id: psaTicketId, lease_until: null, updated_at: now })
-      .where('id', '=', id)
-      .execute()
+    await completed(this.db, id, psaTicketId, now)
   }
 
   async releaseReservation(id: string): Promise<void> {

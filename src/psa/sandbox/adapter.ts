@@ -19,11 +19,12 @@ import {
   type PsaEntity,
   type PsaFailure,
   type PsaResult,
+  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { SandboxSettings } from './settings.js'
-import type { SandboxOperation, SandboxStore } from './store.js'
+import type { SandboxOperation, SandboxStore, Within } from './store.js'
 
 type Settings = Static<typeof SandboxSettings>
 type Conn = PsaConnection<Settings>
@@ -83,11 +84,21 @@ export class SandboxPsa implements PsaAdapter<Settings> {
   ) {}
 
   /** The failure the fault switch makes this call have, or the one of a call already given up. */
-  private async injected(conn: Conn, op: SandboxOperation, call: PsaCall): Promise<PsaFailure | null> {
+  private async injected(
+    conn: Conn,
+    op: SandboxOperation,
+    call: PsaCall & { within?: Within },
+  ): Promise<PsaFailure | null> {
     if (call.signal.aborted) return givenUp(call.signal)
-    const fault = await this.store.getFault(conn.partnerId)
+    const fault = await this.store.getFault(conn.partnerId, call.within)
     if (!fault || (fault.operations.length > 0 && !fault.operations.includes(op))) return null
-    if (fault.remaining !== null) await this.store.consumeFault(conn.partnerId)
+    if (fault.remaining !== null) {
+      // A defect throws, which rolls back the caller's transaction: the count it uses up is written
+      // in a write of its own, queued behind that transaction (the recorded failure is queued after
+      // it), as a PSA elsewhere would have counted the call whatever became of our side.
+      if (fault.mode === 'defect' && call.within) this.store.consumeFault(conn.partnerId).catch(() => {})
+      else await this.store.consumeFault(conn.partnerId, call.within)
+    }
     switch (fault.mode) {
       case 'error':
         return {
@@ -125,7 +136,7 @@ export class SandboxPsa implements PsaAdapter<Settings> {
     const failure = await this.injected(conn, 'create', call)
     if (failure) return fail(failure)
     if (call.adopt) {
-      const made = await this.store.findByRef(conn.partnerId, call.ref)
+      const made = await this.store.findByRef(conn.partnerId, call.ref, call.within)
       if (made) return ok({ ticketId: made.id, adopted: true })
     }
     const now = iso(this.clock)
@@ -144,15 +155,17 @@ export class SandboxPsa implements PsaAdapter<Settings> {
         closedAt: null,
       },
       call.ref,
+      call.within,
     )
     return ok({ ticketId: id, adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: PsaCall): Promise<PsaResult<null>> {
+  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
     const failure = await this.injected(conn, 'append', call)
     if (failure) return fail(failure)
-    if (!(await this.store.find(conn.partnerId, ticketId))) return fail(notFound(ticketId))
-    await this.store.addNote(conn.partnerId, ticketId, { id: uuidv7(), text: note, at: iso(this.clock) })
+    if (!(await this.store.find(conn.partnerId, ticketId, call.within))) return fail(notFound(ticketId))
+    const added = { id: uuidv7(), text: note, at: iso(this.clock) }
+    await this.store.addNote(conn.partnerId, ticketId, added, call.within)
     return ok(null)
   }
 
@@ -164,14 +177,20 @@ export class SandboxPsa implements PsaAdapter<Settings> {
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     const failure = await this.injected(conn, 'close', call)
     if (failure) return fail(failure)
-    const ticket = await this.store.find(conn.partnerId, ticketId)
+    const ticket = await this.store.find(conn.partnerId, ticketId, call.within)
     if (!ticket) return fail(notFound(ticketId))
     // Closed already: by someone in the PSA, or (on a retry) by the attempt whose answer was lost.
     if (ticket.closedAt !== null) return ok({ alreadyClosed: !call.adopt })
     const now = iso(this.clock)
     // The resolution note first, then the status, as a technician would.
-    await this.store.addNote(conn.partnerId, ticketId, { id: uuidv7(), text: close.note, at: now })
-    const closedNow = await this.store.close(conn.partnerId, ticketId, close.closedStatus ?? 'Closed', now)
+    await this.store.addNote(
+      conn.partnerId,
+      ticketId,
+      { id: uuidv7(), text: close.note, at: now },
+      call.within,
+    )
+    const status = close.closedStatus ?? 'Closed'
+    const closedNow = await this.store.close(conn.partnerId, ticketId, status, now, call.within)
     return ok({ alreadyClosed: !closedNow })
   }
 

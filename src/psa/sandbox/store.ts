@@ -1,7 +1,20 @@
 // The sandbox PSA's own storage, in the service's database: its tickets, their notes and its fault
 // switch. It is the sandbox's "client": what a real PSA keeps on its side, the sandbox keeps here.
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
+import { prepared, preparedRow } from '../../db/prepared.js'
 import type { Database, SandboxTicketsTable } from '../../db/schema.js'
+
+// Every sandbox create numbers a ticket and inserts it: prepared (issue 11).
+const nextNumber = prepared(0, (db: Kysely<Database>) =>
+  db
+    .insertInto('counters')
+    .values({ name: 'sandbox_ticket', value: 1001 })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
+    .returning('value'),
+)
+const insertTicket = preparedRow((db, row: Insertable<SandboxTicketsTable>) =>
+  db.insertInto('sandbox_tickets').values(row),
+)
 
 export interface SandboxNote {
   text: string
@@ -54,6 +67,12 @@ function toTicket(r: Selectable<SandboxTicketsTable>): SandboxTicket {
 /** Runs writes in a transaction: the service's write batches (db/write-batch.ts), or one of their own. */
 export type SandboxWrites = <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
+/**
+ * The caller's open transaction, when it has one: the ticket operations write their rows in it, so
+ * they commit with the alert's outcome or not at all (issue 11). Without it, each is a write of its own.
+ */
+export type Within = Kysely<Database> | undefined
+
 export class SandboxStore {
   private readonly writes: SandboxWrites
 
@@ -64,9 +83,18 @@ export class SandboxStore {
     this.writes = writes ?? ((work) => db.transaction().execute(work))
   }
 
+  private write<T>(within: Within, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return within ? work(within) : this.writes(work)
+  }
+
   /** Numbers the ticket and inserts it, in one transaction; answers its id (SBX-1001, ...). */
-  create(partnerId: string, t: Omit<SandboxTicket, 'id'>, externalRef: string | null): Promise<string> {
-    return this.writes(async (db) => {
+  create(
+    partnerId: string,
+    t: Omit<SandboxTicket, 'id'>,
+    externalRef: string | null,
+    within?: Within,
+  ): Promise<string> {
+    return this.write(within, async (db) => {
       const id = `SBX-${await this.nextTicketNumber(db)}`
       await this.insert(partnerId, { ...t, id }, externalRef, db)
       return id
@@ -74,12 +102,8 @@ export class SandboxStore {
   }
 
   async nextTicketNumber(db: Kysely<Database> = this.db): Promise<number> {
-    const r = await db
-      .insertInto('counters')
-      .values({ name: 'sandbox_ticket', value: 1001 })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
-      .returning('value')
-      .executeTakeFirstOrThrow()
+    const [r] = await nextNumber(db)
+    if (!r) throw new Error('sandbox: the ticket counter answered no row')
     return Number(r.value)
   }
 
@@ -89,29 +113,26 @@ export class SandboxStore {
     externalRef: string | null = null,
     db: Kysely<Database> = this.db,
   ): Promise<void> {
-    await db
-      .insertInto('sandbox_tickets')
-      .values({
-        id: t.id,
-        partner_id: partnerId,
-        company_id: t.companyId,
-        board: t.board,
-        priority: t.priority,
-        type: t.type,
-        status: t.status,
-        summary: t.summary,
-        description: t.description,
-        created_at: t.createdAt,
-        updated_at: t.updatedAt,
-        closed_at: t.closedAt,
-        external_ref: externalRef,
-      })
-      .execute()
+    await insertTicket(db, {
+      id: t.id,
+      partner_id: partnerId,
+      company_id: t.companyId,
+      board: t.board,
+      priority: t.priority,
+      type: t.type,
+      status: t.status,
+      summary: t.summary,
+      description: t.description,
+      created_at: t.createdAt,
+      updated_at: t.updatedAt,
+      closed_at: t.closedAt,
+      external_ref: externalRef,
+    })
   }
 
   /** The partner's ticket tagged with this correlationId (a create that may have been made before). */
-  async findByRef(partnerId: string, externalRef: string): Promise<SandboxTicket | null> {
-    const r = await this.db
+  async findByRef(partnerId: string, externalRef: string, within?: Within): Promise<SandboxTicket | null> {
+    const r = await (within ?? this.db)
       .selectFrom('sandbox_tickets')
       .selectAll()
       .where('partner_id', '=', partnerId)
@@ -120,8 +141,8 @@ export class SandboxStore {
     return r ? toTicket(r) : null
   }
 
-  async find(partnerId: string, id: string): Promise<SandboxTicket | null> {
-    const r = await this.db
+  async find(partnerId: string, id: string, within?: Within): Promise<SandboxTicket | null> {
+    const r = await (within ?? this.db)
       .selectFrom('sandbox_tickets')
       .selectAll()
       .where('partner_id', '=', partnerId)
@@ -162,8 +183,9 @@ export class SandboxStore {
     partnerId: string,
     ticketId: string,
     note: { id: string; text: string; at: string },
+    within?: Within,
   ): Promise<void> {
-    await this.writes(async (db) => {
+    await this.write(within, async (db) => {
       await db
         .insertInto('sandbox_notes')
         .values({
@@ -184,8 +206,8 @@ export class SandboxStore {
   }
 
   /** Closes the ticket with `status`; false when it was closed already. */
-  async close(partnerId: string, id: string, status: string, now: string): Promise<boolean> {
-    const r = await this.writes((db) =>
+  async close(partnerId: string, id: string, status: string, now: string, within?: Within): Promise<boolean> {
+    const r = await this.write(within, (db) =>
       db
         .updateTable('sandbox_tickets')
         .set({ status, updated_at: now, closed_at: now })
@@ -254,8 +276,8 @@ export class SandboxStore {
     })
   }
 
-  async getFault(partnerId: string): Promise<SandboxFault | null> {
-    const r = await this.db
+  async getFault(partnerId: string, within?: Within): Promise<SandboxFault | null> {
+    const r = await (within ?? this.db)
       .selectFrom('sandbox_faults')
       .selectAll()
       .where('partner_id', '=', partnerId)
@@ -266,17 +288,19 @@ export class SandboxStore {
   }
 
   /** Uses up one failure of a counted fault; the fault is gone when none remain. */
-  async consumeFault(partnerId: string): Promise<void> {
-    await this.db
-      .updateTable('sandbox_faults')
-      .set((eb) => ({ remaining: eb('remaining', '-', 1) }))
-      .where('partner_id', '=', partnerId)
-      .where('remaining', 'is not', null)
-      .execute()
-    await this.db
-      .deleteFrom('sandbox_faults')
-      .where('partner_id', '=', partnerId)
-      .where('remaining', '<=', 0)
-      .execute()
+  async consumeFault(partnerId: string, within?: Within): Promise<void> {
+    await this.write(within, async (db) => {
+      await db
+        .updateTable('sandbox_faults')
+        .set((eb) => ({ remaining: eb('remaining', '-', 1) }))
+        .where('partner_id', '=', partnerId)
+        .where('remaining', 'is not', null)
+        .execute()
+      await db
+        .deleteFrom('sandbox_faults')
+        .where('partner_id', '=', partnerId)
+        .where('remaining', '<=', 0)
+        .execute()
+    })
   }
 }

@@ -1,0 +1,70 @@
+// Running one claimed job and applying its handler's answer to the job's row: shared by the embedded
+// runner (sql-runner.ts) and the Redis transport's worker (redis-runner.ts), which differ only in how a
+// job reaches them. done removes the job, retry gives it back after the kind's retry delay, hold parks it
+// until resumed (or the hold period passes), and a payload that does not fit its kind makes it dead.
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../clock.js'
+import { canRetry, retryDelayMs } from './jobs.js'
+import type { JobKindEntry } from './port.js'
+import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
+
+export const defaultHoldMs = 10 * 60 * 1000
+
+export interface SettleDeps {
+  queue: Pick<SqlJobQueue, 'complete' | 'retryAt' | 'hold' | 'kill'>
+  clock: Clock
+  log: FastifyBaseLogger
+  /** How long a held job waits before it is looked at again if nothing resumes it (10 minutes). */
+  holdMs?: number
+}
+
+/** What became of the job: `done` once removed, else how its row was left. */
+export type Settled = 'done' | 'retry' | 'hold' | 'dead' | 'unsettled'
+
+/** Runs a claimed job of `kind` and records the answer; never throws. */
+export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: ClaimedJob): Promise<Settled> {
+  const { queue, clock, log } = deps
+  try {
+    let result: Awaited<ReturnType<JobKindEntry['run']>>
+    try {
+      result = await kind.run({
+        id: job.id,
+        kind: job.kind,
+        payload: job.payload,
+        attempt: job.attempts,
+        canRetry: canRetry(kind.retry, job.attempts),
+      })
+    } catch (err) {
+      log.error({ err, jobId: job.id, kind: job.kind }, 'job handler failed; the job runs again later')
+      result = { kind: 'retry', reason: err instanceof Error ? err.message : String(err) }
+    }
+    switch (result.kind) {
+      case 'done':
+        await queue.complete([job])
+        return 'done'
+      case 'retry': {
+        const delayMs = retryDelayMs(kind.retry, job.attempts, result.notBeforeMs)
+        await queue.retryAt(job, new Date(clock().getTime() + delayMs), result.reason)
+        log.info(
+          { jobId: job.id, kind: job.kind, attempt: job.attempts, delayMs, reason: result.reason },
+          'the job will be tried again',
+        )
+        return 'retry'
+      }
+      case 'hold': {
+        const holdMs = deps.holdMs ?? defaultHoldMs
+        await queue.hold(job, result.key, new Date(clock().getTime() + holdMs), result.reason)
+        log.info({ jobId: job.id, kind: job.kind, key: result.key, reason: result.reason }, 'a job is held')
+        return 'hold'
+      }
+      case 'invalid':
+        await queue.kill(job, result.reason)
+        log.error({ jobId: job.id, kind: job.kind, reason: result.reason }, 'a job is dead')
+        return 'dead'
+    }
+  } catch (err) {
+    // The queue itself failed (the database): the job keeps its lease and runs again after it.
+    log.error({ err, jobId: job.id, kind: job.kind }, 'could not settle a job; it runs again after its lease')
+    return 'unsettled'
+  }
+}

@@ -1,0 +1,103 @@
+// Rate limiters counted once for the installation (issue 14). The composition root picks the store:
+// without Redis each limiter counts in this process's memory (one process: the count is the
+// installation's); with Redis every process counts in the same Redis keys, so a vendor limited to
+// 600 alerts a minute gets 600 across all api processes, not 600 per process.
+//
+// Redis unreachable (down, restarting, slower than `commandTimeoutMs`): the limiter counts in this
+// process's memory instead (rate-limiter-flexible's insuranceLimiter) and logs it, at most once per
+// `logEveryMs`. A limit is then enforced per process for as long as Redis is away, as it was before
+// Redis: an alert is never refused, delayed or lost because the limiter's store is away.
+import type { FastifyBaseLogger } from 'fastify'
+import type { Redis } from 'ioredis'
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterRes,
+} from 'rate-limiter-flexible'
+import type { RedisHandle } from './connect.js'
+
+export interface LimiterSpec {
+  /** What is counted (`alerts`, `sign-in-email`…): keys of different limiters never mix. */
+  keyPrefix: string
+  points: number
+  /** The window, in seconds. */
+  duration: number
+}
+
+/** What the users need of a limiter: consume, get, delete and its points. */
+export type Limiter = Pick<RateLimiterAbstract, 'consume' | 'get' | 'delete' | 'points'>
+
+/** Builds a limiter in the installation's store. */
+export type LimiterFactory = (spec: LimiterSpec) => Limiter
+
+/** Each limiter in this process's memory: one process, or tests of one class. */
+export const memoryLimiters: LimiterFactory = (spec) => new RateLimiterMemory(spec)
+
+/** A Redis command that has no answer within this long counts in memory instead. */
+const commandTimeoutMs = 500
+const logEveryMs = 10_000
+
+/**
+ * Each limiter in Redis under `prefix:limit:<keyPrefix>:<key>`, with an in-memory stand-in while
+ * Redis cannot answer. The limiters share one connection of their own, which fails a command at once
+ * when it is not connected (no offline queue, no retries) and after `commandTimeoutMs` when Redis is
+ * slow: the shared command connection waits for a reconnection instead (BullMQ needs that), which
+ * would hold an alert request for as long as Redis is away.
+ */
+export function redisLimiters(redis: RedisHandle, log: FastifyBaseLogger): LimiterFactory {
+  // Made now, with the services, so it is up by the time the first request is served; before it is
+  // (and whenever it is not), limiters count in memory.
+  const connection: Redis = redis.duplicate({
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectionName: 'alertbridge-limits',
+  })
+  let loggedAt = Number.NEGATIVE_INFINITY
+  const fellBack = (keyPrefix: string) => {
+    const now = Date.now()
+    if (now - loggedAt < logEveryMs) return
+    loggedAt = now
+    log.warn(
+      { limiter: keyPrefix },
+      'rate limits: Redis cannot be reached, counting in this process until it can (limits are per process meanwhile)',
+    )
+  }
+  return (spec) => {
+    return new RateLimiterRedis({
+      storeClient: connection,
+      useRedisPackage: false,
+      rejectIfRedisNotReady: true,
+      keyPrefix: redis.key('limit', spec.keyPrefix),
+      points: spec.points,
+      duration: spec.duration,
+      insuranceLimiter: new Insurance(spec, () => fellBack(spec.keyPrefix)),
+    })
+  }
+}
+
+/** The in-memory stand-in: says when it is used, which is only when Redis failed. */
+class Insurance extends RateLimiterMemory {
+  constructor(
+    spec: LimiterSpec,
+    private readonly used: () => void,
+  ) {
+    super(spec)
+  }
+
+  override consume(key: string | number, points?: number, options?: object): Promise<RateLimiterRes> {
+    this.used()
+    return super.consume(key, points, options)
+  }
+
+  override get(key: string | number, options?: object): Promise<RateLimiterRes | null> {
+    this.used()
+    return super.get(key, options)
+  }
+
+  override delete(key: string | number, options?: object): Promise<boolean> {
+    this.used()
+    return super.delete(key, options)
+  }
+}
