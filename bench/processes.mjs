@@ -1,7 +1,10 @@
 // The bench's child processes: the baseline server and the service, each its own process, started,
 // watched (the tail of their output, their warn and error log lines) and stopped; a temporary data
 // directory; and the webhook receiver. Whatever way the bench ends, no child is left running.
+// Scale-out installations (issue 14): a fresh PostgreSQL database and Redis key prefix each, shared
+// by several service processes, dropped when the bench ends (dropInstallations).
 import { fork, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import os from 'node:os'
@@ -9,6 +12,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 export const adminToken = 'alertbridge-bench-admin-token-0000000000' // 40 characters; the service wants ≥ 32
@@ -41,7 +45,9 @@ for (const [signal, code] of [
 ]) {
   process.on(signal, () => {
     process.stderr.write(`\n${signal}: stopping the children and leaving\n`)
-    process.exit(code)
+    for (const child of children) child.kill('SIGKILL')
+    // The scale-out rows' databases and Redis keys too, if that takes no more than 5 s.
+    Promise.race([dropInstallations(), sleep(5000)]).finally(() => process.exit(code))
   })
 }
 
@@ -141,7 +147,98 @@ async function serviceEnvNames() {
   return Object.keys(EnvSchema.properties)
 }
 
-/** The service from dist/ on a free port, on a fresh SQLite database; `extraEnv` adds to its settings. */
+/** BENCH_POSTGRES_URL, BENCH_REDIS_URL: the servers the scale-out installations use. */
+export const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+export const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** Installations not dropped yet. */
+const installations = new Set()
+
+async function onPostgres(sql) {
+  const client = new pg.Client({ connectionString: postgresUrl })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * A scale-out installation (issue 14): a fresh PostgreSQL database (alertbridge_bench_<hex>), a Redis
+ * prefix of its own (abbench-<hex>), a SECRET_KEY and the bench's ADMIN_TOKEN, the settings every
+ * process of it shares. `env` goes to startService; drop() stops nothing, it removes the database
+ * (with force: a process left connected does not keep it) and the prefix's keys.
+ */
+export async function createInstallation() {
+  const hex = randomBytes(6).toString('hex')
+  const name = `alertbridge_bench_${hex}`
+  await onPostgres(`create database ${name}`)
+  const url = new URL(postgresUrl)
+  url.pathname = `/${name}`
+  const installation = {
+    env: {
+      DATABASE_URL: url.toString(),
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: `abbench-${hex}`,
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      ADMIN_TOKEN: adminToken,
+    },
+    dropped: false,
+    async drop() {
+      if (installation.dropped) return
+      installation.dropped = true
+      installations.delete(installation)
+      await onPostgres(`drop database if exists ${name} with (force)`)
+      // From dist/, built by the time an installation exists (as the service's settings are read).
+      const { dropPrefix } = await import(new URL('../dist/redis/connect.js', import.meta.url).href)
+      await dropPrefix(redisUrl, installation.env.REDIS_PREFIX)
+    },
+  }
+  installations.add(installation)
+  return installation
+}
+
+/** Drops every installation still here (the bench's end, an error, a signal). */
+export async function dropInstallations() {
+  for (const installation of [...installations]) {
+    try {
+      await installation.drop()
+    } catch (err) {
+      process.stderr.write(
+        `could not drop a bench installation: ${err instanceof Error ? err.message : err}\n`,
+      )
+    }
+  }
+}
+
+/**
+ * Several processes of one installation, `roles` in order: the first migrates the database, so it
+ * is up (listening, /readyz 200) before the rest start, together. On a failure the ones started are
+ * stopped. Answers [{ proc, baseUrl }] in the order of `roles`.
+ */
+export async function startInstallation(installation, roles, label, extraEnv = {}) {
+  const env = { ...installation.env, ...extraEnv }
+  const first = await startService(roles[0], `${label}-0`, env)
+  const started = [first]
+  try {
+    const rest = await Promise.allSettled(
+      roles.slice(1).map((role, i) => startService(role, `${label}-${i + 1}`, env)),
+    )
+    for (const r of rest) if (r.status === 'fulfilled') started.push(r.value)
+    const failed = rest.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
+    return [first, ...rest.map((r) => r.value)]
+  } catch (err) {
+    await Promise.all(started.map((s) => stop(s.proc)))
+    throw err
+  }
+}
+
+/**
+ * The service from dist/ on a free port, on a fresh SQLite database; `extraEnv` adds to its settings
+ * (an installation's env puts it on PostgreSQL + Redis instead).
+ */
 export async function startService(role, label, extraEnv = {}) {
   const dataDir = join(tempDir(), label)
   mkdirSync(dataDir, { recursive: true })
@@ -158,12 +255,21 @@ export async function startService(role, label, extraEnv = {}) {
     ROLE: role,
     ...extraEnv,
   })
-  const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
+  // BENCH_PROFILE_DIR=dir: each service process writes a CPU profile there when it stops (the
+  // profiles that explain docs/performance.md's figures; Node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`,
+        `--cpu-prof-name=${label}-${role}.cpuprofile`,
+      ]
+    : []
+  const child = spawn(process.execPath, [...profile, join(root, 'dist', 'server.js')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const proc = track(child, `the service (ROLE=${role})`)
+  const proc = track(child, `the service (ROLE=${role}, ${label})`)
   const baseUrl = `http://127.0.0.1:${port}`
   await untilReady(
     proc,

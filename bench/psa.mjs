@@ -18,14 +18,14 @@ import { adminToken, startService, stop, track, untilReady } from './processes.m
 import { setupIntegration } from './setup.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const latencyMs = 300
+export const latencyMs = 300
 const slowMs = 5000
 const perPartner = 50
 const partners = 8
 /** Calls in flight per partner: PARTNER_CONCURRENCY and ConnectWise's maxConcurrent, both 4. */
 const concurrency = 4
 
-async function startSims(count) {
+export async function startSims(count) {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'test', 'sims', 'cli.ts'), 'connectwise', '--count', String(count)],
@@ -57,7 +57,35 @@ const faults = (url, body) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
-const callCount = async (url) => (await json(await fetch(`${url}/__sim/calls`))).length
+export const callCount = async (url) => (await json(await fetch(`${url}/__sim/calls`))).length
+
+/**
+ * One vendor with a partner per simulator URL, each partner on ConnectWise at its own simulator, and
+ * every simulator answering after `latencyMs`. Answers the setups in the order of `urls`.
+ */
+export async function connectWisePartners(baseUrl, receiver, urls) {
+  const connect = (url, vendor) =>
+    setupIntegration(baseUrl, {
+      adminToken,
+      webhookUrl: receiver.url,
+      vendor,
+      psa: {
+        kind: 'connectwise',
+        baseUrl: url,
+        companyId: 'acme',
+        publicKey: 'pub-key',
+        privateKey: 'priv-key',
+        clientId: '00000000-0000-4000-8000-000000000001',
+      },
+      psaCompanyId: '1',
+      ruleTicket: { board: 'Service Desk' },
+    })
+  const first = await connect(urls[0])
+  const setups = [first]
+  for (const url of urls.slice(1)) setups.push(await connect(url, first.vendor))
+  for (const url of urls) await faults(url, { latencyMs })
+  return setups
+}
 
 /** Posts every alert (16 at a time), answering with the messageIds per partner. */
 async function post(baseUrl, setups, count) {
@@ -99,27 +127,8 @@ export async function psaRows(receiver) {
   const service = await startService('all', 'psa', { PSA_RETRY_SCHEDULE: '1,2,5' })
   try {
     const { baseUrl } = service
-    const connect = async (url, vendor) =>
-      setupIntegration(baseUrl, {
-        adminToken,
-        webhookUrl: receiver.url,
-        vendor,
-        psa: {
-          kind: 'connectwise',
-          baseUrl: url,
-          companyId: 'acme',
-          publicKey: 'pub-key',
-          privateKey: 'priv-key',
-          clientId: '00000000-0000-4000-8000-000000000001',
-        },
-        psaCompanyId: '1',
-        ruleTicket: { board: 'Service Desk' },
-      })
     // A's partners and B's are set apart (each its own simulator), so B starts as fresh as A.
-    const first = await connect(sims.urls[0])
-    const setups = [first]
-    for (const url of sims.urls.slice(1)) setups.push(await connect(url, first.vendor))
-    for (const url of sims.urls) await faults(url, { latencyMs })
+    const setups = await connectWisePartners(baseUrl, receiver, sims.urls)
     const a = setups.slice(0, partners)
     const b = setups.slice(partners, 2 * partners)
     const slow = setups[2 * partners]

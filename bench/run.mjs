@@ -19,6 +19,19 @@
 //                        /healthz answer and the event-loop delay while draining (BENCH_ONLY=drain).
 //   5. PSA rows          (bench/psa.mjs) ConnectWise simulators answering after 300 ms: 400 alerts over
 //                        8 partners, then the same beside a partner whose PSA takes 5 s (BENCH_ONLY=psa).
+//   6. scale-out rows    (bench/scale.mjs, issue 14; BENCH_ONLY=scale) on PostgreSQL + Redis
+//                        (BENCH_POSTGRES_URL, BENCH_REDIS_URL; a fresh database and Redis prefix per
+//                        installation, dropped at the end), beside the embedded default measured again
+//                        in the same run:
+//                        - accepts against one ROLE=api process and against two of one installation
+//                          (the load split: two load runs at once, half the connections each, req/s
+//                          summed), each as a ratio to the baseline, beside embedded ROLE=api;
+//                        - end to end, 400 alerts over 16 partners whose ConnectWise simulators answer
+//                          after 300 ms, first POST to last status_update: embedded ROLE=all, then
+//                          ROLE=api + one ROLE=worker, then ROLE=api + two ROLE=worker, every process
+//                          with WORKER_CONCURRENCY=8 (BENCH_SCALE_WORKER_CONCURRENCY) so that the
+//                          workers' slots, not the per-partner cap (4 × 16 partners), are the limit;
+//                          and the speed-up two workers / one.
 // Each service target gets its own process and database, set up over the HTTP APIs only (as
 // test/helpers/fixtures.ts does), with the vendor rate limit at its maximum and de-duplication off,
 // so every identical OPEN alert is a new incident. Every response's status is counted: a run with
@@ -40,9 +53,18 @@ import { fileURLToPath } from 'node:url'
 import { buildIfStale } from '../scripts/build.mjs'
 import { measure, tool } from './measure.mjs'
 import { drainAlerts, drainRow, drainTable, untilDelivered } from './pipeline.mjs'
-import { adminToken, cleanUp, startBaseline, startReceiver, startService, stop } from './processes.mjs'
+import {
+  adminToken,
+  cleanUp,
+  dropInstallations,
+  startBaseline,
+  startReceiver,
+  startService,
+  stop,
+} from './processes.mjs'
 import { psaRows } from './psa.mjs'
 import { integer, machine, problems, psaTable, table, truncate } from './report.mjs'
+import { endToEndProblems, scaleRows, scaleTable } from './scale.mjs'
 import { sampleAlertBody, setupIntegration } from './setup.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -146,6 +168,7 @@ async function main() {
 
   const rows = []
   let psa = []
+  let scale = null
   const drains = []
   try {
     for (const target of targets.filter(
@@ -181,6 +204,14 @@ async function main() {
         psa = await psaRows(receiver)
       } catch (err) {
         psa = [{ name: 'PSA rows', error: err instanceof Error ? err.message : String(err), pass: false }]
+      }
+    }
+    if (only.length === 0 || only.includes('scale')) {
+      process.stdout.write('running the scale-out rows: PostgreSQL + Redis, one process and two…\n')
+      try {
+        scale = await scaleRows(receiver, load, rows[0])
+      } catch (err) {
+        scale = { error: err instanceof Error ? err.message : String(err) }
       }
     }
   } finally {
@@ -219,6 +250,20 @@ async function main() {
     process.stdout.write(`\n${psaTable(psa)}\n`)
     if (psa.some((r) => r.error)) process.exitCode = 1
   }
+  if (scale?.error) {
+    process.stdout.write(`\nscale-out rows: ERROR ${scale.error}\n`)
+    process.exitCode = 1
+  } else if (scale) {
+    process.stdout.write(`\n${table(scale.accepts)}\n\n${scaleTable(scale)}\n`)
+    for (const r of scale.accepts) {
+      const found = problems(r)
+      if (found.length > 0) failed.push([r.name, found])
+    }
+    for (const r of scale.endToEnd) {
+      const found = endToEndProblems(r)
+      if (found.length > 0) failed.push([r.name, found])
+    }
+  }
   if (failed.length > 0) {
     process.stdout.write('\nPROBLEMS (these rows are not clean measurements):\n')
     for (const [name, found] of failed) {
@@ -237,6 +282,7 @@ async function main() {
         rows,
         drains,
         psa,
+        scale,
       },
       null,
       2,
@@ -250,7 +296,8 @@ main()
     process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
     process.exitCode = 1
   })
-  .finally(() => {
+  .finally(async () => {
     // Each target stops its own child; anything still here is left over from a failure.
     cleanUp()
+    await dropInstallations()
   })
