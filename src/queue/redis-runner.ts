@@ -96,11 +96,14 @@ export class RedisJobRunner implements JobRunner {
     try {
       const [claimed] = await this.o.queue.claimIds([id], kind.leaseMs)
       if (!claimed) {
-        // Finished, dead, leased by another runner, scheduled later, or not committed yet. Only the
-        // last is worth waiting for; the relay hands over the others when they are due.
+        // Finished, dead, leased by another runner, scheduled later, not committed yet, or due but
+        // locked by a change still committing that counted on it (sql-queue.ts, insertJobs). Only the
+        // last two are worth waiting for; the relay hands over the others when they are due.
         const young = Date.now() - job.timestamp < uncommittedGraceMs
-        if (young && (await this.o.queue.pendingAt(id)) === null)
-          return this.defer(job, token, 250 * job.attemptsStarted)
+        if (young) {
+          const at = await this.o.queue.pendingAt(id)
+          if (at === null || at <= this.o.clock()) return this.defer(job, token, 250 * job.attemptsStarted)
+        }
         return
       }
       if ((await runAndSettle(this.o, kind, claimed)) === 'done') this.finished++

@@ -72,8 +72,17 @@ type DueJobs = (db: Kysely<Database>) => SelectQueryBuilder<Database, 'jobs', { 
 /** The run_at of a dead job: never due. */
 const never = '9999-12-31T23:59:59.999Z'
 
+/** The rows to insert; of jobs in one call sharing a dedupe key, the first (one INSERT may not touch a
+ * conflicting row twice). */
 function toRows(jobs: readonly NewJob[], now: string): JobRow[] {
-  return jobs.map((j) => ({
+  const keys = new Set<string>()
+  const once = jobs.filter((j) => {
+    if (j.dedupeKey === undefined) return true
+    if (keys.has(j.dedupeKey)) return false
+    keys.add(j.dedupeKey)
+    return true
+  })
+  return once.map((j) => ({
     id: j.id,
     kind: j.kind,
     dedupe_key: j.dedupeKey ?? null,
@@ -88,11 +97,22 @@ function toRows(jobs: readonly NewJob[], now: string): JobRow[] {
   }))
 }
 
+/**
+ * A job whose dedupe key is queued already is dropped, and the queued one is locked until the caller's
+ * transaction ends (an upsert that updates nothing still locks the row it met, on PostgreSQL): the
+ * queued job reads the state when it runs, so it must not be claimed while the change that counted on
+ * it is uncommitted (claims skip locked rows). SQLite runs one write at a time; there it is a no-op.
+ */
 const insertJobs = (db: Kysely<Database>, values: JobRow | JobRow[]) =>
   db
     .insertInto('jobs')
     .values(values)
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .onConflict((oc) =>
+      oc
+        .column('dedupe_key')
+        .doUpdateSet({ dedupe_key: (eb) => eb.ref('excluded.dedupe_key') })
+        .where(sql<boolean>`false`),
+    )
 
 export class SqlJobQueue implements JobProducer {
   private readonly events = new EventEmitter()
@@ -153,7 +173,16 @@ export class SqlJobQueue implements JobProducer {
   /** Claims the given jobs if they are due (not leased, not scheduled later, not dead); see claim(). */
   async claimIds(ids: readonly string[], leaseMs: LeaseMs): Promise<ClaimedJob[]> {
     if (ids.length === 0) return []
-    return this.takeLeases(this.clock(), leaseMs, ids)
+    const now = this.clock()
+    return this.takeLeases(now, leaseMs, (db) => {
+      const q = db
+        .selectFrom('jobs')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('run_at', '<=', now.toISOString())
+        .where('failed_at', 'is', null)
+      return this.db.dialect === 'postgres' ? q.forUpdate().skipLocked() : q
+    })
   }
 
   /** Whether a job's row is still there to run (not finished, not dead), and when it is due. */
@@ -274,15 +303,8 @@ export class SqlJobQueue implements JobProducer {
     return (await this.takeLeases(now, leaseMs, due)).sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
-  /**
-   * Leases jobs for `leaseMs` with a new token: the ids given, if they are due (not leased, not
-   * scheduled later, not dead), or those the query `due` picks.
-   */
-  private async takeLeases(
-    now: Date,
-    leaseMs: LeaseMs,
-    which: readonly string[] | DueJobs,
-  ): Promise<ClaimedJob[]> {
+  /** Leases the jobs the query `due` picks for `leaseMs`, with a new token. */
+  private async takeLeases(now: Date, leaseMs: LeaseMs, due: DueJobs): Promise<ClaimedJob[]> {
     const leaseToken = uuidv7()
     const rows = await this.write((db) =>
       db
@@ -294,15 +316,7 @@ export class SqlJobQueue implements JobProducer {
           dedupe_key: null,
           hold_key: null,
         }))
-        .where((eb) =>
-          typeof which === 'function'
-            ? eb('id', 'in', which(db))
-            : eb.and([
-                eb('id', 'in', which),
-                eb('run_at', '<=', now.toISOString()),
-                eb('failed_at', 'is', null),
-              ]),
-        )
+        .where('id', 'in', due(db))
         .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
         .execute(),
     )

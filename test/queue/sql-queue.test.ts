@@ -217,6 +217,37 @@ for (const backend of backends()) {
       assert.deepEqual(ids(await queue.claim(10, leaseMs)), ['x-1', 'x-3'])
     })
 
+    // PostgreSQL runs transactions side by side: a change that found its snapshot already queued must
+    // not see that job run (and read the state) before the change commits, or the state it made is
+    // never sent. SQLite runs one write at a time, so there is nothing to interleave.
+    if (backend !== 'sqlite')
+      test('a queued job whose dedupeKey an open transaction hit is not claimed until that transaction ends', async () => {
+        await enqueue(job('snap-a', { kind: 'snapshot', dedupeKey: 'snapshot:i-9' }))
+        let commit!: () => void
+        const held = new Promise<void>((r) => {
+          commit = r
+        })
+        let enqueued!: () => void
+        const hit = new Promise<void>((r) => {
+          enqueued = r
+        })
+        const change = svc.services.store.transaction(async (tx) => {
+          await queue.enqueue(tx, [job('snap-b', { kind: 'snapshot', dedupeKey: 'snapshot:i-9' })])
+          enqueued()
+          await held
+        })
+        await hit
+        try {
+          assert.deepEqual(ids(await queue.claim(10, leaseMs)), [], 'claim waits for the change')
+          assert.deepEqual(ids(await queue.claimIds(['snap-a'], leaseMs)), [], 'so does a claim by id')
+        } finally {
+          commit()
+          await change
+        }
+        assert.equal(await queue.depth(), 1, "the change's own job was dropped for the queued one")
+        assert.deepEqual(ids(await queue.claimIds(['snap-a'], leaseMs)), ['snap-a'])
+      })
+
     test('concurrent claims never hand out the same job twice', async () => {
       const all = Array.from({ length: 24 }, (_, i) => `c-${String(i).padStart(2, '0')}`)
       await enqueue(...all.map((id) => job(id)))

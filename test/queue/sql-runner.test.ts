@@ -33,6 +33,7 @@ for (const backend of backends()) {
     let svc: TestService
     let runner: SqlJobRunner
     const seen: RunningJob<{ n: number; answer: string }>[] = []
+    const calledAt: number[] = []
     const spans: { name: string; start: number; end: number }[] = []
     before(async () => {
       svc = await startService({ backend, env: { ROLE: 'api' } })
@@ -46,13 +47,14 @@ for (const backend of backends()) {
       runner.start([
         jobKind(echo, async (job): Promise<JobResult> => {
           seen.push(job)
+          calledAt.push(Date.now())
           switch (job.payload.answer) {
             case 'done':
               return { kind: 'done' }
             case 'retry':
               return job.attempt < 3 ? { kind: 'retry', reason: 'not yet' } : { kind: 'done' }
             case 'later':
-              return job.attempt < 2 ? { kind: 'retry', reason: 'wait', notBeforeMs: 300 } : { kind: 'done' }
+              return job.attempt < 2 ? { kind: 'retry', reason: 'wait', notBeforeMs: 1000 } : { kind: 'done' }
             default:
               if (job.attempt < 2) throw new Error('handler broke')
               return { kind: 'done' }
@@ -72,6 +74,7 @@ for (const backend of backends()) {
     })
     beforeEach(async () => {
       seen.length = 0
+      calledAt.length = 0
       await svc.services.db.kysely.deleteFrom('jobs').execute()
     })
 
@@ -121,10 +124,14 @@ for (const backend of backends()) {
 
     test("a handler's later notBefore wins over the policy's delay", async () => {
       await svc.services.jobs.add([echo.job({ id: 'j-later', payload: { n: 3, answer: 'later' } })])
-      await until('the first attempt', async () => seen.length === 1)
+      // The handler runs before its answer is recorded: wait for the record, not the call.
+      await until('the first attempt to be recorded', async () => (await jobs())[0]?.last_error === 'wait')
       const [row] = await jobs()
-      assert.equal(row?.last_error, 'wait')
-      assert.ok(Date.parse(row!.run_at) - Date.now() > 150, 'held back by the notBefore, not the 20 ms delay')
+      assert.equal(seen.length, 1)
+      assert.ok(
+        Date.parse(row!.run_at) - calledAt[0]! >= 900,
+        'held back by the notBefore, not the 20 ms delay',
+      )
       await until('the job to be removed', gone)
       assert.equal(seen.length, 2)
     })
