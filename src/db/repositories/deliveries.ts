@@ -1,11 +1,19 @@
 // The webhook outbox: one row per event to deliver (its id is the `webhook-id`, fixed for every retry
 // and replay), one row per attempt. `run_at` is the next attempt and, while an attempt is in flight,
 // the end of its lease, as in the job queue.
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from '../../domain/delivery.js'
 import { toBool } from '../rows.js'
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../schema.js'
+
+/**
+ * `status` hidden from the planner, for statements that name their rows by id: SQLite (which keeps no
+ * statistics here) would otherwise walk the (status, run_at) index through every pending delivery
+ * instead of looking the ids up, so a claim cost grew with the backlog (520 µs for 8 of 5,000 pending,
+ * 20 µs by id). PostgreSQL plans the same text by the primary key.
+ */
+const statusByScan = sql<string>`(${sql.ref('status')} || '')`
 
 export type NewDelivery = Pick<
   Delivery,
@@ -156,7 +164,7 @@ export class DeliveryRepository {
       .updateTable('webhook_deliveries')
       .set({ run_at: leaseUntil, lease_token: leaseToken })
       .where('id', 'in', ids)
-      .where('status', '=', 'pending')
+      .where(statusByScan, '=', 'pending')
       .where('run_at', '<=', now)
       .returningAll()
       .execute()
@@ -209,7 +217,7 @@ export class DeliveryRepository {
     await this.db
       .updateTable('webhook_deliveries')
       .set({ run_at: now, lease_token: null })
-      .where('status', '=', 'pending')
+      .where(statusByScan, '=', 'pending')
       .where((eb) =>
         eb.or(claims.map((c) => eb.and([eb('id', '=', c.id), eb('lease_token', '=', c.leaseToken)]))),
       )
