@@ -181,7 +181,7 @@ export class WebhookDispatcher {
               earliest = Math.min(earliest ?? Number.POSITIVE_INFINITY, Date.parse(h.next))
               continue
             }
-            for (const c of await store.deliveries.dueForVendor(h.vendorId, nowIso, room)) due.push(c.id)
+            due.push(...(await store.deliveries.dueForVendor(h.vendorId, nowIso, room)))
           }
           // The turn's claims in one statement, in the next batched write.
           const claimed =

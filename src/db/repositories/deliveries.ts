@@ -137,18 +137,19 @@ export class DeliveryRepository {
       .execute()
   }
 
-  /** One endpoint's due deliveries, oldest first. */
-  async dueForVendor(vendorId: string, now: string, limit: number): Promise<Delivery[]> {
+  /** The ids of one endpoint's due deliveries, oldest first. */
+  async dueForVendor(vendorId: string, now: string, limit: number): Promise<string[]> {
+    // Ids only, from the (vendor_id, status, run_at) index and the row id: the claim returns the rows.
     const rows = await this.db
       .selectFrom('webhook_deliveries')
-      .selectAll()
+      .select('id')
       .where('vendor_id', '=', vendorId)
       .where('status', '=', 'pending')
       .where('run_at', '<=', now)
       .orderBy('run_at')
       .limit(limit)
       .execute()
-    return rows.map(toDelivery)
+    return rows.map((r) => r.id)
   }
 
   /** Takes one due delivery for `leaseMs`; null if another worker took it first. */
