@@ -5,8 +5,8 @@
 // preview of the next second out of date, never the outcome. A vendor or integration that was not
 // found is not kept, so one created a moment ago (by another process) is found at once; a change made
 // through this process clears everything at once (app.ts), and through another process as soon as its
-// notice arrives (with Redis; src/redis/notices.ts), the second's lifetime being the safety net. Tickets are always read fresh. Concurrent misses for
-// one key share one load.
+// notice arrives (with Redis; src/redis/notices.ts), the second's lifetime being the safety net.
+// Tickets are always read fresh. Concurrent misses for one key share one load.
 import { LRUCache } from 'lru-cache'
 import type { Store } from '../db/store.js'
 import type { Integration } from '../domain/integration.js'

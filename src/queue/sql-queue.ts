@@ -174,15 +174,14 @@ export class SqlJobQueue implements JobProducer {
   async claimIds(ids: readonly string[], leaseMs: LeaseMs): Promise<ClaimedJob[]> {
     if (ids.length === 0) return []
     const now = this.clock()
-    return this.takeLeases(now, leaseMs, (db) => {
-      const q = db
+    return this.takeLeases(now, leaseMs, (db) =>
+      db
         .selectFrom('jobs')
         .select('id')
         .where('id', 'in', ids)
         .where('run_at', '<=', now.toISOString())
-        .where('failed_at', 'is', null)
-      return this.db.dialect === 'postgres' ? q.forUpdate().skipLocked() : q
-    })
+        .where('failed_at', 'is', null),
+    )
   }
 
   /** Whether a job's row is still there to run (not finished, not dead), and when it is due. */
@@ -286,8 +285,8 @@ export class SqlJobQueue implements JobProducer {
     const kinds = typeof leaseMs === 'number' ? null : Object.keys(leaseMs)
     if (limit <= 0 || kinds?.length === 0) return []
     const now = this.clock()
-    const due = (db: Kysely<Database>) => {
-      const q = db
+    const due = (db: Kysely<Database>) =>
+      db
         .selectFrom('jobs')
         .select('id')
         .where('run_at', '<=', now.toISOString())
@@ -298,14 +297,17 @@ export class SqlJobQueue implements JobProducer {
         .orderBy('run_at')
         .orderBy('id')
         .limit(limit)
-      return this.db.dialect === 'postgres' ? q.forUpdate().skipLocked() : q
-    }
     return (await this.takeLeases(now, leaseMs, due)).sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
-  /** Leases the jobs the query `due` picks for `leaseMs`, with a new token. */
+  /**
+   * Leases the jobs the query `due` picks for `leaseMs`, with a new token. On PostgreSQL rows locked by
+   * another transaction are skipped: another claim's, or a change's that counted on the job (insertJobs).
+   */
   private async takeLeases(now: Date, leaseMs: LeaseMs, due: DueJobs): Promise<ClaimedJob[]> {
     const leaseToken = uuidv7()
+    const picked = (db: Kysely<Database>) =>
+      this.db.dialect === 'postgres' ? due(db).forUpdate().skipLocked() : due(db)
     const rows = await this.write((db) =>
       db
         .updateTable('jobs')
@@ -316,7 +318,7 @@ export class SqlJobQueue implements JobProducer {
           dedupe_key: null,
           hold_key: null,
         }))
-        .where('id', 'in', due(db))
+        .where('id', 'in', picked(db))
         .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
         .execute(),
     )
