@@ -2,18 +2,20 @@
 // the worker claims its row in PostgreSQL (a lease, as the embedded runner takes) before running it, so
 // a BullMQ job delivered twice, or a stale one, runs nothing twice. The answer is applied to the row as
 // in embedded mode (settle.ts); the BullMQ job then finishes and is removed. A job that must wait (its
-// group is at its cap, or its row is not committed yet) goes back to BullMQ's delayed set for a moment.
+// group is at its cap, or its row is not committed yet) is handed to BullMQ again, delayed a moment,
+// and this delivery finishes: a BullMQ job moved to its delayed set from inside its processor (BullMQ's
+// DelayedError) could reject unhandled while the worker closed, which a delayed copy never does.
 //
 // A worker killed mid-job leaves its rows leased: when the leases end the relay hands them over again
 // and another worker runs them (BullMQ's own stalled-job check may deliver them earlier; the claim then
 // finds the lease still held and lets the relay do it).
-import { DelayedError, type Job, Worker } from 'bullmq'
+import { type Job, type Queue, Worker } from 'bullmq'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { RedisHandle } from '../redis/connect.js'
 import type { GroupSlots } from '../redis/slots.js'
 import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
-import { type BullJobData, bullQueueName } from './redis-transport.js'
+import { type BullJobData, bullQueue, bullQueueName } from './redis-transport.js'
 import { runAndSettle } from './settle.js'
 import type { SqlJobQueue } from './sql-queue.js'
 import { settleWithin } from './wakeup.js'
@@ -25,6 +27,8 @@ export class RedisJobRunner implements JobRunner {
   /** Jobs finished (done) since start: the worker's summary line reads it. */
   finished = 0
   private worker: Worker<BullJobData> | null = null
+  /** Where deferred deliveries are handed again (made on first use). */
+  private queue: Queue<BullJobData> | null = null
   private kinds = new Map<string, JobKindEntry>()
 
   constructor(
@@ -43,7 +47,7 @@ export class RedisJobRunner implements JobRunner {
   start(catalogue: JobCatalogue): void {
     if (this.worker) return
     this.kinds = new Map(catalogue.map((k) => [k.kind, k]))
-    const worker = new Worker<BullJobData>(bullQueueName, (job, token) => this.process(job, token), {
+    const worker = new Worker<BullJobData>(bullQueueName, (job) => this.process(job), {
       connection: this.o.redis.duplicate(),
       prefix: this.o.redis.key('bull'),
       concurrency: this.o.concurrency,
@@ -62,7 +66,7 @@ export class RedisJobRunner implements JobRunner {
     this.worker = worker
   }
 
-  async stop(graceMs: number): Promise<void> {
+  private async stopWorker(graceMs: number): Promise<void> {
     const worker = this.worker
     if (!worker) return
     this.worker = null
@@ -81,17 +85,17 @@ export class RedisJobRunner implements JobRunner {
     }
   }
 
-  private async process(job: Job<BullJobData>, token: string | undefined): Promise<void> {
+  private async process(job: Job<BullJobData>): Promise<void> {
     const kind = this.kinds.get(job.name)
     // A kind this version does not know (a newer one queued it): leave it for a worker that does.
-    if (!kind) return this.defer(job, token, 60_000)
+    if (!kind) return this.defer(job, 60_000)
     const { id, group } = job.data
     const cap = group !== null ? kind.perGroup : undefined
     const slot =
       group !== null && cap !== undefined ? await this.o.groups.take(group, cap, kind.leaseMs) : null
     if (slot === false) {
       // The group is at its cap in some process: try again soon, a little later each time.
-      return this.defer(job, token, Math.min(2000, 100 * 2 ** Math.min(job.attemptsStarted, 5)))
+      return this.defer(job, Math.min(2000, 100 * 2 ** Math.min(deferrals(job), 5)))
     }
     try {
       const [claimed] = await this.o.queue.claimIds([id], kind.leaseMs)
@@ -102,7 +106,7 @@ export class RedisJobRunner implements JobRunner {
         const young = Date.now() - job.timestamp < uncommittedGraceMs
         if (young) {
           const at = await this.o.queue.pendingAt(id)
-          if (at === null || at <= this.o.clock()) return this.defer(job, token, 250 * job.attemptsStarted)
+          if (at === null || at <= this.o.clock()) return this.defer(job, 250 * (deferrals(job) + 1))
         }
         return
       }
@@ -112,9 +116,25 @@ export class RedisJobRunner implements JobRunner {
     }
   }
 
-  /** Back to BullMQ's delayed set for `ms`, without spending an attempt. */
-  private async defer(job: Job<BullJobData>, token: string | undefined, ms: number): Promise<never> {
-    await job.moveToDelayed(Date.now() + ms + Math.floor(Math.random() * 50), token)
-    throw new DelayedError()
+  /** Hands the job to BullMQ again, due in `ms`; this delivery then finishes (see the header). */
+  private async defer(job: Job<BullJobData>, ms: number): Promise<void> {
+    this.queue ??= bullQueue(this.o.redis, this.o.log)
+    const n = deferrals(job) + 1
+    const base = job.id?.replace(/~d\d+$/, '') ?? job.data.id
+    await this.queue.add(job.name, job.data, {
+      jobId: `${base}~d${n}`,
+      delay: ms + Math.floor(Math.random() * 50),
+    })
   }
+
+  async stop(graceMs: number): Promise<void> {
+    await this.stopWorker(graceMs)
+    await this.queue?.close()
+    this.queue = null
+  }
+}
+
+/** How many times this job's delivery was deferred (its BullMQ id ends in `~dN`). */
+function deferrals(job: Job<BullJobData>): number {
+  return Number(/~d(\d+)$/.exec(job.id ?? '')?.[1] ?? 0)
 }
