@@ -105,6 +105,19 @@ export const EnvSchema = Type.Object({
     description: 'alert rate limit of a vendor that has none of its own',
   }),
   PSA_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+  SYNCRO_REQUESTS_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 180,
+    description:
+      "Syncro's per-address limit this installation keeps to: lower it where other software calls Syncro from the same address; raise it only if Syncro raised the limit",
+  }),
+  EGRESS_NAME: Type.String({
+    pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+    default: 'default',
+    description:
+      'the outbound address this process calls PSAs from: processes with the same name share the limits a PSA counts per client address (Syncro: 180 requests a minute)',
+  }),
   // Bounded growth (issue 10 §4): retention ages in days (`0` or `off`: kept for ever) and token limits.
   RETENTION_EVENTS_DAYS: Days(
     'events',
@@ -206,6 +219,10 @@ export interface Config {
   accessTokenTtlSeconds: number
   defaultAlertRateLimitPerMinute: number
   psaTimeoutMs: number
+  /** EGRESS_NAME. */
+  egressName: string
+  /** SYNCRO_REQUESTS_PER_MINUTE. */
+  syncroRequestsPerMinute: number
   /** Issue 10 §4: how long each kind of row is kept, how often and how much at a time it is pruned. */
   retention: { days: RetentionDays; intervalMs: number; batchSize: number }
   /** Issue 10 §4: a vendor's access tokens, active at once and issued a minute. */
@@ -283,6 +300,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     defaultAlertRateLimitPerMinute: env.ALERT_RATE_LIMIT_PER_MINUTE,
     psaTimeoutMs: env.PSA_TIMEOUT_MS,
+    egressName: env.EGRESS_NAME,
+    syncroRequestsPerMinute: env.SYNCRO_REQUESTS_PER_MINUTE,
     retention: {
       days: {
         events: parseRetentionDays(env.RETENTION_EVENTS_DAYS),

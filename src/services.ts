@@ -13,6 +13,7 @@ import { VendorRateLimiter } from './alerts/rate-limit.js'
 import { OutcomeRecorder } from './alerts/recorder.js'
 import { TicketReservations } from './alerts/reservations.js'
 import { Settlement } from './alerts/settlement.js'
+import { SynchronousAlerts } from './alerts/synchronous.js'
 import { UsagePushes, usagePushJob, usagePushKind } from './billing/usage-push.js'
 import { CatalogueMetrics } from './catalogue/metrics.js'
 import { CatalogueSource } from './catalogue/source.js'
@@ -78,6 +79,8 @@ export interface Services {
   tokens: TokenService
   intake: AlertIntake
   executor: AlertExecutor
+  /** The synchronous strategy: the executor inside one request's budget. */
+  syncAlerts: SynchronousAlerts
   acceptor: AlertAcceptor
   /** The accept path's short-lived configuration cache; any configuration change clears it. */
   acceptReads: CachedReads
@@ -145,13 +148,20 @@ export function buildServices(deps: {
   })
   const sandbox = new SandboxStore(db.kysely, (work) => writes.run((tx) => work(tx.kysely)))
   const psaHttp = outbound('alertbridge-psa/1')
+  const psaOptions = {
+    http: psaHttp,
+    log,
+    requestTimeoutMs: config.psaTimeoutMs,
+    limiters,
+    egress: config.egressName,
+  }
   const psa = new PsaRegistry([
     sandboxPsa(sandbox, clock),
-    connectWisePsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
-    autotaskPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
-    haloPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
-    kaseyaBmsPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
-    syncroPsa({ http: psaHttp, log, requestTimeoutMs: config.psaTimeoutMs }),
+    connectWisePsa(psaOptions),
+    autotaskPsa(psaOptions),
+    haloPsa(psaOptions),
+    kaseyaBmsPsa(psaOptions),
+    syncroPsa(psaOptions, { perMinute: config.syncroRequestsPerMinute }),
   ])
   const tokens = new TokenService(
     store,
@@ -304,6 +314,7 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
+    syncAlerts: new SynchronousAlerts(executor, config.psaTimeoutMs),
     acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock, async (id) => {
       const kind = await acceptReads.partnerPsaKind(id)
       return kind !== null && psa.isInProcess(kind)

@@ -25,8 +25,19 @@ export interface AlertJob {
 export interface ExecutionPolicy {
   /** A retryable PSA failure (timeout, 429, 5xx) is handed back as `deferred` instead of recorded. */
   deferRetryable: boolean
+  /** A wait the PSA asked for (PsaFailure.throttled) is handed back as `deferred` even where
+   * deferRetryable is off: waiting spends none of a queued alert's attempts. */
+  deferThrottled?: boolean
   /** An earlier attempt of this message may have recorded its outcome: look before doing anything. */
   adoptRecorded: boolean
+  /**
+   * Tries a retryable failure again inside this execution (the synchronous strategy): answers true
+   * once it has waited what the failure asks, false when the wait does not fit. The next call then
+   * adopts what a lost answer may have done.
+   */
+  again?: (failure: PsaFailure) => Promise<boolean>
+  /** No PSA call runs past this time (ms since the epoch): the synchronous strategy's budget. */
+  deadline?: number
 }
 
 /**
@@ -43,7 +54,7 @@ export type Execution =
 
 /** A retryable PSA failure the policy hands back to the caller instead of recording it; else null. */
 export function deferral(result: PsaResult<unknown>, policy: ExecutionPolicy): Execution | null {
-  return !result.ok && policy.deferRetryable && result.failure.retryable
-    ? { kind: 'deferred', failure: result.failure }
-    : null
+  if (result.ok || !result.failure.retryable) return null
+  const defer = policy.deferRetryable || (policy.deferThrottled === true && result.failure.throttled === true)
+  return defer ? { kind: 'deferred', failure: result.failure } : null
 }

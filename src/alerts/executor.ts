@@ -18,9 +18,17 @@ import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
-import { created, internalError, type Outcome, psaFailed, rejected, updated } from '../domain/outcome.js'
+import {
+  created,
+  internalError,
+  type Outcome,
+  type PsaOperation,
+  psaFailed,
+  rejected,
+  updated,
+} from '../domain/outcome.js'
 import { type EffectRow, outcomeOfEffect, type PsaEffect, retryOf } from '../domain/psa-effect.js'
-import type { TicketCall } from '../psa/adapter.js'
+import type { PsaClient, PsaFailure, PsaResult, TicketCall } from '../psa/adapter.js'
 import { type CatalogueLookup, decideAlert } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
 import { describe, type OpenPsa, type PsaCalls } from './psa-calls.js'
@@ -214,18 +222,14 @@ export class AlertExecutor {
     let keep = false
     try {
       const ticket = newTicket(job.facts, d, psa.defaults, job.messageId)
-      const result = await psa.call(correlationId, (client, call) =>
-        client.createTicket(ticket, { ...call, ref, adopt, within: w.within }),
+      const result = await this.callPsa(psa, correlationId, policy, (client, call, again) =>
+        client.createTicket(ticket, { ...call, ref, adopt: adopt || again, within: w.within }),
       )
       const later = deferral(result, policy)
       if (later) return later
       if (!result.ok) {
         // No ticket exists, so only a correlationId the vendor chose is worth returning.
-        const failed = psaFailed(
-          'create',
-          describe('create', result.failure),
-          job.facts.correlationId ?? null,
-        )
+        const failed = failedCall('create', result.failure, job.facts.correlationId ?? null)
         const execution = await w.run((tx) =>
           recorder.recordIn(tx, job, integration, failed, (t) => t.tickets.releaseReservation(ticketId)),
         )
@@ -259,14 +263,16 @@ export class AlertExecutor {
     const psa = await this.d.psa.open(integration.partnerId)
     const occurrence = job.facts.incidentStatus === 'OPEN' ? ticket.occurrenceCount + 1 : null
     return this.operate(job, psa, false, async (w) => {
-      const result = await psa.call(ticket.correlationId, (client, call) =>
+      const result = await this.callPsa(psa, ticket.correlationId, policy, (client, call, again) =>
         client.appendNote(psaTicketId, noteText(job.facts, job.messageId, occurrence), {
           ...call,
+          marker: job.messageId,
+          adopt: job.attempt > 1 || again,
           within: w.within,
         }),
       )
       if (!result.ok) {
-        const failed = psaFailed('update', describe('update', result.failure), ticket.correlationId)
+        const failed = failedCall('update', result.failure, ticket.correlationId)
         return deferral(result, policy) ?? w.run((tx) => recorder.recordIn(tx, job, integration, failed))
       }
       const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
@@ -308,20 +314,20 @@ export class AlertExecutor {
     if (claimed !== 'claimed') return claimed
     let settled = false
     try {
-      const result = await psa.call(ticket.correlationId, (client, call) =>
+      const result = await this.callPsa(psa, ticket.correlationId, policy, (client, call, again) =>
         client.closeTicket(
           psaTicketId,
           {
             note: noteText(job.facts, job.messageId, null),
             closedStatus: d.rule.ticket.closedStatus ?? psa.defaults.closedStatus ?? null,
           },
-          { ...call, adopt: job.attempt > 1, within: w.within },
+          { ...call, marker: job.messageId, adopt: job.attempt > 1 || again, within: w.within },
         ),
       )
       const later = deferral(result, policy)
       if (later) return later
       if (!result.ok) {
-        const failed = psaFailed('close', describe('close', result.failure), ticket.correlationId)
+        const failed = failedCall('close', result.failure, ticket.correlationId)
         const execution = await w.run((tx) =>
           recorder.recordIn(tx, job, integration, failed, (t) => t.tickets.releaseClose(ticket.id)),
         )
@@ -342,6 +348,23 @@ export class AlertExecutor {
     } finally {
       if (!settled) await w.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
     }
+  }
+
+  /**
+   * One PSA operation, tried again inside this execution while the policy says so (the synchronous
+   * strategy, when a wait or a lost answer fits its budget). `again` is set on those later tries: the
+   * operation then looks for what an earlier try may have done before doing it.
+   */
+  private async callPsa<T>(
+    psa: OpenPsa,
+    correlationId: string,
+    policy: ExecutionPolicy,
+    op: (client: PsaClient, call: TicketCall, again: boolean) => Promise<PsaResult<T>>,
+  ): Promise<PsaResult<T>> {
+    let result = await psa.call(correlationId, (client, call) => op(client, call, false), policy.deadline)
+    while (!result.ok && result.failure.retryable && policy.again && (await policy.again(result.failure)))
+      result = await psa.call(correlationId, (client, call) => op(client, call, true), policy.deadline)
+    return result
   }
 
   /**
@@ -462,6 +485,12 @@ export class AlertExecutor {
       throw err
     }
   }
+}
+
+/** Row 19 for a PSA failure; a wait the PSA asked for is passed on as the answer's Retry-After. */
+function failedCall(op: PsaOperation, failure: PsaFailure, correlationId: string | null): Outcome {
+  const wait = failure.throttled ? failure.retryAfterMs : undefined
+  return psaFailed(op, describe(op, failure), correlationId, wait)
 }
 
 /** SHA-256 of the request as received: the same call sent again has the same digest. */

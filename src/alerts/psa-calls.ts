@@ -15,9 +15,11 @@ export interface OpenPsa {
   /** The kind answers in this process (the sandbox): its rows can go in the outcome's transaction. */
   inProcess: boolean
   defaults: TicketDefaultsValue
+  /** One operation within its budget; `deadline` (ms since the epoch) shortens it where it comes first. */
   call<T>(
     correlationId: string,
     op: (client: PsaClient, call: TicketCall) => Promise<PsaResult<T>>,
+    deadline?: number,
   ): Promise<PsaResult<T>>
 }
 
@@ -46,13 +48,14 @@ export class PsaCalls {
     const partner = await this.deps.store.partners.findById(partnerId)
     if (!partner) throw new Error(`partner ${partnerId} has no PSA connection`)
     const connected = this.deps.psa.connect(partner.id, partner.psa)
-    const timeoutMs = operationBudgetMs(this.deps.timeoutMs)
+    const budgetMs = operationBudgetMs(this.deps.timeoutMs)
     return {
       kind: partner.psa.kind,
       inProcess: this.deps.psa.isInProcess(partner.psa.kind),
       defaults: connected.ok ? connected.client.defaults : {},
-      async call(correlationId, op) {
+      async call(correlationId, op, deadline) {
         if (!connected.ok) return { ok: false, failure: connected.failure }
+        const timeoutMs = Math.max(0, Math.min(budgetMs, (deadline ?? Number.POSITIVE_INFINITY) - Date.now()))
         // Timers of our own (not AbortSignal.timeout, whose timer does not keep the process alive).
         // The budget aborts the call; an adapter that does not stop within the grace after that is
         // answered for, so the caller's wait is bounded (and a job never outlives its lease).

@@ -3,8 +3,10 @@
 // to one per messageId by the database, so a job that runs twice (its runner died after recording) finds
 // its message recorded and is simply done. A retryable PSA failure is tried again on the job's retry
 // policy (or after the PSA's Retry-After, if longer) until the policy is spent; then the failure is
-// recorded like on the synchronous path. While the alert's vendor or partner is disabled the job is held
-// (issue 10): not run, not failed, no attempt spent; enabling the tenant resumes it.
+// recorded like on the synchronous path. A wait the PSA asked for (429 or 503 with Retry-After) is not a
+// failure: the job runs again after it without spending an attempt (docs/psa/README.md). While the
+// alert's vendor or partner is disabled the job is held: not run, not failed, no attempt spent;
+// enabling the tenant resumes it.
 import Type, { type Static } from 'typebox'
 import type { Store } from '../db/store.js'
 import { tenantHold } from '../domain/credentials.js'
@@ -70,7 +72,7 @@ export function alertKind(
         request: alert.request,
         newCorrelationId: alert.newCorrelationId,
       },
-      { deferRetryable: job.canRetry, adoptRecorded: job.attempt > 1 },
+      { deferRetryable: job.canRetry, deferThrottled: job.canWait, adoptRecorded: job.attempt > 1 },
     )
     switch (execution.kind) {
       case 'recorded':
@@ -78,12 +80,13 @@ export function alertKind(
         return { kind: 'done' }
       case 'adopted':
         return { kind: 'done' }
-      case 'deferred':
-        return {
-          kind: 'retry',
-          reason: execution.failure.message,
-          notBeforeMs: execution.failure.retryAfterMs,
-        }
+      case 'deferred': {
+        const { failure } = execution
+        // The PSA asked to wait (Retry-After): a wait, which spends none of the alert's attempts.
+        if (failure.throttled && job.canWait)
+          return { kind: 'wait', reason: failure.message, notBeforeMs: failure.retryAfterMs ?? 0 }
+        return { kind: 'retry', reason: failure.message, notBeforeMs: failure.retryAfterMs }
+      }
       case 'unrecorded':
         // Not even the failure could be stored (the database): the alert stays queued.
         return { kind: 'retry', reason: 'the outcome could not be recorded' }

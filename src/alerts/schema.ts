@@ -2,9 +2,12 @@
 import Type, { type Static } from 'typebox'
 import { incidentStatuses } from '../domain/types.js'
 
+/**
+ * Identifiers are bounded; free text (title, summary) is not, beyond the 256 KiB body limit: a vendor's
+ * alert is never refused for its length, and each PSA adapter fits the text to its own fields
+ * (src/psa/core/text.ts).
+ */
 export const limits = {
-  title: 255,
-  summary: 16384,
   name: 128,
   correlationId: 128,
   integrationId: 64,
@@ -12,6 +15,7 @@ export const limits = {
 } as const
 
 const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description })
+const FreeText = (description: string) => Type.String({ minLength: 1, description })
 
 export const CorrelationId = Type.String({
   pattern: `^[A-Za-z0-9._:@+=~-]{1,${limits.correlationId}}$`,
@@ -19,8 +23,10 @@ export const CorrelationId = Type.String({
 })
 
 export const AlertData = Type.Object({
-  title: Text(limits.title, 'Alert headline'),
-  summary: Type.Optional(Type.String({ maxLength: limits.summary, description: 'Descriptive summary' })),
+  title: FreeText('Alert headline; any length (each PSA gets it fitted to its own title field)'),
+  summary: Type.Optional(
+    Type.String({ description: 'Descriptive summary; any length (cut with a note where a PSA holds less)' }),
+  ),
   alertType: Text(limits.name, 'An alert type of the product group'),
   accountId: Text(limits.name, "The vendor's identifier of the partner's company"),
   productGroup: Text(limits.name, 'A product group of the catalogue'),

@@ -21,6 +21,7 @@ import * as m0007 from './migrations/0007_credentials.js'
 import * as m0009 from './migrations/0009_retention.js'
 import * as m0010 from './migrations/0010_usage_push.js'
 import * as m0011 from './migrations/0011_portal_users.js'
+import * as m0012 from './migrations/0012_job_waits.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0009_retention': m0009,
   '0010_usage_push': m0010,
   '0011_portal_users': m0011,
+  '0012_job_waits': m0012,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -377,6 +377,8 @@ export interface VendorTokensTable {
 export interface JobsTable {
   /** Set while the job waits for its key (a disabled tenant) to be resumed. */
   hold_key: Generated<string | null>
+  /** Runs that only waited as they were asked to (migration 0012_job_waits): not counted as failures. */
+  waits: Generated<number>
 }
 
 /** One operator action (or a tenant's rotation of its own credential), written in the action's transaction. */

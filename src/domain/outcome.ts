@@ -52,6 +52,8 @@ export interface Outcome {
   error: ErrorCode | null
   detail: string | null
   correlationId: string | null
+  /** When to try again, where the PSA said (a throttled PSA call that did not fit the request's budget). */
+  retryAfterSeconds?: number
 }
 
 export function rejected(
@@ -128,8 +130,17 @@ const failureEvent: Record<PsaOperation, EventName> = {
   close: 'Failed To Close Ticket',
 }
 
-export function psaFailed(operation: PsaOperation, detail: string, correlationId: string | null): Outcome {
-  return rejected('19', 'PSA_ERROR', detail, failureEvent[operation], correlationId)
+/** Row 19; `retryAfterMs`: the PSA asked to wait that long, which the vendor is told (Retry-After). */
+export function psaFailed(
+  operation: PsaOperation,
+  detail: string,
+  correlationId: string | null,
+  retryAfterMs?: number,
+): Outcome {
+  const outcome = rejected('19', 'PSA_ERROR', detail, failureEvent[operation], correlationId)
+  return retryAfterMs === undefined
+    ? outcome
+    : { ...outcome, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) }
 }
 
 export function internalError(correlationId: string | null): Outcome {

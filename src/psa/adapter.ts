@@ -37,11 +37,22 @@ export interface CreateCall extends TicketCall {
   adopt: boolean
 }
 
-/** A close: when an earlier attempt may have closed the ticket (its answer was lost), a ticket found
- * closed is that attempt's doing, not a technician's. */
-export interface CloseCall extends TicketCall {
+/**
+ * A note: its text carries `marker` (the alert's messageId), and when an earlier attempt may have
+ * written it (a retry after a lost answer), the adapter first looks on the ticket for a note that
+ * carries the marker and, finding one, writes nothing.
+ */
+export interface NoteCall extends TicketCall {
+  marker: string
   adopt: boolean
 }
+
+/**
+ * A close: when an earlier attempt may have closed the ticket (its answer was lost), a ticket found
+ * closed is that attempt's doing, not a technician's; and a resolution note that carries `marker` is
+ * that attempt's too, so it is not written again.
+ */
+export type CloseCall = NoteCall
 
 /** How to close: the note that says why (written first, as the resolution), and the status a rule or
  * the connection names (null: the status the PSA itself treats as closed). */
@@ -83,12 +94,27 @@ export interface PsaFailure {
   /** Worth trying again later (network trouble, 429, 5xx). */
   retryable: boolean
   retryAfterMs?: number
+  /**
+   * Not a failure but a wait: the PSA asked for `retryAfterMs` (a 429 or 503 with Retry-After), or the
+   * connection's own limits hold calls back that long. A queued alert waits without spending one of
+   * its attempts; the synchronous strategy waits when the wait fits its budget.
+   */
+  throttled?: boolean
   status?: number
 }
 
 export type PsaResult<T> = { ok: true; value: T } | { ok: false; failure: PsaFailure }
 
-export const lookupKinds = ['companies', 'boards', 'priorities', 'statuses', 'types'] as const
+export const lookupKinds = [
+  'companies',
+  'boards',
+  'priorities',
+  'statuses',
+  'types',
+  'sources',
+  'noteTypes',
+  'categories',
+] as const
 export type LookupKind = (typeof lookupKinds)[number]
 
 /** Where a look-up applies: statuses and types belong to a board in some PSAs (ConnectWise). */
@@ -138,12 +164,7 @@ export interface PsaAdapter<S> {
     ticket: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>>
-  appendNote(
-    conn: PsaConnection<S>,
-    ticketId: string,
-    note: string,
-    call: TicketCall,
-  ): Promise<PsaResult<null>>
+  appendNote(conn: PsaConnection<S>, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>>
   /** alreadyClosed: the PSA had the ticket closed before this call (DESIGN §3 row 17). */
   closeTicket(
     conn: PsaConnection<S>,
@@ -183,7 +204,7 @@ export interface PsaClient {
     ticket: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>>
-  appendNote(ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>>
+  appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>>
   closeTicket(
     ticketId: string,
     close: CloseRequest,

@@ -62,3 +62,19 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number, notBeforeMs =
 
 /** Whether another attempt is allowed after attempt number `attempt`. */
 export const canRetry = (policy: RetryPolicy, attempt: number): boolean => attempt <= policy.delaysMs.length
+
+/** A wait's bounds where the policy does not say them: at least a second, at most five minutes, for a day. */
+const waitDefaults = { minMs: 1000, maxMs: 5 * 60 * 1000, limitMs: 24 * 60 * 60 * 1000 }
+
+/**
+ * How long a job that asked to wait `notBeforeMs` is held back, and whether the wait is free (spends no
+ * attempt): free while the job is younger than the policy's wait limit.
+ */
+export function waitOf(
+  policy: RetryPolicy,
+  notBeforeMs: number,
+  ageMs: number,
+): { delayMs: number; free: boolean } {
+  const delayMs = Math.min(policy.maxWaitMs ?? waitDefaults.maxMs, Math.max(waitDefaults.minMs, notBeforeMs))
+  return { delayMs, free: ageMs < (policy.waitLimitMs ?? waitDefaults.limitMs) }
+}

@@ -46,16 +46,23 @@ export interface RunningJob<P> {
   attempt: number
   /** Whether the kind's retry policy allows another attempt after this one. */
   canRetry: boolean
+  /** Whether the job may still `wait` without spending an attempt (it is young enough). */
+  canWait: boolean
 }
 
 /**
  * done: the job is finished; retry: run it again after the policy's delay (or notBeforeMs if later);
- * hold: the job cannot run yet for a reason outside it (its tenant is disabled): it waits, without
- * spending an attempt, until `resume(key)` or, as a safety net, the runner's hold period passes.
+ * wait: the work was asked to wait (a PSA's Retry-After): it runs again after notBeforeMs (at least a
+ * second, at most the policy's maxWaitMs) without spending an attempt, for as long as the job was
+ * queued less than the policy's waitLimitMs ago (after that a wait is a retry, so a PSA that never
+ * stops asking cannot hold a job for ever); hold: the job cannot run yet for a reason outside it (its
+ * tenant is disabled): it waits, without spending an attempt, until `resume(key)` or, as a safety net,
+ * the runner's hold period passes.
  */
 export type JobResult =
   | { kind: 'done' }
   | { kind: 'retry'; reason: string; notBeforeMs?: number }
+  | { kind: 'wait'; reason: string; notBeforeMs: number }
   | { kind: 'hold'; key: string; reason: string }
 
 export interface RetryPolicy {
@@ -64,6 +71,10 @@ export interface RetryPolicy {
   delaysMs: readonly number[]
   /** The longest a handler's notBeforeMs may hold a job back. */
   maxDelayMs: number
+  /** The longest one `wait` holds a job back (5 minutes unless said). */
+  maxWaitMs?: number
+  /** How long after it was queued a job may still wait without spending attempts (a day unless said). */
+  waitLimitMs?: number
 }
 
 /** One kind of the job catalogue, its payload type erased behind `run` (built by jobKind in jobs.ts). */

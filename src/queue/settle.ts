@@ -4,7 +4,7 @@
 // until resumed (or the hold period passes), and a payload that does not fit its kind makes it dead.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
-import { canRetry, retryDelayMs } from './jobs.js'
+import { canRetry, retryDelayMs, waitOf } from './jobs.js'
 import type { JobKindEntry } from './port.js'
 import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
 
@@ -21,6 +21,12 @@ export interface SettleDeps {
 /** What became of the job: `done` once removed, else how its row was left. */
 export type Settled = 'done' | 'retry' | 'hold' | 'dead' | 'unsettled'
 
+/** The runs that counted as failed attempts: every run but those that only waited. */
+const failures = (job: ClaimedJob) => job.attempts - job.waits
+
+/** How long ago the job was queued. */
+const ageOf = (job: ClaimedJob, now: Date) => now.getTime() - Date.parse(job.createdAt)
+
 /** Runs a claimed job of `kind` and records the answer; never throws. */
 export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: ClaimedJob): Promise<Settled> {
   const { queue, clock, log } = deps
@@ -32,7 +38,8 @@ export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: Cl
         kind: job.kind,
         payload: job.payload,
         attempt: job.attempts,
-        canRetry: canRetry(kind.retry, job.attempts),
+        canRetry: canRetry(kind.retry, failures(job)),
+        canWait: waitOf(kind.retry, 0, ageOf(job, clock())).free,
       })
     } catch (err) {
       log.error({ err, jobId: job.id, kind: job.kind }, 'job handler failed; the job runs again later')
@@ -43,11 +50,20 @@ export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: Cl
         await queue.complete([job])
         return 'done'
       case 'retry': {
-        const delayMs = retryDelayMs(kind.retry, job.attempts, result.notBeforeMs)
+        const delayMs = retryDelayMs(kind.retry, failures(job), result.notBeforeMs)
         await queue.retryAt(job, new Date(clock().getTime() + delayMs), result.reason)
         log.info(
           { jobId: job.id, kind: job.kind, attempt: job.attempts, delayMs, reason: result.reason },
           'the job will be tried again',
+        )
+        return 'retry'
+      }
+      case 'wait': {
+        const { delayMs, free } = waitOf(kind.retry, result.notBeforeMs, ageOf(job, clock()))
+        await queue.retryAt(job, new Date(clock().getTime() + delayMs), result.reason, !free)
+        log.info(
+          { jobId: job.id, kind: job.kind, attempt: job.attempts, delayMs, free, reason: result.reason },
+          'the job waits as it was asked to',
         )
         return 'retry'
       }

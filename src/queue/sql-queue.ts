@@ -25,7 +25,11 @@ export interface ClaimedJob {
   payload: unknown
   /** Claims so far, this one included. */
   attempts: number
+  /** Of those, the runs that only waited as they were asked to (see retryAt): not failures. */
+  waits: number
   leaseToken: string
+  /** When the job was queued (ISO). */
+  createdAt: string
 }
 
 /** How long a claim hides a job: one lease for all, or one per kind (the longest for any other kind). */
@@ -319,7 +323,7 @@ export class SqlJobQueue implements JobProducer {
           hold_key: null,
         }))
         .where('id', 'in', picked(db))
-        .returning(['id', 'kind', 'group_key', 'payload', 'attempts'])
+        .returning(['id', 'kind', 'group_key', 'payload', 'attempts', 'waits', 'created_at'])
         .execute(),
     )
     return rows.map((r) => ({
@@ -328,7 +332,9 @@ export class SqlJobQueue implements JobProducer {
       group: r.group_key,
       payload: JSON.parse(r.payload) as unknown,
       attempts: r.attempts,
+      waits: r.waits,
       leaseToken,
+      createdAt: r.created_at,
     }))
   }
 
@@ -381,11 +387,21 @@ export class SqlJobQueue implements JobProducer {
     )
   }
 
-  async retryAt(job: ClaimedJob, runAt: Date, error: string): Promise<void> {
+  /**
+   * Gives a claimed job back to run again at `runAt`. `spent: false` when the run does not count as a
+   * failed attempt (the work asked to wait, e.g. a PSA's Retry-After: waiting is not failing); it is
+   * still a run (`attempts`), counted among `waits`.
+   */
+  async retryAt(job: ClaimedJob, runAt: Date, error: string, spent = true): Promise<void> {
     await this.write((db) =>
       db
         .updateTable('jobs')
-        .set({ run_at: runAt.toISOString(), lease_token: null, last_error: error.slice(0, 2000) })
+        .set((eb) => ({
+          run_at: runAt.toISOString(),
+          lease_token: null,
+          last_error: error.slice(0, 2000),
+          ...(spent ? {} : { waits: eb('waits', '+', 1) }),
+        }))
         .where('id', '=', job.id)
         .where('lease_token', '=', job.leaseToken)
         .execute(),

@@ -34,7 +34,7 @@ const payload: QueuedAlert = {
 /** No tenant state (the integration is gone): the job runs and the executor says so. */
 const noTenantState = { tenantState: async () => null }
 
-function harness(failure: PsaFailure) {
+function harness(failure: PsaFailure, canWait = true) {
   const spec = alertJob({ psaTimeoutMs: 2000, psaRetryScheduleMs: [5_000, 30_000] })
   const retries: { delayMs: number; error: string }[] = []
   const deferred: boolean[] = []
@@ -43,7 +43,9 @@ function harness(failure: PsaFailure) {
   const executor = {
     run: async (job: AlertJob, policy: ExecutionPolicy): Promise<Execution> => {
       runs.push({ job, policy })
-      const defer = policy.deferRetryable && failure.retryable
+      const defer =
+        failure.retryable &&
+        (policy.deferRetryable || (policy.deferThrottled === true && failure.throttled === true))
       deferred.push(defer)
       if (defer) return { kind: 'deferred', failure }
       return { kind: 'recorded', outcome: created('c'), notified: false }
@@ -57,6 +59,7 @@ function harness(failure: PsaFailure) {
       payload,
       attempt: n,
       canRetry: canRetry(spec.retry, n),
+      canWait,
     })
     if (result.kind === 'retry')
       retries.push({ delayMs: retryDelayMs(spec.retry, n, result.notBeforeMs), error: result.reason })
@@ -94,6 +97,26 @@ describe('queued alert: PSA retries', () => {
     assert.equal(huge.retries[0]!.delayMs, 3600_000)
   })
 
+  test('a wait the PSA asked for is a wait, even once the schedule is spent; past the wait limit it is a retry', async () => {
+    const throttled: PsaFailure = {
+      ...serverError,
+      kind: 'rate-limited',
+      retryAfterMs: 2000,
+      throttled: true,
+    }
+    const h = harness(throttled)
+    for (const n of [1, 2, 3, 4]) {
+      const r = await h.attempt(n)
+      assert.deepEqual(r, { kind: 'wait', reason: 'HTTP 503', notBeforeMs: 2000 }, `run ${n}`)
+    }
+    assert.deepEqual(h.deferred, [true, true, true, true], 'never recorded as failed')
+    const old = harness(throttled, false)
+    assert.equal((await old.attempt(1)).kind, 'retry')
+    await old.attempt(2)
+    await old.attempt(3)
+    assert.deepEqual(old.deferred, [true, true, false], 'a job past the wait limit spends its attempts')
+  })
+
   test('a failure that is not retryable is recorded at once', async () => {
     const h = harness({ kind: 'rejected', retryable: false, message: 'HTTP 400', status: 400 })
     await h.attempt(1)
@@ -126,6 +149,7 @@ describe('queued alert: PSA retries', () => {
       payload: { ...payload, request: { ...payload.request, data: { title: 't' } } },
       attempt: 1,
       canRetry: false,
+      canWait: false,
     })
     assert.equal(result.kind, 'invalid')
     assert.match(

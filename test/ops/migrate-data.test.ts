@@ -77,7 +77,8 @@ describe('moving an embedded installation to PostgreSQL', {
     const dir = mkdtempSync(join(tmpdir(), 'alertbridge-move-'))
     const sqlitePath = join(dir, 'alertbridge.db')
     const target = await postgresDatabase()
-    const cw = await startConnectWiseSim({ privateKey: cwKeys.privateKey })
+    // No seeded tickets: the move's one ticket is the only one.
+    const cw = await startConnectWiseSim({ privateKey: cwKeys.privateKey, tickets: 0 })
     const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(dir, { recursive: true, force: true })]
     try {
       // The embedded default: no SECRET_KEY, so the key is generated into the data directory.

@@ -234,7 +234,7 @@ for (const backend of backends()) {
         { data: defaultAlert, correlationId: 'has space' },
         { data: defaultAlert, correlationId: 'a', correlationID: 'b' },
         { data: { ...defaultAlert, extra: 'x'.repeat(70_000) } },
-        { data: { ...defaultAlert, title: 'x'.repeat(256) } },
+        { data: { ...defaultAlert, accountId: 'x'.repeat(129) } },
       ]) {
         expectFailure(await s.partner('POST', path, body), 400, 'VALIDATION_FAILED')
       }

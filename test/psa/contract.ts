@@ -6,10 +6,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { LookupKind, PsaClient, PsaResult } from '../../src/psa/adapter.js'
+import type { LosableOp } from '../sims/harness.js'
 
 export interface PsaTicketState {
   closed: boolean
   notes: string[]
+  /** The title and description as the PSA holds them, where the fixture can read them. */
+  title?: string
+  description?: string
 }
 
 export interface ContractFixture {
@@ -34,6 +38,13 @@ export interface ContractFixture {
   closeInPsa(id: string): Promise<void>
   /** The next `count` calls fail with this status (429 with a Retry-After of `retryAfterSeconds`). */
   failNext(status: number, count: number, retryAfterSeconds?: number): Promise<void>
+  /**
+   * The next call of a ticket operation is carried out by the PSA and its answer lost (the connection
+   * drops after the effect). null: the PSA answers in this process and commits with the outcome.
+   */
+  loseNext: ((op: LosableOp) => Promise<void>) | null
+  /** More tickets than one page of the PSA's ticket list holds are there before the suite starts. */
+  seededTickets: number
   /** Every answer takes this long (0: no delay). */
   slow(ms: number): Promise<void>
   /** Calls the PSA has received so far (where it can count them). */
@@ -47,6 +58,7 @@ const ticketCall = (correlationId = `contract-${Date.now()}-${n++}`, adopt = fal
   ...call(ms),
   correlationId,
   ref: correlationId,
+  marker: correlationId,
   adopt,
 })
 
@@ -145,6 +157,91 @@ export function adapterContract(name: string, start: () => Promise<ContractFixtu
     test('a long title is cut to the PSA’s limit and the create still works', async () => {
       const made = value(await create(undefined, false, 5000, `Disk failure ${'x'.repeat(400)}`), 'create')
       assert.ok(made.ticketId)
+    })
+
+    test('a 300-character title and a 100 KB summary fit the PSA; so does a 100 KB note', async () => {
+      const title = `Ransomware behaviour on ${'many hosts of the branch office '.repeat(9)}`.slice(0, 300)
+      const summary = 'Process tree and evidence. '.repeat(4000)
+      const made = value(
+        await f.client.createTicket(
+          { ...f.fields, type: null, summary: title, description: `${summary}\n\nMessage ID: m-long` },
+          ticketCall(),
+        ),
+        'create',
+      )
+      const state = await f.state(made.ticketId)
+      if (state.title !== undefined) {
+        assert.ok(state.title.length < title.length, 'the title was cut')
+        assert.ok(state.title.endsWith('…'), `the title says it was cut: ${state.title}`)
+      }
+      if (state.description !== undefined)
+        assert.ok(state.description.includes(title), 'the whole title opens the description')
+      const long = `Update: ${title}\n\n${summary}\n\nMessage ID: m-long-note`
+      value(await f.client.appendNote(made.ticketId, long, ticketCall()), 'a long note')
+      const notes = (await f.state(made.ticketId)).notes
+      assert.ok(
+        notes.some((n) => n.includes('m-long-note')),
+        'the note keeps its Message ID when it is cut',
+      )
+    })
+
+    describe('a lost answer (the PSA acted, the connection dropped)', () => {
+      const lose = async (op: LosableOp, t: { skip(m: string): void }) => {
+        if (!f.loseNext) {
+          t.skip('this PSA answers in this process')
+          return false
+        }
+        await f.loseNext(op)
+        return true
+      }
+
+      test('create: the retry finds the ticket among more than a page of others and adopts it', async (t) => {
+        assert.ok((await f.tickets()) > f.seededTickets - 1, 'the PSA holds more tickets than a page')
+        const cid = `lost-create-${Date.now()}`
+        const before = await f.tickets()
+        if (!(await lose('create', t))) return
+        const first = await create(cid)
+        assert.equal(first.ok, false, 'the answer was lost')
+        assert.equal(first.ok ? null : first.failure.retryable, true)
+        assert.equal(await f.tickets(), before + 1, 'the PSA made it all the same')
+        const again = value(await create(cid, true), 'retry')
+        assert.equal(again.adopted, true)
+        assert.equal(await f.tickets(), before + 1, 'exactly one ticket')
+      })
+
+      test('note: the retry finds the note and writes none', async (t) => {
+        const made = value(await create(), 'create')
+        const marker = `m-note-${Date.now()}`
+        if (!(await lose('note', t))) return
+        const note = `Update: still there\n\nMessage ID: ${marker}`
+        const first = await f.client.appendNote(made.ticketId, note, { ...ticketCall(), marker })
+        assert.equal(first.ok, false)
+        value(
+          await f.client.appendNote(made.ticketId, note, { ...ticketCall(), marker, adopt: true }),
+          'retry',
+        )
+        const notes = (await f.state(made.ticketId)).notes.filter((n) => n.includes(marker))
+        assert.equal(notes.length, 1, 'one note')
+      })
+
+      for (const op of ['close-note', 'close'] as const) {
+        test(`close (${op === 'close' ? 'the status change' : 'the resolution note'} lost): closed, one resolution note`, async (t) => {
+          const made = value(await create(), 'create')
+          const marker = `m-${op}-${Date.now()}`
+          if (!(await lose(op, t))) return
+          const close = { note: `Resolved: healed\n\nMessage ID: ${marker}`, closedStatus: null }
+          const first = await f.client.closeTicket(made.ticketId, close, { ...ticketCall(), marker })
+          assert.equal(first.ok, false)
+          const again = value(
+            await f.client.closeTicket(made.ticketId, close, { ...ticketCall(), marker, adopt: true }),
+            'retry',
+          )
+          assert.equal(again.alreadyClosed, false, 'closed by us, not by a technician')
+          const state = await f.state(made.ticketId)
+          assert.equal(state.closed, true)
+          assert.equal(state.notes.filter((n) => n.includes(marker)).length, 1, 'one resolution note')
+        })
+      }
     })
 
     test('bad credentials: an auth failure that is not retried', async (t) => {

@@ -3,7 +3,9 @@
 // pause), and a caller that gives up while waiting for a slot.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { RateLimiterMemory } from 'rate-limiter-flexible'
 import type { PsaFailure, PsaResult } from '../../src/psa/adapter.js'
+import { statusFailure } from '../../src/psa/core/http.js'
 import { ConnectionLimiter } from '../../src/psa/core/limiter.js'
 
 const signal = () => AbortSignal.timeout(5000)
@@ -119,5 +121,48 @@ describe('PSA connection limiter', () => {
     assert.match(minute.ok ? '' : minute.failure.message, /3 requests per minute/)
     const wait = minute.ok ? 0 : (minute.failure.retryAfterMs ?? 0)
     assert.ok(wait > 50_000 && wait <= 60_000, `waits for the minute to free room (${wait} ms)`)
+  })
+  test('a wait the PSA asked for (429 or 503 with Retry-After) is throttled: paused, never counted toward the breaker', async () => {
+    const asked = statusFailure(429, 'slow down', '2', 60_000)
+    assert.deepEqual([asked.kind, asked.throttled, asked.retryAfterMs], ['rate-limited', true, 2000])
+    const guessed = statusFailure(429, 'slow down', null, 60_000)
+    assert.deepEqual([guessed.throttled, guessed.retryAfterMs], [undefined, 60_000])
+    const busy = statusFailure(503, 'maintenance', '3', 60_000)
+    assert.deepEqual([busy.kind, busy.throttled, busy.retryAfterMs], ['unavailable', true, 3000])
+    assert.equal(statusFailure(503, 'down', null, 60_000).throttled, undefined)
+
+    let now = 1_000_000
+    const limiter = new ConnectionLimiter({
+      perEndpoint: 4,
+      breaker: { failures: 2, firstPauseMs: 60_000, maxPauseMs: 60_000 },
+      now: () => now,
+    })
+    for (let i = 0; i < 3; i++) {
+      await limiter.run('x', signal(), failing(busy))
+      const held = await limiter.run('x', signal(), okCall)
+      assert.deepEqual(held.ok ? null : [held.failure.throttled, held.failure.retryAfterMs], [true, 3000])
+      now += 3001
+    }
+    assert.ok((await limiter.run('x', signal(), okCall)).ok, 'three throttles did not open the breaker')
+    // A bare 429 pauses for the PSA's usual time, but the pause is a guess: not throttled.
+    await limiter.run('x', signal(), failing(guessed))
+    const held = await limiter.run('x', signal(), okCall)
+    assert.equal(held.ok ? null : held.failure.throttled, undefined)
+  })
+
+  test('a shared budget is spent by every connection that shares it; past it, calls are throttled', async () => {
+    const shared = new RateLimiterMemory({ points: 3, duration: 60 })
+    const budget = { limiter: shared, key: 'host|egress', label: "the host's 3 requests a minute" }
+    const a = new ConnectionLimiter({ perEndpoint: 4, shared: [budget] })
+    const b = new ConnectionLimiter({ perEndpoint: 4, shared: [budget] })
+    assert.ok((await a.run('x', signal(), okCall)).ok)
+    assert.ok((await b.run('x', signal(), okCall)).ok)
+    assert.ok((await a.run('x', signal(), okCall)).ok)
+    const spent = await b.run('x', signal(), okCall)
+    assert.equal(spent.ok, false)
+    const f = spent.ok ? null : spent.failure
+    assert.deepEqual([f?.kind, f?.throttled], ['rate-limited', true])
+    assert.ok((f?.retryAfterMs ?? 0) > 0)
+    assert.match(f?.message ?? '', /3 requests a minute/)
   })
 })

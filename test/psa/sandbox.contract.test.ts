@@ -46,6 +46,9 @@ adapterContract('sandbox', async () => {
       )
     },
     calls: () => null,
+    // In this process: its rows commit with the outcome, so no answer can be lost.
+    loseNext: null,
+    seededTickets: 0,
     close: async () => {},
   }
 })

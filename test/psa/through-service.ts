@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test'
 import { hooked } from '../helpers/hooked.js'
 import type { Receiver } from '../helpers/receiver.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
-import type { StartedSim } from '../sims/harness.js'
+import { loseNextAnswer, type OpCalls, type StartedSim } from '../sims/harness.js'
 
 export interface ServiceFixture<S> {
   name: string
@@ -21,11 +21,15 @@ export interface ServiceFixture<S> {
   companyId: string
   board: string
   tickets(sim: StartedSim<S>): number
-  /** The PSA ticket, by its id as alertbridge stores it. */
+  /** The PSA ticket, by its id as alertbridge stores it: its notes' texts, its title as the PSA holds it. */
   ticket(
     sim: StartedSim<S>,
     id: string,
-  ): { closed: boolean; notes: number; summary: string; ref: string | null }
+  ): { closed: boolean; notes: string[]; summary: string; ref: string | null }
+  /** The simulator's calls per ticket operation, whose answers a test loses. */
+  calls: OpCalls
+  /** Environment of the service beside the suite's own (a PSA's limits, say). */
+  env?: Record<string, string>
   /** Text the PSA puts in its error body when the fault is a 500. */
   failureText: RegExp
 }
@@ -47,7 +51,7 @@ export function throughService<S>(f: ServiceFixture<S>): void {
       const receivers: Receiver[] = []
       before(async () => {
         sim = await f.start()
-        svc = await startService({ backend, env })
+        svc = await startService({ backend, env: { ...env, ...f.env } })
       })
       after(async () => {
         await svc.close()
@@ -121,7 +125,7 @@ export function throughService<S>(f: ServiceFixture<S>): void {
         )
         const updated = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: cid })
         assert.equal(updated.status, 200, updated.text)
-        assert.equal(f.ticket(sim, id).notes, t.notes + 1)
+        assert.equal(f.ticket(sim, id).notes.length, t.notes.length + 1)
         const closed = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
         assert.equal(closed.status, 200, closed.text)
         assert.equal(closed.body.statusCode, '200')
@@ -164,14 +168,137 @@ export function throughService<S>(f: ServiceFixture<S>): void {
         assert.equal(f.tickets(sim), before + 1, 'one ticket after the retries')
         const cid = res.body.data.correlationId
         const id = await psaTicketId(s.integrationId, cid)
-        const notes = f.ticket(sim, id).notes
+        const notes = f.ticket(sim, id).notes.length
         const updating: Answer = await s.post({ incidentStatus: 'UPDATE' }, { correlationId: cid })
         assert.equal((await s.statusUpdate(updating.body.data.messageId)).payload.event, 'Ticket Updated')
-        assert.equal(f.ticket(sim, id).notes, notes + 1, 'the update is a note in the PSA')
+        assert.equal(f.ticket(sim, id).notes.length, notes + 1, 'the update is a note in the PSA')
         const closing: Answer = await s.post({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
         const closedEvent = await s.statusUpdate(closing.body.data.messageId)
         assert.equal(closedEvent.payload.event, 'Ticket Closed')
         assert.equal(f.ticket(sim, await psaTicketId(s.integrationId, cid)).closed, true)
+        sim.faults.clear()
+      })
+
+      const withMessage = (notes: string[], messageId: string) =>
+        notes.filter((n) => n.includes(messageId)).length
+
+      test('sync: lost answers make one ticket, one note, and a close with one resolution note', async () => {
+        const s = await setup()
+        const before = f.tickets(sim)
+        loseNextAnswer(sim, f.calls, 'create')
+        const created = await s.sync()
+        assert.equal(created.status, 201, created.text)
+        assert.equal(f.tickets(sim), before + 1, 'one ticket')
+        const cid: string = created.body.data.correlationID
+        const id = await psaTicketId(s.integrationId, cid)
+        loseNextAnswer(sim, f.calls, 'note')
+        const updated = await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: cid })
+        assert.equal(updated.status, 200, updated.text)
+        assert.equal(withMessage(f.ticket(sim, id).notes, updated.body.data.messageId), 1, 'one note')
+        loseNextAnswer(sim, f.calls, 'close-note')
+        const closed = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
+        assert.equal(closed.status, 200, closed.text)
+        const t = f.ticket(sim, id)
+        assert.equal(t.closed, true)
+        assert.equal(withMessage(t.notes, closed.body.data.messageId), 1, 'one resolution note')
+        // The status change's answer lost instead.
+        const second = await s.sync()
+        const cid2: string = second.body.data.correlationID
+        loseNextAnswer(sim, f.calls, 'close')
+        const closing = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid2 })
+        assert.equal(closing.status, 200, closing.text)
+        const t2 = f.ticket(sim, await psaTicketId(s.integrationId, cid2))
+        assert.equal(t2.closed, true)
+        assert.equal(withMessage(t2.notes, closing.body.data.messageId), 1, 'one resolution note')
+        sim.faults.clear()
+      })
+
+      test('webhook: lost answers make one ticket, one note, and a close with one resolution note', async () => {
+        const s = await setup()
+        const before = f.tickets(sim)
+        loseNextAnswer(sim, f.calls, 'create')
+        const res: Answer = await s.post()
+        assert.equal((await s.statusUpdate(res.body.data.messageId)).payload.event, 'Ticket Created')
+        assert.equal(f.tickets(sim), before + 1, 'one ticket')
+        const cid = res.body.data.correlationId
+        const id = await psaTicketId(s.integrationId, cid)
+        loseNextAnswer(sim, f.calls, 'note')
+        const updating: Answer = await s.post({ incidentStatus: 'UPDATE' }, { correlationId: cid })
+        assert.equal((await s.statusUpdate(updating.body.data.messageId)).payload.event, 'Ticket Updated')
+        assert.equal(withMessage(f.ticket(sim, id).notes, updating.body.data.messageId), 1, 'one note')
+        for (const op of ['close-note', 'close'] as const) {
+          const opened: Answer = await s.post()
+          await s.statusUpdate(opened.body.data.messageId)
+          const c = opened.body.data.correlationId
+          loseNextAnswer(sim, f.calls, op)
+          const closing: Answer = await s.post({ incidentStatus: 'RESOLVED' }, { correlationId: c })
+          assert.equal((await s.statusUpdate(closing.body.data.messageId)).payload.event, 'Ticket Closed', op)
+          const t = f.ticket(sim, await psaTicketId(s.integrationId, c))
+          assert.equal(t.closed, true, op)
+          assert.equal(withMessage(t.notes, closing.body.data.messageId), 1, `${op}: one resolution note`)
+        }
+        sim.faults.clear()
+      })
+
+      test('a 300-character title and a 100 KB summary reach the PSA fitted, on both strategies', async () => {
+        const s = await setup()
+        const title = `Backup job failed on ${'the file server of the branch office '.repeat(9)}`.slice(
+          0,
+          300,
+        )
+        const summary = 'Job log line with details. '.repeat(3800)
+        const sync = await s.sync({ title, summary })
+        assert.equal(sync.status, 201, sync.text)
+        const t = f.ticket(sim, await psaTicketId(s.integrationId, sync.body.data.correlationID))
+        assert.ok(t.summary.length < title.length && t.summary.endsWith('…'), t.summary)
+        // Closed, so that the next alert opens a ticket of its own (not a repeat of this one).
+        const closed = await s.sync(
+          { incidentStatus: 'RESOLVED' },
+          { correlationId: sync.body.data.correlationID },
+        )
+        assert.equal(closed.status, 200, closed.text)
+        const queued: Answer = await s.post({ title, summary })
+        assert.equal(queued.status, 201, queued.text)
+        assert.equal((await s.statusUpdate(queued.body.data.messageId)).payload.event, 'Ticket Created')
+        const cid = queued.body.data.correlationId
+        const updated: Answer = await s.post(
+          { title, summary, incidentStatus: 'UPDATE' },
+          { correlationId: cid },
+        )
+        assert.equal((await s.statusUpdate(updated.body.data.messageId)).payload.event, 'Ticket Updated')
+      })
+
+      test('throttling is not failure: 429 with Retry-After is waited, on both strategies', async () => {
+        const s = await setup()
+        // More 429s than the retry schedule has attempts (PSA_RETRY_SCHEDULE has three).
+        sim.faults.set({ fail: { status: 429, count: 2, retryAfterSeconds: 1, match: f.calls.create.match } })
+        const started = Date.now()
+        const sync = await s.sync()
+        assert.equal(sync.status, 201, sync.text)
+        assert.ok(Date.now() - started >= 1900, 'it waited what the PSA asked, twice')
+        const closed = await s.sync(
+          { incidentStatus: 'RESOLVED' },
+          { correlationId: sync.body.data.correlationID },
+        )
+        assert.equal(closed.status, 200, closed.text)
+        sim.faults.set({ fail: { status: 429, count: 5, retryAfterSeconds: 1, match: f.calls.create.match } })
+        const queued: Answer = await s.post()
+        const event = await s.statusUpdate(queued.body.data.messageId)
+        assert.equal(event.payload.event, 'Ticket Created', 'the waits spent none of the attempts')
+        sim.faults.clear()
+      })
+
+      test('sync: a Retry-After longer than the request can wait answers 502 with Retry-After', async () => {
+        const s = await setup()
+        const before = f.tickets(sim)
+        sim.faults.set({
+          fail: { status: 429, count: 1, retryAfterSeconds: 12, match: f.calls.create.match },
+        })
+        const r = await s.sync()
+        assert.equal(r.status, 502, r.text)
+        assert.equal(r.body.error, 'PSA_ERROR')
+        assert.ok(Number(r.headers.get('retry-after')) >= 11, `Retry-After: ${r.headers.get('retry-after')}`)
+        assert.equal(f.tickets(sim), before)
         sim.faults.clear()
       })
     })

@@ -15,9 +15,17 @@ import { backends, startService, type TestService } from '../helpers/service.js'
 
 const echo = defineJob({
   kind: 'echo',
-  payload: Type.Object({ n: Type.Integer(), answer: Type.Enum(['done', 'retry', 'later', 'throw']) }),
+  payload: Type.Object({ n: Type.Integer(), answer: Type.Enum(['done', 'retry', 'later', 'throw', 'wait']) }),
   leaseMs: 30_000,
   retry: { delaysMs: [20, 40], maxDelayMs: 60_000 },
+})
+
+/** Queued "long ago": its waits spend attempts like retries. */
+const stale = defineJob({
+  kind: 'stale',
+  payload: Type.Object({}),
+  leaseMs: 30_000,
+  retry: { delaysMs: [20], maxDelayMs: 60_000, waitLimitMs: 0 },
 })
 
 const grouped = defineJob({
@@ -34,6 +42,7 @@ for (const backend of backends()) {
     let runner: SqlJobRunner
     const seen: RunningJob<{ n: number; answer: string }>[] = []
     const calledAt: number[] = []
+    const staleRuns: [number, boolean, boolean][] = []
     const spans: { name: string; start: number; end: number }[] = []
     before(async () => {
       svc = await startService({ backend, env: { ROLE: 'api' } })
@@ -53,12 +62,22 @@ for (const backend of backends()) {
               return { kind: 'done' }
             case 'retry':
               return job.attempt < 3 ? { kind: 'retry', reason: 'not yet' } : { kind: 'done' }
+            case 'wait':
+              return job.attempt < 3
+                ? { kind: 'wait', reason: 'asked to wait', notBeforeMs: 0 }
+                : { kind: 'done' }
             case 'later':
               return job.attempt < 2 ? { kind: 'retry', reason: 'wait', notBeforeMs: 1000 } : { kind: 'done' }
             default:
               if (job.attempt < 2) throw new Error('handler broke')
               return { kind: 'done' }
           }
+        }),
+        jobKind(stale, async (job): Promise<JobResult> => {
+          staleRuns.push([job.attempt, job.canRetry, job.canWait])
+          return job.attempt < 2
+            ? { kind: 'wait', reason: 'asked to wait', notBeforeMs: 0 }
+            : { kind: 'done' }
         }),
         jobKind(grouped, async (job) => {
           const start = Date.now()
@@ -134,6 +153,37 @@ for (const backend of backends()) {
       )
       await until('the job to be removed', gone)
       assert.equal(seen.length, 2)
+    })
+
+    test('a wait runs the job again after at least a second without spending an attempt', async () => {
+      await svc.services.jobs.add([echo.job({ id: 'j-wait', payload: { n: 5, answer: 'wait' } })])
+      await until(
+        'the first wait to be recorded',
+        async () => (await jobs())[0]?.last_error === 'asked to wait',
+      )
+      const [row] = await jobs()
+      assert.deepEqual([row?.attempts, row?.waits], [1, 1])
+      assert.ok(Date.parse(row!.run_at) - calledAt[0]! >= 900, 'held back a second, not the 20 ms delay')
+      await until('the job to be removed', gone)
+      // Two waits and a run: every run is an attempt, but the schedule (two retries) is untouched.
+      assert.deepEqual(
+        seen.map((j) => [j.attempt, j.canRetry, j.canWait]),
+        [
+          [1, true, true],
+          [2, true, true],
+          [3, true, true],
+        ],
+      )
+    })
+
+    test("past the policy's wait limit a wait spends an attempt", async () => {
+      staleRuns.length = 0
+      await svc.services.jobs.add([stale.job({ id: 'j-stale', payload: {} })])
+      await until('the job to be removed', gone)
+      assert.deepEqual(staleRuns, [
+        [1, true, false],
+        [2, false, false],
+      ])
     })
 
     test('a handler that throws is retried like a retry', async () => {

@@ -1,7 +1,9 @@
 // What every PSA simulator shares: a Fastify server on loopback, a log of the calls it received (with
 // their headers, for the tests that look for credentials on the wire), and faults that a test (or a
 // person trying the service out) switches on: answer with an error status for the next N calls, answer
-// slowly, or refuse with 429 beyond a rate. Faults are set in process (`sim.faults.set(...)`) or over
+// slowly, refuse with 429 beyond a rate, or lose the answer of the next N matching calls after their
+// effect (the call is carried out, then the connection drops before the answer: a create's ticket is
+// stored, the caller never hears of it). Faults are set in process (`sim.faults.set(...)`) or over
 // HTTP on the simulator itself: `PUT /__sim/faults`, `DELETE /__sim/faults`, `GET /__sim/calls`,
 // `GET /__sim/state`, `POST /__sim/reset`. The PSA's own routes are added by each simulator.
 import type { AddressInfo } from 'node:net'
@@ -28,6 +30,8 @@ export interface SimFaults {
   /** Wait this long before answering each matching call. */
   latencyMs?: number
   latencyMatch?: string
+  /** Carry out the next `count` matching calls, then drop the connection instead of answering. */
+  loseAnswer?: { count: number; match?: string; method?: string }
   /** Refuse with 429 beyond this many calls per second (Cloudflare-style throttling). */
   ratePerSecond?: number
   retryAfterSeconds?: number
@@ -97,9 +101,30 @@ export function simApp(o: SimOptions): {
     }
   })
 
+  // After the PSA's own handler: its effect is stored; the answer is lost with the connection.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const lose = faults.loseAnswer
+    if (
+      lose &&
+      lose.count > 0 &&
+      reply.statusCode < 400 &&
+      !request.url.startsWith('/__sim/') &&
+      matches(lose.match, request.url) &&
+      (!lose.method || lose.method === request.method)
+    ) {
+      lose.count--
+      request.raw.socket.destroy()
+    }
+    return payload
+  })
+
   const control = {
     set(f: SimFaults) {
-      faults = { ...f, ...(f.fail ? { fail: { ...f.fail } } : {}) }
+      faults = {
+        ...f,
+        ...(f.fail ? { fail: { ...f.fail } } : {}),
+        ...(f.loseAnswer ? { loseAnswer: { ...f.loseAnswer } } : {}),
+      }
       window = { second: 0, count: 0 }
     },
     clear() {
@@ -156,3 +181,16 @@ export function pageOf<T>(items: readonly T[], page: number, size: number): T[] 
 
 /** A started simulator, as `npm run sim` prints it: `describe` says which credentials it accepts. */
 export type StartedSim<S> = Sim<S> & { describe(): string }
+
+/**
+ * The calls whose answer a test loses, per ticket operation: the create, a note, the resolution note a
+ * close writes, and the call that changes the status to closed (one call on PSAs that close with a
+ * note). Each simulator exports its own, for the contract suite and the service tests alike.
+ */
+export type LosableOp = 'create' | 'note' | 'close-note' | 'close'
+export type OpCalls = Record<LosableOp, { method: string; match: string }>
+
+/** The next call of `op` is carried out and its answer lost. */
+export function loseNextAnswer(sim: Pick<Sim<unknown>, 'faults'>, calls: OpCalls, op: LosableOp): void {
+  sim.faults.set({ loseAnswer: { count: 1, ...calls[op] } })
+}

@@ -35,23 +35,17 @@ export function registerAlertSync(app: App, s: AlertRoutesDeps): void {
         messageId,
         facts.correlationId ?? null,
       )
-      const execution = await s.executor.run(
-        {
-          messageId,
-          strategy: 'sync',
-          attempt: 1,
-          vendorId: vendor.id,
-          partnerId: integration.partnerId,
-          integrationId: integration.id,
-          facts,
-          request: redactedRequest(request.body),
-        },
-        { deferRetryable: false, adoptRecorded: false },
-      )
-      // A new messageId cannot have been recorded before, and nothing is deferred on this path.
-      if (execution.kind !== 'recorded' && execution.kind !== 'unrecorded')
-        throw new Error(`a synchronous alert ended '${execution.kind}'`)
-      const { outcome } = execution
+      const outcome = await s.syncAlerts.run({
+        messageId,
+        vendorId: vendor.id,
+        partnerId: integration.partnerId,
+        integrationId: integration.id,
+        facts,
+        request: redactedRequest(request.body),
+      })
+      // The PSA asked to wait longer than this request could: when to send the alert again.
+      if (outcome.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(outcome.retryAfterSeconds))
       // The status varies with the outcome (DESIGN §3); the response schemas above cover every one.
       const status = outcome.httpStatus as 201
       return reply

@@ -4,11 +4,13 @@ import type { AuthHooks } from '../../http/auth.js'
 import type { AlertAcceptor } from '../accept.js'
 import type { AlertExecutor } from '../executor.js'
 import type { AlertIntake } from '../intake.js'
+import type { SynchronousAlerts } from '../synchronous.js'
 
 export interface AlertRoutesDeps {
   auth: AuthHooks
   store: Store
   intake: AlertIntake
   executor: AlertExecutor
+  syncAlerts: SynchronousAlerts
   acceptor: AlertAcceptor
 }

@@ -6,6 +6,7 @@
 // text, which each adapter knows how to read. Nothing here logs a header or a body.
 import type { HttpMethod, OutboundHttp, OutboundResult } from '../../outbound/http.js'
 import { parseRetryAfter } from '../../outbound/retry-after.js'
+import type { LimiterFactory } from '../../redis/limiters.js'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import type { ConnectionLimiter } from './limiter.js'
 
@@ -52,6 +53,11 @@ export interface PsaKindOptions {
   log?: PsaHttpOptions['log']
   /** PSA_TIMEOUT_MS. */
   requestTimeoutMs?: number
+  /** Where limits shared beyond one connection are counted: this process, or Redis for all of them. */
+  limiters?: LimiterFactory
+  /** The outbound address this process calls PSAs from (EGRESS_NAME): PSAs that limit per client
+   * address (Syncro) share one budget among every process with the same name. */
+  egress?: string
 }
 
 /** The longest one PSA request may take where no budget is given. */
@@ -135,9 +141,15 @@ export function statusFailure(
   if (status === 401) return { kind: 'auth', retryable: false, status, message }
   if (status === 403) return { kind: 'forbidden', retryable: false, status, message }
   if (status === 404) return { kind: 'not-found', retryable: false, status, message }
+  // A 429 or 503 that says when to come back is the PSA asking to wait, not failing; a 429 without the
+  // header waits the PSA's usual time and counts as a failure (the retry schedule applies).
+  const asked = status === 429 || status === 503 ? parseRetryAfter(retryAfter, new Date()) : null
+  if (asked !== null) {
+    const kind = status === 429 ? 'rate-limited' : 'unavailable'
+    return { kind, retryable: true, status, retryAfterMs: asked, throttled: true, message }
+  }
   if (status === 429) {
-    const retryAfterMs = parseRetryAfter(retryAfter, new Date()) ?? defaultRetryAfterMs
-    return { kind: 'rate-limited', retryable: true, status, retryAfterMs, message }
+    return { kind: 'rate-limited', retryable: true, status, retryAfterMs: defaultRetryAfterMs, message }
   }
   if (status >= 500) return { kind: 'unavailable', retryable: true, status, message }
   return { kind: 'rejected', retryable: false, status, message }

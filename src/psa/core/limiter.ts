@@ -7,6 +7,7 @@
 // a queued alert is deferred instead of spinning on a PSA that cannot answer.
 import { type BulkheadPolicy, bulkhead, TaskCancelledError } from 'cockatiel'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { Limiter } from '../../redis/limiters.js'
 import type { PsaFailure, PsaResult } from '../adapter.js'
 
 export interface LimiterOptions {
@@ -16,6 +17,11 @@ export interface LimiterOptions {
   hourlyBudget?: number
   /** Further budgets: `points` requests per `perSeconds`, for the whole connection or each endpoint. */
   budgets?: readonly Budget[]
+  /**
+   * Budgets this connection shares with others (every connection to one Syncro host from one egress
+   * address, across processes where Redis counts): `limiter` holds the count under `key`.
+   */
+  shared?: readonly SharedBudget[]
   /** Consecutive failures that open the breaker, and its first and longest pause. */
   breaker?: { failures: number; firstPauseMs: number; maxPauseMs: number }
   now?: () => number
@@ -26,6 +32,13 @@ export interface Budget {
   perSeconds: number
   /** 'endpoint': each endpoint (the `endpoint` a request names) has a budget of its own. */
   per: 'connection' | 'endpoint'
+}
+
+export interface SharedBudget {
+  limiter: Limiter
+  key: string
+  /** What the budget is, for the message when it is spent ("Syncro's 180 requests a minute from this address"). */
+  label: string
 }
 
 interface Counted extends Budget {
@@ -40,6 +53,8 @@ export class ConnectionLimiter {
   private readonly breaker: Required<LimiterOptions>['breaker']
   private readonly now: () => number
   private pausedUntil = 0
+  /** The pause was asked for (a Retry-After, our own budget), not guessed after a bare 429. */
+  private pauseAsked = false
   private failures = 0
   private openUntil = 0
 
@@ -76,7 +91,25 @@ export class ConnectionLimiter {
             kind: 'rate-limited',
             retryable: true,
             retryAfterMs: rejection.msBeforeNext,
+            throttled: true,
             message: `the budget of ${b.points} requests per ${window(b.perSeconds)}${scope} is spent`,
+          },
+        }
+      }
+    }
+    for (const b of this.o.shared ?? []) {
+      try {
+        await b.limiter.consume(b.key)
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection
+        return {
+          ok: false,
+          failure: {
+            kind: 'rate-limited',
+            retryable: true,
+            retryAfterMs: rejection.msBeforeNext,
+            throttled: true,
+            message: `${b.label} are spent`,
           },
         }
       }
@@ -118,9 +151,15 @@ export class ConnectionLimiter {
     return result
   }
 
-  /** The PSA asked for a pause (429 with Retry-After): no call of this connection before it ends. */
-  pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms)
+  /**
+   * No call of this connection for `ms`: the PSA asked for it (`asked`: a Retry-After, or our own
+   * reading of its threshold), or a 429 without Retry-After suggests it.
+   */
+  pause(ms: number, asked = true): void {
+    const until = this.now() + ms
+    if (until < this.pausedUntil) return
+    this.pausedUntil = until
+    this.pauseAsked = asked
   }
 
   /** How much of the connection's hourly budget this process has used (null without one). */
@@ -140,6 +179,7 @@ export class ConnectionLimiter {
         kind: 'rate-limited',
         retryable: true,
         retryAfterMs: wait,
+        ...(this.pauseAsked ? { throttled: true } : {}),
         message: `the PSA asked to slow down; calls resume in ${Math.ceil(wait / 1000)} s`,
       }
     }
@@ -156,10 +196,14 @@ export class ConnectionLimiter {
   }
 
   private observe(result: PsaResult<unknown>): void {
-    if (result.ok || !result.failure.retryable || result.failure.kind === 'rate-limited') {
-      if (!result.ok && result.failure.kind === 'rate-limited' && result.failure.retryAfterMs)
-        this.pause(result.failure.retryAfterMs)
-      if (result.ok || !result.failure.retryable) this.failures = 0
+    const f = result.ok ? null : result.failure
+    // Asked to wait (429, or 503 with Retry-After): the connection pauses; that is not a failure.
+    if (f && (f.kind === 'rate-limited' || f.throttled)) {
+      if (f.retryAfterMs) this.pause(f.retryAfterMs, f.throttled === true)
+      return
+    }
+    if (!f?.retryable) {
+      this.failures = 0
       return
     }
     this.failures++

@@ -55,10 +55,14 @@ const seeded: Record<LookupKind, PsaEntity[]> = {
     { id: 'incident', name: 'Incident' },
     { id: 'alert', name: 'Alert' },
   ],
+  sources: [],
+  noteTypes: [],
+  categories: [],
 }
 
 function given(conn: Conn, what: LookupKind): PsaEntity[] {
-  return (conn.settings[what] ?? []).map((e) =>
+  const listed = what in conn.settings ? conn.settings[what as keyof Settings] : undefined
+  return (Array.isArray(listed) ? listed : []).map((e) =>
     typeof e === 'string' ? { id: e, name: e } : { id: e.id, name: e.name ?? e.id },
   )
 }
@@ -115,7 +119,9 @@ export class SandboxPsa implements PsaAdapter<Settings> {
           status: 429,
           retryable: true,
           retryAfterMs: 1000,
-          message: 'sandbox PSA answered 429',
+          // As a 429 with Retry-After: 1.
+          throttled: true,
+          message: 'sandbox PSA answered 429 (Retry-After: 1)',
         }
       case 'defect':
         throw new Error('sandbox PSA: simulated defect in the adapter')
