@@ -1,13 +1,17 @@
-// The adapter contract on Autotask, against the Autotask simulator on loopback (zone looked up).
+// The adapter contract on Autotask, against the Autotask simulator on loopback (zone looked up, more
+// tickets than one query page, the queue picklist's default, field lengths as its field information
+// serves them).
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { unitsOn } from '../sims/autotask/billing.js'
-import { startAutotaskSim } from '../sims/autotask/server.js'
+import { autotaskCalls, startAutotaskSim } from '../sims/autotask/server.js'
+import { loseNextAnswer } from '../sims/harness.js'
 import { adapterContract } from './contract.js'
 
 adapterContract('Autotask', async () => {
-  const sim = await startAutotaskSim()
+  const seededTickets = 600
+  const sim = await startAutotaskSim({ tickets: seededTickets })
   const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
   // The zone is looked up on the simulator, as it would be on Autotask's webservices host.
   const registry = new PsaRegistry([autotaskPsa({ http, lookupRoot: `${sim.url}/ATServicesRest/` })])
@@ -45,11 +49,14 @@ adapterContract('Autotask', async () => {
     // Autotask pages queries only (500 a page); its picklists come whole.
     paged: { what: ['companies'], moreThan: 500 },
     tickets: async () => sim.state.tickets.length,
+    seededTickets,
     async state(id) {
       const t = find(id)
       return {
         closed: t.status === 5 || t.completedDate !== null,
         notes: (sim.state.notes[id] ?? []).map((n) => n.description),
+        title: t.title,
+        description: t.description ?? '',
       }
     },
     async closeInPsa(id) {
@@ -57,6 +64,7 @@ adapterContract('Autotask', async () => {
     },
     failNext: async (status, count, retryAfterSeconds) =>
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    loseNext: async (op) => loseNextAnswer(sim, autotaskCalls, op),
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
     close: () => sim.close(),

@@ -1,11 +1,14 @@
 // What only Autotask does: the zone looked up and found again after it moved (a 401 at the old one),
-// an unknown API user, and its limits: no more than 3 calls in flight per endpoint (Autotask's thread
+// an unknown API user, what new tickets are created with (a queue, status, priority and ticket category
+// from the settings or the tenant's picklist defaults, else one sentence saying what to choose and
+// where), texts fitted to the tenant's field lengths, notes found again after a lost answer, and its
+// limits: no more than 3 calls in flight per endpoint (Autotask's thread
 // limit is never hit), a pause when the tenant's hourly threshold is nearly spent, and billing lines:
 // contract services whose units change only by deltas (adjustments), computed from the current units.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { PsaClient } from '../../src/psa/adapter.js'
+import type { NewPsaTicket, PsaClient } from '../../src/psa/adapter.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
 import type { AutotaskClient } from '../../src/psa/autotask/client.js'
 import { BudgetGuard } from '../../src/psa/autotask/test.js'
@@ -210,5 +213,248 @@ describe('Autotask adapter', () => {
       assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable], [kind, false], lineId)
       assert.match(r.ok ? '' : r.failure.message, text)
     }
+  })
+})
+
+const ticketOf = (o: Partial<NewPsaTicket> = {}): NewPsaTicket => ({
+  companyId: '0',
+  board: null,
+  priority: null,
+  status: null,
+  type: null,
+  summary: 'Disk failure on SRV-01',
+  description: 'RAID degraded.',
+  ...o,
+})
+let seq = 0
+const ticketCall = (o: { adopt?: boolean; marker?: string } = {}) => {
+  const id = `at-unit-${Date.now()}-${seq++}`
+  return { ...call(), correlationId: id, ref: id, marker: o.marker ?? id, adopt: o.adopt ?? false }
+}
+
+describe('Autotask: what a new ticket is created with', () => {
+  const sims: StartedSim<AutotaskState>[] = []
+  let n = 0
+  const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
+  const registry = new PsaRegistry([autotaskPsa({ http })])
+  /** A tenant of its own, and a client for it (a new partner each time: nothing cached). */
+  const tenant = async (o: Parameters<typeof startAutotaskSim>[0] = {}, settings: object = {}) => {
+    const sim = await startAutotaskSim({ tickets: 0, companies: 3, ...o })
+    sims.push(sim)
+    const c = registry.connect(`p-plan-${n++}`, {
+      kind: 'autotask',
+      settings: { ...credentials, baseUrl: `${sim.url}/ATServicesRest/`, ...settings },
+    })
+    if (!c.ok) throw new Error(c.failure.message)
+    return { sim, client: c.client }
+  }
+  after(async () => {
+    for (const sim of sims) await sim.close()
+  })
+  const posted = (sim: StartedSim<AutotaskState>) => sim.callsTo(/\/V1\.0\/Tickets$/, 'POST').length
+
+  test("the connection test says what new tickets get: Autotask's default queue, status, priority and category", async () => {
+    const { client } = await tenant()
+    const r = await client.test(call())
+    assert.ok(r.ok, r.ok ? '' : r.failure.message)
+    for (const part of [
+      /queue 'Service Desk' \(Autotask's default queue, unless a rule or an account mapping names another\)/,
+      /status 'New' \(Autotask's default status\)/,
+      /priority 'Medium' \(Autotask's default priority\)/,
+      /ticket category 'Standard' \(Autotask's default ticket category\)/,
+      /notes are written as 'Task Notes', visible to 'All Autotask Users'/,
+    ])
+      assert.match(r.value.detail, part)
+  })
+
+  test('a ticket with no board goes to the queue Autotask marks as default, with its defaults', async () => {
+    const { sim, client } = await tenant()
+    const made = await client.createTicket(ticketOf(), ticketCall())
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.value.ticketId)
+    assert.deepEqual([t?.queueID, t?.status, t?.priority, t?.ticketCategory], [29682835, 1, 2, 3])
+    const named = await client.createTicket(
+      ticketOf({ board: 'Monitoring Alerts', priority: 'High' }),
+      ticketCall(),
+    )
+    assert.ok(named.ok)
+    const u = sim.state.tickets.find((x) => String(x.id) === named.value.ticketId)
+    assert.deepEqual([u?.queueID, u?.priority], [29682834, 1], "the rule's queue and priority win")
+  })
+
+  test('a tenant that marks no default queue: the test and every alert say in one sentence that one must be chosen', async () => {
+    const { sim, client } = await tenant({ noDefault: ['queueID'] })
+    const tested = await client.test(call())
+    assert.equal(tested.ok, false)
+    const sentence = tested.ok ? '' : tested.failure.message
+    assert.match(sentence, /Autotask needs a queue on every new ticket and none is chosen/)
+    assert.match(
+      sentence,
+      /default "Board \/ queue" in the portal \(or defaults\.board in PUT \/api\/partner\/psa\)/,
+    )
+    assert.match(sentence, /'Client Portal', 'Monitoring Alerts', 'Service Desk'/)
+    assert.doesNotMatch(sentence, /Old Queue/, 'an inactive queue is not offered')
+    assert.equal(sentence.split(/[.!?](\s|$)/).filter((x) => x?.trim()).length, 1, 'one sentence')
+    const before = posted(sim)
+    const r = await client.createTicket(ticketOf(), ticketCall())
+    assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable, r.failure.message], [
+      'rejected',
+      false,
+      sentence.replace(/\.$/, ''),
+    ])
+    assert.equal(posted(sim), before, 'nothing was sent to Autotask')
+    // A queue on the rule (or the account mapping, or the connection's default) is enough.
+    assert.ok((await client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), ticketCall())).ok)
+    const withDefault = await tenant({ noDefault: ['queueID'] }, { defaults: { board: 'Monitoring Alerts' } })
+    const ok = await withDefault.client.test(call())
+    assert.ok(ok.ok, ok.ok ? '' : ok.failure.message)
+    assert.match(ok.value.detail, /queue 'Monitoring Alerts' \(the connection's setting, unless a rule/)
+    assert.ok(
+      (await withDefault.client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), ticketCall())).ok,
+    )
+  })
+
+  test('the simulator refuses what Autotask refuses: without the adapter’s queue the create fails as Autotask fails it', async () => {
+    const { sim } = await tenant({ noDefault: ['queueID'] })
+    const res = await fetch(`${sim.url}/ATServicesRest/V1.0/Tickets`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        ApiIntegrationCode: credentials.integrationCode,
+        UserName: credentials.username,
+        Secret: credentials.secret,
+      },
+      body: JSON.stringify({ companyID: 0, title: 't', status: 1, priority: 2 }),
+    })
+    assert.equal(res.status, 500)
+    assert.match(((await res.json()) as { errors: string[] }).errors[0] ?? '', /Supply a QueueID/)
+  })
+
+  test('no default priority and none chosen, a wrong queue, a required category: each one sentence naming the setting', async () => {
+    const priority = await tenant({ noDefault: ['priority'] })
+    const p = await priority.client.test(call())
+    assert.match(
+      p.ok ? '' : p.failure.message,
+      /needs a priority .*default "Priority" .*defaults\.priority.*'High'/,
+    )
+    const both = await tenant({ noDefault: ['queueID', 'priority'] })
+    const b = await both.client.createTicket(ticketOf(), ticketCall())
+    assert.match(
+      b.ok ? '' : b.failure.message,
+      /needs a queue and a priority on every new ticket .*defaults\.board and defaults\.priority/,
+    )
+    const wrong = await tenant({}, { defaults: { board: 'Helpdesk' } })
+    const w = await wrong.client.test(call())
+    assert.match(
+      w.ok ? '' : w.failure.message,
+      /Autotask has no queue 'Helpdesk' \(its queues: 'Client Portal'/,
+    )
+    const category = await tenant({ noDefault: ['ticketCategory'], requireCategory: true })
+    const c = await category.client.createTicket(ticketOf(), ticketCall())
+    assert.match(c.ok ? '' : c.failure.message, /needs a ticket category .*"Ticket category".*ticketCategory/)
+    const chosen = await tenant(
+      { noDefault: ['ticketCategory'], requireCategory: true },
+      { ticketCategory: 'Managed Alerts', source: 'Monitoring Alert' },
+    )
+    const made = await chosen.client.createTicket(ticketOf(), ticketCall())
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const t = chosen.sim.state.tickets.find((x) => String(x.id) === made.value.ticketId)
+    assert.deepEqual([t?.ticketCategory, t?.source], [101, 8])
+    const optional = await tenant({ noDefault: ['ticketCategory'] })
+    const o = await optional.client.test(call())
+    assert.match(o.ok ? o.value.detail : o.failure.message, /no ticket category is sent/)
+  })
+
+  test("texts fit the tenant's own field lengths: the title cut at a word, the whole title opening the description", async () => {
+    const { sim, client } = await tenant()
+    sim.state.rules.lengths['Tickets.title'] = 60
+    sim.state.rules.lengths['Tickets.resolution'] = 500
+    const summary = `Backup failed on ${'the file server of the branch office '.repeat(4)}`
+    const made = await client.createTicket(
+      ticketOf({ summary, description: 'x '.repeat(6000) }),
+      ticketCall(),
+    )
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.value.ticketId)
+    assert.ok(t && t.title.length <= 60 && t.title.endsWith('…'), t?.title)
+    assert.ok(t?.description?.startsWith(summary.trim()))
+    assert.ok((t?.description?.length ?? 0) <= 8000)
+    const closed = await client.closeTicket(
+      made.value.ticketId,
+      { note: `Resolved.\n\n${'y '.repeat(2000)}\n\nMessage ID: m-res`, closedStatus: null },
+      ticketCall(),
+    )
+    assert.ok(closed.ok, closed.ok ? '' : closed.failure.message)
+    assert.ok((t?.resolution?.length ?? 0) <= 500 && t?.resolution?.endsWith('Message ID: m-res'))
+  })
+
+  test('a lost note answer: the retry finds the note by ticketID and a contains on its description', async () => {
+    const { sim, client } = await tenant()
+    const made = await client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), ticketCall())
+    assert.ok(made.ok)
+    const id = made.value.ticketId
+    const marker = `m-${Date.now()}`
+    const text = `Repeated alert\n\nMessage ID: ${marker}`
+    assert.ok((await client.appendNote(id, text, ticketCall({ marker }))).ok)
+    const before = sim.calls.length
+    assert.ok((await client.appendNote(id, text, ticketCall({ marker, adopt: true }))).ok)
+    const asked = sim.calls.slice(before)
+    assert.deepEqual(
+      asked.map((c) => `${c.method} ${c.url.replace(/^.*V1\.0\//, '')}`),
+      ['POST TicketNotes/query'],
+    )
+    assert.deepEqual((asked[0]?.body as { filter?: unknown } | undefined)?.filter, [
+      { op: 'eq', field: 'ticketID', value: Number(id) },
+      { op: 'contains', field: 'description', value: marker },
+    ])
+    assert.equal(sim.state.notes[id]?.length, 1)
+    // A tenant whose field information says the description may not be queried: the ticket's notes alone.
+    sim.state.rules.unqueryable = ['TicketNotes.description']
+    const other = await tenant()
+    other.sim.state.rules.unqueryable = ['TicketNotes.description']
+    const t2 = await other.client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), ticketCall())
+    assert.ok(t2.ok)
+    assert.ok((await other.client.appendNote(t2.value.ticketId, text, ticketCall({ marker }))).ok)
+    const again = await other.client.appendNote(t2.value.ticketId, text, ticketCall({ marker, adopt: true }))
+    assert.ok(again.ok, again.ok ? '' : again.failure.message)
+    assert.equal(other.sim.state.notes[t2.value.ticketId]?.length, 1)
+    const fresh = await other.client.appendNote(
+      t2.value.ticketId,
+      'New update\n\nMessage ID: m-new',
+      ticketCall({ marker: 'm-new', adopt: true }),
+    )
+    assert.ok(fresh.ok)
+    assert.equal(other.sim.state.notes[t2.value.ticketId]?.length, 2, 'a note not there yet is written')
+  })
+
+  test('a lost create answer among more than a page of tickets: one query on externalID adopts it', async () => {
+    const { sim, client } = await tenant({ tickets: 700 })
+    const c = ticketCall()
+    sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/V1\\.0/Tickets$' } })
+    const lost = await client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), c)
+    assert.equal(lost.ok ? null : lost.failure.retryable, true)
+    const before = sim.calls.length
+    const again = await client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), { ...c, adopt: true })
+    assert.ok(again.ok && again.value.adopted)
+    const asked = sim.calls.slice(before)
+    assert.deepEqual(
+      asked.map((x) => `${x.method} ${x.url.replace(/^.*V1\.0\//, '')}`),
+      ['POST Tickets/query'],
+    )
+    assert.deepEqual((asked[0]?.body as { filter?: unknown } | undefined)?.filter, [
+      { op: 'eq', field: 'externalID', value: c.ref },
+    ])
+    assert.equal(sim.state.tickets.filter((t) => t.externalID === c.ref).length, 1)
+  })
+
+  test('look-ups behind the settings: ticket categories, sources and note types', async () => {
+    const { client } = await tenant()
+    const names = async (what: 'categories' | 'sources' | 'noteTypes') => {
+      const r = await client.lookup(what, {}, call())
+      return r.ok ? r.value.map((e) => e.name) : r.failure.message
+    }
+    assert.deepEqual(await names('categories'), ['Standard', 'AEM Alert', 'RMA', 'Managed Alerts'])
+    assert.ok((await names('sources')).includes('Monitoring Alert'))
+    assert.ok((await names('noteTypes')).includes('Task Notes'))
   })
 })

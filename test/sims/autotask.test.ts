@@ -4,8 +4,8 @@
 // budget, a zone that moves, and the harness's faults.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { type AutotaskState, startAutotaskSim } from './autotask/server.js'
-import type { StartedSim } from './harness.js'
+import { type AutotaskState, autotaskCalls, startAutotaskSim } from './autotask/server.js'
+import { loseNextAnswer, type StartedSim } from './harness.js'
 
 let sim: StartedSim<AutotaskState>
 const auth = { ApiIntegrationCode: 'TRACKING-ID-1', UserName: 'api-user@acme.example', Secret: 'api-secret' }
@@ -71,10 +71,25 @@ describe('Autotask simulator', () => {
   })
 
   test('a ticket needs a queue, an existing company and valid picklist values: else 500 with errors', async () => {
+    const before = sim.state.tickets.length
     const { queueID: _q, ...noQueue } = ticket
     const missing = await api('POST', 'Tickets', noQueue)
     assert.equal(missing.status, 500)
-    assert.match(missing.json.errors.join(' '), /QueueID/)
+    assert.deepEqual(missing.json.errors, [
+      'AssignedResourceID, AssignedResourceRoleID, and QueueID cannot all be empty. Supply a QueueID or both a AssignedResourceID and AssignedResourceRoleID.',
+    ])
+    const { status: _s, ...noStatus } = ticket
+    const { priority: _p, ...noPriority } = ticket
+    for (const [bad, text] of [
+      [noStatus, /Missing required field: status/],
+      [noPriority, /Missing required field: priority/],
+      [{ ...noQueue, assignedResourceID: 29682940 }, /both a assignedResourceID and assignedResourceRoleID/],
+      [{ ...ticket, description: 'x'.repeat(8001) }, /description exceeds its maximum length of 8000/],
+    ] as const) {
+      const refused = await api('POST', 'Tickets', bad)
+      assert.equal(refused.status, 500, JSON.stringify(bad).slice(0, 200))
+      assert.match(refused.json.errors.join(' '), text)
+    }
     for (const bad of [
       { ...ticket, title: undefined },
       { ...ticket, status: 99 },
@@ -88,7 +103,13 @@ describe('Autotask simulator', () => {
       assert.equal(answer.status, 500, JSON.stringify(bad))
       assert.ok(answer.json.errors.length > 0)
     }
-    assert.equal(sim.state.tickets.length, 0)
+    assert.equal(sim.state.tickets.length, before, 'nothing was made')
+    const assigned = await api('POST', 'Tickets', {
+      ...noQueue,
+      assignedResourceID: 29682940,
+      assignedResourceRoleID: 29682800,
+    })
+    assert.equal(assigned.status, 200, 'a resource and role stand in for the queue')
   })
 
   test('create → get → notes → PATCH to Complete stamps completedDate; the custom resolved status does not', async () => {
@@ -102,7 +123,7 @@ describe('Autotask simulator', () => {
     assert.deepEqual(Object.keys(created.json), ['itemId'])
     const id: number = created.json.itemId
     const { json } = await api('GET', `Tickets/${id}`)
-    assert.match(json.item.ticketNumber, /^T\d{8}\.0001$/)
+    assert.match(json.item.ticketNumber, /^T\d{8}\.\d{4}$/)
     assert.equal(json.item.status, 1)
     assert.equal(json.item.completedDate, null)
     assert.equal(json.item.externalID, 'alert-1')
@@ -415,5 +436,117 @@ describe('Autotask simulator: contracts and their units', () => {
     assert.equal((await api('PATCH', 'ContractServiceAdjustments', { id: 1, unitChange: 2 })).status, 405)
     const fields = (await api('GET', 'ContractServiceAdjustments/entityInformation/fields')).json.fields
     assert.equal(fields.find((f: any) => f.name === 'effectiveDate')?.isRequired, true)
+  })
+})
+
+describe('Autotask simulator: a tenant as strict as Autotask', () => {
+  const fieldsOf = async (entity: string) =>
+    (await api('GET', `${entity}/entityInformation/fields`)).json.fields
+  const field = (fields: any[], name: string) => fields.find((f: any) => f.name === name)
+
+  test('more tickets than one query page; externalID finds one among them; an undocumented operator is not applied', async () => {
+    assert.ok(sim.state.tickets.length > 500, `${sim.state.tickets.length} tickets`)
+    const all = await api('POST', 'Tickets/query', { filter: [{ op: 'gte', field: 'id', value: 0 }] })
+    assert.equal(all.json.items.length, 500)
+    assert.ok(all.json.pageDetails.nextPageUrl, 'a second page')
+    const one = await api('POST', 'Tickets/query', {
+      filter: [{ op: 'eq', field: 'externalID', value: 'rmm-301' }],
+      IncludeFields: ['id', 'externalID'],
+    })
+    assert.deepEqual(
+      one.json.items.map((t: any) => t.externalID),
+      ['rmm-301'],
+    )
+    // "like" is not among the REST operators: that condition is dropped, the other one applies.
+    const complete = sim.state.tickets.filter((t) => t.status === 5).length
+    const loose = await api('POST', 'Tickets/query/count', {
+      filter: [
+        { op: 'like', field: 'externalID', value: 'rmm-301' },
+        { op: 'eq', field: 'status', value: 5 },
+      ],
+    })
+    assert.equal(loose.json.queryCount, complete)
+  })
+
+  test("field lengths come from the tenant's field information, and writes are held to them", async () => {
+    sim.state.rules.lengths['Tickets.title'] = 100
+    try {
+      assert.equal(field(await fieldsOf('Tickets'), 'title').length, 100)
+      const long = await api('POST', 'Tickets', { ...ticket, title: 'x'.repeat(101) })
+      assert.equal(long.status, 500)
+      assert.match(long.json.errors[0], /title exceeds its maximum length of 100/)
+      assert.equal((await api('POST', 'Tickets', { ...ticket, title: 'x'.repeat(100) })).status, 200)
+    } finally {
+      delete sim.state.rules.lengths['Tickets.title']
+    }
+    const notes = await fieldsOf('TicketNotes')
+    assert.equal(field(notes, 'title').length, 250)
+    assert.equal(field(notes, 'description').isQueryable, true)
+  })
+
+  test('notes are found by ticketID and a contains on the description; a field marked not queryable is refused', async () => {
+    const id = (await api('POST', 'Tickets', ticket)).json.itemId
+    for (const marker of ['m-1', 'm-2'])
+      await api('POST', `Tickets/${id}/Notes`, { ...note, description: `Update\n\nMessage ID: ${marker}` })
+    const query = {
+      filter: [
+        { op: 'eq', field: 'ticketID', value: id },
+        { op: 'contains', field: 'description', value: 'Message ID: m-2' },
+      ],
+    }
+    const found = await api('POST', 'TicketNotes/query', query)
+    assert.deepEqual(
+      found.json.items.map((n: any) => n.description.endsWith('Message ID: m-2')),
+      [true],
+    )
+    sim.state.rules.unqueryable = ['TicketNotes.description']
+    try {
+      assert.equal(field(await fieldsOf('TicketNotes'), 'description').isQueryable, false)
+      const refused = await api('POST', 'TicketNotes/query', query)
+      assert.equal(refused.status, 500)
+      assert.match(refused.json.errors[0], /cannot be queried/)
+    } finally {
+      sim.state.rules.unqueryable = []
+    }
+  })
+
+  test('a lost answer: the ticket, note and status change are made, the connection drops', async () => {
+    const before = sim.state.tickets.length
+    loseNextAnswer(sim, autotaskCalls, 'create')
+    await assert.rejects(api('POST', 'Tickets', ticket))
+    assert.equal(sim.state.tickets.length, before + 1)
+    const id = sim.state.tickets.at(-1)!.id
+    loseNextAnswer(sim, autotaskCalls, 'note')
+    await assert.rejects(api('POST', `Tickets/${id}/Notes`, note))
+    assert.equal(sim.state.notes[String(id)]?.length, 1)
+    loseNextAnswer(sim, autotaskCalls, 'close')
+    await assert.rejects(api('PATCH', 'Tickets', { id, status: 5 }))
+    assert.equal(sim.state.tickets.at(-1)!.status, 5)
+    sim.faults.clear()
+  })
+
+  test('a tenant that marks no default queue, and one that requires a ticket category', async () => {
+    const strict = await startAutotaskSim({ noDefault: ['queueID'], requireCategory: true, tickets: 0 })
+    try {
+      const fields = (await http('GET', `${strict.state.zoneUrl}V1.0/Tickets/entityInformation/fields`)).json
+        .fields
+      assert.equal(
+        field(fields, 'queueID').picklistValues.some((v: any) => v.isDefaultValue),
+        false,
+      )
+      assert.equal(field(fields, 'ticketCategory').isRequired, true)
+      const refused = await http('POST', `${strict.state.zoneUrl}V1.0/Tickets`, ticket)
+      assert.match(refused.json.errors.join(' '), /Missing required field: ticketCategory/)
+      const made = await http('POST', `${strict.state.zoneUrl}V1.0/Tickets`, { ...ticket, ticketCategory: 3 })
+      assert.equal(made.status, 200)
+    } finally {
+      await strict.close()
+    }
+    const queues = field(await fieldsOf('Tickets'), 'queueID').picklistValues
+    assert.deepEqual(
+      queues.filter((v: any) => v.isDefaultValue).map((v: any) => v.label),
+      ['Service Desk'],
+      'a fresh tenant marks a default queue',
+    )
   })
 })

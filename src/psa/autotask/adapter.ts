@@ -1,9 +1,11 @@
-// Autotask, as its REST API pages describe it (reference/psa-apis.md §2): tickets at /V1.0/Tickets
-// (title at most 255 characters, our correlationId in externalID; the answer is only an itemId), notes
-// at /V1.0/Tickets/{id}/Notes with their required noteType and publish, completing with status 5
-// (Complete) by a PATCH with the id in the body, and queues, statuses, priorities and issue types read
-// as picklists of Tickets/entityInformation/fields. Settings may name a picklist value or its label.
-// Billing lines are contract services, their units changed by adjustments (usage.ts).
+// Autotask, as its REST API pages describe it (docs/psa/autotask.md): tickets at /V1.0/Tickets (our
+// correlationId in externalID; the answer is only an itemId), created only with a queue, a status and a
+// priority (plan.ts works them out, or refuses in one sentence), notes at /V1.0/Tickets/{id}/Notes
+// (notes.ts), completing with status 5 (Complete) by a PATCH with the id in the body, and queues,
+// statuses, priorities, issue types, sources and ticket categories read as picklists of
+// Tickets/entityInformation/fields. Settings may name a picklist value or its label. Every text is
+// fitted to the tenant's field lengths. Billing lines are contract services, their units changed by
+// adjustments (usage.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -13,22 +15,25 @@ import {
   fail,
   type LookupKind,
   type NewPsaTicket,
+  type NoteCall,
   ok,
   type PsaAdapter,
   type PsaCall,
   type PsaConnection,
   type PsaEntity,
   type PsaResult,
-  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { ConnectionPool } from '../core/connections.js'
-import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
+import { PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { fitText, fitTicket } from '../core/text.js'
 import { autotaskTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
-import { AutotaskClient, autotaskErrorText, type Picklist } from './client.js'
+import { AutotaskClient, autotaskErrorText } from './client.js'
+import { hasNoteWith, writeNote } from './notes.js'
+import { complete, entries, lengthOf, planTicket } from './plan.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
 import { BudgetGuard, connectionTest } from './test.js'
 import { billingLines, setQuantity } from './usage.js'
@@ -36,23 +41,9 @@ import { billingLines, setQuantity } from './usage.js'
 type Settings = Static<typeof AutotaskSettings>
 type Conn = PsaConnection<Settings>
 
-/** Autotask's system status Complete: a ticket in it is closed. */
-const complete = '5'
-/** Field lengths where the tenant's field information does not say (the smaller of what sources give). */
-const limits = {
-  title: 255,
-  description: 8000,
-  noteTitle: 250,
-  note: 3200,
-  resolution: 32000,
-  externalId: 50,
-}
+/** Ticket field lengths where the tenant's field information does not say (docs/psa/autotask.md, "Limits"). */
+const limits = { title: 255, description: 8000, resolution: 32000, externalId: 50 }
 
-/** The field's length as the tenant's field information gives it, else the documented one. */
-function lengthOf(fields: Picklist[], name: string, fallback: number): number {
-  const length = fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.length
-  return typeof length === 'number' && length > 0 ? length : fallback
-}
 /** Where Autotask looks zones up. */
 export const zoneLookupRoot = 'https://webservices2.autotask.net/ATServicesRest/'
 
@@ -64,33 +55,6 @@ export interface AutotaskOptions extends PsaKindOptions {
 interface State {
   client: AutotaskClient
   budget: BudgetGuard
-}
-
-/** A picklist's active values as look-up entries. */
-function entries(fields: Picklist[], name: string): PsaEntity[] {
-  const field = fields.find((f) => f.name.toLowerCase() === name.toLowerCase())
-  return (field?.picklistValues ?? [])
-    .filter((v) => v.isActive !== false)
-    .sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0))
-    .map((v) => ({
-      id: String(v.value),
-      name: v.label,
-      ...(name === 'status' ? { closed: String(v.value) === complete } : {}),
-    }))
-}
-
-function defaultOf(fields: Picklist[], name: string): string | null {
-  const field = fields.find((f) => f.name.toLowerCase() === name.toLowerCase())
-  const value = field?.picklistValues?.find((v) => v.isDefaultValue && v.isActive !== false)
-  return value ? String(value.value) : null
-}
-
-/** A setting (value or label) resolved in a picklist, or the refusal naming it. */
-function pick(fields: Picklist[], name: string, value: string, what: string): PsaResult<number> {
-  const found = byIdOrName(entries(fields, name), value)
-  return found
-    ? ok(Number(found.id))
-    : fail({ kind: 'rejected', retryable: false, message: `Autotask has no ${what} '${value}'` })
 }
 
 export class AutotaskPsa implements PsaAdapter<Settings> {
@@ -128,15 +92,16 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     const { client, budget } = this.pool.of(conn)
     await budget.check(call)
     const ref = externalRef(call.ref, limits.externalId)
+    // A retry after a lost answer: the ticket an earlier attempt made carries the ref in externalID.
     if (call.adopt) {
-      const found = await client.query<{ id: number }>(
+      const found = await client.query<{ id: number; externalID?: unknown }>(
         'Tickets',
         [{ op: 'eq', field: 'externalID', value: ref }],
-        ['id'],
+        ['id', 'externalID'],
         call,
       )
       if (!found.ok) return found
-      const [made] = found.value
+      const made = found.value.find((x) => x.externalID === undefined || x.externalID === ref)
       if (made) return ok({ ticketId: String(made.id), adopted: true })
     }
     if (!/^\d+$/.test(t.companyId)) {
@@ -149,29 +114,31 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     const fields = await client.picklists('Tickets', call)
     if (!fields.ok) return fields
     const f = fields.value
-    const titleMax = lengthOf(f, 'title', limits.title)
-    const body: Record<string, unknown> = {
+    const s = conn.settings
+    const plan = planTicket(f, {
+      board: t.board,
+      status: t.status,
+      priority: t.priority,
+      type: t.type,
+      category: s.ticketCategory ?? null,
+      source: s.source ?? null,
+    })
+    if (!plan.ok) return plan
+    const text = fitTicket(
+      t,
+      {
+        title: lengthOf(f, 'title', limits.title),
+        description: lengthOf(f, 'description', limits.description),
+      },
+      'Autotask',
+    )
+    const made = await client.api('POST', 'Tickets', call, {
       companyID: Number(t.companyId),
-      title: cut(t.summary, titleMax),
-      description: cut(
-        t.summary.length > titleMax ? `${t.summary}\n\n${t.description}` : t.description,
-        lengthOf(f, 'description', limits.description),
-      ),
+      title: text.title,
+      description: text.description,
       externalID: ref,
-    }
-    const settings: [string, string, string | null, string][] = [
-      ['queueID', 'queueID', t.board, 'queue'],
-      ['status', 'status', t.status ?? defaultOf(f, 'status') ?? '1', 'status'],
-      ['priority', 'priority', t.priority ?? defaultOf(f, 'priority'), 'priority'],
-      ['issueType', 'issueType', t.type, 'issue type'],
-    ]
-    for (const [field, list, value, what] of settings) {
-      if (value === null) continue
-      const id = pick(f, list, value, what)
-      if (!id.ok) return id
-      body[field] = id.value
-    }
-    const made = await client.api('POST', 'Tickets', call, body)
+      ...plan.value.body,
+    })
     if (!made.ok) return made
     const itemId = (made.value.body as { itemId?: unknown } | null)?.itemId
     if (typeof itemId !== 'number')
@@ -179,10 +146,16 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(itemId), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
-    const state = this.pool.of(conn)
-    await state.budget.check(call)
-    return this.note(state.client, conn.settings, ticketId, note, call)
+  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    const { client, budget } = this.pool.of(conn)
+    await budget.check(call)
+    // A retry after a lost answer: the note is there already if one carries the marker.
+    if (call.adopt && call.marker !== '') {
+      const there = await hasNoteWith(client, ticketId, call.marker, call)
+      if (!there.ok) return there
+      if (there.value) return ok(null)
+    }
+    return writeNote(client, conn.settings, ticketId, note, call)
   }
 
   async closeTicket(
@@ -202,21 +175,32 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     // Closed already: by a technician, or (on a retry) by the attempt whose answer was lost.
     if (String(item.status) === complete || (item.completedDate !== null && item.completedDate !== undefined))
       return ok({ alreadyClosed: !call.adopt })
+    const fields = await client.picklists('Tickets', call)
+    if (!fields.ok) return fields
     let status = Number(complete)
     if (close.closedStatus) {
-      const fields = await client.picklists('Tickets', call)
-      if (!fields.ok) return fields
-      const id = pick(fields.value, 'status', close.closedStatus, 'status')
-      if (!id.ok) return id
-      status = id.value
+      const found = byIdOrName(entries(fields.value, 'status'), close.closedStatus)
+      if (!found) {
+        return fail({
+          kind: 'rejected',
+          retryable: false,
+          message: `Autotask has no status '${close.closedStatus}'`,
+        })
+      }
+      status = Number(found.id)
     }
-    // The resolution first, then the status.
-    const noted = await this.note(client, conn.settings, ticketId, close.note, call)
-    if (!noted.ok) return noted
+    // The resolution note first, then the status; a retry does not write a note an earlier attempt wrote.
+    const written =
+      call.adopt && call.marker !== '' ? await hasNoteWith(client, ticketId, call.marker, call) : ok(false)
+    if (!written.ok) return written
+    if (!written.value) {
+      const noted = await writeNote(client, conn.settings, ticketId, close.note, call)
+      if (!noted.ok) return noted
+    }
     const patched = await client.api('PATCH', 'Tickets', call, {
       id: Number(ticketId),
       status,
-      resolution: cut(close.note, limits.resolution),
+      resolution: fitText(close.note, lengthOf(fields.value, 'resolution', limits.resolution), 'Autotask'),
     })
     return patched.ok ? ok({ alreadyClosed: false }) : patched
   }
@@ -242,6 +226,12 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     return setQuantity(client, lineId, quantity, call)
   }
 
+  /**
+   * Look-ups for the portal's pick lists: companies (a query, every page), and the picklists behind
+   * each setting: boards → queueID (defaults.board), priorities, statuses (defaults.status and
+   * closedStatus), types → issueType, sources → source, categories → ticketCategory, noteTypes →
+   * TicketNotes' noteType.
+   */
   async lookup(
     conn: Conn,
     what: LookupKind,
@@ -259,40 +249,21 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
       )
       return all.ok ? ok(all.value.map((c) => ({ id: String(c.id), name: c.companyName }))) : all
     }
+    if (what === 'noteTypes') {
+      const notes = await client.picklists('TicketNotes', call, true)
+      return notes.ok ? ok(entries(notes.value, 'noteType')) : notes
+    }
     const fields = await client.picklists('Tickets', call, true)
     if (!fields.ok) return fields
-    const field = { boards: 'queueID', priorities: 'priority', statuses: 'status', types: 'issueType' }[what]
+    const field = {
+      boards: 'queueID',
+      priorities: 'priority',
+      statuses: 'status',
+      types: 'issueType',
+      sources: 'source',
+      categories: 'ticketCategory',
+    }[what]
     return ok(entries(fields.value, field))
-  }
-
-  private async note(
-    client: AutotaskClient,
-    s: Settings,
-    ticketId: string,
-    text: string,
-    call: PsaCall,
-  ): Promise<PsaResult<null>> {
-    const fields = await client.picklists('TicketNotes', call)
-    if (!fields.ok) return fields
-    const values: Record<string, number> = {}
-    for (const [field, setting, fallback] of [
-      ['noteType', s.noteType, defaultOf(fields.value, 'noteType')],
-      ['publish', s.notePublish, defaultOf(fields.value, 'publish') ?? '1'],
-    ] as const) {
-      const value = setting ?? fallback ?? entries(fields.value, field)[0]?.id
-      if (value === undefined)
-        return fail({ kind: 'rejected', retryable: false, message: `Autotask offers no ${field}` })
-      const id = pick(fields.value, field, value, field === 'noteType' ? 'note type' : 'publish option')
-      if (!id.ok) return id
-      values[field] = id.value
-    }
-    const res = await client.api('POST', `Tickets/${ticketId}/Notes`, call, {
-      ticketID: Number(ticketId),
-      title: cut(text.split('\n')[0] || 'Alert', lengthOf(fields.value, 'title', limits.noteTitle)),
-      description: cut(text, lengthOf(fields.value, 'description', limits.note)),
-      ...values,
-    })
-    return res.ok ? ok(null) : res
   }
 }
 

@@ -1,4 +1,4 @@
-// One Autotask connection on the wire (reference/psa-apis.md §2): the zone found from
+// One Autotask connection on the wire (docs/psa/autotask.md): the zone found from
 // ZoneInformation?user= (kept a day, and found again after a 401: a tenant can move zones), unless
 // baseUrl names it; the three auth headers on every call; queries paged through
 // pageDetails.nextPageUrl; and each entity's picklists. Calls to one entity share Autotask's limit of
@@ -16,6 +16,10 @@ export interface Picklist {
   name: string
   /** The longest text the field holds. */
   length?: number
+  /** Whether Autotask requires the field (a tenant's ticket category may make more fields required). */
+  isRequired?: boolean
+  /** Whether a query may filter on the field (a filter on one that may not is refused). */
+  isQueryable?: boolean
   isPickList?: boolean
   picklistValues?: {
     value: string

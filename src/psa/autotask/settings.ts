@@ -1,4 +1,4 @@
-// Autotask connection settings (DESIGN §7, reference/psa-apis.md §2).
+// Autotask connection settings (docs/psa/autotask.md, "Settings").
 import Type from 'typebox'
 import { KindSettings, Str, TicketDefaults, Url } from '../settings.js'
 
@@ -13,6 +13,14 @@ export const AutotaskSettings = KindSettings({
   integrationCode: Str('the API tracking identifier of the integration'),
   noteType: Type.Optional(Str("the ticket notes' note type (id or name; default: Autotask's default)")),
   notePublish: Type.Optional(Str("who sees the ticket notes (id or name; default: Autotask's default)")),
+  ticketCategory: Type.Optional(
+    Str(
+      "new tickets' ticket category (id or name; default: Autotask's default category, where it marks one)",
+    ),
+  ),
+  source: Type.Optional(
+    Str("new tickets' source, e.g. Monitoring Alert (id or name; default: Autotask's default)"),
+  ),
   defaults: Type.Optional(TicketDefaults),
 })
 

@@ -1,12 +1,17 @@
 // Testing an Autotask connection without changing anything (the zone is found, the credentials are
-// accepted, the API user may read tickets and companies; each failure one sentence), and keeping the
-// tenant's hourly request threshold: when this process has used most of it, ThresholdInformation says
-// how much the whole tenant has (other integrations count too), and near the threshold calls pause.
+// accepted, the API user may read tickets and companies; each failure one sentence), saying what new
+// tickets will get: their queue, status, priority and ticket category as plan.ts works them out for
+// every alert (or the one sentence that says which must still be chosen, and where), and how notes are
+// written. And keeping the tenant's hourly request threshold: when this process has used most of it,
+// ThresholdInformation says how much the whole tenant has (other integrations count too), and near the
+// threshold calls pause.
 import type { Static } from 'typebox'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import { explain, refused } from '../core/explain.js'
 import type { ConnectionLimiter } from '../core/limiter.js'
 import type { AutotaskClient } from './client.js'
+import { describeNotes } from './notes.js'
+import { describePlan, planTicket } from './plan.js'
 import type { AutotaskSettings } from './settings.js'
 
 interface Threshold {
@@ -34,12 +39,40 @@ export async function connectionTest(
     })
     if (!res.ok) return refused(why(res.failure, root.value, what))
   }
+  const fields = await client.picklists('Tickets', call, true)
+  if (!fields.ok) return refused(why(fields.failure, root.value, 'ticket fields'))
+  const d = s.defaults ?? {}
+  const plan = planTicket(
+    fields.value,
+    {
+      board: d.board ?? null,
+      status: d.status ?? null,
+      priority: d.priority ?? null,
+      type: d.type ?? null,
+      category: s.ticketCategory ?? null,
+      source: s.source ?? null,
+    },
+    true,
+  )
+  if (!plan.ok) return refused(plan.failure.message)
+  const notes = await describeNotes(client, s, call)
+  if (!notes.ok)
+    return refused(
+      notes.failure.kind === 'rejected'
+        ? notes.failure.message
+        : why(notes.failure, root.value, 'ticket notes'),
+    )
   const t = threshold.value.body as Threshold | null
   const used =
     t?.externalRequestThreshold !== undefined
       ? ` (${t.currentTimeframeRequestCount ?? 0} of ${t.externalRequestThreshold} requests used this hour)`
       : ''
-  return { ok: true, value: { detail: `Connected to Autotask at ${root.value}${used}.` } }
+  return {
+    ok: true,
+    value: {
+      detail: `Connected to Autotask at ${root.value}${used}. ${describePlan(plan.value)}; ${notes.value}.`,
+    },
+  }
 }
 
 function why(f: PsaFailure, where: string, area?: string): string {
@@ -76,6 +109,8 @@ export class BudgetGuard {
     if (!res.ok) return
     const t = res.value.body as Threshold | null
     const limit = t?.externalRequestThreshold ?? this.o.budget
-    if ((t?.currentTimeframeRequestCount ?? 0) >= limit * this.o.pauseAtShare) this.limiter.pause(60_000)
+    // Our own reading of the tenant's threshold: a pause asked for, not guessed.
+    if ((t?.currentTimeframeRequestCount ?? 0) >= limit * this.o.pauseAtShare)
+      this.limiter.pause(60_000, true)
   }
 }

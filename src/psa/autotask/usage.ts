@@ -1,4 +1,4 @@
-// Autotask billing lines (reference/psa-apis.md §2.8): the services of a company's active contracts,
+// Autotask billing lines (docs/psa/autotask.md, "Usage push"): the services of a company's active contracts,
 // each addressed as "{contractId}:{contractServiceId}". A contract service holds no unit count of its
 // own: its units live per billing period in ContractServiceUnits (read-only), and change only through
 // ContractServiceAdjustments, a create-only entity whose unitChange is a delta from effectiveDate on.

@@ -1,4 +1,4 @@
-// Contract service adjustments as Autotask takes them (reference §2.8): create-only
+// Contract service adjustments as Autotask takes them (docs/psa/autotask.md, "Usage push"): create-only
 // (`POST /ContractServiceAdjustments` or `POST /Contracts/{id}/ServiceAdjustments`), a unit change
 // that is a delta (+/−), never an absolute count, from `effectiveDate` (required) on: the units of the
 // period that contains that date and of every later period change by `unitChange`. The contract
@@ -26,7 +26,7 @@ export function createAdjustment(
       ])
     sent.contractID = parentContractId
   }
-  const errors = fieldErrors(state, 'ContractServiceAdjustments', sent, [])
+  const errors = fieldErrors(state, 'ContractServiceAdjustments', sent)
   if (sent.contractServiceID == null && sent.serviceID == null)
     errors.push('Either contractServiceID or serviceID is required.')
   if (errors.length) return refuse(errors)

@@ -51,7 +51,12 @@ export function key(body: Record<string, unknown>, name: string): unknown {
 const LEAF_OPS = ['eq', 'noteq', 'gt', 'gte', 'lt', 'lte', 'beginswith', 'endswith', 'contains']
 const KNOWN_OPS = [...LEAF_OPS, 'exist', 'notexist', 'in', 'notin', 'and', 'or']
 
-function parseCondition(entity: string, raw: unknown, path: string): Parsed<Condition | null> {
+function parseCondition(
+  entity: string,
+  raw: unknown,
+  path: string,
+  unqueryable: string[],
+): Parsed<Condition | null> {
   if (!isRecord(raw)) return fail(`Invalid filter condition at ${path}.`)
   const op = String(key(raw, 'op') ?? '').toLowerCase()
   if (!KNOWN_OPS.includes(op)) return { ok: true, value: null }
@@ -60,7 +65,7 @@ function parseCondition(entity: string, raw: unknown, path: string): Parsed<Cond
     if (!Array.isArray(items)) return fail(`A '${op}' condition needs an 'items' array (${path}).`)
     const parsed: Condition[] = []
     for (const [i, item] of items.entries()) {
-      const c = parseCondition(entity, item, `${path}.items[${i}]`)
+      const c = parseCondition(entity, item, `${path}.items[${i}]`, unqueryable)
       if (!c.ok) return c
       if (c.value) parsed.push(c.value)
     }
@@ -71,6 +76,8 @@ function parseCondition(entity: string, raw: unknown, path: string): Parsed<Cond
   if (typeof rawField !== 'string' || rawField === '') return fail(`Missing field in condition at ${path}.`)
   const field = udf ? rawField : fieldName(entity, rawField)
   if (!field) return fail(`Unable to find field '${rawField}' in the ${entity} entity.`)
+  if (!udf && unqueryable.some((n) => n.toLowerCase() === field.toLowerCase()))
+    return fail(`The field '${field}' of the ${entity} entity cannot be queried.`)
   const value = key(raw, 'value')
   if ((op === 'in' || op === 'notin') && !Array.isArray(value)) {
     return fail(`The '${op}' operator needs an array value (field ${rawField}).`)
@@ -82,13 +89,13 @@ const orCount = (cs: Condition[], inOr = false): number =>
   cs.reduce((n, c) => n + (c.items ? orCount(c.items, c.op === 'or') : inOr ? 1 : 0), 0)
 
 /** The query in a request body (POST) or a `search` parameter (GET). */
-export function parseQuery(entity: string, body: unknown): Parsed<Query> {
+export function parseQuery(entity: string, body: unknown, unqueryable: string[] = []): Parsed<Query> {
   const filter = isRecord(body) ? key(body, 'filter') : undefined
   if (filter === undefined || filter === null) return fail('Value cannot be null. Parameter name: filters')
   if (!Array.isArray(filter)) return fail("The 'filter' must be an array of conditions.")
   const conditions: Condition[] = []
   for (const [i, raw] of filter.entries()) {
-    const c = parseCondition(entity, raw, `filter[${i}]`)
+    const c = parseCondition(entity, raw, `filter[${i}]`, unqueryable)
     if (!c.ok) return c
     if (c.value) conditions.push(c.value)
   }

@@ -19,7 +19,7 @@ import {
   select,
 } from './query.js'
 import { entityName, fieldSpecs } from './seed.js'
-import { createNote, createTicket, updateTicket } from './tickets.js'
+import { createNote, createTicket, lengthIn, requiredIn, updateTicket } from './tickets.js'
 import type { AutotaskState } from './types.js'
 
 export interface ApiRequest {
@@ -99,11 +99,10 @@ function fields(state: AutotaskState, entity: string) {
   return (fieldSpecs[entity] ?? []).map((s) => ({
     name: s.name,
     dataType: s.dataType,
-    length: s.length ?? 0,
-    isRequired:
-      !!s.required || (entity === 'TicketNotes' && s.name === 'title' && state.rules.requireNoteTitle),
+    length: lengthIn(state, entity, s) ?? 0,
+    isRequired: !!s.required || requiredIn(state, entity, s.name),
     isReadOnly: !!s.readOnly,
-    isQueryable: true,
+    isQueryable: !state.rules.unqueryable.includes(`${entity}.${s.name}`),
     isReference: !!s.reference,
     referenceEntityType: s.reference ?? '',
     isPickList: !!s.picklist,
@@ -128,8 +127,11 @@ function entityInformation(r: ApiRequest, state: AutotaskState, entity: string, 
 }
 
 /** The query a call carries: its body (POST) or its `search` parameter (GET). */
-function queryOf(r: ApiRequest, entity: string) {
-  if (r.method === 'POST') return parseQuery(entity, r.body)
+function queryOf(r: ApiRequest, state: AutotaskState, entity: string) {
+  const unqueryable = state.rules.unqueryable
+    .filter((f) => f.toLowerCase().startsWith(`${entity.toLowerCase()}.`))
+    .map((f) => f.slice(entity.length + 1))
+  if (r.method === 'POST') return parseQuery(entity, r.body, unqueryable)
   const search = r.params.get('search')
   let parsed: unknown
   try {
@@ -137,7 +139,7 @@ function queryOf(r: ApiRequest, entity: string) {
   } catch {
     return { ok: false as const, status: 500, message: 'The search parameter is not valid JSON.' }
   }
-  return parseQuery(entity, parsed)
+  return parseQuery(entity, parsed, unqueryable)
 }
 
 function pageUrl(
@@ -159,7 +161,7 @@ function runQuery(r: ApiRequest, state: AutotaskState, entity: string, rest: str
   if (sub !== '' && sub !== 'count' && !paged) return notFound(r)
   // ASP.NET selects the GET action of a next/previous page by its `search` parameter: without it, 405.
   if (paged && r.method === 'GET' && r.params.get('search') === null) return notAllowed(r)
-  const parsed = queryOf(r, entity)
+  const parsed = queryOf(r, state, entity)
   if (!parsed.ok) return errors(parsed.status, parsed.message)
   const q: Query = parsed.value
   const matched = select(itemsOf(state, entity), q)

@@ -3,7 +3,7 @@
 // (values taken from real tenants where public sources show them), and `companies` seeded companies.
 // Contracts and their services live in billing-seed.ts.
 import { billingFieldSpecs, billingPicklists } from './billing-seed.js'
-import type { AutotaskState, Company, PicklistValue } from './types.js'
+import type { AutotaskState, Company, PicklistValue, Ticket } from './types.js'
 
 export type DataType = 'integer' | 'long' | 'double' | 'string' | 'boolean' | 'datetime'
 
@@ -40,6 +40,7 @@ export const fieldSpecs: Record<string, FieldSpec[]> = {
     f('subIssueType', 'integer', { picklist: true, parentField: 'issueType' }),
     f('source', 'integer', { picklist: true }),
     f('ticketType', 'integer', { picklist: true }),
+    f('ticketCategory', 'integer', { picklist: true }),
     f('externalID', 'string', { length: 50 }),
     f('resolution', 'string', { length: 32000 }),
     f('contactID', 'integer', { reference: 'Contact' }),
@@ -128,7 +129,7 @@ export function seedPicklists(): AutotaskState['picklists'] {
       queueID: picklist([
         [29682833, 'Client Portal'],
         [29682834, 'Monitoring Alerts'],
-        [29682835, 'Service Desk'],
+        [29682835, 'Service Desk', { isDefaultValue: true }],
         [29682836, 'Old Queue', { isActive: false }],
       ]),
       issueType: picklist([
@@ -149,6 +150,12 @@ export function seedPicklists(): AutotaskState['picklists'] {
         [2, 'Phone'],
         [4, 'Email'],
         [8, 'Monitoring Alert'],
+      ]),
+      ticketCategory: picklist([
+        [3, 'Standard', { isDefaultValue: true, ...system }],
+        [2, 'AEM Alert', system],
+        [4, 'RMA', system],
+        [101, 'Managed Alerts'],
       ]),
       ticketType: picklist([
         [1, 'Service Request', { isDefaultValue: true, ...system }],
@@ -210,5 +217,39 @@ export function seedCompanies(count: number): Company[] {
     city: i % 2 ? 'Leeds' : 'Utrecht',
     createDate: at,
     lastActivityDate: at,
+  }))
+}
+
+/**
+ * Tickets already in the tenant before the suite (more than one query page of 500), made by people and
+ * by other integrations: some carry an externalID of their own, none of ours.
+ */
+export function seedTickets(count: number, companies: Company[]): Ticket[] {
+  const at = '2024-03-04T08:00:00.000Z'
+  return Array.from({ length: count }, (_, i) => ({
+    id: 100001 + i,
+    ticketNumber: `T20240304.${String(i + 1).padStart(4, '0')}`,
+    companyID: companies[i % companies.length]?.id ?? 0,
+    title: `${['Printer offline', 'VPN drops', 'Disk space low', 'New starter'][i % 4]} (${i + 1})`,
+    description: null,
+    status: i % 3 === 0 ? COMPLETE : 1,
+    priority: 2,
+    queueID: 29682835,
+    issueType: null,
+    subIssueType: null,
+    source: 2,
+    ticketType: 1,
+    ticketCategory: 3,
+    externalID: i % 2 === 0 ? `rmm-${i + 1}` : null,
+    resolution: null,
+    contactID: null,
+    assignedResourceID: null,
+    assignedResourceRoleID: null,
+    dueDateTime: null,
+    createDate: at,
+    lastActivityDate: at,
+    completedDate: i % 3 === 0 ? at : null,
+    completedByResourceID: null,
+    userDefinedFields: [],
   }))
 }

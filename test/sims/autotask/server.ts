@@ -5,12 +5,16 @@
 // checked in Autotask's order of concerns: the zone, the three credential headers, the thread limit
 // (`threadLimit` calls in flight per ApiIntegrationCode × object endpoint; ZoneInformation is exempt,
 // ThresholdInformation is not), the tenant's rolling 60-minute budget, then the API user's permissions.
-// The harness's faults (fail, latency, rate) act before all of these, on every call it logs.
+// The harness's faults (fail, latency, rate) act before all of these, on every call it logs; its
+// loseAnswer fault drops the connection after a ticket operation took effect (`autotaskCalls`).
+// A fresh tenant holds more tickets than one query page, a queue picklist that marks a default (unless
+// `noDefault` says otherwise) and refuses what Autotask refuses: a ticket without a queue, status or
+// priority, texts longer than the lengths its field information serves (tickets.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { listen, type StartedSim, simApp } from '../harness.js'
+import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
 import { seedBilling } from './billing-seed.js'
 import { type ApiAnswer, entitiesOf, errors, routeApi } from './routes.js'
-import { seedCompanies, seedPicklists } from './seed.js'
+import { seedCompanies, seedPicklists, seedTickets } from './seed.js'
 import type { AutotaskState } from './types.js'
 
 export type { AutotaskState } from './types.js'
@@ -28,7 +32,24 @@ export interface AutotaskSimOptions {
   hourlyLimit?: number
   /** Entities the API user lacks permission for (403), e.g. ['Tickets']. */
   deny?: string[]
+  /** Tickets in the tenant before anything else (default 600: more than one query page of 500). */
+  tickets?: number
+  /**
+   * Ticket picklists (e.g. ['queueID'], ['priority']) on which this tenant marks no default value: a
+   * tenant whose queue picklist marks none needs the partner to choose a queue.
+   */
+  noDefault?: string[]
+  /** The tenant requires a ticket category on every ticket (its ticket category settings). */
+  requireCategory?: boolean
   logger?: boolean
+}
+
+/** The calls of each ticket operation, whose answers a test loses (the harness's loseAnswer). */
+export const autotaskCalls: OpCalls = {
+  create: { method: 'POST', match: '/V1\\.0/Tickets$' },
+  note: { method: 'POST', match: '/V1\\.0/Tickets/\\d+/Notes$' },
+  'close-note': { method: 'POST', match: '/V1\\.0/Tickets/\\d+/Notes$' },
+  close: { method: 'PATCH', match: '/V1\\.0/Tickets$' },
 }
 
 const UNAUTHORIZED = 'Authorization has been denied for this request.'
@@ -68,6 +89,9 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
   let baseUrl = ''
   const fresh = (): AutotaskState => {
     const companies = seedCompanies(o.companies ?? 1200)
+    const picklists = seedPicklists()
+    for (const name of o.noDefault ?? [])
+      for (const v of picklists.Tickets?.[name] ?? []) v.isDefaultValue = false
     return {
       credentials: {
         username: o.username ?? 'api-user@acme.example',
@@ -85,11 +109,17 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
         presetCount: 0,
         requestTimes: [],
       },
-      rules: { requireQueue: true, requireNoteTitle: true, noteDescriptionMax: 32000 },
-      tickets: [],
+      rules: {
+        requireQueue: true,
+        requireNoteTitle: true,
+        requireCategory: o.requireCategory ?? false,
+        lengths: {},
+        unqueryable: [],
+      },
+      tickets: seedTickets(o.tickets ?? 600, companies),
       notes: {},
       companies,
-      picklists: seedPicklists(),
+      picklists,
       ...seedBilling(companies),
       adjustments: [],
       nextId: { ticket: 128900, note: 30777600, adjustment: 88100 },
@@ -208,7 +238,7 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
       `Autotask REST API V1.0 (zone lookup: GET ${baseUrl}/ATServicesRest/V1.0/ZoneInformation?user=${state.credentials.username})`,
       `  baseUrl (REST root): ${state.zoneUrl}`,
       `  headers: UserName: ${state.credentials.username}  Secret: ${state.credentials.secret}  ApiIntegrationCode: ${state.credentials.integrationCode}`,
-      `  seeded: ${state.companies.length} companies; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
+      `  seeded: ${state.companies.length} companies, ${state.tickets.length} tickets; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
       `  billing: ${state.contracts.length} contracts (company ${state.companies[1]?.id ?? '-'} has an active one), ${state.contractServices.length} contract services (units per month in ContractServiceUnits, changed by POST ContractServiceAdjustments)`,
     ].join('\n')
   return { ...sim, describe }

@@ -3,7 +3,7 @@
 // for 5) but answers a missing required field, a bad picklist value or a too-long text with HTTP 500
 // and `{"errors":[...]}` (its usual answer to a failed business rule; the tenant's own rules, like
 // "tickets need a queue", fail the same way).
-import { COMPLETE, fieldSpecs } from './seed.js'
+import { COMPLETE, type FieldSpec, fieldSpecs } from './seed.js'
 import type { AutotaskState, Entity, Ticket, TicketNote } from './types.js'
 
 /** The resource the API user's writes are recorded as (a real tenant shows the API user's resource id). */
@@ -80,27 +80,40 @@ function picklistErrors(state: AutotaskState, entity: string, item: Entity): str
   return errors
 }
 
-export function fieldErrors(
-  state: AutotaskState,
-  entity: string,
-  item: Entity,
-  required: string[],
-): string[] {
+/** The field's length in this tenant: its own where it differs (rules.lengths), else the seeded one. */
+export function lengthIn(state: AutotaskState, entity: string, spec: FieldSpec): number | undefined {
+  return state.rules.lengths[`${entity}.${spec.name}`] ?? spec.length
+}
+
+/** Whether this tenant requires the field beyond the API's own required fields. */
+export function requiredIn(state: AutotaskState, entity: string, name: string): boolean {
+  return (
+    (entity === 'TicketNotes' && name === 'title' && state.rules.requireNoteTitle) ||
+    (entity === 'Tickets' && name === 'ticketCategory' && state.rules.requireCategory)
+  )
+}
+
+/**
+ * Missing required fields, texts longer than the field's length (the length the field information
+ * serves), and picklist values that are not active values of their picklist.
+ */
+export function fieldErrors(state: AutotaskState, entity: string, item: Entity): string[] {
   const errors: string[] = []
   for (const spec of fieldSpecs[entity] ?? []) {
     const value = item[spec.name]
     const blank = value === null || value === undefined || value === ''
-    if (blank && (spec.required || required.includes(spec.name))) {
+    const max = lengthIn(state, entity, spec)
+    if (blank && (spec.required || requiredIn(state, entity, spec.name))) {
       errors.push(`Missing required field: ${spec.name}.`)
-    } else if (typeof value === 'string' && spec.length && value.length > spec.length) {
-      errors.push(`The value of ${spec.name} exceeds its maximum length of ${spec.length} characters.`)
+    } else if (typeof value === 'string' && max && value.length > max) {
+      errors.push(`The value of ${spec.name} exceeds its maximum length of ${max} characters.`)
     }
   }
   return [...errors, ...picklistErrors(state, entity, item)]
 }
 
 function ticketErrors(state: AutotaskState, t: Entity): string[] {
-  const errors = fieldErrors(state, 'Tickets', t, [])
+  const errors = fieldErrors(state, 'Tickets', t)
   if (typeof t.companyID === 'number' && !state.companies.some((c) => c.id === t.companyID)) {
     errors.push(`The companyID ${t.companyID} does not reference an existing Company.`)
   }
@@ -203,13 +216,7 @@ export function createNote(state: AutotaskState, ticketId: number, body: unknown
     return refuse([`The ticketID ${sent.ticketID} in the body does not match the parent Ticket ${ticketId}.`])
   }
   const note = { title: null, createdByContactID: null, ...sent, ticketID: ticketId } as Entity
-  const errors = fieldErrors(state, 'TicketNotes', note, state.rules.requireNoteTitle ? ['title'] : [])
-  const description = note.description
-  if (typeof description === 'string' && description.length > state.rules.noteDescriptionMax) {
-    errors.push(
-      `The value of description exceeds its maximum length of ${state.rules.noteDescriptionMax} characters.`,
-    )
-  }
+  const errors = fieldErrors(state, 'TicketNotes', note)
   if (errors.length) return refuse(errors)
   const at = now()
   const created = {

@@ -31,6 +31,7 @@ export interface Ticket {
   subIssueType: number | null
   source: number | null
   ticketType: number | null
+  ticketCategory: number | null
   externalID: string | null
   resolution: string | null
   contactID: number | null
@@ -167,7 +168,15 @@ export interface AutotaskState {
     requireQueue: boolean
     /** The "Require titles on ticket notes" ticket-category setting. */
     requireNoteTitle: boolean
-    noteDescriptionMax: number
+    /** Tickets need a ticketCategory (the field information then marks it required). */
+    requireCategory: boolean
+    /**
+     * Field lengths of this tenant where they differ from the seeded ones, by "Entity.field" (e.g.
+     * "Tickets.title": 100): served in entityInformation/fields and enforced on writes alike.
+     */
+    lengths: Record<string, number>
+    /** Fields, by "Entity.field", that the field information marks not queryable: a filter on one is refused. */
+    unqueryable: string[]
   }
   tickets: Ticket[]
   /** Notes by ticket id. */
