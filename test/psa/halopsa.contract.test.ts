@@ -1,14 +1,17 @@
 // The adapter contract on HaloPSA, against the HaloPSA simulator on loopback (authorisation server found
-// from /api/authinfo, client-credentials tokens, pages of 100 clients).
+// from /api/authinfo, client-credentials tokens, pages of 100 clients, several pages of tickets listed
+// without their reference, query parameters Halo does not document ignored).
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import { haloPsa } from '../../src/psa/halopsa/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
-import { startHaloPsaSim } from '../sims/halopsa/server.js'
+import { haloCalls, startHaloPsaSim } from '../sims/halopsa/server.js'
+import { loseNextAnswer } from '../sims/harness.js'
 import { adapterContract } from './contract.js'
 
 adapterContract('HaloPSA', async () => {
   // Tokens of 3 s: they expire (and are renewed) in the middle of the suite, as BMS's do in its own.
-  const sim = await startHaloPsaSim({ clients: 250, tokenLifetimeSeconds: 3 })
+  const seededTickets = 480
+  const sim = await startHaloPsaSim({ clients: 250, tickets: seededTickets, tokenLifetimeSeconds: 3 })
   const registry = new PsaRegistry([
     haloPsa({ http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }) }),
   ])
@@ -45,11 +48,14 @@ adapterContract('HaloPSA', async () => {
     // Halo pages clients by 100; its configuration lists come whole.
     paged: { what: ['companies'], moreThan: 100 },
     tickets: async () => sim.state.tickets.length,
+    seededTickets,
     async state(id) {
       const t = find(id)
       return {
         closed: sim.state.closedStatusIds.includes(t.status_id),
         notes: sim.state.actions.filter((a) => a.ticket_id === t.id).map((a) => a.note),
+        title: t.summary,
+        description: t.details,
       }
     },
     async closeInPsa(id) {
@@ -57,6 +63,7 @@ adapterContract('HaloPSA', async () => {
     },
     failNext: async (status, count, retryAfterSeconds) =>
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    loseNext: async (op) => loseNextAnswer(sim, haloCalls, op),
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
     async close() {

@@ -1,6 +1,6 @@
 // HaloPSA through the service's HTTP API, against the HaloPSA simulator (a hosted instance with a tenant).
 import type { HaloState } from '../sims/halopsa/server.js'
-import { startHaloPsaSim } from '../sims/halopsa/server.js'
+import { haloCalls, startHaloPsaSim } from '../sims/halopsa/server.js'
 import { throughService } from './through-service.js'
 
 const credentials = { clientId: 'svc-client', clientSecret: 'svc-secret', tenant: 'acme' }
@@ -18,10 +18,11 @@ throughService<HaloState>({
     if (!t) throw new Error(`no HaloPSA ticket ${id}`)
     return {
       closed: sim.state.closedStatusIds.includes(t.status_id),
-      notes: sim.state.actions.filter((a) => a.ticket_id === t.id).length,
+      notes: sim.state.actions.filter((a) => a.ticket_id === t.id).map((a) => a.note),
       summary: t.summary,
       ref: t.third_party_id_string,
     }
   },
+  calls: haloCalls,
   failureText: /Simulated failure/,
 })

@@ -1,14 +1,17 @@
 // What only HaloPSA does: the authorisation server found from /api/authinfo (and Halo's default when it
 // names none), the tenant on the token request, tokens that expire or are revoked in the middle of a run,
 // Halo's error text in the failure, the connection's per-minute budget holding calls before Halo has
-// to refuse them, 429 with and without Retry-After, adopting a ticket from a list that leaves out our
-// reference, closing with the status Halo treats as closed, whole-invoice quantity posts, and the client
-// secret nowhere on the wire but in the token request's form.
+// to refuse them, 429 with and without Retry-After, adopting a ticket a lost answer made with documented
+// query parameters only (the client's tickets of the last day whose details hold the correlation id,
+// newest first; then its newest page; each candidate's reference read), notes and resolution notes
+// found by their marker, texts fitted to Halo's limits, closing with the status Halo treats as closed,
+// whole-invoice quantity posts, and the client secret nowhere on the wire but in the token request's form.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import type { NewPsaTicket, PsaClient } from '../../src/psa/adapter.js'
-import { haloPsa } from '../../src/psa/halopsa/adapter.js'
+import { haloPsa, limits } from '../../src/psa/halopsa/adapter.js'
+import { adoptReads, fallbackReads } from '../../src/psa/halopsa/adopt.js'
 import { haloErrorText } from '../../src/psa/halopsa/client.js'
 import { classify, closingStatus } from '../../src/psa/halopsa/lists.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
@@ -21,6 +24,7 @@ const ticketCall = (adopt = false, ref = `halo-${Date.now()}-${n++}`) => ({
   ...call(),
   correlationId: ref,
   ref,
+  marker: ref,
   adopt,
 })
 
@@ -68,7 +72,7 @@ describe('HaloPSA adapter', () => {
     sim.state.credentials.tenant = null
     sim.state.rateLimit = null
     sim.state.tokenLifetimeSeconds = 3600
-    sim.state.briefTicketLists = false
+    sim.state.briefTicketLists = true
   })
 
   test('a token revoked in the middle of a run: the 401 brings one new token and every call goes through', async () => {
@@ -139,10 +143,10 @@ describe('HaloPSA adapter', () => {
       unknown.ok ? null : [unknown.failure.kind, unknown.failure.status, unknown.failure.message],
       ['rejected', 400, 'Client 99999 does not exist.'],
     )
-    const mandatory = await client.createTicket(ticket({ type: 'Alert', description: '' }), ticketCall())
+    const mandatory = await client.createTicket(ticket({ type: 'Change Request' }), ticketCall())
     assert.match(
       mandatory.ok ? '' : mandatory.failure.message,
-      /'details' is mandatory for tickets of type Alert/,
+      /'category_1' is mandatory for tickets of type Change Request/,
     )
     const noTeam = await client.createTicket(ticket({ board: 'Night Shift' }), ticketCall())
     assert.match(noTeam.ok ? '' : noTeam.failure.message, /HaloPSA has no team 'Night Shift'/)
@@ -180,39 +184,278 @@ describe('HaloPSA adapter', () => {
     )
   })
 
-  test('429 with Retry-After pauses the connection that long; without it, five seconds', async () => {
+  test('429 with Retry-After pauses the connection that long, as a wait Halo asked for; without it, five seconds', async () => {
     const client = connect()
     assert.ok((await client.lookup('boards', {}, call())).ok)
     sim.faults.set({ fail: { status: 429, count: 1, retryAfterSeconds: 7 } })
     const told = await client.lookup('boards', {}, call())
-    assert.deepEqual(told.ok ? null : [told.failure.kind, told.failure.retryable], ['rate-limited', true])
+    assert.deepEqual(told.ok ? null : [told.failure.kind, told.failure.retryable, told.failure.throttled], [
+      'rate-limited',
+      true,
+      true,
+    ])
     assert.ok(Math.abs((told.ok ? 0 : (told.failure.retryAfterMs ?? 0)) - 7000) < 1500)
     const calls = sim.calls.length
     const held = await client.lookup('priorities', {}, call())
     assert.match(held.ok ? '' : held.failure.message, /asked to slow down/)
+    assert.equal(held.ok ? null : held.failure.throttled, true, 'the pause was asked for')
     assert.equal(sim.calls.length, calls, 'held back without calling Halo')
     const other = connect()
     assert.ok((await other.lookup('boards', {}, call())).ok)
     sim.faults.set({ fail: { status: 429, count: 1 } })
     const bare = await other.lookup('boards', {}, call())
     assert.equal(bare.ok ? null : bare.failure.retryAfterMs, 5000)
+    assert.equal(
+      bare.ok ? null : bare.failure.throttled,
+      undefined,
+      'a bare 429 is not a wait Halo asked for',
+    )
+    const unavailable = connect()
+    assert.ok((await unavailable.lookup('boards', {}, call())).ok)
+    sim.faults.set({ fail: { status: 503, count: 1, retryAfterSeconds: 2 } })
+    const busy = await unavailable.lookup('boards', {}, call())
+    assert.deepEqual(busy.ok ? null : [busy.failure.kind, busy.failure.throttled], ['unavailable', true])
   })
 
-  test('a retry adopts the ticket even where lists leave out third_party_id_string (each ticket is read)', async () => {
-    const client = connect()
-    const ref = `adopt-${Date.now()}`
-    const made = await client.createTicket(ticket(), ticketCall(false, ref))
-    assert.ok(made.ok)
-    assert.equal(sim.state.tickets.at(-1)?.third_party_id_string, ref)
-    sim.state.briefTicketLists = true
-    // Another ticket, made first in the list: it must not be taken for ours.
-    sim.state.tickets.unshift({ ...sim.state.tickets.at(-1)!, id: 1, third_party_id_string: 'someone-else' })
-    try {
+  describe('a lost create: the retry finds the ticket with parameters Halo documents', () => {
+    /** The GET /api/Tickets lists (not reads of one ticket) and the reads, since `from`. */
+    const lists = (from: number) => sim.calls.slice(from).filter((c) => /^\/api\/Tickets\?/.test(c.url))
+    const reads = (from: number) =>
+      sim.calls.slice(from).filter((c) => c.method === 'GET' && /^\/api\/Tickets\/\d+$/.test(c.url))
+    /** Tickets of client 12 opened now, newer than ours, that are not ours. */
+    const others = (n: number, o: { summary?: string; details?: string } = {}) => {
+      const at = new Date().toISOString()
+      for (let i = 0; i < n; i++) {
+        const t = sim.state.tickets.at(-1)!
+        sim.state.tickets.push({
+          ...t,
+          id: sim.state.nextId.ticket++,
+          client_id: 12,
+          summary: o.summary ?? t.summary,
+          details: o.details ?? 'Someone else',
+          third_party_id_string: `someone-else-${i}`,
+          dateoccurred: at,
+        })
+      }
+    }
+
+    test('the client, the last day, the details holding the correlation id, newest first: never third_party_id_string', async () => {
+      const client = connect()
+      const ref = `adopt-${Date.now()}`
+      const made = await client.createTicket(ticket(), ticketCall(false, ref))
+      assert.ok(made.ok)
+      const mine = sim.state.tickets.at(-1)!
+      assert.equal(mine.third_party_id_string, ref)
+      assert.match(
+        mine.details,
+        new RegExp(`Correlation ID: ${ref}$`),
+        'the details carry the correlation id',
+      )
+      // Another integration's ticket for the same vendor correlation id, newer than ours.
+      others(1, { details: `Correlation ID: ${ref}` })
+      const from = sim.calls.length
       const again = await client.createTicket(ticket(), ticketCall(true, ref))
       assert.deepEqual(again.ok ? again.value : null, { ticketId: made.value.ticketId, adopted: true })
-    } finally {
-      sim.state.tickets.shift()
-    }
+      const [first] = lists(from)
+      const q = new URL(first?.url ?? '/', 'http://sim').searchParams
+      assert.deepEqual([...q.keys()].sort(), [
+        'client_id',
+        'datesearch',
+        'enddate',
+        'order',
+        'orderdesc',
+        'page_no',
+        'page_size',
+        'pageinate',
+        'search_details',
+        'startdate',
+      ])
+      assert.deepEqual(
+        [
+          q.get('client_id'),
+          q.get('search_details'),
+          q.get('datesearch'),
+          q.get('order'),
+          q.get('orderdesc'),
+        ],
+        ['12', ref, 'dateoccured', 'id', 'true'],
+      )
+      const since = Date.now() - Date.parse(q.get('startdate') ?? '')
+      assert.ok(since > 23 * 3600_000 && since < 25 * 3600_000, 'a window of a day')
+      assert.equal(reads(from).length, 2, 'the other integration’s ticket and ours were read')
+    })
+
+    test('where Halo’s search misses, the client’s newest page is read (a few tickets at most)', async () => {
+      const client = connect()
+      const ref = `missed-${Date.now()}`
+      const made = await client.createTicket(ticket(), ticketCall(false, ref))
+      assert.ok(made.ok)
+      // Halo's search does not find it (its matching rules are not documented).
+      sim.state.tickets.at(-1)!.details = 'No reference here'
+      others(2, { summary: 'Something else entirely' })
+      const from = sim.calls.length
+      const again = await client.createTicket(ticket(), ticketCall(true, ref))
+      assert.deepEqual(again.ok ? again.value : null, { ticketId: made.value.ticketId, adopted: true })
+      assert.equal(lists(from).length, 2)
+      assert.equal(reads(from).length, 1, 'tickets whose summary cannot be ours are not read')
+    })
+
+    test('a retry that finds nothing reads a bounded number of tickets, however many look alike', async () => {
+      const client = connect()
+      others(40, { summary: 'Disk failure on SRV01' })
+      const before = sim.state.tickets.length
+      const from = sim.calls.length
+      const r = await client.createTicket(ticket(), ticketCall(true, `fresh-${Date.now()}`))
+      assert.deepEqual(r.ok ? r.value.adopted : null, false)
+      assert.equal(sim.state.tickets.length, before + 1)
+      assert.ok(reads(from).length <= fallbackReads, `${reads(from).length} tickets read`)
+      assert.ok(lists(from).length <= 2)
+    })
+
+    test('a server that ignores the search: the same look-up reads a bounded number of tickets', async () => {
+      const client = connect()
+      others(40, { summary: 'Disk failure on SRV01', details: 'Correlation ID: everyone' })
+      const from = sim.calls.length
+      // Every ticket's details hold the searched text: as if Halo did not apply search_details.
+      const r = await client.createTicket(ticket(), ticketCall(true, 'everyone'))
+      assert.deepEqual(r.ok ? r.value.adopted : null, false)
+      assert.ok(reads(from).length <= adoptReads + fallbackReads, `${reads(from).length} tickets read`)
+    })
+
+    test('a search Halo refuses (400): the client’s tickets of the day are looked at instead', async () => {
+      const client = connect()
+      const ref = `unsearched-${Date.now()}`
+      const made = await client.createTicket(ticket(), ticketCall(false, ref))
+      assert.ok(made.ok)
+      sim.faults.set({ fail: { status: 400, count: 2, match: 'search_details' } })
+      const from = sim.calls.length
+      const again = await client.createTicket(ticket(), ticketCall(true, ref))
+      assert.deepEqual(again.ok ? again.value : null, { ticketId: made.value.ticketId, adopted: true })
+      assert.equal(lists(from).length, 3, 'refused, refused without the window, then without the search')
+      sim.faults.set({ fail: { status: 500, count: 1, match: 'search_details' } })
+      const failed = await client.createTicket(ticket(), ticketCall(true, ref))
+      assert.deepEqual(failed.ok ? null : [failed.failure.kind, failed.failure.retryable], [
+        'unavailable',
+        true,
+      ])
+    })
+
+    test('a date window Halo refuses (400) is asked again without it', async () => {
+      const client = connect()
+      const ref = `undated-${Date.now()}`
+      const made = await client.createTicket(ticket(), ticketCall(false, ref))
+      assert.ok(made.ok)
+      sim.faults.set({ fail: { status: 400, count: 1, match: 'datesearch' } })
+      const from = sim.calls.length
+      const again = await client.createTicket(ticket(), ticketCall(true, ref))
+      assert.deepEqual(again.ok ? again.value : null, { ticketId: made.value.ticketId, adopted: true })
+      const [refused, undated] = lists(from)
+      assert.match(refused?.url ?? '', /datesearch=dateoccured/)
+      assert.doesNotMatch(undated?.url ?? '', /datesearch|startdate|enddate/)
+      assert.match(undated?.url ?? '', /order=id&orderdesc=true/)
+    })
+
+    test('lists that carry third_party_id_string decide without reading a ticket', async () => {
+      sim.state.briefTicketLists = false
+      const client = connect()
+      const ref = `listed-${Date.now()}`
+      const made = await client.createTicket(ticket(), ticketCall(false, ref))
+      assert.ok(made.ok)
+      const from = sim.calls.length
+      const again = await client.createTicket(ticket(), ticketCall(true, ref))
+      assert.deepEqual(again.ok ? again.value : null, { ticketId: made.value.ticketId, adopted: true })
+      assert.equal(reads(from).length, 0)
+    })
+  })
+
+  test('notes: a retry looks for its marker among the ticket’s actions and writes nothing when it is there', async () => {
+    const client = connect()
+    const made = await client.createTicket(ticket(), ticketCall())
+    assert.ok(made.ok)
+    const id = Number(made.value.ticketId)
+    const marker = `m-${Date.now()}`
+    const note = `Update: still failing\n\nMessage ID: ${marker}`
+    assert.ok((await client.appendNote(made.value.ticketId, note, { ...ticketCall(), marker })).ok)
+    const from = sim.calls.length
+    const again = await client.appendNote(made.value.ticketId, note, { ...ticketCall(true), marker })
+    assert.ok(again.ok)
+    assert.equal(sim.state.actions.filter((a) => a.ticket_id === id).length, 1, 'one note')
+    const [listed, ...rest] = sim.calls.slice(from)
+    assert.match(listed?.url ?? '', new RegExp(`^/api/Actions\\?ticket_id=${id}&startdate=`))
+    assert.deepEqual(rest, [], 'nothing posted')
+    // Without it on the ticket, the retry writes the note.
+    const other = `m-other-${Date.now()}`
+    const written = await client.appendNote(made.value.ticketId, `Update\n\nMessage ID: ${other}`, {
+      ...ticketCall(true),
+      marker: other,
+    })
+    assert.ok(written.ok)
+    assert.equal(sim.state.actions.filter((a) => a.ticket_id === id).length, 2)
+  })
+
+  test('close on a retry: the resolution note is there but the status did not move, so only the status is set', async () => {
+    const client = connect()
+    const made = await client.createTicket(ticket(), ticketCall())
+    assert.ok(made.ok)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.value.ticketId)!
+    const marker = `m-close-${Date.now()}`
+    // The earlier attempt's action, which did not move the status (an instance not honouring new_status).
+    sim.state.actions.push({
+      id: sim.state.nextId.action++,
+      ticket_id: t.id,
+      outcome: 'Private Note',
+      outcome_id: 2,
+      note: `Resolved: healed\n\nMessage ID: ${marker}`,
+      hiddenfromuser: true,
+      sendemail: false,
+      new_status: 9,
+      datetime: new Date().toISOString(),
+    })
+    const from = sim.calls.length
+    const closed = await client.closeTicket(
+      made.value.ticketId,
+      { note: `Resolved: healed\n\nMessage ID: ${marker}`, closedStatus: null },
+      { ...ticketCall(true), marker },
+    )
+    assert.deepEqual(closed.ok ? closed.value : null, { alreadyClosed: false })
+    assert.equal(t.status_id, 9)
+    assert.equal(sim.state.actions.filter((a) => a.ticket_id === t.id).length, 1, 'one resolution note')
+    assert.deepEqual(
+      sim.calls
+        .slice(from)
+        .filter((c) => c.method === 'POST')
+        .map((c) => [c.url, c.body]),
+      [['/api/Tickets', [{ id: t.id, status_id: 9 }]]],
+    )
+    // Found closed on a retry: the earlier attempt's doing.
+    const again = await client.closeTicket(
+      made.value.ticketId,
+      { note: 'Resolved', closedStatus: null },
+      { ...ticketCall(true), marker },
+    )
+    assert.deepEqual(again.ok ? again.value : null, { alreadyClosed: false })
+  })
+
+  test('long texts fit: the summary cut at a word with “…”, details and notes within the caps, the Message ID kept', async () => {
+    const client = connect()
+    const title = `Backup failed on ${'the file server of the branch office '.repeat(12)}`
+    const made = await client.createTicket(
+      ticket({ summary: title, description: `${'Log line. '.repeat(20_000)}\n\nMessage ID: m-long` }),
+      ticketCall(),
+    )
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.value.ticketId)!
+    assert.ok(t.summary.length <= limits.title && t.summary.endsWith('…'), t.summary)
+    assert.ok(t.details.startsWith(title.trim()), 'the whole title opens the details')
+    assert.ok(t.details.length <= limits.description)
+    assert.match(t.details, /characters cut here to fit HaloPSA's limit of 100000/)
+    assert.match(t.details, /\n\nMessage ID: m-long\nCorrelation ID: halo-/, 'both reference lines kept')
+    const note = `${'Evidence. '.repeat(20_000)}\n\nMessage ID: m-long-note`
+    assert.ok((await client.appendNote(made.value.ticketId, note, ticketCall())).ok)
+    const written = sim.state.actions.filter((a) => a.ticket_id === t.id).at(-1)!
+    assert.ok(written.note.length <= limits.note && written.note.endsWith('Message ID: m-long-note'))
+    const closed = await client.closeTicket(made.value.ticketId, { note, closedStatus: null }, ticketCall())
+    assert.ok(closed.ok, closed.ok ? '' : closed.failure.message)
   })
 
   test('close: one hidden action carries the note and Halo’s own closed status (9, not a name that sounds closed)', async () => {
@@ -235,6 +478,15 @@ describe('HaloPSA adapter', () => {
       ['Healed', 9, true, false, 'Private Note'],
     )
     assert.deepEqual([t.status_id, t.hasbeenclosed], [9, true])
+    const outcomes = await client.lookup('noteTypes', {}, call())
+    assert.deepEqual(outcomes.ok ? outcomes.value.map((o) => o.name) : null, [
+      'Note Added',
+      'Private Note',
+      'Email User',
+      'Resolved',
+    ])
+    for (const what of ['sources', 'categories'] as const)
+      assert.deepEqual((await client.lookup(what, {}, call())).ok, true)
     const statuses = await client.lookup('statuses', {}, call())
     assert.deepEqual(statuses.ok ? statuses.value.filter((s) => s.closed).map((s) => s.name) : null, [
       'Closed',

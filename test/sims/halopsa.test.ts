@@ -1,10 +1,12 @@
 // The HaloPSA simulator, over HTTP, as a client would meet it: authinfo, the form-encoded token endpoint
 // (client check, tenant, expiry), bearer tokens on the API, tickets posted as arrays with Halo's
-// validation, actions that move the status, closed statuses left out by excludeclosed, paging with
-// record_count, recurring invoice lines, the instance rate limit and the harness's faults.
+// validation, several pages of seeded tickets listed only by the query parameters Halo documents (others
+// ignored), actions that move the status and are listed per ticket, closed statuses left out by
+// excludeclosed, paging with record_count, text limits, recurring invoice lines, the instance rate limit
+// and the harness's faults (the calls whose answers the tests lose among them).
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, test } from 'node:test'
-import { type HaloState, startHaloPsaSim } from './halopsa/server.js'
+import { type HaloState, haloCalls, startHaloPsaSim } from './halopsa/server.js'
 import type { StartedSim } from './harness.js'
 
 let sim: StartedSim<HaloState>
@@ -110,20 +112,97 @@ describe('HaloPSA simulator', () => {
     assert.deepEqual([one.json.status_id, one.json.team, one.json.hasbeenclosed], [1, 'Service Desk', false])
     const two = await api('POST', '/Tickets', [newTicket, { ...newTicket, summary: 'Second' }])
     assert.ok(Array.isArray(two.json) && two.json.length === 2)
-    const found = await api(
-      'GET',
-      '/Tickets?third_party_id_string=ref-1&pageinate=true&page_size=100&page_no=1',
-    )
-    assert.deepEqual([found.json.record_count, found.json.tickets[0].id], [1, one.json.id])
     const read = await api('GET', `/Tickets/${one.json.id}`)
     assert.equal(read.json.third_party_id_string, 'ref-1')
     assert.equal((await api('GET', '/Tickets/999999')).status, 404)
+  })
+
+  test('ticket lists: several pages seeded; a parameter Halo does not document (third_party_id_string) is ignored', async () => {
+    const t = await token()
+    const get = async (q: string) => (await http('GET', `/api/Tickets?${q}`, { token: t })).json
+    const all = await get('pageinate=true&page_size=500&page_no=1')
+    assert.ok(all.record_count > 400, `${all.record_count} tickets`)
+    assert.equal(all.tickets.length, 100, 'pages hold 100 at most')
+    assert.equal(all.tickets[0].id < all.tickets[1].id, true, 'oldest first without an order')
+    assert.equal('third_party_id_string' in all.tickets[0], false, 'lists leave the reference out')
+    assert.equal('details' in all.tickets[0], false)
+    const made = (await api('POST', '/Tickets', [{ ...newTicket, third_party_id_string: 'ref-x' }])).json
+    const filtered = await get('third_party_id_string=ref-x&pageinate=true&page_size=100&page_no=1')
+    assert.equal(filtered.record_count, all.record_count + 1, 'not filtered')
+    assert.notEqual(filtered.tickets[0].id, made.id)
+  })
+
+  test('ticket lists: client_id, search_details, the date window on dateoccured, order and orderdesc', async () => {
+    const t = await token()
+    const get = async (q: string) => http('GET', `/api/Tickets?${q}`, { token: t })
+    const since = new Date(Date.now() - 24 * 3600_000).toISOString()
+    const until = new Date(Date.now() + 3600_000).toISOString()
+    const day = `datesearch=dateoccured&startdate=${since}&enddate=${until}`
+    const recent = (
+      await get(`client_id=12&${day}&order=id&orderdesc=true&pageinate=true&page_size=100&page_no=1`)
+    ).json
+    assert.ok(recent.record_count > 100, `${recent.record_count}: more than a page of the client's last day`)
+    const ids = recent.tickets.map((x: { id: number }) => x.id)
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => b - a),
+      'newest first',
+    )
+    for (const x of recent.tickets) {
+      assert.equal(x.client_id, 12)
+      assert.ok(Date.parse(x.dateoccurred) >= Date.parse(since))
+    }
+    const page2 = (
+      await get(`client_id=12&${day}&order=id&orderdesc=true&pageinate=true&page_size=100&page_no=2`)
+    ).json
+    assert.ok(page2.tickets[0].id < ids.at(-1), 'page 2 goes on where page 1 ended')
+    const made = (await api('POST', '/Tickets', [{ ...newTicket, details: 'text\nCorrelation ID: cid-77' }]))
+      .json
+    const searched = (await get(`client_id=12&search_details=CID-77&${day}`)).json
+    assert.deepEqual(
+      searched.tickets.map((x: { id: number }) => x.id),
+      [made.id],
+    )
+    const old = (await get('client_id=12&datesearch=datecleared&enddate=2000-01-01T00:00:00Z')).json
+    assert.equal(old.record_count, 0, 'datecleared is the closing date')
+    const unknownField = (await get('client_id=12&datesearch=nonsense&enddate=2000-01-01T00:00:00Z')).json
+    assert.ok(unknownField.record_count > 0, 'a field Halo does not name applies no window')
+    const bad = await get(`client_id=12&datesearch=dateoccured&startdate=yesterday`)
+    assert.equal(bad.status, 400)
+  })
+
+  test('actions are listed per ticket (ticket_id, startdate/enddate, count), without paging', async () => {
+    const t = (await api('POST', '/Tickets', [newTicket])).json
+    for (const note of ['one', 'two', 'three'])
+      await api('POST', '/Actions', [{ ticket_id: t.id, note, outcome: 'Private Note' }])
+    const listed = (await api('GET', `/Actions?ticket_id=${t.id}&pageinate=true&page_size=1&page_no=2`)).json
+    assert.deepEqual(
+      [listed.record_count, listed.actions.map((a: { note: string }) => a.note)],
+      [3, ['one', 'two', 'three']],
+    )
+    const later = (
+      await api('GET', `/Actions?ticket_id=${t.id}&startdate=${new Date(Date.now() + 60_000).toISOString()}`)
+    ).json
+    assert.equal(later.record_count, 0)
+    assert.equal((await api('GET', `/Actions?ticket_id=${t.id}&count=1`)).json.actions.length, 1)
+  })
+
+  test('the calls the tests lose: the create, a note and a close, never a search', () => {
+    const hit = (op: keyof typeof haloCalls, method: string, url: string) =>
+      haloCalls[op].method === method && new RegExp(haloCalls[op].match).test(url)
+    assert.equal(hit('create', 'POST', '/api/Tickets'), true)
+    assert.equal(hit('create', 'GET', '/api/Tickets?client_id=12&order=id'), false)
+    for (const op of ['note', 'close-note', 'close'] as const) {
+      assert.equal(hit(op, 'POST', '/api/Actions'), true)
+      assert.equal(hit(op, 'GET', '/api/Actions?ticket_id=5'), false)
+    }
   })
 
   test('ticket validation answers 400 with plain text: summary, client, team, ids, the type’s mandatory fields', async () => {
     for (const [bad, text] of [
       [{ ...newTicket, summary: '' }, /Summary/],
       [{ ...newTicket, summary: 'x'.repeat(256) }, /255/],
+      [{ ...newTicket, details: 'x'.repeat(100_001) }, /Details cannot be longer than 100000/],
       [{ ...newTicket, client_id: 5 }, /Client 5 does not exist/],
       [{ ...newTicket, team: 'Nobody' }, /Team 'Nobody'/],
       [{ ...newTicket, status_id: 77 }, /Status 77/],
@@ -152,6 +231,8 @@ describe('HaloPSA simulator', () => {
     const listed = await api('GET', `/Actions?ticket_id=${t.id}`)
     assert.equal(listed.json.record_count, 2)
     assert.equal((await api('POST', '/Actions', [{ ticket_id: 1, note: 'x' }])).status, 400)
+    const long = await api('POST', '/Actions', [{ ticket_id: t.id, note: 'x'.repeat(100_001) }])
+    assert.deepEqual([long.status, long.text], [400, 'The note cannot be longer than 100000 characters.'])
     assert.equal(
       (await api('POST', '/Actions', [{ ticket_id: t.id, note: 'x', outcome: 'Nope' }])).status,
       400,

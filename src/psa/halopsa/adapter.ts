@@ -1,9 +1,11 @@
-// HaloPSA (also HaloITSM / HaloServiceDesk), as its API describes it (reference/psa-apis.md §3):
+// HaloPSA (also HaloITSM / HaloServiceDesk), as its published API describes it (docs/psa/halopsa.md):
 // tickets posted to /api/Tickets as an array of one (the answer is the ticket, or an array of it), our
-// correlationId in third_party_id_string (which GET /api/Tickets filters on), the team given by name,
-// notes as hidden actions at /api/Actions, and closing with an action whose new_status is the status
-// Halo treats as closed (see lists.ts: never a status picked by its name). Usage counts set the
-// quantity of a recurring invoice line (billing.ts).
+// reference in third_party_id_string (read back to adopt a ticket a lost answer made: adopt.ts finds it
+// among the client's tickets of the last day, newest first), the team given by name, notes as hidden
+// actions at /api/Actions (a retry looks for the alert's marker among the ticket's actions first), and
+// closing with an action whose new_status is the status Halo treats as closed (see lists.ts: never a
+// status picked by its name). Texts are fitted to the limits below. Usage counts set the quantity of a
+// recurring invoice line (billing.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -13,23 +15,25 @@ import {
   fail,
   type LookupKind,
   type NewPsaTicket,
+  type NoteCall,
   ok,
   type PsaAdapter,
   type PsaCall,
   type PsaConnection,
   type PsaEntity,
   type PsaResult,
-  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { ConnectionPool } from '../core/connections.js'
-import { cut, type PsaKindOptions } from '../core/http.js'
+import type { PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { fitText, fitTicket } from '../core/text.js'
 import { haloTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
+import { findTicket, hasActionWith, readTicket } from './adopt.js'
 import { billingLines, setQuantity } from './billing.js'
-import { firstOf, HaloClient, type HaloItem, listOf } from './client.js'
+import { firstOf, HaloClient, type HaloItem } from './client.js'
 import { closingStatus, HaloLists, type HaloStatus, idText, nameOf } from './lists.js'
 import { HaloPsaSettings, haloPsaSecrets } from './settings.js'
 import { connectionTest } from './test.js'
@@ -37,8 +41,16 @@ import { connectionTest } from './test.js'
 type Settings = Static<typeof HaloPsaSettings>
 type Conn = PsaConnection<Settings>
 
-/** Halo documents no lengths; these fit its ticket list and a reference field. */
-const summaryMax = 250
+const psaName = 'HaloPSA'
+/**
+ * Halo documents no lengths (its swagger gives none for Faults.summary, Faults.details or Actions.note,
+ * while it does for other schemas' fields). The summary is kept to 250 characters: it is a one-line
+ * subject shown in lists and e-mail subjects, and 255 is the width such short texts are believed to
+ * have (a guess). Details and notes are capped at 100,000 characters (a guess as well: enough for any
+ * alert, and a bounded request).
+ */
+export const limits = { title: 250, description: 100_000, note: 100_000 }
+/** Our reference in third_party_id_string: Halo documents no length; 64 fits every reference we make. */
 const refMax = 64
 /**
  * Requests per minute where the settings do not say: Halo's rate is set per instance, commonly 700 per
@@ -81,14 +93,25 @@ export class HaloPsa implements PsaAdapter<Settings> {
     if (!/^\d+$/.test(t.companyId))
       return fail(refusal(`HaloPSA client ids are numbers, not '${t.companyId}'`))
     const ref = externalRef(call.ref, refMax)
+    // The details carry the correlation id (the service's description ends with it; where the text, as
+    // fitted, does not hold it, a line says it): a retry searches the details for it.
+    const cid = call.correlationId
+    let fitted = fitTicket(t, limits, psaName)
+    if (cid !== '' && !fitted.description.includes(cid))
+      fitted = fitTicket(
+        { ...t, description: withLine(t.description, `Correlation ID: ${cid}`) },
+        limits,
+        psaName,
+      )
     if (call.adopt) {
-      const found = await this.findByRef(client, ref, call)
+      const where = { clientId: t.companyId, ref, title: fitted.title, search: cid }
+      const found = await findTicket(client, where, call)
       if (!found.ok) return found
       if (found.value !== null) return ok({ ticketId: found.value, adopted: true })
     }
     const body: HaloItem = {
-      summary: cut(t.summary, summaryMax),
-      details: t.summary.length > summaryMax ? `${t.summary}\n\n${t.description}` : t.description,
+      summary: fitted.title,
+      details: fitted.description,
       client_id: Number(t.companyId),
       third_party_id_string: ref,
     }
@@ -116,10 +139,17 @@ export class HaloPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: id, adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
+  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
     if (!/^\d+$/.test(ticketId)) return fail(refusal(`HaloPSA ticket ids are numbers, not '${ticketId}'`))
-    const res = await this.pool.of(conn).client.api('POST', '/Actions', call, {
-      body: [action(conn.settings, ticketId, note)],
+    const { client } = this.pool.of(conn)
+    // A retry after a lost answer: the note is there already if an action carries the marker.
+    if (call.adopt && call.marker !== '') {
+      const there = await hasActionWith(client, ticketId, call.marker, call)
+      if (!there.ok) return there
+      if (there.value) return ok(null)
+    }
+    const res = await client.api('POST', '/Actions', call, {
+      body: [action(conn.settings, ticketId, fitText(note, limits.note, psaName))],
     })
     return res.ok ? ok(null) : res
   }
@@ -132,7 +162,7 @@ export class HaloPsa implements PsaAdapter<Settings> {
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     const { client, lists } = this.pool.of(conn)
     if (!/^\d+$/.test(ticketId)) return fail(refusal(`HaloPSA ticket ids are numbers, not '${ticketId}'`))
-    const ticket = await this.ticket(client, ticketId, call)
+    const ticket = await readTicket(client, ticketId, call)
     if (!ticket.ok) return ticket
     const statuses = await lists.statusList(call)
     if (!statuses.ok) return statuses
@@ -150,17 +180,38 @@ export class HaloPsa implements PsaAdapter<Settings> {
         ),
       )
     }
+    // A retry: an action with the marker is the earlier attempt's resolution note, and the ticket is
+    // still open, so only the status is left to set.
+    if (call.adopt && call.marker !== '') {
+      const there = await hasActionWith(client, ticketId, call.marker, call)
+      if (!there.ok) return there
+      if (there.value) return this.setStatus(client, ticketId, target.id, call)
+    }
     // The resolution and the status in one action, which Halo's audit shows as the closing note.
     const noted = await client.api('POST', '/Actions', call, {
-      body: [{ ...action(conn.settings, ticketId, close.note), new_status: Number(target.id) }],
+      body: [
+        {
+          ...action(conn.settings, ticketId, fitText(close.note, limits.note, psaName)),
+          new_status: Number(target.id),
+        },
+      ],
     })
     if (!noted.ok) return noted
     // Where the action did not move the status (new_status not honoured), the ticket is updated.
-    const after = await this.ticket(client, ticketId, call)
+    const after = await readTicket(client, ticketId, call)
     if (!after.ok) return after
     if (idText(after.value.status_id) === target.id) return ok({ alreadyClosed: false })
+    return this.setStatus(client, ticketId, target.id, call)
+  }
+
+  private async setStatus(
+    client: HaloClient,
+    ticketId: string,
+    statusId: string,
+    call: PsaCall,
+  ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     const updated = await client.api('POST', '/Tickets', call, {
-      body: [{ id: Number(ticketId), status_id: Number(target.id) }],
+      body: [{ id: Number(ticketId), status_id: Number(statusId) }],
     })
     return updated.ok ? ok({ alreadyClosed: false }) : updated
   }
@@ -185,6 +236,12 @@ export class HaloPsa implements PsaAdapter<Settings> {
         return lists.priorityList(call, true)
       case 'types':
         return lists.typeList(call, true)
+      case 'noteTypes':
+        return lists.outcomeList(call, true)
+      // No setting of this kind takes a ticket source or category.
+      case 'sources':
+      case 'categories':
+        return ok([])
       case 'statuses': {
         const statuses = await lists.statusList(call, true)
         return statuses.ok
@@ -210,35 +267,17 @@ export class HaloPsa implements PsaAdapter<Settings> {
   ): Promise<PsaResult<{ previous: number | null }>> {
     return setQuantity(this.pool.of(conn).client, lineId, quantity, call)
   }
+}
 
-  /** The ticket tagged with `ref`, if Halo has one: filtered by third_party_id_string, checked on each. */
-  private async findByRef(client: HaloClient, ref: string, call: PsaCall): Promise<PsaResult<string | null>> {
-    const res = await client.api('GET', '/Tickets', call, {
-      query: { third_party_id_string: ref, pageinate: true, page_size: 100, page_no: 1 },
-    })
-    if (!res.ok) return res
-    const listed = listOf(res.value.body, 'tickets').list
-    const match = listed.find((t) => t.third_party_id_string === ref)
-    if (match) return ok(idText(match.id))
-    // A list that leaves the field out is checked ticket by ticket (a few: the filter narrowed it).
-    for (const t of listed.filter((x) => !('third_party_id_string' in x)).slice(0, 5)) {
-      const id = idText(t.id)
-      if (id === null) continue
-      const full = await this.ticket(client, id, call)
-      if (!full.ok) return full
-      if (full.value.third_party_id_string === ref) return ok(id)
-    }
-    return ok(null)
-  }
-
-  private async ticket(client: HaloClient, id: string, call: PsaCall): Promise<PsaResult<HaloItem>> {
-    const got = await client.api('GET', `/Tickets/${id}`, call)
-    if (!got.ok) return got
-    const ticket = firstOf(got.value.body, 'tickets')
-    return ticket
-      ? ok(ticket)
-      : fail({ kind: 'not-found', retryable: false, message: `HaloPSA has no ticket ${id}` })
-  }
+/**
+ * `line` added to the text's closing paragraph where that is a short one (reference lines, which fitting
+ * keeps when it cuts), else as a paragraph of its own.
+ */
+function withLine(text: string, line: string): string {
+  const body = text.trimEnd()
+  if (body === '') return line
+  const at = body.lastIndexOf('\n\n')
+  return body.length - at <= 300 ? `${body}\n${line}` : `${body}\n\n${line}`
 }
 
 /** A note as a hidden action that e-mails no one. */

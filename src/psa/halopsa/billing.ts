@@ -1,7 +1,8 @@
-// Usage counts into HaloPSA (reference/psa-apis.md §3.8): a billing line is a line of one of the client's
-// recurring invoices, addressed as "{invoiceId}:{lineId}" (recurring invoice ids may be negative). Its
-// quantity is the line's qty_order, set by posting the invoice header back with every one of its lines
-// (as read just before, only the one qty_order changed): Halo may drop lines a header post leaves out.
+// Usage counts into HaloPSA (docs/psa/halopsa.md, "Usage push"): a billing line is a line of one of the
+// client's recurring invoices, addressed as "{invoiceId}:{lineId}" (recurring invoice ids may be
+// negative). Its quantity is the line's qty_order, set by posting the invoice header back with every one
+// of its lines (as read just before, only the one qty_order changed): Halo may drop lines a header post
+// leaves out.
 import type { BillingLine, PsaCall, PsaResult, UsageCall } from '../adapter.js'
 import { fail, ok } from '../adapter.js'
 import { firstOf, type HaloClient, type HaloItem, isItem } from './client.js'

@@ -1,4 +1,4 @@
-// One HaloPSA connection on the wire (reference/psa-apis.md §3): the authorisation server found from
+// One HaloPSA connection on the wire (docs/psa/halopsa.md): the authorisation server found from
 // {baseUrl}/api/authinfo (kept six hours; {baseUrl}/auth when the answer names none), OAuth2 client
 // credentials posted as a form to {auth}/token (with ?tenant= where the instance needs one), the bearer
 // token kept by the shared TokenCache (renewed before it expires, fetched again after a 401), and
@@ -54,8 +54,8 @@ export class HaloClient {
         const info = res.ok ? res.value.body : null
         const named = stringAt(info, ['auth_url', 'authurl', 'authorisation_server', 'authorization_server'])
         const tenant = stringAt(info, ['tenant_id', 'tenant'])
-        // The instance's host always: DESIGN §7 has baseUrl replace discovered hosts (simulators, on
-        // premise), and the client secret never goes to a host the partner did not name.
+        // The instance's host always: baseUrl replaces discovered hosts (simulators, on premise; see
+        // docs/decisions.md, "Tokens"), and the client secret never goes to a host the partner did not name.
         const url = named && URL.canParse(named) ? sameOrigin(named, this.root) : `${this.root}/auth`
         return { ok: true, value: { url: url.replace(/\/+$/, ''), tenant } }
       },

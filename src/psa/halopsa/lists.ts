@@ -1,6 +1,7 @@
 // HaloPSA's look-up lists as the mapping screens and the ticket settings use them: teams (a ticket
-// names its team by name), priorities (one per SLA, the same priorityid in each), ticket types, and
-// statuses with the ones Halo treats as closed marked. Kept a few minutes per connection.
+// names its team by name), priorities (one per SLA, the same priorityid in each), ticket types,
+// statuses with the ones Halo treats as closed marked, and outcomes (the action types a note can have,
+// for the noteOutcome setting). Kept a few minutes per connection.
 import type { PsaCall, PsaEntity, PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { type HaloClient, type HaloItem, listOf } from './client.js'
@@ -19,6 +20,7 @@ export class HaloLists {
   readonly priorities = new CachedResult<PsaEntity[]>(listsKeptMs)
   readonly types = new CachedResult<PsaEntity[]>(listsKeptMs)
   readonly statuses = new CachedResult<HaloStatus[]>(listsKeptMs)
+  readonly outcomes = new CachedResult<PsaEntity[]>(listsKeptMs)
 
   constructor(private readonly client: HaloClient) {}
 
@@ -42,6 +44,25 @@ export class HaloLists {
           if (id !== null && !byId.has(id)) byId.set(id, { id, name: nameOf(p, 'Priority') })
         }
         return { ok: true, value: [...byId.values()] }
+      },
+      call,
+      fresh,
+    )
+  }
+
+  /** GET /api/Outcome: each action type by its id and its name (`outcome`), hidden ones left out. */
+  outcomeList(call: PsaCall, fresh = false): Promise<PsaResult<PsaEntity[]>> {
+    return this.outcomes.get(
+      async (c) => {
+        const res = await this.client.api('GET', '/Outcome', c)
+        if (!res.ok) return res
+        const entries: PsaEntity[] = []
+        for (const o of listOf(res.value.body, 'outcomes').list) {
+          const id = idText(o.id)
+          const name = typeof o.outcome === 'string' && o.outcome.trim() !== '' ? o.outcome.trim() : null
+          if (id !== null && o.hidden !== true) entries.push({ id, name: name ?? nameOf(o, 'Outcome') })
+        }
+        return { ok: true, value: entries }
       },
       call,
       fresh,

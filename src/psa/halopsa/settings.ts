@@ -1,4 +1,4 @@
-// HaloPSA connection settings (DESIGN §7, reference/psa-apis.md §3).
+// HaloPSA connection settings (docs/psa/halopsa.md, "Settings").
 import Type from 'typebox'
 import { KindSettings, Str, TicketDefaults, Url } from '../settings.js'
 

@@ -1,7 +1,10 @@
 // What a fresh simulated HaloPSA instance holds. Statuses follow Halo's defaults (9 is Closed, 8
 // Resolved does not close) plus statuses whose names sound closed but do not close, and one closed
 // status whose name does not say so: a client must go by what Halo marks closed. Priorities repeat per
-// SLA, as Halo's Policy list does. Recurring invoices have negative ids, as Halo gives them.
+// SLA, as Halo's Policy list does. Recurring invoices have negative ids, as Halo gives them. Tickets:
+// several pages of them, most of the first client's, more than a page of those opened in the last day,
+// some with the summaries the tests use and a reference of another integration (or none), so that a
+// client looking for its own ticket has to narrow the list and check each candidate.
 import type {
   HaloClientRecord,
   HaloInvoiceLine,
@@ -10,6 +13,7 @@ import type {
   HaloRecurringInvoice,
   HaloStatusRecord,
   HaloTeam,
+  HaloTicket,
   HaloTicketType,
 } from './types.js'
 
@@ -80,6 +84,8 @@ export function seedTicketTypes(): HaloTicketType[] {
     { id: 3, name: 'Service Request', inactive: false, required: [], default_status_id: 1 },
     // The type alerts usually go to: its configuration makes the details mandatory.
     { id: 27, name: 'Alert', inactive: false, required: ['details'], default_status_id: 1 },
+    // A type whose configuration makes a category mandatory, which alerts do not set.
+    { id: 28, name: 'Change Request', inactive: false, required: ['category_1'], default_status_id: 1 },
     { id: 30, name: 'Retired Type', inactive: true, required: [], default_status_id: 1 },
   ]
 }
@@ -147,4 +153,41 @@ export function seedRecurringInvoices(clients: HaloClientRecord[]): HaloRecurrin
       lines: [item(24980, -96, 1394, 'Endpoint Protection per device', 12, 4.5, 1)],
     },
   ]
+}
+
+/** Summaries the tests create tickets with: seeded tickets carry them too, for other integrations. */
+const commonSummaries = ['Malware detected on WS-042', 'Disk failure on SRV01', 'Disk full on SRV01']
+
+export function seedTickets(clients: HaloClientRecord[], count: number, now = Date.now()): HaloTicket[] {
+  const active = clients.filter((c) => !c.inactive)
+  const first = active[0]
+  if (!first) return []
+  const hour = 60 * 60 * 1000
+  return Array.from({ length: count }, (_, i) => {
+    // Oldest first, as ids grow: a third of them within the last day (one every few minutes), the rest
+    // spread over the weeks before.
+    const recent = i >= count - Math.floor(count / 3)
+    const age = recent ? (count - i) * 0.05 * hour : 24 * hour + (count - i) * 4 * hour
+    const client = i % 4 === 3 ? (active[1 + (i % (active.length - 1 || 1))] ?? first) : first
+    const closed = !recent && i % 2 === 0
+    const opened = new Date(now - age).toISOString()
+    return {
+      id: 1000 + i,
+      summary: i % 5 === 0 ? (commonSummaries[i % commonSummaries.length] ?? '') : `Seeded ticket ${i}`,
+      details: `Seeded by the simulator.\n\nCorrelation ID: seeded-${i}`,
+      client_id: client.id,
+      client_name: client.name,
+      site_id: client.main_site_id,
+      tickettype_id: 1,
+      status_id: closed ? 9 : 1,
+      priority_id: 3,
+      team: 'Service Desk',
+      agent_id: 0,
+      // Another integration's reference, or none (a ticket a technician logged).
+      third_party_id_string: i % 2 === 0 ? `other-integration-${i}` : null,
+      hasbeenclosed: closed,
+      dateoccurred: opened,
+      dateclosed: closed ? new Date(now - age + hour).toISOString() : null,
+    }
+  })
 }

@@ -1,5 +1,5 @@
-// A simulated HaloPSA instance on loopback, written from Halo's API documentation and working public
-// clients (reference/psa-apis.md §3), not from our adapter:
+// A simulated HaloPSA instance on loopback, written from Halo's published API (its swagger) and working
+// public clients (docs/psa/halopsa.md lists them), not from our adapter:
 //   GET  /api/authinfo       no auth; {auth_url, ...} naming the authorisation server (404 when unset)
 //   POST /auth/token         (under the auth_url authinfo names) a form: grant_type=client_credentials, client_id, client_secret, scope;
 //                            ?tenant= when the instance has one; {access_token, token_type, expires_in}
@@ -8,7 +8,7 @@
 // without Retry-After; the harness's faults (fail, latency, rate) act before everything else.
 import { randomUUID } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { listen, type StartedSim, simApp } from '../harness.js'
+import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
 import { type Answer, type ApiRequest, param, refuse } from './answers.js'
 import { listRoutes } from './lists.js'
 import {
@@ -19,12 +19,26 @@ import {
   seedRecurringInvoices,
   seedStatuses,
   seedTeams,
+  seedTickets,
   seedTicketTypes,
 } from './seed.js'
 import { ticketRoutes } from './tickets.js'
 import type { HaloState } from './types.js'
 
 export type { HaloState } from './types.js'
+
+/**
+ * The calls whose answers a test loses: the create is POST /api/Tickets (without a query: a search is a
+ * GET with one); a note, and a close, are one POST /api/Actions each (the resolution note and new_status
+ * in one action), so 'close-note' and 'close' are that same call. The ticket update a close sends only
+ * when the action did not move the status is never the one lost.
+ */
+export const haloCalls: OpCalls = {
+  create: { method: 'POST', match: '^/api/Tickets$' },
+  note: { method: 'POST', match: '^/api/Actions$' },
+  'close-note': { method: 'POST', match: '^/api/Actions$' },
+  close: { method: 'POST', match: '^/api/Actions$' },
+}
 
 export interface HaloPsaSimOptions {
   port?: number
@@ -36,6 +50,8 @@ export interface HaloPsaSimOptions {
   tokenLifetimeSeconds?: number
   /** How many clients to seed (more than a page of 100, and more than 1,000 by default). */
   clients?: number
+  /** How many tickets to seed (several pages of 100; 480 by default, three in four of them the first client's). */
+  tickets?: number
   rateLimit?: { requests: number; perSeconds: number }
   logger?: boolean
 }
@@ -57,7 +73,7 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
       tokens: {},
       rateLimit: o.rateLimit ?? null,
       requestTimes: [],
-      briefTicketLists: false,
+      briefTicketLists: true,
       clients,
       teams: seedTeams(),
       priorities: seedPriorities(),
@@ -65,7 +81,7 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
       closedStatusIds: seedClosedStatusIds(),
       ticketTypes: seedTicketTypes(),
       outcomes: seedOutcomes(),
-      tickets: [],
+      tickets: seedTickets(clients, o.tickets ?? 480),
       actions: [],
       recurringInvoices: seedRecurringInvoices(clients),
       nextId: { ticket: 2041, action: 90_001, line: 30_001 },
@@ -185,7 +201,7 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
       `HaloPSA API (baseUrl ${baseUrl}; the API at ${baseUrl}/api; authinfo at ${baseUrl}/api/authinfo)`,
       `  token: POST ${baseUrl}/auth/token${state.credentials.tenant ? `?tenant=${state.credentials.tenant}` : ''} (form: grant_type=client_credentials, scope=all)`,
       `  clientId: ${state.credentials.clientId}  clientSecret: ${state.credentials.clientSecret}${state.credentials.tenant ? `  tenant: ${state.credentials.tenant}` : ''}`,
-      `  seeded: ${state.clients.length} clients (e.g. ${state.clients[0]?.id} ${state.clients[0]?.name}); teams ${state.teams.map((t) => t.name).join(', ')}; recurring invoices of client ${state.clients[0]?.id}`,
+      `  seeded: ${state.clients.length} clients (e.g. ${state.clients[0]?.id} ${state.clients[0]?.name}); teams ${state.teams.map((t) => t.name).join(', ')}; ${state.tickets.length} tickets; recurring invoices of client ${state.clients[0]?.id}`,
     ].join('\n')
   return { ...sim, describe }
 }

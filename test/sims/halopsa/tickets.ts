@@ -1,7 +1,12 @@
-// The simulator's tickets and actions. POST /api/Tickets takes an array of Faults: without id a create
-// (summary and client required, the team by name, the type's own mandatory fields, every id checked),
-// with id an update. POST /api/Actions takes an array of actions: a note, an outcome by name or id, and
-// new_status to move the ticket. A ticket in a closed status has hasbeenclosed and dateclosed.
+// The simulator's tickets and actions. GET /api/Tickets applies only query parameters Halo's published
+// API lists (client_id, status_id, open_only/closed_only, search/search_summary/search_details,
+// datesearch with startdate/enddate, order/orderdesc, paging): any other one (third_party_id_string,
+// say) is ignored, as Halo ignores what it does not know. GET /api/Actions takes ticket_id,
+// startdate/enddate and count, and answers every matching action (Halo documents no paging there).
+// POST /api/Tickets takes an array of Faults: without id a create (summary and client required, the
+// team by name, the type's own mandatory fields, every id checked), with id an update. POST
+// /api/Actions takes an array of actions: a note, an outcome by name or id, and new_status to move the
+// ticket. A ticket in a closed status has hasbeenclosed and dateclosed.
 import {
   type Answer,
   type ApiRequest,
@@ -17,6 +22,15 @@ import {
 } from './answers.js'
 import type { HaloAction, HaloState, HaloTicket } from './types.js'
 
+/** The summary's limit (a guess: Halo documents none; 255 is the width of its short text columns). */
+export const summaryMax = 255
+/**
+ * Details and action notes: Halo documents no limit (its swagger gives maxLength on other schemas, none
+ * on Faults.details or Actions.note). The simulator refuses beyond 100,000 characters, the adapter's own
+ * cap (a guess), so that a test shows the adapter fits what it sends.
+ */
+export const textMax = 100_000
+
 export function ticketRoutes(req: ApiRequest, state: HaloState): Answer | null {
   const [resource, id, more] = req.segments
   if (resource === 'tickets' && more === undefined) {
@@ -28,36 +42,101 @@ export function ticketRoutes(req: ApiRequest, state: HaloState): Answer | null {
     if (req.method === 'POST' && id === undefined) return postTickets(req.body, state)
   }
   if (resource === 'actions' && id === undefined) {
-    if (req.method === 'GET') {
-      const ticketId = intParam(req.params, 'ticket_id')
-      return paged(
-        state.actions.filter((a) => ticketId === null || a.ticket_id === ticketId),
-        req.params,
-        'actions',
-      )
-    }
+    if (req.method === 'GET') return listActions(req.params, state)
     if (req.method === 'POST') return postActions(req.body, state)
   }
   return null
 }
 
 function listTickets(params: URLSearchParams, state: HaloState): Answer {
-  const ref = param(params, 'third_party_id_string')
   const clientId = intParam(params, 'client_id')
-  const search = param(params, 'search')?.toLowerCase()
+  const statusId = intParam(params, 'status_id')
+  const dates = dateWindow(params, ticketDateFields)
+  if (typeof dates === 'string') return refuse(400, dates)
+  const contains = (text: string, name: string) => {
+    const v = param(params, name)?.toLowerCase()
+    return !v || text.toLowerCase().includes(v)
+  }
   const closed = (t: HaloTicket) => state.closedStatusIds.includes(t.status_id)
   const found = state.tickets.filter(
     (t) =>
-      (ref === null || state.briefTicketLists || t.third_party_id_string === ref) &&
       (clientId === null || t.client_id === clientId) &&
-      (!search || t.summary.toLowerCase().includes(search)) &&
+      (statusId === null || t.status_id === statusId) &&
       !(flag(params, 'open_only') && closed(t)) &&
-      !(flag(params, 'closed_only') && !closed(t)),
+      !(flag(params, 'closed_only') && !closed(t)) &&
+      contains(`${t.id} ${t.summary} ${t.details}`, 'search') &&
+      contains(t.summary, 'search_summary') &&
+      contains(t.details, 'search_details') &&
+      (dates === null || dates.holds(t as unknown as Record<string, unknown>)),
   )
   const listed = state.briefTicketLists
     ? found.map(({ third_party_id_string: _ref, details: _d, ...brief }) => brief)
     : found
-  return paged(listed, params, 'tickets')
+  return paged(ordered(listed, params), params, 'tickets')
+}
+
+/** `datesearch`'s values as Halo's swagger gives them (its own spelling), and the fields they mean. */
+const ticketDateFields: Record<string, string> = { dateoccured: 'dateoccurred', datecleared: 'dateclosed' }
+
+/**
+ * The date window of `datesearch` (a field Halo names) with `startdate`/`enddate`; for actions, the
+ * action's date. An unknown field applies none; a date that is not one is refused.
+ */
+function dateWindow(
+  params: URLSearchParams,
+  fields: Record<string, string> | string,
+): { holds(r: Record<string, unknown>): boolean } | null | string {
+  const field = typeof fields === 'string' ? fields : fields[param(params, 'datesearch')?.toLowerCase() ?? '']
+  if (!field) return null
+  const bound = (name: string) => {
+    const v = param(params, name)
+    if (v === null || v === '') return null
+    const at = Date.parse(v)
+    return Number.isFinite(at) ? at : `'${v}' is not a valid ${name}.`
+  }
+  const start = bound('startdate')
+  const end = bound('enddate')
+  if (typeof start === 'string') return start
+  if (typeof end === 'string') return end
+  if (start === null && end === null) return null
+  return {
+    holds: (r) => {
+      const v = r[field]
+      const at = typeof v === 'string' ? Date.parse(v) : Number.NaN
+      return Number.isFinite(at) && (start === null || at >= start) && (end === null || at <= end)
+    },
+  }
+}
+
+/** Ordered by `order` (a field of the records) and `orderdesc`; without a known field, by id, oldest
+ * first (Halo's default order is not documented). */
+function ordered<T extends { id: number }>(items: T[], params: URLSearchParams): T[] {
+  const field = param(params, 'order')?.toLowerCase()
+  const known = field !== undefined && items.some((t) => field in t)
+  const key = known ? field : 'id'
+  const desc = known && flag(params, 'orderdesc')
+  const value = (t: T) => (t as unknown as Record<string, unknown>)[key]
+  const sorted = [...items].sort((a, b) => {
+    const x = value(a)
+    const y = value(b)
+    const c =
+      typeof x === 'number' && typeof y === 'number' ? x - y : String(x ?? '').localeCompare(String(y ?? ''))
+    return c !== 0 ? c : a.id - b.id
+  })
+  return desc ? sorted.reverse() : sorted
+}
+
+function listActions(params: URLSearchParams, state: HaloState): Answer {
+  const ticketId = intParam(params, 'ticket_id')
+  const dates = dateWindow(params, 'datetime')
+  if (typeof dates === 'string') return refuse(400, dates)
+  const found = state.actions.filter(
+    (a) =>
+      (ticketId === null || a.ticket_id === ticketId) &&
+      (dates === null || dates.holds(a as unknown as Record<string, unknown>)),
+  )
+  const count = intParam(params, 'count')
+  return answer({ record_count: found.length, actions: count === null ? found : found.slice(0, count) })
 }
 
 function postTickets(body: unknown, state: HaloState): Answer {
@@ -77,7 +156,9 @@ function postTickets(body: unknown, state: HaloState): Answer {
 function checkNew(r: Record<string, unknown>, state: HaloState): string | (() => HaloTicket) {
   const summary = typeof r.summary === 'string' ? r.summary.trim() : ''
   if (summary === '') return 'Please enter a Summary.'
-  if (summary.length > 255) return 'Summary cannot be longer than 255 characters.'
+  if (summary.length > summaryMax) return `Summary cannot be longer than ${summaryMax} characters.`
+  if (typeof r.details === 'string' && r.details.length > textMax)
+    return `Details cannot be longer than ${textMax} characters.`
   const client = state.clients.find((c) => c.id === num(r.client_id))
   if (!client) return `Client ${String(r.client_id)} does not exist.`
   const typeId = num(r.tickettype_id) ?? 1
@@ -174,6 +255,7 @@ function postActions(body: unknown, state: HaloState): Answer {
     const note = typeof r.note === 'string' ? r.note : typeof r.note_html === 'string' ? r.note_html : ''
     const newStatus = r.new_status === undefined || r.new_status === null ? null : num(r.new_status)
     if (note.trim() === '' && newStatus === null) return refuse(400, 'Please enter a note.')
+    if (note.length > textMax) return refuse(400, `The note cannot be longer than ${textMax} characters.`)
     if (newStatus !== null && !state.statuses.some((s) => s.id === newStatus))
       return refuse(400, `Status ${String(r.new_status)} does not exist.`)
     const outcome =

@@ -116,7 +116,10 @@ export interface HaloState {
   rateLimit: { requests: number; perSeconds: number } | null
   /** When each counted API request arrived (epoch ms). */
   requestTimes: number[]
-  /** GET /api/Tickets ignores the third_party_id_string filter and lists tickets without that field. */
+  /**
+   * GET /api/Tickets lists tickets without third_party_id_string and details (true by default: which
+   * columns Halo's list carries is not documented, so a client must read a ticket to see its reference).
+   */
   briefTicketLists: boolean
   clients: HaloClientRecord[]
   teams: HaloTeam[]
