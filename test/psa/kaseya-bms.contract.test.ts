@@ -1,9 +1,11 @@
 // The adapter contract on Kaseya BMS, against the BMS simulator on loopback: tokens that expire every
-// few seconds (so the run renews them midway), accounts over three pages, recurring services for usage.
+// few seconds (so the run renews them midway), accounts over three pages, several hundred tickets
+// (four pages of the ticket list, many on the fixture's account), recurring services for usage.
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import { kaseyaBmsPsa } from '../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
-import { startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
+import { loseNextAnswer } from '../sims/harness.js'
+import { bmsCalls, seededTickets, startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
 import { adapterContract } from './contract.js'
 
 adapterContract('Kaseya BMS', async () => {
@@ -47,13 +49,20 @@ adapterContract('Kaseya BMS', async () => {
     tickets: async () => sim.state.tickets.length,
     async state(id) {
       const t = find(id)
-      return { closed: t.completedDate !== null, notes: t.notes.map((n) => n.details) }
+      return {
+        closed: t.completedDate !== null,
+        notes: t.notes.map((n) => n.details),
+        title: t.title,
+        description: t.details,
+      }
     },
     async closeInPsa(id) {
       Object.assign(find(id), { statusId: 7, completedDate: new Date().toISOString() })
     },
     failNext: async (status, count, retryAfterSeconds) =>
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    loseNext: async (op) => loseNextAnswer(sim, bmsCalls, op),
+    seededTickets,
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
     async close() {

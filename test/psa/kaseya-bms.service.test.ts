@@ -1,6 +1,6 @@
 // Kaseya BMS through the service's HTTP API, against the BMS simulator.
 import type { KaseyaBmsState } from '../sims/kaseya-bms/server.js'
-import { startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
+import { bmsCalls, startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
 import { throughService } from './through-service.js'
 
 const login = { tenant: 'Acme MSP', username: 'api@acme-msp.example', password: 'bms-password' }
@@ -16,9 +16,10 @@ throughService<KaseyaBmsState>({
   ticket(sim, id) {
     const t = sim.state.tickets.find((x) => String(x.id) === id)
     if (!t) throw new Error(`no Kaseya BMS ticket ${id}`)
-    // Our reference ends the title: "… (ab-ref:{correlationId})".
-    const ref = /\(ab-ref:([^)]+)\)$/.exec(t.title)?.[1] ?? null
-    return { closed: t.completedDate !== null, notes: t.notes.length, summary: t.title, ref }
+    // Our reference is the last line of the Details: "(ab-ref:{correlationId})".
+    const ref = /\n\(ab-ref:([^)]+)\)$/.exec(t.details)?.[1] ?? null
+    return { closed: t.completedDate !== null, notes: t.notes.map((n) => n.details), summary: t.title, ref }
   },
+  calls: bmsCalls,
   failureText: /Simulated failure/,
 })

@@ -1,8 +1,9 @@
 // What only Kaseya BMS does: its JWT expires (renewed with the refresh token, or by a new login when
 // BMS refuses the refresh), it refuses with `success: false` at HTTP 200, public clients disagree on
 // where its pages start, it limits each endpoint per hour, its lookup tables have undocumented names,
-// which status completes a ticket is learned from BMS, and a recurring service's Units may be added or
-// replaced by the documented POST. Credentials go only in the login form and the Bearer header.
+// which status completes a ticket is learned from BMS, a retry after a lost answer looks for what the
+// earlier attempt wrote, and a recurring service's Units may be added or replaced by the documented
+// POST. Credentials go only in the login form and the Bearer header.
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
@@ -13,6 +14,7 @@ import type { StartedSim } from '../sims/harness.js'
 import {
   type KaseyaBmsSimOptions,
   type KaseyaBmsState,
+  seededTickets,
   startKaseyaBmsSim,
 } from '../sims/kaseya-bms/server.js'
 
@@ -21,7 +23,7 @@ const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
 let n = 0
 const ticketCall = () => {
   const id = `bms-${Date.now()}-${n++}`
-  return { ...call(), correlationId: id, ref: id, adopt: false }
+  return { ...call(), correlationId: id, ref: id, marker: id, adopt: false }
 }
 const ticket: NewPsaTicket = {
   companyId: '1001',
@@ -138,7 +140,7 @@ describe('Kaseya BMS adapter: refusals and limits', () => {
       await (await setup({}, { noteType: '99' })).client.appendNote('9003', 'x', ticketCall()),
     )
     assert.match(note.message, /Note type 99 is not valid/)
-    assert.equal(sim.state.tickets.length, 3, 'nothing was made')
+    assert.equal(sim.state.tickets.length, seededTickets, 'nothing was made')
   })
 
   test('each endpoint has its own hourly budget, spent before BMS has to refuse', async () => {
@@ -229,21 +231,6 @@ describe('Kaseya BMS adapter: statuses, look-up tables, usage', () => {
     assert.deepEqual(closed, ['Completed', 'Closed'])
   })
 
-  test('lookup tables under other names are found; a set name is used as it is', async () => {
-    const { sim, client } = await setup()
-    const { TicketType, TicketSource, NoteType } = sim.state.tables
-    sim.state.tables = { TicketTypes: TicketType!, Source: TicketSource!, TicketNoteType: NoteType! }
-    sim.state.tableNames = { ticketTypes: 'TicketTypes', sources: 'Source', noteTypes: 'TicketNoteType' }
-    const types = value(await client.lookup('types', {}, call()))
-    assert.ok(types.some((x) => x.name === 'Service Request'))
-    const made = value(await client.createTicket({ ...ticket, type: 'Alert' }, ticketCall()))
-    value(await client.appendNote(made.ticketId, 'noted', ticketCall()))
-    assert.equal(sim.state.tickets.find((x) => String(x.id) === made.ticketId)?.typeId, 4)
-    const named = await setup({}, { lookupTables: { ticketTypes: 'Nope' } })
-    const f = failure(await named.client.lookup('types', {}, call()))
-    assert.match(f.message, /Invalid lookup table name 'Nope'.*set lookupTables\.ticketTypes/)
-  })
-
   test('units that replace rather than add: detected, and the line still ends at the count', async () => {
     const { sim, client } = await setup({ serviceUnits: 'set', servicesRoute: 'contract' })
     const lines = value(await client.billingLines('1001', call()))
@@ -264,5 +251,193 @@ describe('Kaseya BMS adapter: statuses, look-up tables, usage', () => {
       [4, 14, 9],
       'the difference, then the count itself, then counts only',
     )
+  })
+})
+
+describe('Kaseya BMS adapter: look-up tables', () => {
+  const posted = (sim: StartedSim<KaseyaBmsState>) =>
+    sim.callsTo(/\/servicedesk\/tickets$/, 'POST').map((c) => c.body as Record<string, unknown>)
+
+  test('the test finds the tables under the known spellings, keeps them, and names what it uses', async () => {
+    const { sim, client } = await setup({
+      lookupTables: { ticketTypes: 'TicketTypes', sources: 'Source', noteTypes: 'TicketNoteType' },
+    })
+    const tested = value(await client.test(call()))
+    assert.match(tested.detail, /ticket types from TicketTypes \(BMS's default: Incident\)/)
+    assert.match(tested.detail, /ticket sources from Source \(BMS's default: Phone\)/)
+    assert.match(tested.detail, /note types from TicketNoteType \(BMS's default: General\)/)
+    assert.match(tested.detail, /statuses that count as closed: Completed, Closed\.$/)
+    const tried = sim.callsTo(/\/system\/lookup\//).length
+    // The portal's pick lists come from the tables found, asked for by their name alone.
+    const sources = value(await client.lookup('sources', {}, call()))
+    assert.deepEqual(
+      sources.map((x) => x.name),
+      ['Client Portal', 'Phone', 'Email', 'Monitoring System', 'Other'],
+    )
+    const noteTypes = value(await client.lookup('noteTypes', {}, call()))
+    assert.deepEqual(
+      noteTypes.map((x) => x.name),
+      ['General', 'Internal', 'Resolution'],
+    )
+    const types = value(await client.lookup('types', {}, call()))
+    assert.ok(
+      types.every((x) => x.name !== 'Legacy'),
+      'inactive types are not offered',
+    )
+    assert.equal(sim.callsTo(/\/system\/lookup\//).length, tried + 3, 'one call each: the name is kept')
+    assert.deepEqual(value(await client.lookup('categories', {}, call())), [])
+  })
+
+  test('ids picked from the portal lists are what the ticket and the note carry; SourceId is always sent', async () => {
+    const first = await setup()
+    const sources = value(await first.client.lookup('sources', {}, call()))
+    const noteTypes = value(await first.client.lookup('noteTypes', {}, call()))
+    const types = value(await first.client.lookup('types', {}, call()))
+    const monitoring = sources.find((x) => x.name === 'Monitoring System')!
+    const internal = noteTypes.find((x) => x.name === 'Internal')!
+    const alert = types.find((x) => x.name === 'Alert')!
+    // Without settings: BMS's defaults.
+    const plain = value(await first.client.createTicket(ticket, ticketCall()))
+    assert.equal(posted(first.sim).at(-1)?.SourceId, 2, "BMS's default source")
+    value(await first.client.appendNote(plain.ticketId, 'noted', ticketCall()))
+    const { sim, client } = await setup(
+      {},
+      { source: monitoring.id, noteType: internal.id, defaults: { type: alert.id } },
+    )
+    value(await client.test(call()))
+    const made = value(await client.createTicket({ ...ticket, type: alert.id }, ticketCall()))
+    value(await client.appendNote(made.ticketId, 'noted', ticketCall()))
+    const t = sim.state.tickets.find((x) => String(x.id) === made.ticketId)!
+    assert.deepEqual([t.sourceId, t.typeId, t.notes[0]?.typeId], [4, 4, 2])
+  })
+
+  test('no table answers: the test and the create say which look-up failed and how to set the id', async () => {
+    for (const unknownTable of ['refuse', 'empty'] as const) {
+      const none = { ticketTypes: null, sources: null, noteTypes: null }
+      const { sim, client } = await setup({ lookupTables: none, unknownTable })
+      const f = failure(await client.test(call()))
+      assert.match(f.message, /Kaseya BMS lists no ticket types under \/v2\/system\/lookup\/\{tableName\}/)
+      assert.match(f.message, /TicketType: (Invalid lookup table name 'TicketType'\.|no entries)/)
+      assert.match(f.message, /set defaults\.type \(or a rule's ticket type\) to its id in BMS/)
+      assert.match(f.message, /set source to its id in BMS, or lookupTables\.sources/)
+      assert.match(f.message, /set noteType to its id in BMS, or lookupTables\.noteTypes/)
+      const made = failure(await client.createTicket({ ...ticket, type: '1' }, ticketCall()))
+      assert.deepEqual([made.kind, made.retryable], ['rejected', false])
+      assert.match(made.message, /lists no ticket sources.*set source to its id in BMS/)
+      assert.equal(posted(sim).length, 0, 'no ticket without a SourceId')
+    }
+    // Ids set by hand need no table; a table name set by hand is used as it is.
+    const ids = { source: '4', noteType: '2', defaults: { type: '4' } }
+    const { sim, client } = await setup(
+      { lookupTables: { ticketTypes: null, sources: null, noteTypes: null } },
+      ids,
+    )
+    const tested = value(await client.test(call()))
+    assert.match(tested.detail, /ticket sources: no look-up answers, the id 4 set in source is used/)
+    const made = value(await client.createTicket({ ...ticket, type: '4' }, ticketCall()))
+    value(await client.appendNote(made.ticketId, 'noted', ticketCall()))
+    assert.equal(posted(sim).at(-1)?.SourceId, 4)
+    const named = await setup(
+      { lookupTables: { sources: 'SrcTable' } },
+      { lookupTables: { sources: 'SrcTable' } },
+    )
+    value(await named.client.test(call()))
+    assert.equal(named.sim.callsTo(/\/system\/lookup\/Source/i).length, 0, 'no spelling guessed')
+    const wrong = await setup({}, { lookupTables: { ticketTypes: 'Nope' } })
+    const f = failure(await wrong.client.lookup('types', {}, call()))
+    assert.match(f.message, /Invalid lookup table name 'Nope'.*lookupTables\.ticketTypes/)
+  })
+
+  test('a source named by hand that BMS does not list fails the test in one sentence', async () => {
+    const { client } = await setup({}, { source: 'Carrier pigeon' })
+    const f = failure(await client.test(call()))
+    assert.equal(
+      f.message,
+      "Kaseya BMS has no ticket source 'Carrier pigeon' in TicketSource; set source to one it lists.",
+    )
+  })
+
+  test('on a tenant without completed tickets the test says closed statuses are not known yet', async () => {
+    const { client } = await setup({ history: false })
+    const tested = value(await client.test(call()))
+    assert.match(tested.detail, /which statuses count as closed is not known yet/)
+  })
+})
+
+describe('Kaseya BMS adapter: after a lost answer', () => {
+  test('the adopt look-up asks the ticket list for the account, the last two days and the tag', async () => {
+    const { sim, client } = await setup({ accounts: 30 })
+    const c = ticketCall()
+    sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/v2/servicedesk/tickets$' } })
+    failure(await client.createTicket(ticket, c))
+    const before = sim.state.tickets.length
+    const again = value(await client.createTicket(ticket, { ...c, adopt: true }))
+    assert.equal(again.adopted, true)
+    assert.equal(sim.state.tickets.length, before)
+    const look = sim.callsTo(/\/servicedesk\/tickets$/, 'GET').at(-1)!
+    const q = new URL(look.url, sim.url).searchParams
+    assert.equal(q.get('Filter.AccountIds'), '1001')
+    assert.equal(q.get('Filter.Details'), `(ab-ref:${c.ref})`)
+    const since = Date.parse(q.get('Filter.OpenDateFrom') ?? '')
+    assert.ok(Math.abs(Date.now() - 2 * 86_400_000 - since) < 60_000, 'two days back')
+    const t = sim.state.tickets.find((x) => String(x.id) === again.ticketId)!
+    assert.ok(t.details.endsWith(`\n\n(ab-ref:${c.ref})`), 'the tag ends the Details')
+    assert.equal(t.title, ticket.summary, 'the title is the alert’s')
+  })
+
+  test('where BMS’s Details filter does not match inside the text, the account’s recent tickets are read', async () => {
+    const { sim, client } = await setup({ accounts: 30, textFilter: 'startsWith' })
+    const c = ticketCall()
+    const made = value(await client.createTicket(ticket, c))
+    const again = value(await client.createTicket(ticket, { ...c, adopt: true }))
+    assert.deepEqual([again.ticketId, again.adopted], [made.ticketId, true])
+    const reads = sim.callsTo(/\/servicedesk\/tickets$/, 'GET')
+    assert.ok(
+      reads.some((r) => !r.url.includes('Filter.Details') && r.url.includes('Filter.AccountIds=1001')),
+      'read without the text filter',
+    )
+    // Nothing made: no ticket, and no other account's ticket taken.
+    const none = value(await client.createTicket(ticket, { ...ticketCall(), adopt: true }))
+    assert.equal(none.adopted, false)
+  })
+
+  test('a lost note is found among more than a page of the ticket’s notes, and not written again', async () => {
+    const { sim, client } = await setup()
+    const made = value(await client.createTicket(ticket, ticketCall()))
+    for (let i = 0; i < 150; i++) value(await client.appendNote(made.ticketId, `note ${i}`, ticketCall()))
+    const c = { ...ticketCall(), marker: 'msg-lost-1' }
+    sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/notes$' } })
+    failure(await client.appendNote(made.ticketId, 'Update\n\nMessage ID: msg-lost-1', c))
+    value(await client.appendNote(made.ticketId, 'Update\n\nMessage ID: msg-lost-1', { ...c, adopt: true }))
+    const t = sim.state.tickets.find((x) => String(x.id) === made.ticketId)!
+    assert.equal(t.notes.filter((n) => n.details.includes('msg-lost-1')).length, 1)
+    assert.ok(sim.callsTo(/\/notes$/, 'GET').length >= 2, 'more than one page read')
+  })
+
+  test('a lost move to a status that does not complete: the retry finds its note and writes none', async () => {
+    const { sim, client } = await setup()
+    const made = value(await client.createTicket(ticket, ticketCall()))
+    const c = { ...ticketCall(), marker: 'msg-move-1' }
+    const close = { note: 'Moved\n\nMessage ID: msg-move-1', closedStatus: 'Resolved' }
+    sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/notes$' } })
+    failure(await client.closeTicket(made.ticketId, close, c))
+    const again = value(await client.closeTicket(made.ticketId, close, { ...c, adopt: true }))
+    assert.equal(again.alreadyClosed, false)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.ticketId)!
+    assert.equal(t.notes.filter((n) => n.details.includes('msg-move-1')).length, 1)
+    assert.equal(t.statusId, 4)
+  })
+
+  test('long texts are fitted to the limits; the tag survives the cut', async () => {
+    const { sim, client } = await setup()
+    const c = ticketCall()
+    const long = { ...ticket, summary: `Disk ${'very '.repeat(80)}full`, description: 'x '.repeat(30_000) }
+    const made = value(await client.createTicket(long, c))
+    const t = sim.state.tickets.find((x) => String(x.id) === made.ticketId)!
+    assert.ok(t.title.length <= 250 && t.title.endsWith('…'), t.title)
+    assert.ok(t.details.length <= 32_000 && t.details.startsWith(long.summary))
+    assert.ok(t.details.endsWith(`(ab-ref:${c.ref})`))
+    const adopted = value(await client.createTicket(long, { ...c, adopt: true }))
+    assert.deepEqual([adopted.ticketId, adopted.adopted], [made.ticketId, true])
   })
 })

@@ -1,10 +1,11 @@
 // Self-test of the Kaseya BMS simulator over HTTP: what a client meets, from the login and its tokens
-// to tickets, notes and resolving, the look-ups and their pages, the hourly limit per endpoint, the
-// recurring services of usage, and envelopes everywhere.
+// to tickets (several hundred, filtered only by documented parameters), notes and resolving, text
+// limits, the look-ups and their pages, lookup tables under names a test chooses, the hourly limit per
+// endpoint, the recurring services of usage, lost answers, and envelopes everywhere.
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
-import type { StartedSim } from './harness.js'
-import { type KaseyaBmsState, startKaseyaBmsSim } from './kaseya-bms/server.js'
+import { loseNextAnswer, type StartedSim } from './harness.js'
+import { bmsCalls, type KaseyaBmsState, seededTickets, startKaseyaBmsSim } from './kaseya-bms/server.js'
 
 type Json = Record<string, any>
 const form = (fields: Record<string, string>) => ({
@@ -226,6 +227,118 @@ describe('Kaseya BMS simulator', () => {
       sim.state.limit.perEndpointPerHour = 1500
       sim.state.limit.calls = {}
     }
+  })
+
+  it('holds several hundred tickets; applies documented filters only, pages them and counts them', async () => {
+    const all = await api('/servicedesk/tickets?PageSize=100&PageNumber=1')
+    assert.equal(all.body.result.length, 100)
+    assert.ok(all.body.totalRecords >= seededTickets, 'more tickets than a page')
+    // Filter.AccountId (singular) is not a parameter of the list: not applied.
+    const undocumented = await api('/servicedesk/tickets?Filter.AccountId=1002&PageSize=100')
+    assert.equal(undocumented.body.totalRecords, all.body.totalRecords)
+    const since = new Date(Date.now() - 2 * 86_400_000).toISOString()
+    const recent = await api(
+      `/servicedesk/tickets?Filter.AccountIds=1002&Filter.OpenDateFrom=${encodeURIComponent(since)}&PageSize=100`,
+    )
+    assert.ok(recent.body.totalRecords > 100, 'the account has more than a page of recent tickets')
+    assert.ok(recent.body.result.every((t: Json) => t.accountId === 1002 && t.openDate >= since))
+    const tagged = await api(`/servicedesk/tickets?Filter.Details=${encodeURIComponent('(ab-ref:seeded-7)')}`)
+    assert.deepEqual(
+      tagged.body.result.map((t: Json) => t.details.split('\n').at(-1)),
+      ['(ab-ref:seeded-7)'],
+    )
+    const bad = await api('/servicedesk/tickets?Filter.OpenDateFrom=yesterday')
+    assert.equal(bad.body.success, false)
+  })
+
+  it('refuses texts over its limits as ASP.NET validation does', async () => {
+    const base = {
+      Details: 'x',
+      AccountId: 1001,
+      LocationId: 5001,
+      StatusId: 1,
+      PriorityId: 3,
+      TypeId: 1,
+      SourceId: 2,
+      OpenDate: new Date().toISOString(),
+    }
+    const title = await api('/servicedesk/tickets', {
+      method: 'POST',
+      body: { ...base, Title: 't'.repeat(256) },
+    })
+    assert.deepEqual(title.body.error.subErrors, [
+      'The field Title must be a string with a maximum length of 255.',
+    ])
+    const details = await api('/servicedesk/tickets', {
+      method: 'POST',
+      body: { ...base, Title: 'ok', Details: 'd'.repeat(32_001) },
+    })
+    assert.match(details.body.error.subErrors[0], /Details must be a string with a maximum length of 32000/)
+    const noSource = await api('/servicedesk/tickets', {
+      method: 'POST',
+      body: { ...base, Title: 'ok', SourceId: undefined },
+    })
+    assert.deepEqual(noSource.body.error.subErrors, ['The SourceId field is required.'])
+    const note = await api('/servicedesk/tickets/9003/notes', {
+      method: 'POST',
+      body: { Details: 'n'.repeat(32_001), IsInternal: true, NoteDate: new Date().toISOString(), TypeId: 1 },
+    })
+    assert.equal(note.body.success, false)
+  })
+
+  it('lists a ticket’s notes a page at a time, without a record count', async () => {
+    const t = sim.state.tickets.find((x) => x.id === 9001)!
+    for (let i = 0; i < 120; i++)
+      t.notes.push({
+        id: 80_000 + i,
+        details: `n${i}`,
+        isInternal: true,
+        typeId: 1,
+        noteDate: '',
+        createdOn: '',
+      })
+    const first = await api('/servicedesk/tickets/9001/notes?PageSize=100&PageNumber=1')
+    const second = await api('/servicedesk/tickets/9001/notes?PageSize=100&PageNumber=2')
+    assert.deepEqual([first.body.result.length, second.body.result.length], [100, 20])
+    assert.equal('totalRecords' in first.body, false)
+    assert.equal(first.body.result[0].typeName, 'General')
+  })
+
+  it('answers each lookup table under the name a test gives; others refused or empty', async () => {
+    const other = await startKaseyaBmsSim({
+      accounts: 10,
+      lookupTables: { sources: 'Source', noteTypes: null },
+      unknownTable: 'empty',
+    })
+    try {
+      const t = (await (await fetch(`${other.url}/v2/security/authenticate`, form(login))).json()) as Json
+      const get = async (name: string) =>
+        (await (
+          await fetch(`${other.url}/v2/system/lookup/${name}`, {
+            headers: { authorization: `Bearer ${t.result.accessToken}` },
+          })
+        ).json()) as Json
+      assert.equal((await get('TicketType')).result.length, 5)
+      assert.equal((await get('source')).result.length, 5, 'case ignored')
+      assert.deepEqual((await get('TicketSource')).result, [], 'not this name')
+      assert.deepEqual((await get('NoteType')).result, [], 'no name answers for note types')
+      assert.match(other.describe(), /noteTypes \(none answers\)/)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('loses the answer of each ticket operation after carrying it out', async () => {
+    loseNextAnswer(sim, bmsCalls, 'note')
+    const before = sim.state.tickets.find((x) => x.id === 9003)!.notes.length
+    await assert.rejects(
+      api('/servicedesk/tickets/9003/notes', {
+        method: 'POST',
+        body: { Details: 'lost', IsInternal: true, NoteDate: new Date().toISOString(), TypeId: 1 },
+      }),
+    )
+    assert.equal(sim.state.tickets.find((x) => x.id === 9003)!.notes.length, before + 1, 'written')
+    assert.equal(bmsCalls['close-note'].match, bmsCalls.close.match, 'resolve is one call')
   })
 
   it('faults answer in its envelope; describe names the login', async () => {

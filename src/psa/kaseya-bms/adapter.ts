@@ -1,9 +1,10 @@
-// Kaseya BMS (API v2), as its spec and working clients describe it (reference/psa-apis.md §4):
-// tickets at /v2/servicedesk/tickets with every field BMS requires (the account's main location, a
-// status, priority, ticket type and source, the open date), our reference at the end of the title
-// (the one field the ticket list can filter on), notes at …/tickets/{id}/notes, and closing with
-// …/tickets/{id}/resolve and a status BMS classes as completed (completion.ts). Settings may name a BMS
-// id or its name; names are resolved against BMS's look-ups.
+// Kaseya BMS (API v2), as its published OpenAPI and working clients describe it (docs/psa/kaseya-bms.md):
+// tickets at /v2/servicedesk/tickets with every field TicketInputDto requires (the account's main
+// location, a status, priority, ticket type and source, the open date), our reference on the last line
+// of the Details (tag.ts), notes at …/tickets/{id}/notes, and closing with …/tickets/{id}/resolve and a
+// status BMS classes as completed (completion.ts). Settings may name a BMS id or its name; names are
+// resolved against BMS's look-ups. A retry after a lost answer looks before it writes: for the ticket
+// (tag.ts), for a note carrying the alert's marker (notes.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -13,39 +14,44 @@ import {
   fail,
   type LookupKind,
   type NewPsaTicket,
+  type NoteCall,
   ok,
   type PsaAdapter,
   type PsaCall,
   type PsaConnection,
   type PsaEntity,
   type PsaResult,
-  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { ConnectionPool } from '../core/connections.js'
-import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
+import { PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName } from '../core/names.js'
+import { fitText, fitTicket } from '../core/text.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
 import { KaseyaBmsClient } from './client.js'
-import { Completion } from './completion.js'
+import { Completion, completedDateOf } from './completion.js'
 import { idFromTable, ticketFields } from './fields.js'
 import { type BmsEntry, Lists } from './lists.js'
+import { hasNoteWith } from './notes.js'
 import { KaseyaBmsSettings, kaseyaBmsSecrets } from './settings.js'
-import { findByTag, refTag } from './tag.js'
+import { findByTag, refTag, type TagSearch } from './tag.js'
 import { connectionTest } from './test.js'
 import { bmsErrorText, field, num, str } from './wire.js'
 
 type Settings = Static<typeof KaseyaBmsSettings>
 type Conn = PsaConnection<Settings>
 
+/** BMS publishes no lengths (TicketInputDto gives none): conservative guesses, docs/psa/kaseya-bms.md. */
 const limits = { title: 250, details: 32_000, note: 32_000 }
+const psaName = 'Kaseya BMS'
 
-class State {
+export class State {
   readonly lists: Lists
   readonly completion: Completion
   readonly services: ServicesWay = { read: null, units: null }
+  readonly tags: TagSearch = { detailsFilterWorks: false }
   constructor(
     readonly client: KaseyaBmsClient,
     readonly s: Settings,
@@ -83,7 +89,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
   }
 
   test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
-    return connectionTest(this.pool.of(conn).client, call)
+    return connectionTest(this.pool.of(conn), call)
   }
 
   async createTicket(
@@ -92,22 +98,24 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
     const state = this.pool.of(conn)
+    if (!/^\d+$/.test(t.companyId)) return refused(`Kaseya BMS account ids are numbers, not '${t.companyId}'`)
     const tag = refTag(call.ref)
     if (call.adopt) {
-      const found = await findByTag(state.client, tag, call)
+      const found = await findByTag(state.client, state.tags, tag, t.companyId, call)
       if (!found.ok) return found
       if (found.value) return ok({ ticketId: found.value, adopted: true })
     }
-    if (!/^\d+$/.test(t.companyId)) return refused(`Kaseya BMS account ids are numbers, not '${t.companyId}'`)
     const fields = await ticketFields(state.lists, state.completion, state.s, t, call)
     if (!fields.ok) return fields
-    const titleRoom = limits.title - tag.length - 1
+    // The tag is the Details' last line, out of reach of the cut.
+    const fitted = fitTicket(
+      t,
+      { title: limits.title, description: limits.details - tag.length - 2 },
+      psaName,
+    )
     const body = {
-      Title: `${cut(t.summary, titleRoom)} ${tag}`,
-      Details: cut(
-        t.summary.length > titleRoom ? `${t.summary}\n\n${t.description}` : t.description,
-        limits.details,
-      ),
+      Title: fitted.title,
+      Details: `${fitted.description}\n\n${tag}`,
       AccountId: Number(t.companyId),
       OpenDate: new Date().toISOString(),
       ...fields.value,
@@ -120,7 +128,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(id), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
+  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
     return this.note(this.pool.of(conn), ticketId, note, null, call)
   }
 
@@ -141,8 +149,9 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     const statuses = await lists.statuses(call)
     if (!statuses.ok) return statuses
     completion.learn(ticket, statuses.value)
-    // Closed already: by a technician, or (on a retry) by the attempt whose answer was lost.
-    if (str(ticket, 'completedDate')) return ok({ alreadyClosed: !call.adopt })
+    // Closed already: by a technician, or (on a retry) by the attempt whose answer was lost — resolve
+    // writes its Comment and completes the ticket in one call, so its resolution note is there too.
+    if (completedDateOf(ticket)) return ok({ alreadyClosed: !call.adopt })
     await completion.ensure(client, statuses.value, call)
     const current = statuses.value.find((s) => s.id === str(ticket, 'statusId'))
     if (current && completion.of(current, statuses.value) === true) return ok({ alreadyClosed: !call.adopt })
@@ -160,7 +169,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     // Without a completed status known, BMS's resolve picks its own.
     const resolved = await client.api('POST', `/servicedesk/tickets/${ticketId}/resolve`, call, {
       body: {
-        Comment: cut(close.note, limits.note),
+        Comment: fitText(close.note, limits.note, psaName),
         IsInternal: true,
         ...(target ? { StatusId: Number(target.id) } : {}),
       },
@@ -175,13 +184,14 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     return ok({ alreadyClosed: false })
   }
 
-  /** The note, and the ticket moved to a status that does not complete it. */
+  /** The note, and the ticket moved to a status that does not complete it (one call: on a retry, a
+   * note with the marker means the earlier attempt did both). */
   private async move(
     state: State,
     ticketId: string,
     note: string,
     statusId: string,
-    call: PsaCall,
+    call: NoteCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     const moved = await this.note(state, ticketId, note, statusId, call)
     return moved.ok ? ok({ alreadyClosed: false }) : moved
@@ -222,6 +232,16 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
         const types = await lists.table('ticketTypes', call, true)
         return types.ok ? ok(plain(types.value)) : types
       }
+      case 'sources': {
+        const sources = await lists.table('sources', call, true)
+        return sources.ok ? ok(plain(sources.value)) : sources
+      }
+      case 'noteTypes': {
+        const noteTypes = await lists.table('noteTypes', call, true)
+        return noteTypes.ok ? ok(plain(noteTypes.value)) : noteTypes
+      }
+      case 'categories':
+        return ok([])
       case 'statuses': {
         const statuses = await lists.statuses(call, true)
         if (!statuses.ok) return statuses
@@ -258,19 +278,25 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     return setQuantity(state.client, state.services, lineId, quantity, call)
   }
 
+  /** A note (with StatusId: the ticket moved too); on a retry, none when one with the marker is there. */
   private async note(
     state: State,
     ticketId: string,
     text: string,
     statusId: string | null,
-    call: PsaCall,
+    call: NoteCall,
   ): Promise<PsaResult<null>> {
     if (!/^\d+$/.test(ticketId)) return refused(`Kaseya BMS ticket ids are numbers, not '${ticketId}'`)
-    const type = await idFromTable(state.lists, 'noteTypes', state.s.noteType ?? null, 'note type', call)
+    if (call.adopt) {
+      const there = await hasNoteWith(state.client, ticketId, call.marker, call)
+      if (!there.ok) return there
+      if (there.value) return ok(null)
+    }
+    const type = await idFromTable(state.lists, 'noteTypes', state.s.noteType ?? null, call)
     if (!type.ok) return type
     const res = await state.client.api('POST', `/servicedesk/tickets/${ticketId}/notes`, call, {
       body: {
-        Details: cut(text, limits.note),
+        Details: fitText(text, limits.note, psaName),
         IsInternal: true,
         NoteDate: new Date().toISOString(),
         TypeId: type.value,

@@ -1,4 +1,4 @@
-// Usage counts into Kaseya BMS recurring services (reference/psa-apis.md §4.8). An account's contracts
+// Usage counts into Kaseya BMS recurring services (docs/psa/kaseya-bms.md, "Usage push"). An account's contracts
 // come from /v2/finance/contracts/lookup?AccountId=; a contract's recurring services are read from
 // /v2/finance/contracts/recurringservices/{contractId}/services (or, where a server answers the
 // contract with its services instead, /recurringservices/{contractId}) — the published spec declares

@@ -1,4 +1,4 @@
-// One Kaseya BMS connection on the wire (reference/psa-apis.md §4): a login at
+// One Kaseya BMS connection on the wire (docs/psa/kaseya-bms.md): a login at
 // /v2/security/authenticate (a form: GrantType=password, UserName, Password, Tenant) gives a JWT and a
 // refresh token; the JWT goes as a Bearer header on every call and is renewed before it expires with
 // /v2/security/refreshtoken, or by a new login when the refresh is refused. Every answer is an envelope
@@ -138,7 +138,8 @@ export class KaseyaBmsClient {
     const e = envelope(body)
     if (e.success === false) {
       const failure = refusal(e.error, status)
-      if (failure.kind === 'rate-limited' && failure.retryAfterMs) this.limiter.pause(failure.retryAfterMs)
+      if (failure.kind === 'rate-limited' && failure.retryAfterMs)
+        this.limiter.pause(failure.retryAfterMs, failure.throttled === true)
       return { ok: false, failure }
     }
     return { ok: true, value: { result: e.result, totalRecords: e.totalRecords } }

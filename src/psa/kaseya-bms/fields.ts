@@ -1,13 +1,15 @@
-// The ids a new Kaseya BMS ticket needs besides its account (the spec's TicketInputDto requires
-// LocationId, StatusId, PriorityId, TypeId and SourceId; QueueId routes it): each from the settings or
-// the rule (a BMS id or its name, resolved against BMS's look-ups), else what BMS marks as default —
-// the account's main location, the first status by BMS's order that does not complete a ticket, the
-// priority, ticket type and source with isDefault (else the first active one).
+// The ids a new Kaseya BMS ticket needs besides its account (TicketInputDto requires LocationId,
+// StatusId, PriorityId, TypeId and SourceId; QueueId routes it; docs/psa/kaseya-bms.md): each from the
+// settings or the rule (a BMS id or its name, resolved against BMS's look-ups), else what BMS marks as
+// default — the account's main location, the first status by BMS's order that does not complete a
+// ticket, the priority, ticket type and source with isDefault (else the first active one). SourceId is
+// always sent: when neither a setting nor BMS's look-up gives one, the create fails, not retried, with
+// a sentence that says which look-up failed and which setting takes the id.
 import type { Static } from 'typebox'
 import { fail, type NewPsaTicket, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
 import type { Completion } from './completion.js'
-import { type BmsEntry, defaultOf, type Lists, type Table } from './lists.js'
+import { type BmsEntry, defaultOf, type Lists, type Table, tableInfo } from './lists.js'
 import type { KaseyaBmsSettings } from './settings.js'
 
 type Settings = Static<typeof KaseyaBmsSettings>
@@ -54,11 +56,11 @@ export async function ticketFields(
     if (!queue.ok) return queue
     fields.QueueId = queue.value
   }
-  for (const [name, table, value, what] of [
-    ['TypeId', 'ticketTypes', t.type, 'ticket type'],
-    ['SourceId', 'sources', s.source ?? null, 'ticket source'],
+  for (const [name, table, value] of [
+    ['TypeId', 'ticketTypes', t.type],
+    ['SourceId', 'sources', s.source ?? null],
   ] as const) {
-    const id = await idFromTable(lists, table, value, what, call)
+    const id = await idFromTable(lists, table, value, call)
     if (!id.ok) return id
     fields[name] = id.value
   }
@@ -70,13 +72,20 @@ export async function idFromTable(
   lists: Lists,
   table: Table,
   value: string | null,
-  what: string,
   call: PsaCall,
 ): Promise<PsaResult<number>> {
   if (value !== null && /^\d+$/.test(value.trim())) return ok(Number(value))
   const list = await lists.table(table, call)
   if (!list.ok) return list
-  return pick(list.value, value, what)
+  const { what, byHand } = tableInfo[table]
+  const found = value === null ? defaultOf(list.value) : byIdOrName(list.value, value)
+  if (found) return ok(Number(found.id))
+  const name = lists.tableName(table) ?? 'its table'
+  return refused(
+    value === null
+      ? `Kaseya BMS lists no active ${what} in ${name}; set ${byHand} to one's id in BMS`
+      : `Kaseya BMS has no ${what.replace(/s$/, '')} '${value}' in ${name}; set ${byHand} to one of its ids or names`,
+  )
 }
 
 /** The entry a setting names, else BMS's default one. */

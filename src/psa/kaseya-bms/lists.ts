@@ -1,10 +1,12 @@
 // The look-up lists a ticket's ids come from, each kept a few minutes per connection: queues,
 // priorities and statuses (their own /v2/system/... lookups), an account's locations, and the ticket
 // types, sources and note types that BMS serves only from its generic /v2/system/lookup/{tableName},
-// whose table names BMS does not document: the setting's name, else the names known to be used, are
-// tried in turn and the one that answers is kept.
+// whose table names BMS does not publish (docs/psa/kaseya-bms.md, "Look-up tables"). The setting's
+// name (`lookupTables`), else the name that answered before on this connection, else the names known
+// to be used, are tried in turn; the first that answers with entries is remembered in the connection's
+// state.
 import type { Static } from 'typebox'
-import type { PsaCall, PsaEntity, PsaResult } from '../adapter.js'
+import type { PsaCall, PsaEntity, PsaFailure, PsaResult } from '../adapter.js'
 import { CachedResult, cachedIn } from '../core/connections.js'
 import type { KaseyaBmsClient } from './client.js'
 import type { KaseyaBmsSettings } from './settings.js'
@@ -33,11 +35,18 @@ export interface BmsLocation {
 
 export type Table = 'ticketTypes' | 'sources' | 'noteTypes'
 
-/** Table names seen in BMS tenants and integrations, most likely first. */
-const tableNames: Record<Table, string[]> = {
+/** Table names seen in BMS tenants and integrations, most likely first (none is published). */
+export const tableNames: Record<Table, readonly string[]> = {
   ticketTypes: ['TicketType', 'TicketTypes', 'ServiceDeskTicketType'],
   sources: ['TicketSource', 'TicketSources', 'Source'],
   noteTypes: ['NoteType', 'TicketNoteType', 'NoteTypes'],
+}
+
+/** What each table holds, and the setting that takes an id of it instead (when no table answers). */
+export const tableInfo: Record<Table, { what: string; byHand: string }> = {
+  ticketTypes: { what: 'ticket types', byHand: "defaults.type (or a rule's ticket type)" },
+  sources: { what: 'ticket sources', byHand: 'source' },
+  noteTypes: { what: 'note types', byHand: 'noteType' },
 }
 
 const keptMs = 5 * 60 * 1000
@@ -116,30 +125,47 @@ export class Lists {
     return cachedIn(this.tables, which, keptMs).get((own) => this.readTable(which, own), call, fresh)
   }
 
+  /** The table name that answered for `which` on this connection (null until one has). */
+  tableName(which: Table): string | null {
+    return this.tableOf.get(which) ?? null
+  }
+
+  /**
+   * The first table name that answers with entries. A name BMS refuses, does not find, fails on (5xx)
+   * or answers with no entries is not the table; anything else (the network, a limit, the token) is no
+   * answer at all and is returned as it is.
+   */
   private async readTable(which: Table, call: PsaCall): Promise<PsaResult<BmsEntry[]>> {
     const set = this.s.lookupTables?.[which]
     const known = this.tableOf.get(which)
-    const names = set ? [set] : known ? [known] : tableNames[which]
-    const refusals: string[] = []
+    const names = set ? [set] : [...new Set([...(known ? [known] : []), ...tableNames[which]])]
+    const misses: string[] = []
+    let down: PsaFailure | null = null
     for (const name of names) {
       const res = await this.client.api('GET', `/system/lookup/${encodeURIComponent(name)}`, call)
       if (!res.ok) {
-        // An unknown table is refused (or not found); anything else (the network, a limit) is no answer.
-        if (res.failure.kind !== 'rejected' && res.failure.kind !== 'not-found') return res
-        refusals.push(`${name}: ${res.failure.message}`)
+        const kind = res.failure.kind
+        if (kind !== 'rejected' && kind !== 'not-found' && kind !== 'unavailable') return res
+        if (kind === 'unavailable') down = res.failure
+        misses.push(`${name}: ${res.failure.message}`)
+        continue
+      }
+      const list = parsed(rows(res.value.result), entry)
+      if (list.length === 0) {
+        misses.push(`${name}: no entries`)
         continue
       }
       this.tableOf.set(which, name)
-      return { ok: true, value: parsed(rows(res.value.result), entry) }
+      return { ok: true, value: list }
     }
-    const what = { ticketTypes: 'ticket types', sources: 'ticket sources', noteTypes: 'note types' }[which]
+    const { what, byHand } = tableInfo[which]
+    const message =
+      `Kaseya BMS lists no ${what} under /v2/system/lookup/{tableName} (${misses.join('; ')}); ` +
+      `set ${byHand} to its id in BMS, or lookupTables.${which} to the name of BMS's table of ${what}`
+    // BMS failing (5xx) on every name may be BMS being down: worth another try later.
     return {
       ok: false,
-      failure: {
-        kind: 'rejected',
-        retryable: false,
-        message: `Kaseya BMS lists no ${what} under /v2/system/lookup (${refusals.join('; ')}); set lookupTables.${which}, or give an id`,
-      },
+      failure: down ? { ...down, message } : { kind: 'rejected', retryable: false, message },
     }
   }
 

@@ -1,6 +1,7 @@
-// Kaseya BMS connection settings (DESIGN §7, reference/psa-apis.md §4). Ids the ticket needs that no
-// mapping screen names (its source, the notes' type) may be set here, as a BMS id or its name; without
-// them the adapter takes what BMS marks as default.
+// Kaseya BMS connection settings (docs/psa/kaseya-bms.md, "Settings"). Ids the ticket needs besides the
+// rule's (its source, the notes' type) may be set here, as a BMS id (the portal lists BMS's own) or its
+// name; without them the adapter takes what BMS marks as default. Where BMS's look-up tables do not
+// answer under the known names, `lookupTables` names them, or the ids are set by hand.
 import Type from 'typebox'
 import { KindSettings, Str, TicketDefaults, Url } from '../settings.js'
 
@@ -8,7 +9,7 @@ const TableName = (what: string) =>
   Type.String({
     pattern: '^[A-Za-z0-9_]+$',
     maxLength: 64,
-    description: `the /v2/system/lookup/{tableName} table of ${what} (default: the names BMS is known to use are tried)`,
+    description: `the /v2/system/lookup/{tableName} table of ${what} (default: the names BMS is known to use are tried, and the one that answers is kept)`,
   })
 
 export const KaseyaBmsSettings = KindSettings({
@@ -20,8 +21,16 @@ export const KaseyaBmsSettings = KindSettings({
   tenant: Str('the company (tenant) name you sign in to BMS with, as My Settings shows it'),
   username: Str("the API user's user name"),
   password: Str("the API user's password"),
-  source: Type.Optional(Str("the tickets' source (id or name; default: BMS's default source)")),
-  noteType: Type.Optional(Str("the alert notes' note type (id or name; default: BMS's default note type)")),
+  source: Type.Optional(
+    Str(
+      "the tickets' source, BMS's SourceId (an id from BMS's list of ticket sources, or its name; default: BMS's default source)",
+    ),
+  ),
+  noteType: Type.Optional(
+    Str(
+      "the alert notes' note type (an id from BMS's list of note types, or its name; default: BMS's default note type)",
+    ),
+  ),
   completedStatusTypes: Type.Optional(
     Type.Array(Type.Integer({ minimum: 0 }), {
       maxItems: 16,

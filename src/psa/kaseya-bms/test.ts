@@ -1,18 +1,39 @@
 // Testing a Kaseya BMS connection without changing anything: the host answers, the login (tenant,
-// user name, password) is accepted, /v2/security/userinfo names the API user, and the user may read
-// tickets and accounts. Each failure is one sentence saying what to fix.
+// user name, password) is accepted, /v2/security/userinfo names the API user, the user may read
+// tickets and accounts, and the look-ups a ticket needs answer (docs/psa/kaseya-bms.md):
+// - the ticket types, sources and note types of /v2/system/lookup/{tableName}, whose table names BMS
+//   does not publish: the known spellings are tried (or the one `lookupTables` names) and the one that
+//   answers is remembered for the connection. When none does and no id is set by hand, the test fails
+//   with a sentence naming the look-up and the setting that takes the id; a name set by hand must be
+//   one of the list's;
+// - the statuses, and which of them BMS treats as closed (learned from tickets BMS shows completed).
+// Each failure is one sentence saying what to fix.
+import type { Static } from 'typebox'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import { explain, refused } from '../core/explain.js'
+import { byIdOrName } from '../core/names.js'
 import type { KaseyaBmsClient } from './client.js'
+import type { Completion } from './completion.js'
+import { defaultOf, type Lists, type Table, tableInfo } from './lists.js'
+import type { KaseyaBmsSettings } from './settings.js'
 import { str } from './wire.js'
+
+type Settings = Static<typeof KaseyaBmsSettings>
 
 const areas = [
   ['/servicedesk/tickets', 'service desk tickets'],
   ['/crm/accounts/lookup', 'CRM accounts'],
 ] as const
 
+export interface Tested {
+  client: KaseyaBmsClient
+  lists: Lists
+  completion: Completion
+  s: Settings
+}
+
 export async function connectionTest(
-  client: KaseyaBmsClient,
+  { client, lists, completion, s }: Tested,
   call: PsaCall,
 ): Promise<PsaResult<{ detail: string }>> {
   const token = await client.tokens.get(call)
@@ -25,12 +46,58 @@ export async function connectionTest(
     })
     if (!res.ok) return refused(why(res.failure, client.root, what))
   }
+
+  const found: string[] = []
+  const problems: string[] = []
+  const byHand: Record<Table, string | null> = {
+    ticketTypes: s.defaults?.type ?? null,
+    sources: s.source ?? null,
+    noteTypes: s.noteType ?? null,
+  }
+  for (const which of ['ticketTypes', 'sources', 'noteTypes'] as const) {
+    const { what, byHand: setting } = tableInfo[which]
+    const set = byHand[which]?.trim() ?? null
+    const id = set !== null && /^\d+$/.test(set)
+    const list = await lists.table(which, call, true)
+    if (!list.ok) {
+      const { kind } = list.failure
+      if (kind !== 'rejected' && kind !== 'not-found' && kind !== 'unavailable')
+        return refused(why(list.failure, client.root, what))
+      if (id) found.push(`${what}: no look-up answers, the id ${set} set in ${setting} is used`)
+      else problems.push(list.failure.message)
+      continue
+    }
+    const table = lists.tableName(which)
+    if (set !== null && !byIdOrName(list.value, set)) {
+      problems.push(
+        `Kaseya BMS has no ${what.replace(/s$/, '')} '${set}' in ${table}; set ${setting} to one it lists`,
+      )
+      continue
+    }
+    const used = set !== null ? byIdOrName(list.value, set) : defaultOf(list.value)
+    if (!used) {
+      problems.push(`Kaseya BMS lists no active ${what} in ${table}; set ${setting} to one's id in BMS`)
+      continue
+    }
+    found.push(`${what} from ${table} (${set === null ? "BMS's default: " : ''}${used.name})`)
+  }
+  if (problems.length > 0) return refused(problems.join('; '))
+
+  const statuses = await lists.statuses(call, true)
+  if (!statuses.ok) return refused(why(statuses.failure, client.root, 'ticket statuses'))
+  await completion.ensure(client, statuses.value, call)
+  const closed = statuses.value.filter((x) => x.isActive && completion.of(x, statuses.value) === true)
+  const closing =
+    closed.length > 0
+      ? `statuses that count as closed: ${closed.map((x) => x.name).join(', ')}`
+      : 'which statuses count as closed is not known yet (BMS shows it once a ticket is completed; or set completedStatusTypes)'
+
   const user = str(info.value.result, 'fullName') ?? str(info.value.result, 'emailAddress')
   const tenant = str(info.value.result, 'businessName')
   return {
     ok: true,
     value: {
-      detail: `Connected to Kaseya BMS at ${client.root}${user ? ` as ${user}` : ''}${tenant ? ` (${tenant})` : ''}.`,
+      detail: `Connected to Kaseya BMS at ${client.root}${user ? ` as ${user}` : ''}${tenant ? ` (${tenant})` : ''}; ${found.join('; ')}; ${closing}.`,
     },
   }
 }

@@ -1,4 +1,4 @@
-// How Kaseya BMS answers (reference/psa-apis.md §4.2, §4.7): every answer is an envelope
+// How Kaseya BMS answers (docs/psa/kaseya-bms.md): every answer is an envelope
 // `{success, error: {code, message, details, subErrors}, result, totalRecords?}`, and the spec declares
 // HTTP 200 for all of them, so a refusal is `success: false` at HTTP 200. Real clients read camelCase
 // keys while the spec names them PascalCase: every field is read whatever its casing.

@@ -1,10 +1,12 @@
 // The simulated BMS look-ups: the API user, accounts (paged, without a record count, Filter.Name;
 // inactive ones only with Filter.WithInactiveAccounts=true), an account's locations, queues,
 // priorities, statuses (with their basic status as typeId, and no word on which one completes) and the
-// generic /v2/system/lookup/{tableName}, which refuses a table it does not have.
+// generic /v2/system/lookup/{tableName}: the ticket types, sources and note types answer under the
+// names `tableNames` gives (case ignored); any other name is refused, or answered with an empty list
+// (`unknownTable`), as BMS might.
 import type { FastifyInstance } from 'fastify'
 import { contains, okBody, page, query, refuse } from './envelope.js'
-import type { KaseyaBmsState } from './types.js'
+import type { KaseyaBmsState, LookupRole } from './types.js'
 
 export function lookupRoutes(app: FastifyInstance, state: KaseyaBmsState): void {
   app.get('/v2/security/userinfo', async () =>
@@ -66,11 +68,13 @@ export function lookupRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
   )
 
   app.get<{ Params: { tableName: string } }>('/v2/system/lookup/:tableName', async (request, reply) => {
-    const key = Object.keys(state.tables).find(
-      (k) => k.toLowerCase() === request.params.tableName.toLowerCase(),
+    const asked = request.params.tableName.toLowerCase()
+    const role = (Object.keys(state.tableNames) as LookupRole[]).find(
+      (r) => state.tableNames[r]?.toLowerCase() === asked,
     )
-    if (!key) return refuse(reply, 400, `Invalid lookup table name '${request.params.tableName}'.`)
-    return okBody(state.tables[key])
+    if (role) return okBody(state.lists[role])
+    if (state.unknownTable === 'empty') return okBody([])
+    return refuse(reply, 400, `Invalid lookup table name '${request.params.tableName}'.`)
   })
 
   app.get('/v2/admin/finance/services/lookup', async () => okBody(state.catalog))

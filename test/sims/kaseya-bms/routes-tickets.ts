@@ -1,17 +1,29 @@
 // Simulated BMS service-desk tickets: create with every field the spec's TicketInputDto requires
 // (Title, Details, AccountId, LocationId of that account, StatusId, PriorityId, TypeId, SourceId,
-// OpenDate), the list with its filters (Title and Details contain, CompletedDateFrom, ExcludeCompleted,
-// AccountIds) and record count, the search route taking the same filter in a body, one ticket, notes
-// (TypeId, IsInternal, NoteDate required; StatusId moves the ticket) and resolve (Comment required;
-// the status, when given, must be one that completes a ticket). Refusals are envelopes at HTTP 200.
+// OpenDate) and texts no longer than `limits` (BMS publishes no lengths: an assumption), the list with
+// some of its documented filters (Title and Details contain, AccountIds, OpenDateFrom/To,
+// CompletedDateFrom, ExcludeCompleted) and record count — any other query parameter is not applied,
+// documented or not — the search route taking the same filter in a body, one ticket, its notes
+// (listed a page at a time without a record count; posting needs TypeId, IsInternal, NoteDate;
+// StatusId moves the ticket) and resolve (Comment required, kept as a note of the ticket; the status,
+// when given, must be one that completes a ticket). Refusals are envelopes at HTTP 200.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { contains, input, intOf, okBody, page, query, refuse } from './envelope.js'
-import type { BmsTicket, KaseyaBmsState } from './types.js'
-
-const titleMax = 255
+import type { BmsTicket, KaseyaBmsState, LookupRole } from './types.js'
 
 export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void {
-  const table = (role: keyof KaseyaBmsState['tableNames']) => state.tables[state.tableNames[role]] ?? []
+  const table = (role: LookupRole) => state.lists[role]
+  const matches = (text: string, part: string | undefined) =>
+    state.textFilter === 'contains'
+      ? contains(text, part)
+      : part === undefined || part === '' || text.toLowerCase().startsWith(part.toLowerCase())
+  /** ASP.NET's validation answer for a text over its length. */
+  const tooLong = (reply: FastifyReply, field: string, text: unknown, max: number) =>
+    typeof text === 'string' && text.length > max
+      ? refuse(reply, 400, 'One or more validation errors occurred.', [
+          `The field ${field} must be a string with a maximum length of ${max}.`,
+        ])
+      : null
   const completes = (statusId: number) => {
     const s = state.statuses.find((x) => x.id === statusId)
     return s !== undefined && state.completedTypeIds.includes(s.typeId)
@@ -45,16 +57,25 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
     reply: FastifyReply,
   ) => {
     const from = filter('CompletedDateFrom')
+    const time = (name: string) => {
+      const v = filter(name)
+      return v === undefined || v === '' ? null : Date.parse(v)
+    }
+    const [openFrom, openTo] = [time('OpenDateFrom'), time('OpenDateTo')]
+    if (Number.isNaN(openFrom) || Number.isNaN(openTo))
+      return refuse(reply, 400, 'The value given for OpenDateFrom or OpenDateTo is not a valid date.')
     const accountIds = filter('AccountIds')
       ?.split(',')
       .map((s) => s.trim())
     const matching = state.tickets.filter(
       (t) =>
-        contains(t.title, filter('Title')) &&
-        contains(t.details, filter('Details')) &&
+        matches(t.title, filter('Title')) &&
+        matches(t.details, filter('Details')) &&
         (from === undefined || (t.completedDate !== null && t.completedDate >= from)) &&
         (filter('ExcludeCompleted') !== '1' || t.completedDate === null) &&
-        (!accountIds || accountIds.includes(String(t.accountId))),
+        (!accountIds || accountIds.includes(String(t.accountId))) &&
+        (openFrom === null || Date.parse(t.openDate) >= openFrom) &&
+        (openTo === null || Date.parse(t.openDate) <= openTo),
     )
     const p = page(matching, size, number, state.paging)
     if (!p.ok) return refuse(reply, 400, p.message)
@@ -87,8 +108,10 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
       )
     const int = (f: string) => intOf(input(body, f))
     const title = String(input(body, 'Title'))
-    if (title.length > titleMax)
-      return refuse(reply, 400, `The Title must be at most ${titleMax} characters long.`)
+    const long =
+      tooLong(reply, 'Title', input(body, 'Title'), state.limits.title) ??
+      tooLong(reply, 'Details', input(body, 'Details'), state.limits.text)
+    if (long) return long
     const openDate = String(input(body, 'OpenDate'))
     if (Number.isNaN(Date.parse(openDate)))
       return refuse(reply, 400, `The OpenDate '${openDate}' is not a valid date.`)
@@ -161,7 +184,16 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
 
   app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/notes', async (request, reply) => {
     const t = find(request.params.id, reply)
-    return t ? okBody(t.notes) : reply
+    if (!t) return reply
+    const p = page(t.notes, query(request, 'PageSize'), query(request, 'PageNumber'), state.paging)
+    if (!p.ok) return refuse(reply, 400, p.message)
+    // TicketNoteOutputDtoIEnumerableResponse: no record count.
+    return okBody(
+      p.rows.map((n) => ({
+        ...n,
+        typeName: table('noteTypes').find((r) => r.id === n.typeId)?.name ?? null,
+      })),
+    )
   })
 
   app.post<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/notes', async (request, reply) => {
@@ -178,6 +210,8 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
         'One or more validation errors occurred.',
         missing.map((f) => `The ${f} field is required.`),
       )
+    const long = tooLong(reply, 'Details', input(body, 'Details'), state.limits.text)
+    if (long) return long
     const typeId = intOf(input(body, 'TypeId'))
     if (!table('noteTypes').some((r) => r.id === typeId))
       return refuse(reply, 400, `Note type ${typeId} is not valid.`)
@@ -206,6 +240,8 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
     const comment = input(request.body, 'Comment')
     if (comment === undefined || comment === null || comment === '')
       return refuse(reply, 400, 'One or more validation errors occurred.', ['The Comment field is required.'])
+    const long = tooLong(reply, 'Comment', comment, state.limits.text)
+    if (long) return long
     if (t.completedDate !== null) return refuse(reply, 400, `Ticket ${t.ticketNumber} is already completed.`)
     const given = input(request.body, 'StatusId')
     const statusId =

@@ -1,7 +1,9 @@
 // What a fresh simulated BMS tenant holds: accounts with their locations (the main one not always
 // listed first), queues, priorities, statuses in BMS's basic-status classes (with a "Resolved" and a
-// "Resolved - Pending Confirmation" that do not complete a ticket), the generic lookup tables, a few
-// tickets from before (two of them completed), and recurring-services contracts for usage.
+// "Resolved - Pending Confirmation" that do not complete a ticket), the lists behind the generic
+// lookup tables, tickets from before — three fixed ones (two completed) and several hundred more, many
+// of them recent and on the accounts the tests use, so that a look-up must filter and page — and
+// recurring-services contracts for usage.
 import type { BmsAccount, BmsContract, BmsStatusRow, BmsTicket, KaseyaBmsState } from './types.js'
 
 const companyWords = ['Northwind', 'Contoso', 'Fabrikam', 'Tailspin', 'Litware', 'Adatum', 'Proseware']
@@ -76,49 +78,79 @@ const row = (id: number, name: string, isDefault = false, isActive = true) => ({
   isActive,
 })
 
-export function seedTables(): KaseyaBmsState['tables'] {
+export function seedLists(): KaseyaBmsState['lists'] {
   return {
-    TicketType: [
+    ticketTypes: [
       row(1, 'Incident', true),
       row(2, 'Service Request'),
       row(3, 'Problem'),
       row(4, 'Alert'),
       row(5, 'Legacy', false, false),
     ],
-    TicketSource: [
+    sources: [
       row(1, 'Client Portal'),
       row(2, 'Phone', true),
       row(3, 'Email'),
       row(4, 'Monitoring System'),
       row(5, 'Other'),
     ],
-    NoteType: [row(1, 'General', true), row(2, 'Internal'), row(3, 'Resolution')],
+    noteTypes: [row(1, 'General', true), row(2, 'Internal'), row(3, 'Resolution')],
   }
 }
 
-export function seedTickets(): BmsTicket[] {
-  const t = (id: number, title: string, statusId: number, completedDate: string | null): BmsTicket => ({
+const ticketWords = ['Disk space low', 'Backup failed', 'Printer offline', 'Malware detected', 'VPN down']
+
+/** Three fixed tickets (two completed), then `more`: recent ones on accounts 1001 and 1002 (whose
+ * Details carry references of their own), older ones elsewhere, every fifth one completed. */
+export function seedTickets(more: number): BmsTicket[] {
+  const t = (
+    id: number,
+    title: string,
+    statusId: number,
+    completedDate: string | null,
+    accountId = 1001,
+    openDate = '2024-03-01T09:00:00Z',
+    details = title,
+  ): BmsTicket => ({
     id,
     ticketNumber: `T20240301.${String(id).padStart(4, '0')}`,
     title,
-    details: title,
-    accountId: 1001,
-    locationId: 5001,
+    details,
+    accountId,
+    locationId: accountId === 1002 ? 5004 : accountId === 1001 ? 5001 : 6000 + (accountId - 1005),
     statusId,
     priorityId: 3,
     typeId: 1,
     sourceId: 2,
     queueId: 1,
-    openDate: '2024-03-01T09:00:00Z',
+    openDate,
     completedDate,
-    createdOn: '2024-03-01T09:00:00Z',
+    createdOn: openDate,
     notes: [],
   })
-  return [
+  const fixed = [
     t(9001, 'Printer offline', 6, '2024-03-02T10:00:00Z'),
     t(9002, 'New starter laptop', 7, '2024-03-05T16:30:00Z'),
     t(9003, 'VPN drops every hour', 2, null),
   ]
+  const now = Date.now()
+  const rest = Array.from({ length: more }, (_, i) => {
+    const recent = i % 3 !== 2
+    const accountId = recent ? 1001 + (i % 2) : 1005 + (i % 20)
+    const openDate = new Date(now - (recent ? (i + 1) * 60_000 : (30 + i) * 86_400_000)).toISOString()
+    const completed = i % 5 === 4 ? openDate : null
+    const title = `${ticketWords[i % ticketWords.length]} on host-${String(i).padStart(3, '0')}`
+    return t(
+      7000 + i,
+      title,
+      completed ? 6 : 2,
+      completed,
+      accountId,
+      openDate,
+      `${title}\n\nCorrelation ID: seeded-${i}\n\n(ab-ref:seeded-${i})`,
+    )
+  })
+  return [...fixed, ...rest]
 }
 
 export function seedContracts(): BmsContract[] {

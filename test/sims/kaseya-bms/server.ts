@@ -1,5 +1,7 @@
-// A simulator of the Kaseya BMS REST API v2 (reference/psa-apis.md §4), written from BMS's published
-// spec and working public clients, not from our adapter.
+// A simulator of the Kaseya BMS REST API v2 (docs/psa/kaseya-bms.md), written from BMS's published
+// OpenAPI (api-evangelist/kaseya, openapi/kaseya-bms-openapi-original.json) and working public
+// clients, not from our adapter. Query parameters the OpenAPI does not list are ignored, as an
+// ASP.NET binder ignores them; the lookup tables answer under names a test chooses (BMS publishes none).
 //   POST /v2/security/authenticate, /v2/security/refreshtoken   forms; tokens (auth.ts)
 //   /v2/...                                                      Bearer JWT; 401 when expired or unknown
 // Every answer is an envelope `{success, error, result[, totalRecords]}` with camelCase keys; refusals
@@ -10,14 +12,14 @@
 // See routes-*.ts for the resources and types.ts for the state a test reads and changes.
 import formbody from '@fastify/formbody'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { listen, type StartedSim, simApp } from '../harness.js'
+import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
 import { authRoutes, bearer } from './auth.js'
 import { errorBody } from './envelope.js'
 import { contractRoutes } from './routes-contracts.js'
 import { lookupRoutes } from './routes-lookups.js'
 import { ticketRoutes } from './routes-tickets.js'
-import { seedAccounts, seedContracts, seedStatuses, seedTables, seedTickets } from './seed.js'
-import type { KaseyaBmsState } from './types.js'
+import { seedAccounts, seedContracts, seedLists, seedStatuses, seedTickets } from './seed.js'
+import type { KaseyaBmsState, LookupRole } from './types.js'
 
 export type { KaseyaBmsState } from './types.js'
 
@@ -39,8 +41,29 @@ export interface KaseyaBmsSimOptions {
   servicesRoute?: KaseyaBmsState['servicesRoute']
   /** Seed tickets from before (two completed); false: a tenant with none. */
   history?: boolean
+  /** How many tickets besides the three fixed ones (default 400: four pages of the ticket list). */
+  tickets?: number
+  /** The names /v2/system/lookup answers for each list (null: none answers); default TicketType,
+   * TicketSource, NoteType. */
+  lookupTables?: Partial<Record<LookupRole, string | null>>
+  unknownTable?: KaseyaBmsState['unknownTable']
+  limits?: Partial<KaseyaBmsState['limits']>
+  textFilter?: KaseyaBmsState['textFilter']
   logger?: boolean
 }
+
+/** The calls whose answer a test loses: resolve writes the resolution Comment and completes the
+ * ticket in one call, so 'close-note' and 'close' are the same call. */
+export const bmsCalls: OpCalls = {
+  create: { method: 'POST', match: '/v2/servicedesk/tickets$' },
+  note: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/notes$' },
+  'close-note': { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
+  close: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
+}
+export const kaseyaBmsCalls = bmsCalls
+
+/** How many tickets a fresh simulator holds by default. */
+export const seededTickets = 3 + 400
 
 const HOUR = 60 * 60 * 1000
 
@@ -78,9 +101,17 @@ function freshState(o: KaseyaBmsSimOptions): KaseyaBmsState {
     statuses: seedStatuses(),
     completedTypeIds: [4],
     defaultCompletedStatusId: 6,
-    tables: seedTables(),
-    tableNames: { ticketTypes: 'TicketType', sources: 'TicketSource', noteTypes: 'NoteType' },
-    tickets: o.history === false ? [] : seedTickets(),
+    lists: seedLists(),
+    tableNames: {
+      ticketTypes: 'TicketType',
+      sources: 'TicketSource',
+      noteTypes: 'NoteType',
+      ...o.lookupTables,
+    },
+    unknownTable: o.unknownTable ?? 'refuse',
+    limits: { title: 255, text: 32_000, ...o.limits },
+    textFilter: o.textFilter ?? 'contains',
+    tickets: o.history === false ? [] : seedTickets(o.tickets ?? 400),
     contracts: seedContracts(),
     catalog: [
       { id: 71, name: 'Managed Endpoint' },
@@ -146,7 +177,10 @@ export async function startKaseyaBmsSim(
         `  login:  POST ${sim.url}/v2/security/authenticate (form) GrantType=password Tenant="${c.tenant}" UserName="${c.username}" Password="${c.password}"`,
         `  tokens: ${state.tokenLifetimeSeconds} s (refresh ${state.refreshLifetimeSeconds} s); pages from ${state.paging.firstPage}, at most ${state.paging.pageSizeMax}`,
         `  limit:  ${state.limit.perEndpointPerHour} calls per hour per endpoint (429${state.limit.retryAfter ? ' with Retry-After' : ''})`,
-        `  seeded: ${state.accounts.length} accounts, queues ${state.queues.map((q) => `"${q.name}"`).join(', ')}, ${state.contracts.length} contracts`,
+        `  seeded: ${state.accounts.length} accounts, ${state.tickets.length} tickets, queues ${state.queues.map((q) => `"${q.name}"`).join(', ')}, ${state.contracts.length} contracts`,
+        `  lookup tables: ${Object.entries(state.tableNames)
+          .map(([role, name]) => `${role} ${name ?? '(none answers)'}`)
+          .join(', ')}`,
       ].join('\n'),
   }
 }

@@ -1,6 +1,8 @@
 // The Kaseya BMS simulator's data: plain values a test reads and changes through `sim.state` (or
 // GET /__sim/state). Names follow BMS's DTOs in camelCase, as BMS writes them on the wire.
 
+export type LookupRole = 'ticketTypes' | 'sources' | 'noteTypes'
+
 export interface BmsLookupRow {
   id: number
   name: string
@@ -132,10 +134,20 @@ export interface KaseyaBmsState {
   completedTypeIds: number[]
   /** The status a resolve without StatusId uses. */
   defaultCompletedStatusId: number
-  /** /v2/system/lookup/{tableName}, by table name. */
-  tables: Record<string, BmsLookupRow[]>
-  /** Which table holds what a ticket and a note need (BMS does not document the names). */
-  tableNames: { ticketTypes: string; sources: string; noteTypes: string }
+  /** What BMS holds for a ticket's type and source and a note's type, whatever its look-up answers. */
+  lists: Record<LookupRole, BmsLookupRow[]>
+  /**
+   * The name under which /v2/system/lookup/{tableName} answers each list (BMS does not publish them);
+   * null: no name answers (the list is still there: ids of it are taken).
+   */
+  tableNames: Record<LookupRole, string | null>
+  /** What /v2/system/lookup answers for a name it does not have: a refusal, or an empty list. */
+  unknownTable: 'refuse' | 'empty'
+  /** How Filter.Title and Filter.Details match (BMS does not publish it): text inside, or the start. */
+  textFilter: 'contains' | 'startsWith'
+  /** The longest Title and the longest Details, note Details or resolve Comment BMS takes (BMS does
+   * not publish them; docs/psa/kaseya-bms.md). */
+  limits: { title: number; text: number }
   tickets: BmsTicket[]
   contracts: BmsContract[]
   catalog: { id: number; name: string }[]
