@@ -1,12 +1,14 @@
-// The adapter contract on Syncro, against the Syncro simulator on loopback.
+// The adapter contract on Syncro, against the Syncro simulator on loopback: 60 customers (three pages of
+// 25), 300 tickets of the last ten days (a third of them the fixture's customer's, many with the
+// subject the suite's tickets have), the ticket list's documented filters only.
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { syncroPsa } from '../../src/psa/syncro/adapter.js'
-import { startSyncroSim } from '../sims/syncro/server.js'
+import { loseNextAnswer } from '../sims/harness.js'
+import { seededTickets, startSyncroSim, syncroCalls } from '../sims/syncro/server.js'
 import { adapterContract } from './contract.js'
 
 adapterContract('Syncro', async () => {
-  // 60 customers: three pages of 25.
   const sim = await startSyncroSim({ customers: 60 })
   const registry = new PsaRegistry([
     syncroPsa({ http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }) }),
@@ -39,13 +41,22 @@ adapterContract('Syncro', async () => {
     tickets: async () => sim.state.tickets.length,
     async state(id) {
       const t = find(id)
-      return { closed: t.resolved_at !== null, notes: t.comments.map((c) => c.body) }
+      // The description is the initial comment; the notes are the comments after it.
+      const [initial, ...notes] = t.comments
+      return {
+        closed: t.resolved_at !== null,
+        notes: notes.map((c) => c.body),
+        title: t.subject,
+        description: initial?.body ?? '',
+      }
     },
     async closeInPsa(id) {
       Object.assign(find(id), { status: 'Resolved', resolved_at: new Date().toISOString() })
     },
     failNext: async (status, count, retryAfterSeconds) =>
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    loseNext: async (op) => loseNextAnswer(sim, syncroCalls, op),
+    seededTickets,
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
     close: () => sim.close(),

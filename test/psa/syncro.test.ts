@@ -1,7 +1,9 @@
 // What only Syncro does: the API token only in the Authorization header (Bearer, or raw where an account
 // takes only that), Syncro's own error text in every shape it words a 422, its 180 requests a minute
 // kept before Syncro refuses, a 429 with or without Retry-After, customers that are people, problem
-// types from either endpoint, lists without meta, and the account's root from subdomain or baseUrl.
+// types from either endpoint, lists without meta, the account's root from subdomain or baseUrl, and
+// finding what a lost answer made with the ticket list's documented filters only. The budget shared
+// between connections and processes: syncro.limits.test.ts.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { OutboundCall, OutboundResult } from '../../src/outbound/http.js'
@@ -10,15 +12,15 @@ import type { NewPsaTicket, PsaClient } from '../../src/psa/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { syncroPsa } from '../../src/psa/syncro/adapter.js'
 import { rootOf } from '../../src/psa/syncro/client.js'
-import type { StartedSim } from '../sims/harness.js'
-import { type SyncroState, startSyncroSim } from '../sims/syncro/server.js'
+import { loseNextAnswer, type StartedSim } from '../sims/harness.js'
+import { type SyncroState, startSyncroSim, syncroCalls } from '../sims/syncro/server.js'
 
 const token = 'syncro-api-token'
 const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
 let n = 0
 const ticketCall = () => {
   const ref = `syncro-${Date.now()}-${n++}`
-  return { ...call(), correlationId: ref, ref, adopt: false }
+  return { ...call(), correlationId: ref, ref, marker: ref, adopt: false }
 }
 const ticket: NewPsaTicket = {
   companyId: '1001',
@@ -43,13 +45,13 @@ function connect(sim: StartedSim<SyncroState>, partnerId: string, settings: obje
 }
 
 /** A ticket put straight into the simulator (no call counted against its limit). */
-function seedTicket(sim: StartedSim<SyncroState>): string {
+function seedTicket(sim: StartedSim<SyncroState>, subject = 'seeded', body?: string): string {
   const id = sim.state.nextId.ticket++
   const at = new Date().toISOString()
   sim.state.tickets.push({
     id,
     number: sim.state.nextId.number++,
-    subject: 'seeded',
+    subject,
     customer_id: 1001,
     customer_business_then_name: 'Northwind 001',
     problem_type: 'Other',
@@ -59,10 +61,30 @@ function seedTicket(sim: StartedSim<SyncroState>): string {
     created_at: at,
     updated_at: at,
     resolved_at: null,
-    comments: [],
+    comments:
+      body === undefined
+        ? []
+        : [
+            {
+              id: sim.state.nextId.comment++,
+              ticket_id: id,
+              subject: 'Initial Issue',
+              body,
+              hidden: true,
+              do_not_email: true,
+              tech: null,
+              created_at: at,
+            },
+          ],
   })
   return String(id)
 }
+
+/** The query parameters of the ticket-list calls made so far. */
+const listQueries = (sim: StartedSim<SyncroState>) =>
+  sim
+    .callsTo(/^\/api\/v1\/tickets$/, 'GET')
+    .map((c) => [...new URL(c.url, 'http://sim').searchParams.keys()].sort().join(','))
 
 describe('Syncro adapter', () => {
   let sim: StartedSim<SyncroState>
@@ -134,8 +156,11 @@ describe('Syncro adapter', () => {
       for (let i = 0; i < 200; i++) results.push(await client.appendNote(id, `note ${i}`, ticketCall()))
       assert.equal(results.filter((r) => r.ok).length, 180)
       const held = results.find((r) => !r.ok)
-      assert.equal(held?.ok ? null : held?.failure.kind, 'rate-limited')
-      assert.match(held?.ok ? '' : (held?.failure.message ?? ''), /180 requests per minute/)
+      assert.deepEqual(held?.ok ? null : [held?.failure.kind, held?.failure.throttled], [
+        'rate-limited',
+        true,
+      ])
+      assert.match(held?.ok ? '' : (held?.failure.message ?? ''), /Syncro's 180 requests a minute/)
       assert.ok((held?.ok ? 0 : (held?.failure.retryAfterMs ?? 0)) > 0)
       assert.equal(fresh.calls.length, 180, 'the held calls never reached Syncro')
       assert.equal(fresh.state.rate.refused, 0, 'Syncro refused nothing')
@@ -210,6 +235,7 @@ describe('Syncro adapter', () => {
     const withField = await startSyncroSim({
       ticketCustomFields: ['alertbridge_ref'],
       schedulesListLines: true,
+      tickets: 0,
     })
     try {
       const client = connect(withField, 'p-field')
@@ -286,5 +312,95 @@ describe('Syncro adapter', () => {
         'https://acme.syncromsp.com/api/v1/customers',
       ],
     )
+  })
+
+  test('a lost create among 400 same-subject tickets of the customer, listed oldest first: found on the last pages', async () => {
+    const busy = await startSyncroSim({ tickets: 0, ticketOrder: 'oldest' })
+    try {
+      for (let i = 0; i < 400; i++)
+        seedTicket(busy, ticket.summary, `alert ${i}\n\nalertbridge ref: other-${i}`)
+      const client = connect(busy, 'p-busy')
+      const first = ticketCall()
+      loseNextAnswer(busy, syncroCalls, 'create')
+      const lost = await client.createTicket(ticket, first)
+      assert.equal(lost.ok, false, 'the answer was lost')
+      assert.equal(busy.state.tickets.length, 401, 'Syncro made it')
+      const before = busy.calls.length
+      const again = await client.createTicket(ticket, { ...first, ...call(), adopt: true })
+      assert.ok(again.ok, again.ok ? '' : again.failure.message)
+      assert.deepEqual(
+        [again.value.adopted, again.value.ticketId],
+        [true, String(busy.state.tickets[400]?.id)],
+      )
+      assert.equal(busy.state.tickets.length, 401, 'one ticket')
+      // 17 pages: 1–4 and 14–17, then the newest candidate read in full.
+      assert.deepEqual(
+        busy
+          .callsTo(/^\/api\/v1\/tickets$/, 'GET')
+          .map((c) => new URL(c.url, 'http://sim').searchParams.get('page')),
+        ['1', '2', '3', '4', '14', '15', '16', '17'],
+      )
+      assert.equal(busy.calls.length - before, 9, 'eight pages and one ticket read')
+      assert.deepEqual(
+        [...new Set(listQueries(busy))],
+        ['created_after,customer_id,page'],
+        'documented filters only',
+      )
+    } finally {
+      await busy.close()
+    }
+  })
+
+  test('a retry that finds nothing makes the ticket; a note or a close that finds no marker writes once', async () => {
+    const quiet = await startSyncroSim()
+    try {
+      const client = connect(quiet, 'p-quiet')
+      const before = quiet.state.tickets.length
+      const made = await client.createTicket(ticket, { ...ticketCall(), adopt: true })
+      assert.ok(made.ok, made.ok ? '' : made.failure.message)
+      assert.equal(made.value.adopted, false)
+      assert.equal(quiet.state.tickets.length, before + 1)
+      const reads = quiet.callsTo(/^\/api\/v1\/tickets\/\d+$/, 'GET').length
+      assert.ok(reads <= 5, `at most five tickets read to look for the reference: ${reads}`)
+      const id = made.value.ticketId
+      const t = () => quiet.state.tickets.find((x) => String(x.id) === id)
+      const noted = await client.appendNote(id, 'Update\n\nMessage ID: m-1', {
+        ...ticketCall(),
+        marker: 'm-1',
+        adopt: true,
+      })
+      assert.ok(noted.ok)
+      const closed = await client.closeTicket(
+        id,
+        { note: 'Resolved\n\nMessage ID: m-2', closedStatus: null },
+        { ...ticketCall(), marker: 'm-2', adopt: true },
+      )
+      assert.deepEqual(closed.ok ? closed.value : null, { alreadyClosed: false })
+      assert.deepEqual(
+        t()?.comments.map((c) => c.subject),
+        ['Initial Issue', 'Update', 'Resolution'],
+      )
+      assert.ok(t()?.resolved_at)
+    } finally {
+      await quiet.close()
+    }
+  })
+
+  test('long text: the subject cut at a word with "…", the whole title and our reference in the first comment', async () => {
+    const title = `Ransomware behaviour on ${'many hosts of the branch office '.repeat(9)}`
+    const first = ticketCall()
+    const made = await connect(sim, 'p-long').createTicket(
+      { ...ticket, summary: title, description: `${'evidence '.repeat(20_000)}\n\nMessage ID: m-long` },
+      first,
+    )
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.value.ticketId)
+    assert.ok(t && t.subject.length <= 255 && t.subject.endsWith('…'), t?.subject)
+    const body = t?.comments[0]?.body ?? ''
+    assert.ok(body.startsWith(title.trim()), 'the whole title opens the description')
+    assert.ok(body.length <= 30_000, `fitted: ${body.length}`)
+    assert.match(body, /characters cut here to fit Syncro's limit/)
+    assert.ok(body.includes('Message ID: m-long'), 'the Message ID stays')
+    assert.ok(body.endsWith(`alertbridge ref: ${first.ref}`), 'our reference ends it')
   })
 })

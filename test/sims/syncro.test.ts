@@ -1,12 +1,14 @@
 // The Syncro simulator, over HTTP, as a client would meet it: the API token in the Authorization header
-// (Bearer or raw, the legacy ?api_key=), per-token permissions, pages of 25 with meta, customers that are
-// people, tickets with Syncro's required fields and Rails-style 422s, comments, closing with Resolved
-// (resolved_at) while the custom "Resolved - Pending Confirmation" leaves a ticket open, invoice
-// schedules and their line items, and 180 requests a minute.
+// (Bearer or raw, the legacy ?api_key=), per-token permissions, pages of 25 with meta (per_page is not
+// Syncro's and is ignored), customers that are people, several hundred tickets, the ticket list's
+// documented filters only, tickets with Syncro's required fields, its field limits and Rails-style 422s,
+// comments (read with their ticket), closing with Resolved (resolved_at) while the custom "Resolved -
+// Pending Confirmation" leaves a ticket open, invoice schedules and their line items, 180 requests a
+// minute, and a lost answer.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { StartedSim } from './harness.js'
-import { type SyncroState, startSyncroSim } from './syncro/server.js'
+import { loseNextAnswer, type StartedSim } from './harness.js'
+import { type SyncroState, seededTickets, startSyncroSim, syncroCalls } from './syncro/server.js'
 
 let sim: StartedSim<SyncroState>
 const bearer = { authorization: 'Bearer syncro-api-token' }
@@ -61,6 +63,7 @@ describe('Syncro simulator', () => {
     assert.equal((await http('GET', '/customers?page=4')).json.customers.length, 0)
     const person = first.json.customers.find((c: any) => c.business_name === null)
     assert.ok(person?.fullname || person?.email, 'a person is named by its person')
+    assert.equal((await http('GET', '/customers?page=1&per_page=100')).json.customers.length, 25)
     const found = await http('GET', '/customers?query=lovelace')
     assert.ok(found.json.customers.length > 0)
     assert.ok(found.json.customers.every((c: any) => /lovelace/i.test(c.fullname)))
@@ -76,7 +79,35 @@ describe('Syncro simulator', () => {
     assert.ok(statuses.json.ticket_status_list.includes('Resolved - Pending Confirmation'))
   })
 
+  test('several hundred tickets, 25 a page; only the documented filters apply', async () => {
+    const all = await http('GET', '/tickets?page=1')
+    assert.equal(all.json.tickets.length, 25)
+    assert.equal(all.json.meta.total_entries, seededTickets)
+    assert.ok(seededTickets > 250, 'more than ten pages')
+    const ids = all.json.tickets.map((t: any) => t.id)
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => b - a),
+      'newest first',
+    )
+    assert.equal((await http('GET', '/tickets?per_page=100')).json.tickets.length, 25, 'per_page ignored')
+    const undocumented = await http('GET', '/tickets?problem_type=Hardware&sort=id%20ASC&since=2099-01-01')
+    assert.equal(undocumented.json.meta.total_entries, seededTickets, 'undocumented filters are not applied')
+    const since = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
+    const recent = await http('GET', `/tickets?customer_id=1001&created_after=${since}`)
+    assert.ok(recent.json.meta.total_entries > 0 && recent.json.meta.total_entries < seededTickets / 3)
+    assert.ok(
+      recent.json.tickets.every((t: any) => t.customer_id === 1001 && t.created_at.slice(0, 10) >= since),
+    )
+    const bySubject = await http('GET', `/tickets?query=${encodeURIComponent('disk full')}`)
+    assert.ok(bySubject.json.tickets.length > 0)
+    assert.ok(bySubject.json.tickets.every((t: any) => /disk full/i.test(t.subject)))
+    const byRef = await http('GET', '/tickets?query=seeded-0')
+    assert.equal(byRef.json.tickets.length, 0, 'the search covers the subject and number, not comments')
+  })
+
   test("a ticket needs a customer, a subject and one of the account's problem types: else 422", async () => {
+    const before = sim.state.tickets.length
     const none = await http('POST', '/tickets', {})
     assert.equal(none.status, 422)
     assert.deepEqual(Object.keys(none.json.errors).sort(), ['customer', 'problem_type', 'subject'])
@@ -99,7 +130,12 @@ describe('Syncro simulator', () => {
       error: "Subject can't be blank",
     })
     sim.state.errorStyle = 'errors'
-    assert.equal(sim.state.tickets.length, 0)
+    const long = await http('POST', '/tickets', {
+      ...ticket,
+      comments_attributes: [{ subject: 'Initial Issue', body: 'x'.repeat(65_536) }],
+    })
+    assert.deepEqual(long.json.errors, { 'comments.body': ['is too long (maximum is 65535 characters)'] })
+    assert.equal(sim.state.tickets.length, before)
   })
 
   test('create → comment → Resolved sets resolved_at; the custom resolved status does not', async () => {
@@ -115,12 +151,17 @@ describe('Syncro simulator', () => {
     const t = made.json.ticket
     assert.deepEqual([t.status, t.resolved_at, t.comments.length], ['New', null, 1])
     assert.deepEqual(t.properties, {}, 'properties the account has no custom field for are dropped')
-    const listed = await http('GET', `/tickets?customer_id=1001&query=${encodeURIComponent('99%')}`)
+    const listed = await http('GET', `/tickets?number=${t.number}`)
     assert.deepEqual(
       listed.json.tickets.map((x: any) => x.id),
       [t.id],
     )
     assert.equal(listed.json.tickets[0].comments, undefined, 'list entries leave comments out')
+    assert.equal(
+      (await http('GET', `/tickets/${t.id}/comments`)).status,
+      404,
+      'no comment list: they come with the ticket',
+    )
     const comment = await http('POST', `/tickets/${t.id}/comment`, {
       subject: 'Update',
       body: 'still',
@@ -128,12 +169,15 @@ describe('Syncro simulator', () => {
     })
     assert.equal(comment.json.comment.body, 'still')
     assert.equal((await http('POST', `/tickets/${t.id}/comment`, { subject: 'x' })).status, 422)
+    assert.equal((await http('POST', `/tickets/${t.id}/comment`, { body: 'x'.repeat(65_536) })).status, 422)
+    assert.equal((await http('PUT', `/tickets/${t.id}`, { subject: 'x'.repeat(256) })).status, 422)
+    const open = async () => (await http('GET', '/tickets?status=Not%20Closed')).json.meta.total_entries
     const pending = await http('PUT', `/tickets/${t.id}`, { status: 'Resolved - Pending Confirmation' })
     assert.equal(pending.json.ticket.resolved_at, null)
-    assert.equal((await http('GET', '/tickets?status=Not%20Closed')).json.tickets.length, 1)
+    const openBefore = await open()
     const resolved = await http('PUT', `/tickets/${t.id}`, { status: 'Resolved' })
     assert.ok(resolved.json.ticket.resolved_at)
-    assert.equal((await http('GET', '/tickets?status=Not%20Closed')).json.tickets.length, 0)
+    assert.equal(await open(), openBefore - 1)
     assert.equal((await http('PUT', `/tickets/${t.id}`, { status: 'Done' })).status, 422)
     const got = await http('GET', `/tickets/${t.id}`)
     assert.equal(got.json.ticket.comments.length, 2)
@@ -177,6 +221,15 @@ describe('Syncro simulator', () => {
     const standard = await startSyncroSim()
     await standard.close()
     assert.equal(standard.state.rate.perMinute, 180, "Syncro's documented limit by default")
+  })
+
+  test('a lost answer: the comment is written, the connection drops before the answer', async () => {
+    const id = sim.state.tickets[0]!.id
+    const count = sim.state.tickets[0]!.comments.length
+    loseNextAnswer(sim, syncroCalls, 'note')
+    await assert.rejects(http('POST', `/tickets/${id}/comment`, { subject: 'Update', body: 'lost' }))
+    assert.equal(sim.state.tickets[0]!.comments.length, count + 1)
+    sim.faults.clear()
   })
 
   test('faults over HTTP: the next call fails with the configured status', async () => {

@@ -1,9 +1,10 @@
-// Syncro (SyncroMSP), as its API docs describe it (reference/psa-apis.md §5): tickets at /tickets
-// (customer, subject and problem type required; the description as the first, hidden comment; our
-// reference in a custom field and that comment), alert updates as hidden comments that e-mail no one,
-// closing with the status Syncro treats as closed ("Resolved", which sets resolved_at) after a
-// resolution comment, the look-ups of the mapping screens, and invoice-schedule line items for usage.
-// Within Syncro's 180 requests a minute, kept per connection before Syncro has to refuse.
+// Syncro (SyncroMSP), as its API docs describe it (docs/psa/syncro.md): tickets at /tickets (customer,
+// subject and problem type required; the description as the first, hidden comment; our reference in a
+// custom field and that comment), alert updates as hidden comments that e-mail no one, closing with the
+// status Syncro treats as closed ("Resolved", which sets resolved_at) after a resolution comment, the
+// look-ups of the mapping screens, and invoice-schedule line items for usage. A retry after a lost
+// answer finds what the earlier attempt made (tickets.ts) instead of making it twice. Syncro's 180
+// requests a minute are counted per client address, shared by every connection (limits.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -13,34 +14,37 @@ import {
   fail,
   type LookupKind,
   type NewPsaTicket,
+  type NoteCall,
   ok,
   type PsaAdapter,
   type PsaCall,
   type PsaConnection,
   type PsaEntity,
   type PsaResult,
-  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { CachedResult, ConnectionPool } from '../core/connections.js'
-import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
+import { PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { fitText, fitTicket } from '../core/text.js'
 import { syncroTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { billingLines, setQuantity } from './billing.js'
-import { itemOf, SyncroClient, syncroErrorText } from './client.js'
+import { itemOf, rootOf, SyncroClient, syncroErrorText } from './client.js'
+import { SyncroLimits } from './limits.js'
 import { closingStatus, companies, customerId, priorityOf, problemTypes, ticketSettings } from './lookups.js'
 import { SyncroSettings, syncroSecrets } from './settings.js'
 import { connectionTest } from './test.js'
-import { findByRef, isClosed, refLine, refProperty, type SyncroTicket } from './tickets.js'
+import { findByRef, hasComment, isClosed, refLine, refProperty, type SyncroTicket } from './tickets.js'
 
 type Settings = Static<typeof SyncroSettings>
 type Conn = PsaConnection<Settings>
 
-/** Syncro's limit: 180 requests a minute (per IP address, which a connection's calls share). */
-const perMinute = 180
-const subjectMax = 255
+/** A ticket's subject, at most (Syncro publishes none; see docs/psa/syncro.md, "Text limits"). */
+export const subjectMax = 255
+/** A comment's body, at most (the same): the description, a note, the resolution. */
+export const commentMax = 30_000
 const refMax = 100
 const listsKeptMs = 5 * 60 * 1000
 
@@ -53,14 +57,21 @@ class State {
 
 const rejected = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
 
+/** The kind's settings beyond a connection's: Syncro's per-address budget (default 180 a minute). */
+export interface SyncroTuning {
+  perMinute?: number
+}
+
 export class SyncroPsa implements PsaAdapter<Settings> {
   private readonly pool: ConnectionPool<Settings, State>
 
-  constructor({ http, log, requestTimeoutMs }: PsaKindOptions) {
+  constructor({ http, log, requestTimeoutMs, limiters, egress }: PsaKindOptions, tuning: SyncroTuning = {}) {
+    // One budget and one 429 pause per Syncro and egress address, for every connection of the process.
+    const limits = new SyncroLimits({ limiters, egress, perMinute: tuning.perMinute })
     this.pool = new ConnectionPool((conn) => {
       const limiter = new ConnectionLimiter({
         perEndpoint: conn.settings.maxConcurrent ?? 4,
-        budgets: [{ points: perMinute, perSeconds: 60, per: 'connection' }],
+        shared: [limits.budget(rootOf(conn.settings))],
       })
       const core = new PsaHttp({
         http,
@@ -72,7 +83,7 @@ export class SyncroPsa implements PsaAdapter<Settings> {
         // Syncro counts a minute and sends no Retry-After: wait the window out.
         defaultRetryAfterMs: 60_000,
       })
-      return new State(new SyncroClient(core, conn.settings))
+      return new State(new SyncroClient(core, conn.settings, limits))
     })
   }
 
@@ -90,7 +101,11 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     const customer = await customerId(client, t.companyId, call)
     if (!customer.ok) return customer
     const ref = externalRef(call.ref, refMax)
-    const subject = cut(t.summary, subjectMax)
+    // The description opens with the whole title where the subject is cut, and keeps room for our
+    // reference line at its end.
+    const tag = `\n\n${refLine(ref)}`
+    const fitted = fitTicket(t, { title: subjectMax, description: commentMax - tag.length }, 'Syncro')
+    const subject = fitted.title
     if (call.adopt) {
       const found = await findByRef(client, { ref, customerId: customer.value, subject }, call)
       if (!found.ok) return found
@@ -98,7 +113,6 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     }
     const problemType = await this.problemTypeOf(state, t.board ?? t.type, call)
     if (!problemType.ok) return problemType
-    const description = t.summary.length > subjectMax ? `${t.summary}\n\n${t.description}` : t.description
     const body: Record<string, unknown> = {
       customer_id: customer.value,
       subject,
@@ -107,7 +121,7 @@ export class SyncroPsa implements PsaAdapter<Settings> {
       comments_attributes: [
         {
           subject: 'Initial Issue',
-          body: `${description}\n\n${refLine(ref)}`,
+          body: `${fitted.description}${tag}`,
           hidden: true,
           do_not_email: true,
         },
@@ -130,8 +144,16 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(id), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
-    return this.comment(this.pool.of(conn).client, ticketId, 'Update', note, call)
+  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    const { client } = this.pool.of(conn)
+    if (call.adopt && call.marker !== '') {
+      // An earlier attempt's comment, its answer lost: the ticket's comments come with the ticket.
+      const got = await client.api('GET', `/tickets/${ticketId}`, call)
+      if (!got.ok) return got
+      const ticket = itemOf<SyncroTicket>(got.value.body, 'ticket')
+      if (ticket && hasComment(ticket, call.marker) === true) return ok(null)
+    }
+    return this.comment(client, ticketId, 'Update', note, call)
   }
 
   async closeTicket(
@@ -163,9 +185,13 @@ export class SyncroPsa implements PsaAdapter<Settings> {
         ),
       )
     }
-    // The resolution first, then the status.
-    const noted = await this.comment(client, ticketId, 'Resolution', close.note, call)
-    if (!noted.ok) return noted
+    // The resolution first, then the status; an earlier attempt's resolution (its answer, or the status
+    // change's, lost) is not written again.
+    const written = call.adopt && call.marker !== '' && hasComment(ticket, call.marker) === true
+    if (!written) {
+      const noted = await this.comment(client, ticketId, 'Resolution', close.note, call)
+      if (!noted.ok) return noted
+    }
     const put = await client.api('PUT', `/tickets/${ticketId}`, call, { body: { status: target.name } })
     return put.ok ? ok({ alreadyClosed: false }) : put
   }
@@ -190,6 +216,11 @@ export class SyncroPsa implements PsaAdapter<Settings> {
         const settings = await state.ticketSettings.get((c) => ticketSettings(client, c), call, true)
         return settings.ok ? ok(settings.value[what]) : settings
       }
+      // Lists this PSA does not have (or that no setting of this kind picks from): none.
+      case 'sources':
+      case 'noteTypes':
+      case 'categories':
+        return ok([])
     }
   }
 
@@ -225,7 +256,7 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     )
   }
 
-  /** A hidden comment that e-mails no one. */
+  /** A hidden comment that e-mails no one, fitted to Syncro's limit. */
   private async comment(
     client: SyncroClient,
     ticketId: string,
@@ -234,19 +265,19 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     call: PsaCall,
   ): Promise<PsaResult<null>> {
     const res = await client.api('POST', `/tickets/${ticketId}/comment`, call, {
-      body: { subject, body, hidden: true, do_not_email: true },
+      body: { subject, body: fitText(body, commentMax, 'Syncro'), hidden: true, do_not_email: true },
     })
     return res.ok ? ok(null) : res
   }
 }
 
 /** The Syncro kind, talking through the service's outbound client. */
-export function syncroPsa(options: PsaKindOptions): PsaKindEntry {
+export function syncroPsa(options: PsaKindOptions, tuning: SyncroTuning = {}): PsaKindEntry {
   return psaKind({
     kind: 'syncro',
     settings: SyncroSettings,
     secretFields: syncroSecrets,
-    adapter: new SyncroPsa(options),
+    adapter: new SyncroPsa(options, tuning),
     problems: (s) =>
       s.baseUrl || s.subdomain ? [] : ['psa needs subdomain (e.g. acme for acme.syncromsp.com) or baseUrl'],
   })

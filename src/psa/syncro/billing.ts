@@ -1,4 +1,4 @@
-// Usage counts in Syncro (reference/psa-apis.md §5.8): recurring billing is an Invoice Schedule per
+// Usage counts in Syncro (docs/psa/syncro.md, "Usage push"): recurring billing is an Invoice Schedule per
 // customer (`GET /schedules?customer_id=`), each with line items (a product and its quantity) that
 // Syncro copies onto every invoice the schedule makes. A count sets a line's quantity with
 // `PUT /schedules/{id}/line_items/{lineItemId}`; the next invoice bills it. Syncro's public API

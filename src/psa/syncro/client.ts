@@ -1,11 +1,13 @@
-// One Syncro connection on the wire (reference/psa-apis.md §5): the account's root from baseUrl or
+// One Syncro connection on the wire (docs/psa/syncro.md): the account's root from baseUrl or
 // subdomain, the API at {root}/api/v1, the API token in the Authorization header (never `?api_key=`,
 // which Syncro still takes but which ends up in every access log on the way), lists read page after
 // page (`page` is 1-based, 25 a page) until `meta.total_pages`, and Syncro's error bodies read in each
-// of the shapes it answers with.
+// of the shapes it answers with. Every call first asks whether a 429 paused calls to this Syncro
+// (limits.ts), and a 429 it gets pauses them for every connection of the process.
 import type { Static } from 'typebox'
 import type { PsaCall, PsaResult } from '../adapter.js'
 import type { PsaHttp, PsaResponse } from '../core/http.js'
+import type { SyncroLimits } from './limits.js'
 import type { SyncroSettings } from './settings.js'
 
 type Settings = Static<typeof SyncroSettings>
@@ -37,6 +39,7 @@ export class SyncroClient {
   constructor(
     private readonly http: PsaHttp,
     private readonly s: Settings,
+    private readonly limits: SyncroLimits,
   ) {
     this.root = rootOf(s)
   }
@@ -99,14 +102,16 @@ export class SyncroClient {
     return { ok: true, value: items }
   }
 
-  private send(
+  private async send(
     method: Method,
     path: string,
     call: PsaCall,
     o: { query?: Query; body?: unknown },
     scheme: Scheme,
   ): Promise<PsaResult<PsaResponse>> {
-    return this.http.request(
+    const paused = this.limits.refusal(this.root)
+    if (paused) return { ok: false, failure: paused }
+    const res = await this.http.request(
       {
         method,
         url: `${this.root}/api/v1${path}`,
@@ -120,6 +125,12 @@ export class SyncroClient {
       },
       call,
     )
+    // Syncro itself refused for the address (429), or asked to wait (503 with Retry-After): every
+    // connection to it waits. Our own limits' refusals carry no status and are not Syncro's.
+    const f = res.ok ? null : res.failure
+    if (f?.status !== undefined && f.retryAfterMs && (f.status === 429 || f.throttled))
+      this.limits.refused(this.root, f.retryAfterMs, f.throttled === true)
+    return res
   }
 }
 
@@ -131,7 +142,7 @@ export function listOf<T>(body: unknown, key: string): T[] {
 }
 
 /** `meta.total_pages`, or null when the page carries none. */
-function totalPages(body: unknown): number | null {
+export function totalPages(body: unknown): number | null {
   if (!body || typeof body !== 'object') return null
   const meta = (body as { meta?: unknown }).meta
   if (!meta || typeof meta !== 'object') return null

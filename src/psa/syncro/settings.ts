@@ -1,4 +1,4 @@
-// Syncro connection settings (DESIGN §7, reference/psa-apis.md §5).
+// Syncro connection settings (docs/psa/syncro.md, "Settings").
 import Type from 'typebox'
 import { KindSettings, Str, TicketDefaults, Url } from '../settings.js'
 

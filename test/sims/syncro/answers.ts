@@ -1,16 +1,16 @@
-// What the Syncro routes share: pages of 25 with Syncro's `meta`, and its error bodies — a 422 worded in
-// the style the account is set to (Rails' field hash, a message list, or one error string), and the
-// `{error}` of other refusals.
+// What the Syncro routes share: pages of 25 with Syncro's `meta` (`page` is the one paging parameter
+// Syncro's API docs publish for these lists; an undocumented `per_page` is ignored), and its error
+// bodies — a 422 worded in the style the account is set to (Rails' field hash, a message list, or one
+// error string), and the `{error}` of other refusals.
 import type { FastifyReply } from 'fastify'
 import type { SyncroState } from './types.js'
 
 export const PAGE_SIZE = 25
 
-/** `page` (1-based) and `per_page` (at most 100) of a query; 25 a page by default. */
+/** `page` (1-based) of a query; always 25 a page. */
 export function pageParams(q: Record<string, string | undefined>): { page: number; perPage: number } {
   const page = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1)
-  const per = Number.parseInt(q.per_page ?? '', 10)
-  return { page, perPage: Number.isFinite(per) && per > 0 ? Math.min(per, 100) : PAGE_SIZE }
+  return { page, perPage: PAGE_SIZE }
 }
 
 /** One page of a list under `key`, with `meta` where the account gives it. */

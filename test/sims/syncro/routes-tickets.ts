@@ -1,11 +1,15 @@
-// Tickets and their comments, as Syncro's API docs describe them:
-//   GET  /tickets?customer_id=&status=&query=&created_after=&number=&page=   newest first, 25 a page
-//   POST /tickets            customer_id, subject and problem_type required; comments_attributes
-//   GET  /tickets/{id}       {ticket} with its comments
+// Tickets and their comments, as Syncro's API docs describe them (docs/psa/syncro.md):
+//   GET  /tickets?customer_id=&number=&status=&created_after=&since_updated_at=&resolved_after=&query=&page=
+//                            25 a page, newest first (ticketOrder); any other parameter (per_page, sort,
+//                            problem_type …) is not applied, as Syncro publishes none
+//   POST /tickets            customer_id, subject (≤ 255) and problem_type required; comments_attributes
+//   GET  /tickets/{id}       {ticket} with its comments (the one published way to read them)
 //   PUT  /tickets/{id}       a status from the account's list; a closing one sets resolved_at
 //   POST /tickets/{id}/comment   {subject, body, hidden, do_not_email}; some subjects move the status
-//   GET  /tickets/{id}/comments
 // List entries leave the comments out. "Not Closed" as a status filter means not in a closing status.
+// `query` matches the subject and the number only (what else Syncro's search covers is not published).
+// Dates compare by their day: `created_after=2024-06-13` keeps tickets made that day and later.
+// A comment body is refused over 65,535 characters (an assumed limit: Syncro publishes none).
 import type { FastifyInstance } from 'fastify'
 import { fail, idOf, invalid, now, paged } from './answers.js'
 import type { Comment, SyncroState, Ticket } from './types.js'
@@ -20,6 +24,10 @@ const statusBySubject: Record<string, string> = {
   'parts order': 'Waiting for Parts',
 }
 
+/** The longest comment body taken (assumed; see the header). */
+export const COMMENT_MAX = 65_535
+export const SUBJECT_MAX = 255
+
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v))
 
 function listEntry(t: Ticket) {
@@ -27,6 +35,9 @@ function listEntry(t: Ticket) {
   return rest
 }
 
+const day = (v: string) => v.slice(0, 10)
+
+/** The documented filters of GET /tickets; nothing else is applied. */
 function matches(t: Ticket, q: Query, state: SyncroState): boolean {
   if (q.customer_id && String(t.customer_id) !== q.customer_id) return false
   if (q.number && String(t.number) !== q.number) return false
@@ -34,16 +45,12 @@ function matches(t: Ticket, q: Query, state: SyncroState): boolean {
     const closed = state.closingStatuses.includes(t.status)
     if (q.status === 'Not Closed' ? closed : t.status !== q.status) return false
   }
-  if (q.created_after && t.created_at.slice(0, 10) < q.created_after.slice(0, 10)) return false
+  if (q.created_after && day(t.created_at) < day(q.created_after)) return false
+  if (q.since_updated_at && day(t.updated_at) < day(q.since_updated_at)) return false
+  if (q.resolved_after && (t.resolved_at === null || day(t.resolved_at) < day(q.resolved_after))) return false
   if (q.query) {
     const needle = q.query.toLowerCase()
-    const haystack = [
-      t.subject,
-      String(t.number),
-      ...Object.values(t.properties).map(str),
-      ...t.comments.map((c) => c.body),
-    ]
-    if (!haystack.some((h) => h.toLowerCase().includes(needle))) return false
+    if (![t.subject, String(t.number)].some((h) => h.toLowerCase().includes(needle))) return false
   }
   return true
 }
@@ -77,7 +84,7 @@ function ticketErrors(state: SyncroState, b: Body): Record<string, string[]> {
   if (customerId === null || !state.customers.some((c) => c.id === customerId)) add('customer', 'must exist')
   const subject = str(b.subject).trim()
   if (subject === '') add('subject', "can't be blank")
-  if (subject.length > 255) add('subject', 'is too long (maximum is 255 characters)')
+  if (subject.length > SUBJECT_MAX) add('subject', `is too long (maximum is ${SUBJECT_MAX} characters)`)
   const problem = str(b.problem_type)
   if (problem === '') add('problem_type', "can't be blank")
   else if (!state.problemTypes.includes(problem)) add('problem_type', 'is not included in the list')
@@ -93,6 +100,8 @@ function ticketErrors(state: SyncroState, b: Body): Record<string, string[]> {
       : []
   if (list.some((c) => !c || typeof c !== 'object' || str((c as Body).body).trim() === ''))
     add('comments.body', "can't be blank")
+  if (list.some((c) => c && typeof c === 'object' && str((c as Body).body).length > COMMENT_MAX))
+    add('comments.body', `is too long (maximum is ${COMMENT_MAX} characters)`)
   return errors
 }
 
@@ -101,7 +110,9 @@ export function ticketRoutes(app: FastifyInstance, state: SyncroState) {
 
   app.get('/api/v1/tickets', async (request) => {
     const q = request.query as Query
-    const found = state.tickets.filter((t) => matches(t, q, state)).sort((a, b) => b.id - a.id)
+    const found = state.tickets
+      .filter((t) => matches(t, q, state))
+      .sort((a, b) => (state.ticketOrder === 'newest' ? b.id - a.id : a.id - b.id))
     return paged(state, 'tickets', found.map(listEntry), q)
   })
 
@@ -151,6 +162,8 @@ export function ticketRoutes(app: FastifyInstance, state: SyncroState) {
       return invalid(reply, state, { status: ['is not included in the list'] })
     if (b.problem_type !== undefined && !state.problemTypes.includes(str(b.problem_type)))
       return invalid(reply, state, { problem_type: ['is not included in the list'] })
+    if (typeof b.subject === 'string' && b.subject.trim().length > SUBJECT_MAX)
+      return invalid(reply, state, { subject: [`is too long (maximum is ${SUBJECT_MAX} characters)`] })
     if (typeof b.subject === 'string' && b.subject.trim() !== '') t.subject = b.subject.trim()
     if (b.problem_type !== undefined) t.problem_type = str(b.problem_type)
     if (b.priority !== undefined) t.priority = str(b.priority)
@@ -164,17 +177,13 @@ export function ticketRoutes(app: FastifyInstance, state: SyncroState) {
     if (!t) return fail(reply, 404, 'Record not found')
     const b = (request.body ?? {}) as Body
     if (str(b.body).trim() === '') return invalid(reply, state, { body: ["can't be blank"] })
+    if (str(b.body).length > COMMENT_MAX)
+      return invalid(reply, state, { body: [`is too long (maximum is ${COMMENT_MAX} characters)`] })
     const comment = newComment(state, t.id, b)
     t.comments.push(comment)
     const moved = statusBySubject[comment.subject.toLowerCase()]
     if (moved) setStatus(state, t, moved)
     t.updated_at = now()
     return { comment }
-  })
-
-  app.get<{ Params: { id: string } }>('/api/v1/tickets/:id/comments', async (request, reply) => {
-    const t = find(request.params.id)
-    if (!t) return fail(reply, 404, 'Record not found')
-    return paged(state, 'comments', t.comments, request.query as Query)
   })
 }

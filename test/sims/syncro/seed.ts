@@ -1,7 +1,9 @@
 // What a fresh simulated Syncro account holds: customers (businesses, and people without a business
 // name), Syncro's default ticket statuses plus a custom "Resolved - Pending Confirmation" that does not
-// resolve a ticket, problem types, the fixed priorities, and invoice schedules with line items.
-import type { Customer, Schedule } from './types.js'
+// resolve a ticket, problem types, the fixed priorities, invoice schedules with line items, and several
+// hundred tickets of the last days (more than a page of the ticket list, many of one customer, many
+// with the subjects alerts use).
+import type { Comment, Customer, Schedule, Ticket } from './types.js'
 
 export const DEFAULT_STATUSES = [
   'New',
@@ -97,4 +99,75 @@ export function seedSchedules(customers: Customer[]): Schedule[] {
 
 function line(id: number, productId: number, item: string, name: string, quantity: number, price: number) {
   return { id, product_id: productId, item, name, quantity, price_retail: price, taxable: true }
+}
+
+/** Subjects of seeded tickets; the first is the one the adapter tests create too. */
+const SUBJECTS = [
+  'Malware detected on WS-042',
+  'Disk full on SRV01',
+  'Backup job failed',
+  'Printer offline',
+  'Password reset',
+  'VPN disconnects',
+]
+
+/**
+ * `count` tickets made over the `days` before `now`, oldest first (ids rising with their time): a third
+ * on the first customer, the rest spread over the others. Some were made by alertbridge (their initial
+ * comment carries an `alertbridge ref:` line of their own), many share the subjects alerts use, some are
+ * resolved; each has a few comments.
+ */
+export function seedTickets(
+  customers: Customer[],
+  count: number,
+  next: { ticket: number; number: number; comment: number },
+  now = Date.now(),
+  days = 10,
+): Ticket[] {
+  const out: Ticket[] = []
+  const [first] = customers
+  if (!first) return out
+  for (let i = 0; i < count; i++) {
+    const customer = i % 3 === 0 ? first : (customers[1 + (i % (customers.length - 1 || 1))] ?? first)
+    const at = new Date(now - ((count - i) / count) * days * 24 * 60 * 60 * 1000).toISOString()
+    const id = next.ticket++
+    const subject = SUBJECTS[i % SUBJECTS.length] ?? 'Seeded'
+    const resolved = i % 4 === 1
+    const comment = (subject_: string, body: string): Comment => ({
+      id: next.comment++,
+      ticket_id: id,
+      subject: subject_,
+      body,
+      hidden: true,
+      do_not_email: true,
+      tech: null,
+      created_at: at,
+    })
+    const byUs = i % 2 === 0
+    out.push({
+      id,
+      number: next.number++,
+      subject,
+      customer_id: customer.id,
+      customer_business_then_name: customer.business_name ?? customer.fullname ?? customer.email ?? '',
+      problem_type: 'Security Alert',
+      status: resolved ? 'Resolved' : 'New',
+      priority: '2 Normal',
+      properties: {},
+      created_at: at,
+      updated_at: at,
+      resolved_at: resolved ? at : null,
+      comments: [
+        comment(
+          'Initial Issue',
+          byUs
+            ? `${subject}: details.\n\nMessage ID: seeded-m-${i}\n\nalertbridge ref: seeded-${i}`
+            : `${subject}, reported by phone.`,
+        ),
+        comment('Update', `Repeated alert.\n\nMessage ID: seeded-u-${i}`),
+        ...(resolved ? [comment('Resolution', `Resolved.\n\nMessage ID: seeded-r-${i}`)] : []),
+      ],
+    })
+  }
+  return out
 }

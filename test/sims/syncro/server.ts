@@ -1,12 +1,12 @@
 // A simulator of Syncro's REST API v1 (https://{subdomain}.syncromsp.com/api/v1), written from Syncro's
-// API docs and public clients (reference/psa-apis.md §5), not from our adapter. Every /api/v1 call is
+// API docs and public clients (docs/psa/syncro.md), not from our adapter. Every /api/v1 call is
 // checked in Syncro's order: the rate limit first (180 a minute per client address, refused calls
 // counted; 429 with a body and no rate headers, a Retry-After only where configured), then the API
 // token (`Authorization: Bearer {token}`, the raw token, or the legacy `?api_key=`; else 401), then the
 // token's permissions (403, e.g. a token without "Tickets - Create"). The harness's faults act before
 // all of these. See routes-*.ts for the resources.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { listen, type StartedSim, simApp } from '../harness.js'
+import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
 import { fail } from './answers.js'
 import { accountRoutes } from './routes-account.js'
 import { scheduleRoutes } from './routes-schedules.js'
@@ -18,10 +18,22 @@ import {
   PROBLEM_TYPES,
   seedCustomers,
   seedSchedules,
+  seedTickets,
 } from './seed.js'
 import type { ApiToken, SyncroState } from './types.js'
 
 export type { SyncroState } from './types.js'
+
+/** Tickets a fresh account holds: twelve pages of the ticket list, a third of them customer 1001's. */
+export const seededTickets = 300
+
+/** The calls of each ticket operation, whose answers a test loses (the harness's loseAnswer). */
+export const syncroCalls: OpCalls = {
+  create: { method: 'POST', match: '^/api/v1/tickets$' },
+  note: { method: 'POST', match: '^/api/v1/tickets/\\d+/comment$' },
+  'close-note': { method: 'POST', match: '^/api/v1/tickets/\\d+/comment$' },
+  close: { method: 'PUT', match: '^/api/v1/tickets/\\d+$' },
+}
 
 export interface SyncroSimOptions {
   port?: number
@@ -30,6 +42,9 @@ export interface SyncroSimOptions {
   /** More tokens (by default also `limited-token`, which lacks "Tickets - Create"). */
   tokens?: ApiToken[]
   customers?: number
+  /** Tickets made before the simulator starts (default `seededTickets`). */
+  tickets?: number
+  ticketOrder?: SyncroState['ticketOrder']
   perMinute?: number
   retryAfterSeconds?: number | null
   authSchemes?: SyncroState['authSchemes']
@@ -66,6 +81,8 @@ export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedS
   const apiToken = o.apiToken ?? 'syncro-api-token'
   const fresh = (): SyncroState => {
     const customers = seedCustomers(o.customers ?? 60)
+    const nextId = { ticket: 9000, number: 1500, comment: 40000 }
+    const tickets = seedTickets(customers, o.tickets ?? seededTickets, nextId)
     return {
       tokens: [
         { token: apiToken, name: 'alertbridge', permissions: 'all' },
@@ -82,6 +99,7 @@ export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedS
       },
       errorStyle: o.errorStyle ?? 'errors',
       withMeta: o.withMeta ?? true,
+      ticketOrder: o.ticketOrder ?? 'newest',
       problemTypesAt: o.problemTypesAt ?? 'both',
       schedulesListLines: o.schedulesListLines ?? false,
       customers,
@@ -90,9 +108,9 @@ export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedS
       closingStatuses: [...CLOSING_STATUSES],
       priorities: [...PRIORITIES],
       ticketCustomFields: [...(o.ticketCustomFields ?? [])],
-      tickets: [],
+      tickets,
       schedules: seedSchedules(customers),
-      nextId: { ticket: 9000, number: 1500, comment: 40000 },
+      nextId,
     }
   }
   const state = fresh()
@@ -161,6 +179,7 @@ export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedS
         `  limits:  ${state.rate.perMinute} requests a minute per client address, then 429`,
         `  seeded:  ${state.customers.length} customers (every fourth a person), problem types ${state.problemTypes.join(', ')}`,
         `           statuses ${state.statuses.join(', ')} (closing: ${state.closingStatuses.join(', ')})`,
+        `           ${state.tickets.length} tickets of the last days (${state.ticketOrder} first)`,
         `           ${state.schedules.length} invoice schedules with line items (customers ${[...new Set(state.schedules.map((s) => s.customer_id))].join(', ')})`,
       ].join('\n'),
   }

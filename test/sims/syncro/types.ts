@@ -91,6 +91,11 @@ export interface SyncroState {
   errorStyle: 'errors' | 'message' | 'error'
   /** Whether list pages carry `meta` (total_pages …); without it a client stops on a short page. */
   withMeta: boolean
+  /**
+   * The order GET /tickets lists in. Syncro's docs name none and take no sort parameter for tickets:
+   * newest first by default, oldest first to check a client that must not rely on it.
+   */
+  ticketOrder: 'newest' | 'oldest'
   /** Where problem types are listed: GET /settings (ticket.problem_types), GET /ticket_problem_types, or both. */
   problemTypesAt: 'settings' | 'endpoint' | 'both'
   /** Whether GET /schedules lists each schedule's line items (GET /schedules/{id} always does). */
