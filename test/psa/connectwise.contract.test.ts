@@ -1,12 +1,15 @@
-// The adapter contract on ConnectWise PSA, against the ConnectWise simulator on loopback.
+// The adapter contract on ConnectWise PSA, against the ConnectWise simulator on loopback: pages of 2 (so
+// every list spans pages) and 1,200 tickets there before the suite.
 import { createOutboundHttp } from '../../src/outbound/http.js'
 import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
-import { startConnectWiseSim } from '../sims/connectwise/server.js'
+import { connectWiseCalls, startConnectWiseSim } from '../sims/connectwise/server.js'
+import { loseNextAnswer } from '../sims/harness.js'
 import { adapterContract } from './contract.js'
 
 adapterContract('ConnectWise', async () => {
-  const sim = await startConnectWiseSim({ pageSizeMax: 2, companies: 40 })
+  const seededTickets = 1200
+  const sim = await startConnectWiseSim({ pageSizeMax: 2, companies: 40, tickets: seededTickets })
   const registry = new PsaRegistry([
     connectWisePsa({
       http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }),
@@ -49,7 +52,12 @@ adapterContract('ConnectWise', async () => {
     tickets: async () => sim.state.tickets.length,
     async state(id) {
       const t = find(id)
-      return { closed: t.closedFlag, notes: t.notes.map((n) => n.text) }
+      return {
+        closed: t.closedFlag,
+        notes: t.notes.map((n) => n.text),
+        title: t.summary,
+        description: t.initialDescription ?? '',
+      }
     },
     async closeInPsa(id) {
       const t = find(id)
@@ -65,6 +73,8 @@ adapterContract('ConnectWise', async () => {
     },
     failNext: async (status, count, retryAfterSeconds) =>
       sim.faults.set({ fail: { status, count, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) } }),
+    loseNext: async (op) => loseNextAnswer(sim, connectWiseCalls, op),
+    seededTickets,
     slow: async (ms) => sim.faults.set(ms > 0 ? { latencyMs: ms } : {}),
     calls: () => sim.calls.length,
     close: () => sim.close(),

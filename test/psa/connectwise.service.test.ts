@@ -1,6 +1,7 @@
-// ConnectWise PSA through the service's HTTP API, against the ConnectWise simulator.
+// ConnectWise PSA through the service's HTTP API, against the ConnectWise simulator (which holds more
+// tickets than one page of its ticket list before the first alert).
 import type { ConnectWiseState } from '../sims/connectwise/server.js'
-import { startConnectWiseSim } from '../sims/connectwise/server.js'
+import { connectWiseCalls, startConnectWiseSim } from '../sims/connectwise/server.js'
 import { throughService } from './through-service.js'
 
 const keys = {
@@ -21,7 +22,13 @@ throughService<ConnectWiseState>({
   ticket(sim, id) {
     const t = sim.state.tickets.find((x) => String(x.id) === id)
     if (!t) throw new Error(`no ConnectWise ticket ${id}`)
-    return { closed: t.closedFlag, notes: t.notes.length, summary: t.summary, ref: t.externalXRef }
+    return {
+      closed: t.closedFlag,
+      notes: t.notes.map((n) => n.text),
+      summary: t.summary,
+      ref: t.externalXRef,
+    }
   },
+  calls: connectWiseCalls,
   failureText: /Simulated failure/,
 })

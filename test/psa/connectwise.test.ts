@@ -1,6 +1,7 @@
 // What only ConnectWise does: the codebase found again after a cloud upgrade moved it, the
-// connection test's one sentence for each way a connection goes wrong, and its billing lines
-// (agreement additions: cancelled ones left out, the quantity replaced by a JSON-Patch).
+// connection test's one sentence for each way a connection goes wrong, its billing lines (agreement
+// additions: cancelled ones left out, the quantity replaced by a JSON-Patch), the look-ups a retry makes
+// after a lost answer (and what they must not mistake for ours), and text fitted to its limits.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
@@ -122,6 +123,153 @@ describe('ConnectWise adapter', () => {
       assert.equal(r.ok, false, lineId)
       assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable], [kind, false], lineId)
       assert.match(r.ok ? '' : r.failure.message, text)
+    }
+  })
+})
+
+describe('ConnectWise tickets after a lost answer, and long text', () => {
+  let sim: StartedSim<ConnectWiseState>
+  let client: PsaClient
+  let n = 0
+  const ticketCall = (over: { ref?: string; marker?: string; adopt?: boolean } = {}) => {
+    const ref = over.ref ?? `cw-unit-${Date.now()}-${n++}`
+    return { ...call(), correlationId: ref, ref, marker: over.marker ?? ref, adopt: over.adopt ?? false }
+  }
+  const newTicket = { companyId: '1', board: 'Service Desk', priority: null, status: null, type: null }
+  before(async () => {
+    sim = await startConnectWiseSim()
+    const registry = new PsaRegistry([
+      connectWisePsa({
+        http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }),
+      }),
+    ])
+    const c = registry.connect('p-lost', { kind: 'connectwise', settings: { ...keys, baseUrl: sim.url } })
+    if (!c.ok) throw new Error(c.failure.message)
+    client = c.client
+  })
+  after(() => sim.close())
+  const ticket = (id: string) => {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no ticket ${id}`)
+    return t
+  }
+  const made = async (ref?: string) => {
+    const r = await client.createTicket(
+      { ...newTicket, summary: 'Malware on WS-042', description: 'Quarantined.' },
+      ticketCall({ ref }),
+    )
+    if (!r.ok) throw new Error(r.failure.message)
+    return r.value.ticketId
+  }
+
+  test('the adopt look-up asks by externalXRef, newest first, and adopts only an exact match', async () => {
+    // Another integration's ticket whose reference differs from ours only in case: ConnectWise's `=`
+    // matches it, the adapter does not adopt it.
+    const ref = `case-ref-${Date.now()}`
+    const theirs = await made(ref.toUpperCase())
+    const before = sim.state.tickets.length
+    const r = await client.createTicket(
+      { ...newTicket, summary: 'Malware on WS-042', description: 'Quarantined.' },
+      ticketCall({ ref, adopt: true }),
+    )
+    assert.ok(r.ok, r.ok ? '' : r.failure.message)
+    assert.equal(r.value.adopted, false)
+    assert.notEqual(r.value.ticketId, theirs)
+    assert.equal(sim.state.tickets.length, before + 1)
+    const lookup = sim.callsTo(/\/service\/tickets$/, 'GET').at(-1)
+    const q = new URL(lookup?.url ?? '', sim.url).searchParams
+    assert.equal(q.get('conditions'), `externalXRef="${ref}"`)
+    assert.equal(q.get('orderBy'), 'id desc')
+    const again = await client.createTicket(
+      { ...newTicket, summary: 'Malware on WS-042', description: 'Quarantined.' },
+      ticketCall({ ref, adopt: true }),
+    )
+    assert.deepEqual(again.ok ? again.value : again.failure, { ticketId: r.value.ticketId, adopted: true })
+  })
+
+  test('a note retry: a note whose Message ID only starts with ours is not ours; ours is found', async () => {
+    const id = await made()
+    const marker = `m-${Date.now()}`
+    const other = await client.appendNote(
+      id,
+      `Other\n\nMessage ID: ${marker}0`,
+      ticketCall({ marker: `${marker}0` }),
+    )
+    assert.ok(other.ok)
+    const note = `Update\n\nMessage ID: ${marker}`
+    assert.ok((await client.appendNote(id, note, ticketCall({ marker, adopt: true }))).ok)
+    assert.equal(ticket(id).notes.length, 2, 'the look-alike did not stop our note')
+    const lookup = sim.callsTo(new RegExp(`/service/tickets/${id}/notes$`), 'GET').at(-1)
+    const q = new URL(lookup?.url ?? '', sim.url).searchParams
+    assert.equal(q.get('conditions'), `text contains "${marker}"`)
+    assert.equal(q.get('orderBy'), 'id desc')
+    assert.ok((await client.appendNote(id, note, ticketCall({ marker, adopt: true }))).ok)
+    assert.equal(ticket(id).notes.length, 2, 'our note was found: none written again')
+  })
+
+  test('a note retry where ConnectWise refuses the text condition reads the newest notes instead', async () => {
+    const id = await made()
+    const marker = `m-refused-${Date.now()}`
+    const note = `Update\n\nMessage ID: ${marker}`
+    assert.ok((await client.appendNote(id, note, ticketCall({ marker }))).ok)
+    sim.faults.set({ fail: { status: 400, count: 1, match: 'notes\\?.*conditions' } })
+    const again = await client.appendNote(id, note, ticketCall({ marker, adopt: true }))
+    assert.ok(again.ok, again.ok ? '' : again.failure.message)
+    assert.equal(ticket(id).notes.length, 1)
+    const reads = sim.callsTo(new RegExp(`/service/tickets/${id}/notes$`), 'GET')
+    assert.equal(reads.length, 2)
+    assert.equal(new URL(reads[1]?.url ?? '', sim.url).searchParams.get('conditions'), null)
+  })
+
+  test('a close retry with nothing written before writes the resolution once and closes', async () => {
+    const id = await made()
+    const marker = `m-close-${Date.now()}`
+    const r = await client.closeTicket(
+      id,
+      { note: `Resolved\n\nMessage ID: ${marker}`, closedStatus: null },
+      ticketCall({ marker, adopt: true }),
+    )
+    assert.deepEqual(r.ok ? r.value : r.failure, { alreadyClosed: false })
+    const t = ticket(id)
+    assert.equal(t.closedFlag, true)
+    assert.deepEqual(
+      t.notes.map((x) => [x.resolutionFlag, x.text.includes(marker)]),
+      [[true, true]],
+    )
+  })
+
+  test('long text fits: summary 100 with "…", description and notes 32,000 with their Message ID', async () => {
+    const title = `Ransomware behaviour on ${'many hosts of the branch office '.repeat(9)}`.slice(0, 300)
+    const r = await client.createTicket(
+      {
+        ...newTicket,
+        summary: title,
+        description: `${'Evidence line. '.repeat(8000)}\n\nMessage ID: m-desc`,
+      },
+      ticketCall(),
+    )
+    assert.ok(r.ok, r.ok ? '' : r.failure.message)
+    const t = ticket(r.value.ticketId)
+    assert.ok(t.summary.length <= 100 && t.summary.endsWith('…'), t.summary)
+    const description = t.initialDescription ?? ''
+    assert.ok(description.length <= 32_000, String(description.length))
+    assert.ok(description.startsWith(title), 'the whole title opens the description')
+    assert.ok(description.endsWith('Message ID: m-desc'))
+    const note = `${'Still there. '.repeat(9000)}\n\nMessage ID: m-long`
+    assert.ok((await client.appendNote(r.value.ticketId, note, ticketCall({ marker: 'm-long' }))).ok)
+    const resolution = `${'Healed. '.repeat(9000)}\n\nMessage ID: m-res`
+    const closed = await client.closeTicket(
+      r.value.ticketId,
+      { note: resolution, closedStatus: null },
+      ticketCall({ marker: 'm-res' }),
+    )
+    assert.ok(closed.ok)
+    for (const [text, marker] of ticket(r.value.ticketId).notes.map((x, i) => [
+      x.text,
+      ['m-long', 'm-res'][i],
+    ])) {
+      assert.ok((text ?? '').length <= 32_000, String(text?.length))
+      assert.ok((text ?? '').endsWith(`Message ID: ${marker}`))
     }
   })
 })

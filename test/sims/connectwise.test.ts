@@ -2,9 +2,9 @@
 // creating, noting and closing a ticket, the look-ups and their paging, and the harness's faults.
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
-import { startConnectWiseSim } from './connectwise/server.js'
+import { connectWiseCalls, startConnectWiseSim } from './connectwise/server.js'
 import type { ConnectWiseState } from './connectwise/types.js'
-import type { StartedSim } from './harness.js'
+import { loseNextAnswer, type StartedSim } from './harness.js'
 
 const CLIENT_ID = '00000000-0000-4000-8000-000000000001'
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`
@@ -244,6 +244,74 @@ describe('ConnectWise simulator', () => {
     )
     assert.deepEqual(count, { count: 1 })
     assert.equal((await call(`/company/companies?conditions=${encodeURIComponent('nme="x"')}`)).status, 400)
+  })
+
+  it('holds more tickets than one page; filters them by externalXRef ignoring case, and ignores unknown parameters', async () => {
+    const total = (await json(await call('/service/tickets/count'))).count as number
+    assert.ok(total > 1000, String(total))
+    assert.equal(((await (await call('/service/tickets')).json()) as Json[]).length, 25)
+    const big = await call('/service/tickets?pageSize=5000')
+    assert.equal(((await big.json()) as Json[]).length, 1000)
+    assert.match(big.headers.get('link') ?? '', /rel="next"/)
+    // Not a ConnectWise parameter: ignored, as ConnectWise ignores it (the whole first page comes back).
+    const ignored = (await (await call('/service/tickets?externalXRef=seeded-ref-3')).json()) as Json[]
+    assert.equal(ignored.length, 25)
+    const q = (c: string, extra = '') => call(`/service/tickets?conditions=${encodeURIComponent(c)}${extra}`)
+    const upper = (await (await q('externalXRef="seeded-ref-9"')).json()) as Json[]
+    assert.deepEqual(
+      upper.map((t) => t.externalXRef),
+      ['SEEDED-REF-9'],
+      '= ignores case, as SQL Server does',
+    )
+    const newest = (await (
+      await q('externalXRef like "seeded-ref-%"', '&orderBy=id%20desc&pageSize=3&fields=id,externalXRef')
+    ).json()) as Json[]
+    assert.equal(newest.length, 3)
+    assert.ok((newest[0]?.id as number) > (newest[1]?.id as number))
+    assert.deepEqual(Object.keys(newest[0] ?? {}).sort(), ['externalXRef', 'id'])
+    assert.equal((await q('externalRef="x"')).status, 400, 'an unknown field is refused')
+  })
+
+  it('lists a ticket’s notes in pages of 25, with conditions on their text and newest first', async () => {
+    const t = await createTicket({ summary: 'Many notes', company: { id: 1 } })
+    for (let i = 0; i < 30; i++) {
+      const res = await call(`/service/tickets/${t.id}/notes`, {
+        method: 'POST',
+        body: { text: `Update ${i}\n\nMessage ID: note-${i}`, internalAnalysisFlag: true },
+      })
+      assert.equal(res.status, 201)
+    }
+    const page = (await (await call(`/service/tickets/${t.id}/notes`)).json()) as Json[]
+    assert.equal(page.length, 25)
+    const found = (await (
+      await call(
+        `/service/tickets/${t.id}/notes?conditions=${encodeURIComponent('text contains "MESSAGE ID: note-2"')}&orderBy=id%20desc&fields=id,text`,
+      )
+    ).json()) as Json[]
+    assert.deepEqual(
+      found.map((n) => n.text),
+      [
+        'Update 29\n\nMessage ID: note-29',
+        'Update 28\n\nMessage ID: note-28',
+        'Update 27\n\nMessage ID: note-27',
+      ].concat(
+        ['26', '25', '24', '23', '22', '21', '20', '2'].map((k) => `Update ${k}\n\nMessage ID: note-${k}`),
+      ),
+    )
+    const refused = await call(
+      `/service/tickets/${t.id}/notes?conditions=${encodeURIComponent('body contains "x"')}`,
+    )
+    assert.equal(refused.status, 400)
+  })
+
+  it('loses the answer of a create it carried out (connectWiseCalls)', async () => {
+    const before = sim.state.tickets.length
+    loseNextAnswer(sim, connectWiseCalls, 'create')
+    await assert.rejects(
+      call('/service/tickets', { method: 'POST', body: { summary: 'Lost', company: { id: 1 } } }),
+    )
+    assert.equal(sim.state.tickets.length, before + 1, 'the ticket was made all the same')
+    assert.equal((await call('/service/boards')).status, 200, 'other calls are answered')
   })
 
   it('lists boards, statuses with closedStatus per board, types and priorities', async () => {

@@ -1,9 +1,10 @@
-// ConnectWise PSA (Manage), as its API pages describe it (reference/psa-apis.md §1): tickets at
+// ConnectWise PSA (Manage), as its API pages describe it (docs/psa/connectwise.md): tickets at
 // /service/tickets (summary at most 100 characters, our correlationId in externalXRef), notes with a
 // visibility flag, closing with a status of the ticket's board that ConnectWise marks closedStatus, and
 // the look-ups of the mapping screens; billing lines are agreement additions (usage.ts). Board,
 // status, type and priority settings may name a PSA id or its name; names are resolved against the
-// board's own lists.
+// board's own lists. A retry after a lost answer first looks for what the lost call made: the ticket
+// by its externalXRef, a note by the Message ID line its text ends with.
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -14,19 +15,20 @@ import {
   type LookupKind,
   type LookupScope,
   type NewPsaTicket,
+  type NoteCall,
   ok,
   type PsaAdapter,
   type PsaCall,
   type PsaConnection,
   type PsaEntity,
   type PsaResult,
-  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { CachedResult, ConnectionPool, cachedIn } from '../core/connections.js'
-import { cut, PsaHttp, type PsaKindOptions } from '../core/http.js'
+import { PsaHttp, type PsaKindOptions } from '../core/http.js'
 import { ConnectionLimiter } from '../core/limiter.js'
 import { byIdOrName, externalRef } from '../core/names.js'
+import { fitText, fitTicket } from '../core/text.js'
 import { connectWiseTicketUrl } from '../core/ticket-urls.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { ConnectWiseClient, connectWiseErrorText } from './client.js'
@@ -51,9 +53,22 @@ interface CwStatus {
   sortOrder?: number
 }
 
-const summaryMax = 100
+/**
+ * Text limits (docs/psa/connectwise.md, "Limits"): summary and externalXRef at most 100 characters, as
+ * ConnectWise's model says; initialDescription and a note's text have no published limit, so they are
+ * kept to 32,000 characters (our own bound: any alert fits, and a request stays small).
+ */
+export const limits = { summary: 100, description: 32_000, note: 32_000 }
 const xrefMax = 100
+const psaName = 'ConnectWise'
 const listsKeptMs = 5 * 60 * 1000
+/** How many of a look-up's newest matches are read: ours is among the first (ordered by id, newest first). */
+const lookBack = 100
+/**
+ * A value that goes into a quoted condition string as is: no quote or backslash to escape, and no LIKE
+ * wildcard but `_` (any one character: a `contains` may then match more, and each match is checked).
+ */
+const plainValue = /^[A-Za-z0-9._:@+=~-]+$/
 
 /** What one connection keeps: its client, and the lists names are resolved against. */
 class State {
@@ -83,7 +98,7 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
       const core = new PsaHttp({
         http,
         limiter,
-        name: 'ConnectWise',
+        name: psaName,
         log,
         requestTimeoutMs,
         errorText: connectWiseErrorText,
@@ -104,22 +119,20 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
     const state = this.pool.of(conn)
     const { client } = state
-    const xref = externalRef(call.ref, xrefMax)
+    const xref = xrefOf(call.ref)
     if (call.adopt) {
-      const found = await client.api('GET', '/service/tickets', call, {
-        query: { conditions: `externalXRef="${xref}"`, pageSize: 1, fields: 'id' },
-      })
-      if (!found.ok) return found
-      const [made] = Array.isArray(found.value.body) ? (found.value.body as { id?: unknown }[]) : []
-      if (typeof made?.id === 'number') return ok({ ticketId: String(made.id), adopted: true })
+      const made = await ticketWithRef(client, xref, call)
+      if (!made.ok) return made
+      if (made.value !== null) return ok({ ticketId: String(made.value), adopted: true })
     }
     const board = t.board === null ? null : await this.boardOf(state, t.board, call)
     if (board && !board.ok) return board
     const boardId = board?.value ?? null
+    const fitted = fitTicket(t, { title: limits.summary, description: limits.description }, psaName)
     const body: Record<string, unknown> = {
-      summary: cut(t.summary, summaryMax),
+      summary: fitted.title,
       company: /^\d+$/.test(t.companyId) ? { id: Number(t.companyId) } : { identifier: t.companyId },
-      initialDescription: t.summary.length > summaryMax ? `${t.summary}\n\n${t.description}` : t.description,
+      initialDescription: fitted.description,
       externalXRef: xref,
       processNotifications: false,
     }
@@ -145,11 +158,18 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(id), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
+  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    const { client } = this.pool.of(conn)
+    // A retry after a lost answer: the note may be there already.
+    if (call.adopt) {
+      const written = await noteWithMarker(client, ticketId, call.marker, call)
+      if (!written.ok) return written
+      if (written.value) return ok(null)
+    }
     const flag =
       conn.settings.noteVisibility === 'discussion' ? 'detailDescriptionFlag' : 'internalAnalysisFlag'
-    const res = await this.pool.of(conn).client.api('POST', `/service/tickets/${ticketId}/notes`, call, {
-      body: { text: note, [flag]: true, processNotifications: false },
+    const res = await client.api('POST', `/service/tickets/${ticketId}/notes`, call, {
+      body: { text: fitText(note, limits.note, psaName), [flag]: true, processNotifications: false },
     })
     return res.ok ? ok(null) : res
   }
@@ -183,16 +203,20 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
         : `board ${ticket.board?.name ?? boardId} has no status marked closed`
       return fail({ kind: 'rejected', retryable: false, message: why })
     }
-    // The resolution first, then the status.
-    const noted = await client.api('POST', `/service/tickets/${ticketId}/notes`, call, {
-      body: {
-        text: close.note,
-        resolutionFlag: true,
-        internalAnalysisFlag: true,
-        processNotifications: false,
-      },
-    })
-    if (!noted.ok) return noted
+    // The resolution first, then the status; on a retry, the resolution an earlier attempt wrote is kept.
+    const written = call.adopt ? await noteWithMarker(client, ticketId, call.marker, call) : ok(false)
+    if (!written.ok) return written
+    if (!written.value) {
+      const noted = await client.api('POST', `/service/tickets/${ticketId}/notes`, call, {
+        body: {
+          text: fitText(close.note, limits.note, psaName),
+          resolutionFlag: true,
+          internalAnalysisFlag: true,
+          processNotifications: false,
+        },
+      })
+      if (!noted.ok) return noted
+    }
     const patched = await client.api('PATCH', `/service/tickets/${ticketId}`, call, {
       body: [{ op: 'replace', path: 'status', value: { id: Number(target.id) } }],
     })
@@ -255,6 +279,11 @@ export class ConnectWisePsa implements PsaAdapter<Settings> {
           ? ok(statuses.value.filter((s) => s.inactive !== true).map(statusEntity))
           : statuses
       }
+      // Lists this PSA does not have (or that no setting of this kind picks from): none.
+      case 'sources':
+      case 'noteTypes':
+      case 'categories':
+        return ok([])
     }
   }
 
@@ -338,6 +367,69 @@ async function reference(
 }
 
 const unexpected = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
+
+/**
+ * Our reference as externalXRef holds it: the correlationId (intake allows only characters that need no
+ * quoting in a condition), else a digest of it (too long, or a character a condition cannot carry).
+ */
+function xrefOf(ref: string): string {
+  const tagged = externalRef(ref, xrefMax)
+  return plainValue.test(tagged) ? tagged : externalRef(ref.padEnd(xrefMax + 1, ' '), xrefMax)
+}
+
+/**
+ * The ticket an earlier attempt made, by the reference it carries in externalXRef (null: none). The
+ * condition is ConnectWise's `conditions` on the ticket list, newest first; its `=` ignores case, so
+ * each candidate's reference is compared exactly, and the earliest exact one is adopted.
+ */
+async function ticketWithRef(
+  client: ConnectWiseClient,
+  xref: string,
+  call: PsaCall,
+): Promise<PsaResult<number | null>> {
+  const found = await client.api('GET', '/service/tickets', call, {
+    query: {
+      conditions: `externalXRef="${xref}"`,
+      orderBy: 'id desc',
+      pageSize: lookBack,
+      fields: 'id,externalXRef',
+    },
+  })
+  if (!found.ok) return found
+  const ids = listOf<{ id?: unknown; externalXRef?: unknown }>(found.value.body)
+    .filter((t) => t.externalXRef === xref && typeof t.id === 'number')
+    .map((t) => t.id as number)
+  return ok(ids.length > 0 ? Math.min(...ids) : null)
+}
+
+/**
+ * Whether the ticket has a note carrying `marker` (our Message ID line): the ticket's notes whose text
+ * contains it, newest first, each checked for the marker as a word of its own. Where the marker cannot
+ * go into a condition, or ConnectWise refuses the condition (400), the newest notes are read instead.
+ */
+async function noteWithMarker(
+  client: ConnectWiseClient,
+  ticketId: string,
+  marker: string,
+  call: PsaCall,
+): Promise<PsaResult<boolean>> {
+  const path = `/service/tickets/${ticketId}/notes`
+  const newest = { orderBy: 'id desc', pageSize: lookBack, fields: 'id,text' }
+  let res = plainValue.test(marker)
+    ? await client.api('GET', path, call, { query: { ...newest, conditions: `text contains "${marker}"` } })
+    : await client.api('GET', path, call, { query: newest })
+  if (!res.ok && res.failure.status === 400 && plainValue.test(marker))
+    res = await client.api('GET', path, call, { query: newest })
+  if (!res.ok) return res
+  const carries = new RegExp(`(^|[\\s:])${marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\s|$)`)
+  return ok(
+    listOf<{ text?: unknown }>(res.value.body).some(
+      (n) => typeof n.text === 'string' && carries.test(n.text),
+    ),
+  )
+}
+
+const listOf = <T>(body: unknown): T[] => (Array.isArray(body) ? (body as T[]) : [])
 
 /** The ConnectWise kind, talking through the service's outbound client. */
 export function connectWisePsa(options: PsaKindOptions): PsaKindEntry {

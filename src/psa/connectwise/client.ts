@@ -1,4 +1,4 @@
-// One ConnectWise connection on the wire (reference/psa-apis.md §1): the codebase discovered from
+// One ConnectWise connection on the wire (docs/psa/connectwise.md): the codebase discovered from
 // /login/companyinfo/{companyId} (and found again after a 404: cloud codebases move on upgrades; a
 // server without company info, as some on-premise ones, gets the default v4_6_release/), Basic auth
 // with "{companyId}+{publicKey}:{privateKey}" and the clientId header on every call, and lists read

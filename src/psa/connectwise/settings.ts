@@ -1,4 +1,4 @@
-// ConnectWise PSA (Manage) connection settings (DESIGN §7, reference/psa-apis.md §1).
+// ConnectWise PSA (Manage) connection settings (docs/psa/connectwise.md, "Settings").
 import Type from 'typebox'
 import { KindSettings, Str, TicketDefaults, Url } from '../settings.js'
 

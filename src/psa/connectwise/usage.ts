@@ -1,8 +1,9 @@
-// ConnectWise billing lines (reference/psa-apis.md §1.8): a company's agreements and their additions,
-// each addition a line addressed as "{agreementId}:{additionId}". A usage count sets the addition's
-// quantity with a JSON-Patch replace: an absolute count, so a retry after a lost answer sets the same
-// value again. Cancelled agreements and additions bill nothing and are left out; older servers say so
-// with cancelledFlag / cancelledDate, newer ones also with agreementStatus "Cancelled": both are read.
+// ConnectWise billing lines (docs/psa/connectwise.md, "Usage push"): a company's agreements and their
+// additions, each addition a line addressed as "{agreementId}:{additionId}". A usage count sets the
+// addition's quantity with a JSON-Patch replace: an absolute count, so a retry after a lost answer sets
+// the same value again. Cancelled agreements and additions bill nothing and are left out; older servers
+// say so with cancelledFlag / cancelledDate, newer ones also with agreementStatus "Cancelled": both are
+// read.
 import { type BillingLine, fail, ok, type PsaCall, type PsaFailure, type PsaResult } from '../adapter.js'
 import type { ConnectWiseClient } from './client.js'
 

@@ -3,7 +3,8 @@
 // and navigation in the `Link` header: rel="next"/"last" while more pages follow, rel="first"/"prev"
 // after page 1; no Link header when everything fits on one page. With the header
 // `pagination-type: forward-only` the next link carries `pageId` (the last id seen) instead of `page`.
-// Query parameter names are matched without regard to case, as ASP.NET binds them.
+// Query parameter names are matched without regard to case, as ASP.NET binds them; any other parameter
+// (say `externalXRef=…` instead of a condition) is ignored, as ConnectWise ignores it.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ConditionError, matches, parseConditions } from './conditions.js'
 import type { Json } from './render.js'

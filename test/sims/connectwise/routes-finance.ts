@@ -1,7 +1,8 @@
-// /finance/agreements and their additions, the billing lines usage counts set (reference §1.8):
-// agreements listed with conditions (company/id=N) and paging, each agreement's additions likewise,
-// one addition read by id, added with POST (`product` and `billCustomer` required), and changed with
-// PATCH, a JSON-Patch array like the tickets' ([{"op":"replace","path":"quantity","value":42}]).
+// /finance/agreements and their additions, the billing lines usage counts set (docs/psa/connectwise.md,
+// "Usage push"): agreements listed with conditions (company/id=N) and paging, each agreement's
+// additions likewise, one addition read by id, added with POST (`product` and `billCustomer`
+// required), and changed with PATCH, a JSON-Patch array like the tickets'
+// ([{"op":"replace","path":"quantity","value":42}]).
 // A cancelled agreement keeps its additions on the list (cancelledFlag true, agreementStatus
 // "Cancelled"); a cancelled addition carries its cancelledDate. Changing an addition of a cancelled
 // agreement is refused with 400 (an inferred rule: ConnectWise does not bill a cancelled agreement).

@@ -1,7 +1,10 @@
 // /service/tickets/{id}/notes: add a note (201 with the note) and list or read them. A note needs
 // `text`, and at least one of detailDescriptionFlag (Discussion), internalAnalysisFlag (Internal) and
 // resolutionFlag (Resolution) set true: without one the note would have no visibility, so the
-// simulator refuses it with 400 (an inferred rule, kept strict on purpose).
+// simulator refuses it with 400 (an inferred rule, kept strict on purpose). ConnectWise publishes no
+// length for `text`, so none is enforced here. The list takes what every ConnectWise list takes
+// (conditions on the note's fields, e.g. `text contains "…"`, orderBy, fields, page, pageSize), in
+// pages of 25 unless pageSize says otherwise; any other parameter is ignored.
 import type { FastifyInstance } from 'fastify'
 import { contextOf, type FieldError, idParam, invalidObject, type RouteDeps } from './deps.js'
 import { cwError, type ListItem, sendCount, sendList, sendOne } from './paging.js'
@@ -30,7 +33,6 @@ const FLAGS = [
   'resolutionFlag',
   'customerUpdatedFlag',
 ] as const
-const TEXT_MAX = 1_000_000
 
 function noteItem(ctx: RenderContext, n: CwNote): ListItem {
   const out = renderNote(ctx, n)
@@ -67,8 +69,6 @@ export function noteRoutes(app: FastifyInstance, deps: RouteDeps): void {
       errors.push({ code, message, resource: 'ticketNote', field })
     if (typeof b.text !== 'string' || b.text.trim() === '') {
       err('MissingRequiredField', 'The field text is required.', 'text')
-    } else if (b.text.length > TEXT_MAX) {
-      err('MaxLengthField', `The field text must be a string with a maximum length of ${TEXT_MAX}.`, 'text')
     }
     const flags: Record<(typeof FLAGS)[number], boolean> = {
       detailDescriptionFlag: false,

@@ -1,6 +1,8 @@
 // The data a fresh ConnectWise simulator holds: boards with their statuses and types, priorities,
-// companies, and catalogue products billed on agreements. Ids are deliberately not 1..n in one run per kind (ConnectWise ids are global per table),
-// so a client that guesses ids instead of looking them up is caught.
+// companies, tickets (more than one page of the ticket list, some carrying another integration's
+// externalXRef), and catalogue products billed on agreements. Ids are deliberately not 1..n in one run
+// per kind (ConnectWise ids are global per table), so a client that guesses ids instead of looking them
+// up is caught.
 import type {
   CwAddition,
   CwAgreement,
@@ -9,6 +11,7 @@ import type {
   CwPriority,
   CwProduct,
   CwStatus,
+  CwTicket,
   CwType,
 } from './types.js'
 
@@ -180,4 +183,65 @@ export function seedAgreements(): CwAgreement[] {
     },
     agreement(118, 'Globex - Security Bundle', 2, [addition(3310, 901, 40, 4.25)]),
   ]
+}
+
+/**
+ * `count` tickets from id `firstId` on, entered over the past days: spread over the boards and the live
+ * companies, one in four closed, every third carrying an externalXRef of its own (a few in upper case,
+ * as another integration might write them), each with a note or two.
+ */
+export function seedTickets(
+  o: { count: number; firstId: number; firstNoteId: number; member: string },
+  boards: CwBoard[],
+  companies: CwCompany[],
+): CwTicket[] {
+  const live = companies.filter((c) => !c.deletedFlag)
+  const tickets: CwTicket[] = []
+  let noteId = o.firstNoteId
+  const start = Date.now() - o.count * 60 * 60 * 1000
+  for (let i = 0; i < o.count; i++) {
+    const board = boards[i % boards.length]
+    const company = live[i % live.length]
+    if (!board || !company) break
+    const closed = i % 4 === 3
+    const status = closed
+      ? board.statuses.find((s) => s.closedStatus)
+      : (board.statuses.find((s) => s.defaultFlag) ?? board.statuses[0])
+    const at = new Date(start + i * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    const id = o.firstId + i
+    const notes = Array.from({ length: 1 + (i % 2) }, (_, n) => ({
+      id: noteId++,
+      ticketId: id,
+      text: `Checked by the technician (${n + 1}).\n\nMessage ID: seeded-${id}-${n}`,
+      detailDescriptionFlag: false,
+      internalAnalysisFlag: true,
+      resolutionFlag: false,
+      customerUpdatedFlag: false,
+      dateCreated: at,
+      createdBy: 'tech1',
+      lastUpdated: at,
+    }))
+    tickets.push({
+      id,
+      summary: `${['Printer offline', 'VPN drops', 'Disk space low', 'New starter'][i % 4]} (${id})`,
+      boardId: board.id,
+      statusId: status?.id ?? 0,
+      companyId: company.id,
+      priorityId: [8, 7, 4, 6][i % 4] ?? 4,
+      typeId: board.types.find((t) => t.defaultFlag)?.id ?? null,
+      externalXRef: i % 3 === 0 ? (i % 9 === 0 ? `SEEDED-REF-${i}` : `seeded-ref-${i}`) : null,
+      initialDescription: null,
+      severity: 'Medium',
+      impact: 'Medium',
+      closedFlag: closed,
+      closedDate: closed ? at : null,
+      closedBy: closed ? 'tech1' : null,
+      dateEntered: at,
+      enteredBy: o.member,
+      lastUpdated: at,
+      updatedBy: 'tech1',
+      notes,
+    })
+  }
+  return tickets
 }

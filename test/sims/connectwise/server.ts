@@ -4,20 +4,39 @@
 //   /{codebase}apis/3.0/...             everything else; another codebase answers 404 (an HTML page)
 // Every API call needs `Authorization: Basic base64("{companyId}+{publicKey}:{privateKey}")` and a
 // `clientId` header. Responses carry `api-current-version`, `x-cw-request-id` and `x-server-name`.
-// See routes-*.ts for the resources, paging.ts for lists, conditions.ts for the query language.
+// See routes-*.ts for the resources, paging.ts for lists, conditions.ts for the query language, and
+// docs/psa/connectwise.md for the published facts each behaviour follows.
 import { randomUUID } from 'node:crypto'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { listen, type StartedSim, simApp } from '../harness.js'
+import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
 import type { RouteDeps } from './deps.js'
 import { cwError } from './paging.js'
 import { financeRoutes } from './routes-finance.js'
 import { lookupRoutes } from './routes-lookups.js'
 import { noteRoutes } from './routes-notes.js'
 import { ticketRoutes } from './routes-tickets.js'
-import { seedAgreements, seedBoards, seedCompanies, seedPriorities, seedProducts } from './seed.js'
+import {
+  seedAgreements,
+  seedBoards,
+  seedCompanies,
+  seedPriorities,
+  seedProducts,
+  seedTickets,
+} from './seed.js'
 import type { ConnectWiseState } from './types.js'
 
 export type { ConnectWiseState } from './types.js'
+
+/**
+ * The calls of each ticket operation, for a test that loses their answers: the create, a note, the
+ * resolution note a close writes first (the same call as a note), and the status change that closes.
+ */
+export const connectWiseCalls: OpCalls = {
+  create: { method: 'POST', match: '/apis/3\\.0/service/tickets$' },
+  note: { method: 'POST', match: '/apis/3\\.0/service/tickets/\\d+/notes$' },
+  'close-note': { method: 'POST', match: '/apis/3\\.0/service/tickets/\\d+/notes$' },
+  close: { method: 'PATCH', match: '/apis/3\\.0/service/tickets/\\d+$' },
+}
 
 export interface ConnectWiseSimOptions {
   port?: number
@@ -30,6 +49,8 @@ export interface ConnectWiseSimOptions {
   codebase?: string
   /** How many companies to seed (the first three are fixed: AcmeCorp, Globex, a deleted one). */
   companies?: number
+  /** How many tickets are there before any test (more than the largest page, 1000, by default). */
+  tickets?: number
   /** Path prefixes below /apis/3.0 the API member has no permission for (403), e.g. ['/service/tickets']. */
   deny?: string[]
   pageSizeMax?: number
@@ -46,28 +67,40 @@ const DEFAULTS = {
   clientId: '00000000-0000-4000-8000-000000000001',
   codebase: 'v4_6_release/',
   companies: 1200,
+  tickets: 1200,
   deny: [] as string[],
   pageSizeMax: 1000,
   clientIdStatus: 401 as 400 | 401,
   logger: false,
 }
 
+const firstTicketId = 1001
+const firstNoteId = 5001
+
 function freshState(o: typeof DEFAULTS): ConnectWiseState {
+  const companies = seedCompanies({ companies: o.companies })
+  const boards = seedBoards()
+  const member = 'AlertBridgeAPI'
+  const tickets = seedTickets(
+    { count: o.tickets, firstId: firstTicketId, firstNoteId, member: 'tech1' },
+    boards,
+    companies,
+  )
   return {
     codebase: o.codebase,
     companyId: o.companyId,
     companyName: 'Acme Managed Services',
     version: 'v2025.1.10432',
     isCloud: true,
-    memberIdentifier: 'AlertBridgeAPI',
-    tickets: [],
-    companies: seedCompanies({ companies: o.companies }),
-    boards: seedBoards(),
+    memberIdentifier: member,
+    tickets,
+    companies,
+    boards,
     priorities: seedPriorities(),
     products: seedProducts(),
     agreements: seedAgreements(),
-    nextTicketId: 1001,
-    nextNoteId: 5001,
+    nextTicketId: firstTicketId + tickets.length,
+    nextNoteId: firstNoteId + tickets.reduce((n, t) => n + t.notes.length, 0),
     nextAdditionId: 3400,
   }
 }
@@ -197,7 +230,7 @@ export async function startConnectWiseSim(
         `  discovery: GET ${sim.url}/login/companyinfo/${o.companyId}`,
         `  API base:  ${sim.url}/${state.codebase}apis/3.0`,
         `  auth:      Basic base64("${o.companyId}+${o.publicKey}:${o.privateKey}") and header clientId: ${o.clientId}`,
-        `  seeded:    ${state.companies.length} companies, boards ${state.boards.map((b) => `"${b.name}"`).join(', ')}`,
+        `  seeded:    ${state.companies.length} companies, ${state.tickets.length} tickets, boards ${state.boards.map((b) => `"${b.name}"`).join(', ')}`,
         `  billing:   ${state.agreements.length} agreements (GET …/finance/agreements?conditions=company/id=1), additions' quantity set by PATCH`,
         ...(o.deny.length ? [`  denied (403): ${o.deny.join(', ')}`] : []),
       ].join('\n'),
