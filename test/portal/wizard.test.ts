@@ -57,6 +57,14 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       assert.equal(await page.getByLabel('PSA', { exact: true }).inputValue(), 'sandbox')
       await page.getByRole('button', { name: 'Test connection' }).click()
       await page.getByText('Connected.').waitFor()
+      // The ticket defaults are picked from the PSA's own lists.
+      const board = page.getByLabel('Board / queue')
+      await board.locator('option', { hasText: 'Security' }).waitFor({ state: 'attached' })
+      await board.selectOption({ label: 'Security' })
+      await page.getByRole('button', { name: 'Save connection' }).click()
+      await page.getByText('Saved. The PSA answered the test.').waitFor()
+      const saved = await setup.partner('GET', '/api/partner/psa')
+      assert.deepEqual(saved.body.defaults, { board: 'security' })
       await page.getByRole('link', { name: 'Next: Map accounts' }).click()
 
       // 2. Accounts: a suggested match, all suggestions of the page, and a company found by search.

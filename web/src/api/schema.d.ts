@@ -2146,9 +2146,9 @@ export interface paths {
                             incidentStatus: "OPEN" | "UPDATE" | "RESOLVED";
                             /** @description A product group of the catalogue */
                             productGroup: string;
-                            /** @description Descriptive summary */
+                            /** @description Descriptive summary; any length (cut with a note where a PSA holds less) */
                             summary?: string;
-                            /** @description Alert headline */
+                            /** @description Alert headline; any length (each PSA gets it fitted to its own title field) */
                             title: string;
                         };
                     };
@@ -4680,7 +4680,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    what: "companies" | "boards" | "priorities" | "statuses" | "types";
+                    what: "companies" | "boards" | "priorities" | "statuses" | "types" | "sources" | "noteTypes" | "categories";
                 };
                 cookie?: never;
             };

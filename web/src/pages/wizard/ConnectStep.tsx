@@ -2,6 +2,7 @@
 // and answers, in the PSA's own words, what is wrong.
 import { type FormEvent, useEffect, useState } from 'react'
 import type { PsaInput, PsaView } from '../../api/types'
+import { LookupSelect } from '../../components/LookupSelect'
 import { ErrorNotice, Notice, QueryView } from '../../components/State'
 import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
@@ -25,6 +26,10 @@ function ConnectionForm({ view }: { view: PsaView }) {
   const [state, setState] = useState(() => initial(view))
   useEffect(() => setState(initial(view)), [view])
   const kind = psaKinds.find((k) => k.kind === state.kind) ?? psaKinds[0]!
+  // The PSA's lists can be read once a connection of this kind is saved: until then, ids are typed.
+  const lists = view.kind === state.kind
+  const connectionFields = kind.fields.filter((f) => !f.list)
+  const listFields = kind.fields.filter((f) => f.list)
   const set = (name: string, value: string) =>
     setState((s) => ({ ...s, values: { ...s.values, [name]: value } }))
   const setDefault = (name: string, value: string) =>
@@ -65,11 +70,11 @@ function ConnectionForm({ view }: { view: PsaView }) {
             ))}
           </select>
         </div>
-        {kind.fields.length === 0 && (
+        {connectionFields.length === 0 && (
           <p className="small">The sandbox keeps tickets inside alertbridge: nothing to fill in.</p>
         )}
         <div className="grid-2">
-          {kind.fields.map((f) => (
+          {connectionFields.map((f) => (
             <div className="field" key={f.name}>
               <label htmlFor={`psa-${f.name}`}>
                 {f.label}
@@ -94,18 +99,42 @@ function ConnectionForm({ view }: { view: PsaView }) {
       </fieldset>
       <fieldset disabled={!canEdit}>
         <legend>Ticket defaults (for what a rule leaves empty)</legend>
+        {!lists && (
+          <p className="small muted">
+            Save the connection first: then these are picked from your PSA's own lists.
+          </p>
+        )}
         <div className="grid-2">
-          {defaultFields.map((f) => (
-            <div className="field" key={f.name}>
-              <label htmlFor={`default-${f.name}`}>{f.label}</label>
-              <input
-                id={`default-${f.name}`}
-                value={state.defaults[f.name] ?? ''}
-                placeholder="the PSA's own default"
-                onChange={(e) => setDefault(f.name, e.target.value)}
+          {[
+            ...defaultFields.map((f) => ({ ...f, isDefault: true })),
+            ...listFields.map((f) => ({ ...f, isDefault: false })),
+          ].map((f) => {
+            const value = (f.isDefault ? state.defaults[f.name] : state.values[f.name]) ?? ''
+            const change = (v: string) => (f.isDefault ? setDefault(f.name, v) : set(f.name, v))
+            const id = `${f.isDefault ? 'default' : 'psa'}-${f.name}`
+            return lists && f.list ? (
+              <LookupSelect
+                key={id}
+                id={id}
+                what={f.list}
+                label={f.label}
+                value={value || null}
+                board={state.defaults.board || null}
+                disabled={!canEdit}
+                onChange={(v) => change(v ?? '')}
               />
-            </div>
-          ))}
+            ) : (
+              <div className="field" key={id}>
+                <label htmlFor={id}>{f.label}</label>
+                <input
+                  id={id}
+                  value={value}
+                  placeholder="the PSA's own default"
+                  onChange={(e) => change(e.target.value)}
+                />
+              </div>
+            )
+          })}
         </div>
       </fieldset>
       {canEdit && (

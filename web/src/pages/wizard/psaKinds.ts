@@ -1,11 +1,15 @@
-// The settings each PSA kind takes (DESIGN §7), for the connection form. Secrets are never shown back:
-// the service answers them masked, so saving asks for them again.
+// The settings each PSA kind takes (docs/psa/<kind>.md), for the connection form. Secrets are never
+// shown back: the service answers them masked, so saving asks for them again. A setting whose values
+// come from one of the PSA's lists (`list`) is picked from that list once the connection is saved.
+import type { LookupKind } from '../../api/types'
+
 export interface PsaField {
   name: string
   label: string
   hint?: string
   secret?: boolean
   optional?: boolean
+  list?: LookupKind
 }
 
 export const psaKinds: { kind: string; label: string; fields: PsaField[] }[] = [
@@ -35,6 +39,27 @@ export const psaKinds: { kind: string; label: string; fields: PsaField[] }[] = [
       { name: 'secret', label: 'Secret', secret: true },
       { name: 'integrationCode', label: 'Integration code', hint: 'the API tracking identifier' },
       { name: 'baseUrl', label: 'Zone URL', hint: 'leave empty: the zone is looked up', optional: true },
+      {
+        name: 'ticketCategory',
+        label: 'Ticket category',
+        hint: "new tickets' category (empty: Autotask's default)",
+        optional: true,
+        list: 'categories',
+      },
+      {
+        name: 'source',
+        label: 'Ticket source',
+        hint: "new tickets' source (empty: Autotask's default)",
+        optional: true,
+        list: 'sources',
+      },
+      {
+        name: 'noteType',
+        label: 'Note type',
+        hint: "the alert notes' type (empty: Autotask's default)",
+        optional: true,
+        list: 'noteTypes',
+      },
     ],
   },
   {
@@ -45,6 +70,13 @@ export const psaKinds: { kind: string; label: string; fields: PsaField[] }[] = [
       { name: 'clientId', label: 'Client id' },
       { name: 'clientSecret', label: 'Client secret', secret: true },
       { name: 'tenant', label: 'Tenant', optional: true },
+      {
+        name: 'noteOutcome',
+        label: 'Note type',
+        hint: "the alert notes' action type (empty: Private Note)",
+        optional: true,
+        list: 'noteTypes',
+      },
     ],
   },
   {
@@ -55,6 +87,20 @@ export const psaKinds: { kind: string; label: string; fields: PsaField[] }[] = [
       { name: 'tenant', label: 'Tenant' },
       { name: 'username', label: 'User name' },
       { name: 'password', label: 'Password', secret: true },
+      {
+        name: 'source',
+        label: 'Ticket source',
+        hint: "every ticket needs one (empty: BMS's default source)",
+        optional: true,
+        list: 'sources',
+      },
+      {
+        name: 'noteType',
+        label: 'Note type',
+        hint: "the alert notes' type (empty: BMS's default)",
+        optional: true,
+        list: 'noteTypes',
+      },
     ],
   },
   {
@@ -69,9 +115,9 @@ export const psaKinds: { kind: string; label: string; fields: PsaField[] }[] = [
 ]
 
 export const defaultFields = [
-  { name: 'board', label: 'Board / queue' },
-  { name: 'priority', label: 'Priority' },
-  { name: 'type', label: 'Ticket type' },
-  { name: 'status', label: 'New ticket status' },
-  { name: 'closedStatus', label: 'Closed status' },
-] as const
+  { name: 'board', label: 'Board / queue', list: 'boards' },
+  { name: 'priority', label: 'Priority', list: 'priorities' },
+  { name: 'type', label: 'Ticket type', list: 'types' },
+  { name: 'status', label: 'New ticket status', list: 'statuses' },
+  { name: 'closedStatus', label: 'Closed status', list: 'statuses' },
+] as const satisfies readonly { name: string; label: string; list: LookupKind }[]
