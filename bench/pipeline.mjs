@@ -1,4 +1,5 @@
-// The processing rows of `npm run bench` (issue 11): what the webhook strategy does after the answer.
+// The processing rows of `npm run bench` (docs/performance.md#processing-speed-without-stalls-2026-11-23):
+// what the webhook strategy does after the answer.
 //   end to end (ROLE=all)  during the accept row of the default mode, every status_update the
 //                          receiver gets is timed; alerts/s = alerts accepted from the start of the
 //                          warm-up to the end of the run / the time until the last one was delivered.

@@ -1,8 +1,8 @@
-// The bench's child processes: the baseline server and the service, each its own process, started,
-// watched (the tail of their output, their warn and error log lines) and stopped; a temporary data
-// directory; and the webhook receiver. Whatever way the bench ends, no child is left running.
-// Scale-out installations (issue 14): a fresh PostgreSQL database and Redis key prefix each, shared
-// by several service processes, dropped when the bench ends (dropInstallations).
+// The bench's child processes: the baseline server and the service, each its own process, started, watched
+// (the tail of their output, their warn and error log lines) and stopped; a temporary data directory; and
+// the webhook receiver. Whatever way the bench ends, no child is left running. Scale-out installations: a
+// fresh PostgreSQL database and Redis key prefix each, shared by several service processes, dropped when
+// the bench ends (dropInstallations).
 import { fork, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -165,10 +165,10 @@ async function onPostgres(sql) {
 }
 
 /**
- * A scale-out installation (issue 14): a fresh PostgreSQL database (alertbridge_bench_<hex>), a Redis
- * prefix of its own (abbench-<hex>), a SECRET_KEY and the bench's ADMIN_TOKEN, the settings every
- * process of it shares. `env` goes to startService; drop() stops nothing, it removes the database
- * (with force: a process left connected does not keep it) and the prefix's keys.
+ * A scale-out installation: a fresh PostgreSQL database (alertbridge_bench_<hex>), a Redis prefix of its
+ * own (abbench-<hex>), a SECRET_KEY and the bench's ADMIN_TOKEN, the settings every process of it shares.
+ * `env` goes to startService; drop() stops nothing, it removes the database (with force: a process left
+ * connected does not keep it) and the prefix's keys.
  */
 export async function createInstallation() {
   const hex = randomBytes(6).toString('hex')

@@ -1,6 +1,6 @@
-// The PSA rows of `npm run bench` (issue 9): real adapters against ConnectWise simulators that answer
-// every call after 300 ms, through the whole webhook strategy (ROLE=all), one vendor and one PSA per
-// partner.
+// The PSA rows of `npm run bench` (docs/performance.md#real-psas-connectwise-and-autotask-2026-11-23): real
+// adapters against ConnectWise simulators that answer every call after 300 ms, through the whole webhook
+// strategy (ROLE=all), one vendor and one PSA per partner.
 //   A. 400 alerts over 8 partners (50 each, de-duplication off: every alert makes a ticket). Measured:
 //      the time until the last of them reached the vendor's webhook, against what the slowest partner's
 //      calls need at its allowed concurrency (its calls × 300 ms / 4, min(PARTNER_CONCURRENCY,

@@ -19,7 +19,7 @@
 //                        /healthz answer and the event-loop delay while draining (BENCH_ONLY=drain).
 //   5. PSA rows          (bench/psa.mjs) ConnectWise simulators answering after 300 ms: 400 alerts over
 //                        8 partners, then the same beside a partner whose PSA takes 5 s (BENCH_ONLY=psa).
-//   6. scale-out rows    (bench/scale.mjs, issue 14; BENCH_ONLY=scale) on PostgreSQL + Redis
+//   6. scale-out rows    (bench/scale.mjs; BENCH_ONLY=scale) on PostgreSQL + Redis
 //                        (BENCH_POSTGRES_URL, BENCH_REDIS_URL; a fresh database and Redis prefix per
 //                        installation, dropped at the end), beside the embedded default measured again
 //                        in the same run:

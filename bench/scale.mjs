@@ -1,7 +1,7 @@
-// The scale-out rows of `npm run bench` (issue 14; BENCH_ONLY=scale runs them beside the baseline):
-// the same installation as one process and as several, on PostgreSQL + Redis (BENCH_POSTGRES_URL,
-// BENCH_REDIS_URL; each installation gets a fresh database and Redis prefix, dropped at the end),
-// beside the embedded default (SQLite, one process) measured in the same run.
+// The scale-out rows of `npm run bench` (docs/performance.md#scale-out-2026-11-24; BENCH_ONLY=scale runs
+// them beside the baseline): the same installation as one process and as several, on PostgreSQL + Redis
+// (BENCH_POSTGRES_URL, BENCH_REDIS_URL; each installation gets a fresh database and Redis prefix, dropped
+// at the end), beside the embedded default (SQLite, one process) measured in the same run.
 //   accepts      POST /api/oem-alerts-api/alert (the webhook strategy) under the bench's load tool:
 //                embedded ROLE=api; one ROLE=api process on PostgreSQL + Redis; two ROLE=api processes
 //                of one installation. With two, the load is split: two load runs at once, half the

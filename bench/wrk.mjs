@@ -1,8 +1,8 @@
-// wrk as the load generator (BENCH_TOOL=wrk, the default where wrk is installed: apt-get install wrk).
-// It is written in C and takes far less CPU than autocannon, which on a 2-core machine shares the
-// cores with the target; issue 11's figures were measured with it. The result has the fields of
-// autocannon's that measure.mjs reads. wrk does not keep per-status counts or check bodies: every
-// answer that is not 2xx or 3xx is counted as non-2xx.
+// wrk as the load generator (BENCH_TOOL=wrk, the default where wrk is installed: apt-get install wrk). It
+// is written in C and takes far less CPU than autocannon, which on a 2-core machine shares the cores with
+// the target; most figures in docs/performance.md were measured with it. The result has the fields of
+// autocannon's that measure.mjs reads. wrk does not keep per-status counts or check bodies: every answer
+// that is not 2xx or 3xx is counted as non-2xx.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
