@@ -2,7 +2,7 @@
 // Lower layers never import the capabilities above them, nothing imports the composition root, and
 // there is no circle. Type-only imports count: a circle of types is still a circle.
 const lower = '^src/(domain|security|db|http|outbound|queue|psa|redis)/'
-const capabilities = '^src/(alerts|admin|partner|vendor-api|integrations|catalogue|webhooks|tenants|ops|billing|portal)/'
+const capabilities = '^src/(alerts|admin|partner|vendor-api|integrations|catalogue|webhooks|tenants|ops|billing|portal|backup|data-move)/'
 const root = '^src/(server|boot|app|routes|services|runtime|demo)\\.ts$'
 
 module.exports = {
@@ -57,6 +57,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/outbound/' },
       to: { path: '^src/', pathNot: '^src/outbound/' },
+    },
+    {
+      name: 'refusals-become-http-errors-only-at-the-edge',
+      comment:
+        'Services answer refusals as values (src/domain/result.ts); only route files, src/http/ and the composition root turn them into ApiError (the errors, cursor and time-range helpers that throw it). docs/architecture.md#refusals.',
+      severity: 'error',
+      from: { pathNot: ['/routes/', '^src/http/', root] },
+      to: { path: '^src/http/(errors|pagination|time-range)\\.ts$' },
     },
     {
       name: 'routes-only-from-the-route-list',

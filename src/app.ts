@@ -16,8 +16,8 @@ import {
 } from './http/error-handler.js'
 import { installIngressChecks } from './http/ingress.js'
 import { FailureBody } from './http/schemas.js'
-import { registerHealth } from './ops/health.js'
 import { registerMetrics } from './ops/metrics.js'
+import { registerHealth } from './ops/routes/health.js'
 import { portalPages } from './portal/serve.js'
 import { routes } from './routes.js'
 import type { Services } from './services.js'
@@ -62,8 +62,9 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     // Which proxies' X-Forwarded-For and X-Forwarded-Proto are believed (the sign-in throttle's client
     // address, the session cookie's Secure flag).
     trustProxy: services.config.trustProxy,
-    // Fastify's two lines per request at info are the hot path's biggest log cost (issue 11): a
-    // request is logged once it is answered, at debug, or at info when it was refused or failed.
+    // Fastify's two lines per request at info are the hot path's biggest log cost
+    // (docs/decisions/speed/logs.md): a request is logged once it is answered, at debug, or at info when it
+    // was refused or failed.
     disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -80,10 +81,10 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     reply.header('x-request-id', request.id)
     done(null, payload)
   })
-  // The webhook strategy previews answers from a short-lived copy of the configuration; a change
-  // made through this process's API is seen by its next alert, and by other processes' once the
-  // notice reaches them (issue 14). Only routes that can change configuration get the hook (not
-  // alerts, not tokens, not reads), so the alert path pays nothing.
+  // The webhook strategy previews answers from a short-lived copy of the configuration; a change made
+  // through this process's API is seen by its next alert, and by other processes' once the notice reaches
+  // them (docs/decisions/scale-out/configuration-notices.md). Only routes that can change configuration get
+  // the hook (not alerts, not tokens, not reads), so the alert path pays nothing.
   const clearPreviewCache = (_request: unknown, _reply: unknown, done: () => void) => {
     services.notices.publish({ kind: 'configuration' })
     done()
@@ -108,9 +109,9 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
       schema.response = { ...schema.response, 400: FailureBody }
     }
   })
-  // Every route that takes the partner API key takes the portal's session cookie too (issue 13): the
-  // OpenAPI document says so and lists the 403 a session can get (CSRF, a viewer's change), and a
-  // successful request keeps its session from going idle.
+  // Every route that takes the partner API key takes the portal's session cookie too
+  // (docs/partner-api.md#portal-users-and-sessions): the OpenAPI document says so and lists the 403 a
+  // session can get (CSRF, a viewer's change), and a successful request keeps its session from going idle.
   const partnerAuth = services.auth.partner
   const touchSession = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     // A session that could not be marked seen idles out a minute sooner; the answer stands.
@@ -130,7 +131,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   })
   // Unmatched GETs outside the API are the partner portal's pages (web/dist), before the 404.
   installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure }, portalPages(app))
-  // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup (issue 10).
+  // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup
+  // (docs/decisions/hostile-input/no-nul.md, docs/decisions/hostile-input/nesting-limit.md).
   installIngressChecks(app)
   // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.
   app.removeContentTypeParser('text/plain')

@@ -1,8 +1,9 @@
-// Usage counts reach the partner's PSA (issue 12 §6). A vendor's count is stored and its push queued in
-// one transaction; the job pushes the latest count of its (service, account) pair when it runs, so
-// counts that arrive faster than the PSA takes them coalesce into the newest, and a retry re-reads
-// everything (an Autotask delta is computed from the units as they are then, never applied twice).
-// One job per pair runs at a time (its group), so an older count can never overwrite a newer one.
+// Usage counts reach the partner's PSA (docs/partner-api.md#usage-counts-reach-the-psas-billing). A
+// vendor's count is stored and its push queued in one transaction; the job pushes the latest count of its
+// (service, account) pair when it runs, so counts that arrive faster than the PSA takes them coalesce into
+// the newest, and a retry re-reads everything (an Autotask delta is computed from the units as they are
+// then, never applied twice). One job per pair runs at a time (its group), so an older count can never
+// overwrite a newer one.
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, type Registry } from 'prom-client'
 import Type from 'typebox'
@@ -20,12 +21,10 @@ import type { JobKindEntry, JobProducer, JobResult } from '../queue/port.js'
 const Id = Type.String({ minLength: 1, maxLength: 256 })
 
 /** The push of one (service, account) pair's latest count; retried on USAGE_RETRY_SCHEDULE. */
-export const usagePushJob = (o: { retryScheduleMs: readonly number[]; psaTimeoutMs: number }) =>
+export const usagePushJob = (o: { retryScheduleMs: readonly number[] }) =>
   defineJob({
     kind: 'usage-push',
     payload: Type.Object({ integrationId: Id, serviceId: Id, accountId: Id }),
-    // Finding the line reads the company's agreements (several pages) before the one change.
-    leaseMs: 10 * o.psaTimeoutMs + 10_000,
     retry: { delaysMs: o.retryScheduleMs, maxDelayMs: 24 * 60 * 60 * 1000 },
     perGroup: 1,
   })

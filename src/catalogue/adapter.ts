@@ -1,6 +1,6 @@
-// Reads a vendor's GET /product-groups answer (spec §2.5, §4.7). The default is the spec's shape,
-// `{productGroups: [{productGroup, alertTypes: [...]}]}`; a vendor whose endpoint answers in another
-// shape gets a small mapping in its configuration saying where the groups, names and types are.
+// Reads a vendor's GET /product-groups answer (docs/contract.md#vendor-endpoints). The default is the
+// contract's shape, `{productGroups: [{productGroup, alertTypes: [...]}]}`; a vendor whose endpoint answers
+// in another shape gets a small mapping in its configuration saying where the groups, names and types are.
 // Pure: no I/O.
 import { catalogueFromList } from '../domain/catalogue.js'
 import type { ProductGroupsMapping } from '../domain/vendor.js'

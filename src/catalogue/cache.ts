@@ -1,9 +1,10 @@
-// The dynamic catalogue's cache, one slot per integration (spec §8: 15 minutes). Single-flight:
-// concurrent misses share one vendor call. Stale-if-error: a failed call keeps the last good list,
-// however old, and the next call waits `retryAfterErrorMs`. Budget: a caller waits at most
-// `budgetMs` for a call; after that it gets the stale list (or nothing: the caller uses the static
-// one) while the call goes on and fills the slot when it ends. Freshness is measured on the
-// injected clock; the budget is real time (it bounds a request's latency). A hit does no I/O.
+// The dynamic catalogue's cache, one slot per integration (15 minutes: docs/contract.md#vendor-endpoints,
+// docs/decisions/catalogue/cache.md). Single-flight: concurrent misses share one vendor call.
+// Stale-if-error: a failed call keeps the last good list, however old, and the next call waits
+// `retryAfterErrorMs`. Budget: a caller waits at most `budgetMs` for a call; after that it gets the stale
+// list (or nothing: the caller uses the static one) while the call goes on and fills the slot when it ends.
+// Freshness is measured on the injected clock; the budget is real time (it bounds a request's latency). A
+// hit does no I/O.
 import { performance } from 'node:perf_hooks'
 import type { Clock } from '../clock.js'
 import { toCatalogue } from '../domain/catalogue.js'
@@ -46,9 +47,10 @@ interface Slot {
   lastError: string | null
 }
 
-/** Spec §8: a partner's list is served from cache for 15 minutes. */
+/** docs/contract.md#vendor-endpoints: a partner's list is served from cache for 15 minutes. */
 const ttlMs = 15 * 60 * 1000
-/** Spec §8: the vendor's endpoint should answer within 500 ms; callers wait no longer. */
+/** docs/contract.md#vendor-endpoints: the vendor's endpoint should answer within 500 ms; callers wait no
+ * longer. */
 const budgetMs = 500
 /** After a failed call, no new call for this long (a vendor that is down is not called per alert). */
 const retryAfterErrorMs = 30_000

@@ -14,10 +14,10 @@ export const CatalogueMap = Type.Record(Name, TypeList, {
   description: 'product group → alert types, as an array or a comma-separated string',
 })
 
-/** The spec §2.5 shape, `[{productGroup, alertTypes}]`. */
+/** The contract's shape, `[{productGroup, alertTypes}]` (docs/contract.md#vendor-api-calls). */
 export const CatalogueList = Type.Array(Type.Object({ productGroup: Name, alertTypes: TypeList }), {
   maxItems: 1000,
-  description: 'spec §2.5: one entry per product group',
+  description: 'One entry per product group',
 })
 
 /** The normalised catalogue the service holds. */
@@ -63,6 +63,6 @@ export const ProductGroupsMapping = Type.Object(
   {
     additionalProperties: false,
     description:
-      "How to read a differently shaped answer of productGroupsUrl (spec §4.7); null: the spec's shape {productGroups:[{productGroup, alertTypes}]}",
+      'How to read a differently shaped answer of productGroupsUrl; null: the default shape {productGroups:[{productGroup, alertTypes}]}',
   },
 )

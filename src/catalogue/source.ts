@@ -1,8 +1,8 @@
-// The effective catalogue of one integration (spec §2.5, DESIGN §5): the vendor's static list, or,
-// when the vendor has a productGroupsUrl and the partner configured credentials, the list the vendor's
-// endpoint answers for that partner (cached, single-flight, stale-if-error, 500 ms budget; cache.ts).
-// Whatever cannot be had in time falls back to the last good list, else the static one; every
-// fallback is logged and counted. A change of the dynamic list is told to `onListChanged`.
+// The effective catalogue of one integration (docs/decisions/catalogue/effective-catalogue.md): the
+// vendor's static list, or, when the vendor has a productGroupsUrl and the partner configured credentials,
+// the list the vendor's endpoint answers for that partner (cached, single-flight, stale-if-error, 500 ms
+// budget; cache.ts). Whatever cannot be had in time falls back to the last good list, else the static one;
+// every fallback is logged and counted. A change of the dynamic list is told to `onListChanged`.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'

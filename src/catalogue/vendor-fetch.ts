@@ -1,7 +1,7 @@
-// The one outbound call of the catalogue: GET the vendor's /product-groups (spec §4.7) with the
-// integration's credentials, through the service's guarded sender (src/outbound/http.ts): private
-// addresses refused at connect time unless ALLOW_PRIVATE_NETWORK, no redirects, a hard timeout and a
-// capped body.
+// The one outbound call of the catalogue: GET the vendor's /product-groups
+// (docs/contract.md#vendor-endpoints) with the integration's credentials, through the service's guarded
+// sender (src/outbound/http.ts): private addresses refused at connect time unless ALLOW_PRIVATE_NETWORK, no
+// redirects, a hard timeout and a capped body.
 
 import type { VendorCredentials } from '../domain/integration.js'
 import type { OutboundHttp } from '../outbound/http.js'

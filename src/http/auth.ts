@@ -1,8 +1,8 @@
-// Bearer authentication for the three kinds of caller (DESIGN §1), and the partner portal's session
-// cookie (issue 13), which every partner route takes as well as the API key. Each route group adds the
-// hook of its caller kind; handlers read the principal with the typed getters below. What a partner
-// key, a portal session or a vendor token is worth is asked of the capabilities that own them (wired in
-// services.ts).
+// Bearer authentication for the three kinds of caller (README.md#who-does-what), and the partner portal's
+// session cookie (docs/partner-api.md#portal-users-and-sessions), which every partner route takes as well
+// as the API key. Each route group adds the hook of its caller kind; handlers read the principal with the
+// typed getters below. What a partner key, a portal session or a vendor token is worth is asked of the
+// capabilities that own them (wired in services.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { disabledDetail } from '../domain/credentials.js'
 import type { ErrorCode } from '../domain/errors.js'

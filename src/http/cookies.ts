@@ -1,6 +1,7 @@
-// The partner portal's session cookie (issue 13): read from the Cookie header, written with the flags
-// that keep it from scripts (HttpOnly), from other sites' requests (SameSite=Strict) and, over https,
-// from plain http (Secure). One cookie, so a small parser of our own instead of a dependency.
+// The partner portal's session cookie (docs/decisions/portal/session-cookie.md): read from the Cookie
+// header, written with the flags that keep it from scripts (HttpOnly), from other sites' requests
+// (SameSite=Strict) and, over https, from plain http (Secure). One cookie, so a small parser of our own
+// instead of a dependency.
 import type { FastifyRequest } from 'fastify'
 
 export const sessionCookieName = 'alertbridge_session'

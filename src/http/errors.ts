@@ -1,6 +1,8 @@
-// The one error type thrown at the HTTP edge. Domain code returns values; handlers turn refusals
-// into ApiError; the error handler renders every ApiError in the contract's failure shape.
+// The one error type thrown at the HTTP edge. Domain code and services return values (a Result, whose
+// refusal names an error code: src/domain/result.ts); route handlers turn refusals into ApiError with
+// orRefuse; the error handler renders every ApiError in the contract's failure shape.
 import { type ErrorCode, httpStatusOf } from '../domain/errors.js'
+import type { Refusal, Result } from '../domain/result.js'
 
 export class ApiError extends Error {
   readonly status: number
@@ -22,3 +24,12 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what: string): ApiError => new ApiError('NOT_FOUND', `${what} was not found.`)
+
+/** The ApiError of a service's refusal: the same code, sentence, ids and headers. */
+export const refusalError = (r: Refusal): ApiError => new ApiError(r.code, r.detail, r.extra)
+
+/** The value of a service's answer, or its refusal thrown as the ApiError the error handler renders. */
+export function orRefuse<T>(result: Result<T>): T {
+  if (!result.ok) throw refusalError(result.refusal)
+  return result.value
+}

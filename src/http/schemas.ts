@@ -55,8 +55,9 @@ export const VendorIntegrationId = Type.String({
 })
 
 /**
- * Lists that were answered whole before issue 10 (accounts, services, latest usage, tenants): a page
- * as large as the lists callers had then, so that they see no change, and no larger than a bound.
+ * Lists that were answered whole before every list was paged (accounts, services, latest usage, tenants): a
+ * page as large as the lists callers had then, so that they see no change, and no larger than a bound
+ * (docs/decisions/bounded-growth/every-list-paged.md).
  */
 export const LongLimit = Type.Integer({
   minimum: 1,

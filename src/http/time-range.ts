@@ -1,5 +1,6 @@
-// A time range given as a query: `since` and `until` as every list of this API names them, or `from`
-// and `to`, which the portal's date pickers send (issue 13). One spelling per end, not both.
+// A time range given as a query: `since` and `until` as every list of this API names them, or `from` and
+// `to`, which the portal's date pickers send (docs/decisions/portal/screen-additions.md). One spelling per
+// end, not both.
 import Type from 'typebox'
 import { ApiError } from './errors.js'
 import { Instant, isoInstant } from './schemas.js'

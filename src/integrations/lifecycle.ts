@@ -1,6 +1,6 @@
-// The integration lifecycle of spec §3.1 as it is stored: every state move goes through here, so none
-// can forget to tell the vendor (a state_snapshot is scheduled in the same transaction). Which moves
-// are allowed is the pure domain/integration-state.ts.
+// The integration lifecycle (docs/contract.md#integration-states) as it is stored: every state move goes
+// through here, so none can forget to tell the vendor (a state_snapshot is scheduled in the same
+// transaction). Which moves are allowed is the pure domain/integration-state.ts.
 import type { Store } from '../db/store.js'
 import type { IntegrationState } from '../domain/types.js'
 import type { SnapshotScheduler } from './snapshots.js'

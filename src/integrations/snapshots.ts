@@ -1,7 +1,8 @@
-// Schedules state_snapshot events (spec §6.2). A change to an integration's state, alerting, catalogue
-// or mapped accounts queues one snapshot job a few seconds ahead; further changes before it runs
-// coalesce into it (the queue drops jobs with the same dedupe key), and the job reads the state as it
-// is when it runs, so the vendor gets one snapshot with the latest state.
+// Schedules state_snapshot events (docs/contract.md#webhook-events,
+// docs/decisions/webhook-strategy/when-a-snapshot-is-sent.md). A change to an integration's state,
+// alerting, catalogue or mapped accounts queues one snapshot job a few seconds ahead; further changes
+// before it runs coalesce into it (the queue drops jobs with the same dedupe key), and the job reads the
+// state as it is when it runs, so the vendor gets one snapshot with the latest state.
 import Type from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import type { CatalogueSource } from '../catalogue/source.js'
@@ -9,6 +10,7 @@ import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { defineJob, jobKind } from '../queue/jobs.js'
 import type { JobKindEntry, JobProducer } from '../queue/port.js'
+import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
 
 /** The snapshot job: which integration to snapshot. It fails only when the database does, so it retries
@@ -16,7 +18,6 @@ import type { WebhookOutbox } from '../webhooks/outbox.js'
 export const snapshotJob = defineJob({
   kind: 'snapshot',
   payload: Type.Object({ integrationId: Type.String({ minLength: 1 }) }),
-  leaseMs: 30_000,
   retry: { delaysMs: [5_000, 30_000, 120_000, 600_000], maxDelayMs: 600_000 },
 })
 
@@ -52,7 +53,8 @@ export function snapshotKind(deps: {
   store: Store
   outbox: WebhookOutbox
   catalogues: Pick<CatalogueSource, 'effective'>
-  onDelivery: () => void
+  /** Hands the snapshot's delivery to the runners once it committed. */
+  deliveries: Pick<DeliveryJobs, 'handOver'>
 }): JobKindEntry {
   return jobKind(snapshotJob, async (job) => {
     const { integrationId } = job.payload
@@ -62,7 +64,7 @@ export function snapshotKind(deps: {
     const vendor = integration ? await deps.store.vendors.findById(integration.vendorId) : null
     if (integration && vendor) await deps.catalogues.effective(vendor, integration)
     const id = await deps.store.transaction((tx) => deps.outbox.stateSnapshot(tx, integrationId))
-    if (id) deps.onDelivery()
+    if (id) deps.deliveries.handOver()
     return { kind: 'done' }
   })
 }

@@ -1,8 +1,8 @@
-// Bounded growth (issue 10 §4): rows past their age are pruned on a schedule, in small batches — one
-// short statement each, with a pause between them — so that intake (SQLite has one writer) never
-// waits long behind it. Each batch deletes a set its own statement chose, so several processes on
-// PostgreSQL may prune at once: a row deleted by one is simply not found by another. GET /metrics
-// shows how many rows of each kind were pruned and when the last run ended.
+// Bounded growth (docs/operations.md#retention): rows past their age are pruned on a schedule, in small
+// batches — one short statement each, with a pause between them — so that intake (SQLite has one writer)
+// never waits long behind it. Each batch deletes a set its own statement chose, so several processes on
+// PostgreSQL may prune at once: a row deleted by one is simply not found by another. GET /metrics shows how
+// many rows of each kind were pruned and when the last run ended.
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'

@@ -1,4 +1,4 @@
-// Settles SECRET_KEY at start, before anything is opened with it: finds the key (the environment, or
+// Opens SECRET_KEY's key ring at start, before anything is opened with it: finds the key (the environment, or
 // the embedded default's key file), and refuses to start, with one sentence, when the key does not
 // open what the database holds. A key file is generated only over a database that holds no sealed
 // data. With SECRET_KEY_PREVIOUS set, the first process that starts with the new key moves the
@@ -26,23 +26,23 @@ export const keyCheckSetting = 'secret_key_check'
 export const retiredKeysSetting = 'secret_key_retired'
 const checkText = 'alertbridge secret key check'
 
-export interface SettledKey {
+export interface OpenedKeyRing {
   ring: KeyRing
   source: KeySource
   /** What this start did: generated the key file, or started a rotation onto SECRET_KEY. */
   event: 'key-file-created' | 'rotation-started' | null
 }
 
-export async function settleSecretKey(o: {
+export async function openKeyRing(o: {
   kysely: Kysely<Database>
   secretKey: string | undefined
   secretKeyPrevious: string | undefined
   /** The embedded default's key file; null where there is none (an in-memory database). */
   keyFile: string | null
-}): Promise<SettledKey> {
+}): Promise<OpenedKeyRing> {
   const settings = new SettingsRepository(o.kysely)
   const sealed = new SealedValues(o.kysely)
-  let event: SettledKey['event'] = null
+  let event: OpenedKeyRing['event'] = null
   let source: KeySource = { kind: 'env' }
   let current = o.secretKey
   if (!current && o.keyFile) {

@@ -1,6 +1,6 @@
-// The private-address guard for outbound URLs, checked when a URL is configured (DESIGN §4: outbound
-// calls refuse private and loopback addresses unless configured to allow them). Every connection is
-// checked again at connect time by the client (http.ts).
+// The private-address guard for outbound URLs, checked when a URL is configured
+// (docs/webhooks.md#private-addresses: outbound calls refuse private and loopback addresses unless
+// configured to allow them). Every connection is checked again at connect time by the client (http.ts).
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'

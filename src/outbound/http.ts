@@ -1,8 +1,8 @@
 // The one outbound HTTP client: webhooks, the vendor's catalogue endpoint and PSA APIs all call third
-// parties through it (DESIGN §4, reference/webhooks.md §7.4 and §7.10). One request per call, any
-// method, no redirects, a total time budget and the caller's AbortSignal, a capped response body, and
-// private addresses refused at connect time (request-filtering-agent checks every resolved address,
-// which also defeats DNS rebinding). It never throws: every failure is a typed value.
+// parties through it (docs/webhooks.md#success, docs/webhooks.md#private-addresses). One request per call,
+// any method, no redirects, a total time budget and the caller's AbortSignal, a capped response body, and
+// private addresses refused at connect time (request-filtering-agent checks every resolved address, which
+// also defeats DNS rebinding). It never throws: every failure is a typed value.
 import http from 'node:http'
 import https from 'node:https'
 import { performance } from 'node:perf_hooks'

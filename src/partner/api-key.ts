@@ -1,5 +1,6 @@
-// A partner's API key (DESIGN §1): stored as a digest, looked up by it and compared in constant time.
-// After a rotation the key it replaced keeps working until its overlap window ends (issue 10).
+// A partner's API key (docs/partner-api.md#the-api-key): stored as a digest, looked up by it and compared
+// in constant time. After a rotation the key it replaced keeps working until its overlap window ends
+// (docs/decisions/credentials/partner-rotates-its-key.md).
 import type { Store } from '../db/store.js'
 import { matchCredential } from '../domain/credentials.js'
 import type { PartnerKeyOwner } from '../domain/partner.js'

@@ -1,4 +1,4 @@
-// Signing in to the partner portal and the sessions that follow (issue 13). A session is a random
+// Signing in to the partner portal and the sessions that follow. A session is a random
 // cookie value (stored as its SHA-256) with a CSRF token derived from it, alive until it has been
 // idle too long or reached its absolute end. Failed sign-ins are throttled (sign-in-throttle.ts) and
 // answered the same whether the email or the password was wrong; a wrong email spends a hash's time.
@@ -13,8 +13,8 @@ import {
   type SessionLimits,
   sessionAlive,
 } from '../domain/portal.js'
+import { done, ok, type Result, refuse } from '../domain/result.js'
 import type { PortalSessionCheck } from '../http/auth.js'
-import { ApiError } from '../http/errors.js'
 import type { PasswordHasher } from '../security/passwords.js'
 import { digest, newSecret } from '../security/secrets.js'
 import type { SignInThrottle } from './sign-in-throttle.js'
@@ -41,12 +41,12 @@ export class PortalSessions {
     },
   ) {}
 
-  async signIn(email: string, password: string, address: string): Promise<StartedSession> {
+  async signIn(email: string, password: string, address: string): Promise<Result<StartedSession>> {
     const { store, passwords, throttle } = this.d
     const key = normalEmail(email)
     const wait = await throttle.retryAfter(key, address)
     if (wait > 0) {
-      throw new ApiError('RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds.`, {
+      return refuse('RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} seconds.`, {
         headers: { 'retry-after': String(wait) },
       })
     }
@@ -54,23 +54,25 @@ export class PortalSessions {
     const matches = await passwords.verify(password, found?.passwordHash ?? null)
     if (!found || !matches) {
       await throttle.failed(key, address)
-      throw new ApiError('INVALID_CREDENTIALS', 'The email or the password is wrong.')
+      return refuse('INVALID_CREDENTIALS', 'The email or the password is wrong.')
     }
     await throttle.succeeded(key)
     const { user, passwordHash } = found
-    await this.mayStart(user)
+    const may = await this.mayStart(user)
+    if (!may.ok) return may
     // A hash made at an older cost is replaced now that the password is known.
     const rehash = passwordHash && passwords.outdated(passwordHash) ? await passwords.hash(password) : null
-    return this.start(user, rehash)
+    return ok(await this.start(user, rehash))
   }
 
   /** Refuses a user who may not have a session: disabled, or of a disabled partner. */
-  async mayStart(user: PortalUser): Promise<void> {
+  async mayStart(user: PortalUser): Promise<Result<void>> {
     if (user.disabledAt !== null)
-      throw new ApiError('FORBIDDEN', 'This user is disabled; ask an admin of your organisation.')
+      return refuse('FORBIDDEN', 'This user is disabled; ask an admin of your organisation.')
     const partner = await this.d.store.partners.findById(user.partnerId)
     if (partner?.disabled)
-      throw new ApiError('TENANT_DISABLED', disabledDetail('partner', partner.disabled, 'own'))
+      return refuse('TENANT_DISABLED', disabledDetail('partner', partner.disabled, 'own'))
+    return done
   }
 
   /** A new session for the user (signed in, or just accepted an invite); `passwordHash` replaces its hash. */

@@ -1,4 +1,4 @@
-// The people of a partner who use the portal (issue 13): invited by a partner admin or the operator,
+// The people of a partner who use the portal: invited by a partner admin or the operator,
 // they set their password by accepting the invite. An invite token is random, shown once and stored as
 // a digest; it is good for a week and once. Every change is audited (who gave whom access) and keeps
 // the partner with an admin that is not disabled. Disabling or resetting a user ends its sessions; a
@@ -9,7 +9,7 @@ import type { CreatedKey, KeyPage } from '../db/rows.js'
 import type { Store } from '../db/store.js'
 import type { Actor } from '../domain/operator-audit.js'
 import { keepsAnAdmin, normalEmail, type PortalRole, type PortalUser } from '../domain/portal.js'
-import { ApiError } from '../http/errors.js'
+import { done, notFound, ok, type Result, refuse } from '../domain/result.js'
 import type { PasswordHasher } from '../security/passwords.js'
 import { digest, newSecret } from '../security/secrets.js'
 
@@ -34,9 +34,8 @@ export interface Invitation {
   inviteExpiresAt: string
 }
 
-const userNotFound = (id: string) => new ApiError('NOT_FOUND', `User '${id}' was not found.`)
 const lastAdmin = (user: PortalUser) =>
-  new ApiError(
+  refuse(
     'CONFLICT',
     `${user.email} is the last admin of this partner; make another user admin before demoting, disabling or removing this one.`,
   )
@@ -55,7 +54,7 @@ export class PortalUsers {
   }
 
   /** Invites a user into the partner; 409 when the email already belongs to a user (of any partner). */
-  async invite(partnerId: string, input: InviteInput, by: Actor): Promise<Invitation> {
+  async invite(partnerId: string, input: InviteInput, by: Actor): Promise<Result<Invitation>> {
     const { store, clock } = this.d
     const now = clock()
     const nowIso = now.toISOString()
@@ -63,9 +62,9 @@ export class PortalUsers {
     const inviteExpiresAt = new Date(now.getTime() + inviteTtlMs).toISOString()
     const id = uuidv7()
     const email = normalEmail(input.email)
-    await store.transaction(async (tx) => {
-      if (!(await tx.partners.psaKind(partnerId)))
-        throw new ApiError('NOT_FOUND', `Partner '${partnerId}' was not found.`)
+    // A refusal comes before anything is written: the transaction that answers it changes nothing.
+    const invited = await store.transaction(async (tx) => {
+      if (!(await tx.partners.psaKind(partnerId))) return notFound(`Partner '${partnerId}'`)
       const inserted = await tx.portalUsers.insert({
         id,
         partnerId,
@@ -77,14 +76,16 @@ export class PortalUsers {
         now: nowIso,
       })
       if (!inserted)
-        throw new ApiError('CONFLICT', `A portal user with email ${email} exists already; emails are unique.`)
+        return refuse('CONFLICT', `A portal user with email ${email} exists already; emails are unique.`)
       await tx.audit.record(
         by,
         audit('partner.user.invite', partnerId, { userId: id, email, role: input.role }),
         nowIso,
       )
+      return done
     })
-    return { user: (await store.portalUsers.findById(id))!, inviteToken, inviteExpiresAt }
+    if (!invited.ok) return invited
+    return ok({ user: (await store.portalUsers.findById(id))!, inviteToken, inviteExpiresAt })
   }
 
   /**
@@ -96,43 +97,49 @@ export class PortalUsers {
     password: string,
     name: string | undefined,
     /** Refuses a user who may not sign in (its partner is disabled), before anything changes. */
-    mayStart: (user: PortalUser) => Promise<void>,
-  ): Promise<PortalUser> {
+    mayStart: (user: PortalUser) => Promise<Result<void>>,
+  ): Promise<Result<PortalUser>> {
     const { store, clock, passwords } = this.d
     const inviteDigest = digest(inviteToken)
-    const refused = new ApiError(
+    const refused = refuse(
       'INVALID_CREDENTIALS',
       'This invite is not valid: it was used, replaced or has expired; ask an admin for a new one.',
     )
     const user = await store.portalUsers.findByInviteDigest(inviteDigest)
     if (!user?.invite || user.disabledAt !== null || user.invite.expiresAt <= clock().toISOString())
-      throw refused
-    await mayStart(user)
+      return refused
+    const may = await mayStart(user)
+    if (!may.ok) return may
     const passwordHash = await passwords.hash(password)
     const nowIso = clock().toISOString()
-    await store.transaction(async (tx) => {
+    const accepted = await store.transaction(async (tx) => {
       // The invite may have been used or replaced while the password was being hashed.
       const again = await tx.portalUsers.findByInviteDigest(inviteDigest)
-      if (!again || again.id !== user.id) throw refused
+      if (!again || again.id !== user.id) return refused
       await tx.portalUsers.update(
         user.id,
         { passwordHash, invite: null, ...(name !== undefined ? { name } : {}) },
         nowIso,
       )
+      return done
     })
-    return (await store.portalUsers.findById(user.id))!
+    if (!accepted.ok) return accepted
+    return ok((await store.portalUsers.findById(user.id))!)
   }
 
-  async update(partnerId: string, userId: string, patch: UserPatch, by: Actor): Promise<PortalUser> {
+  async update(partnerId: string, userId: string, patch: UserPatch, by: Actor): Promise<Result<PortalUser>> {
     const { store, clock } = this.d
     const nowIso = clock().toISOString()
-    await store.transaction(async (tx) => {
+    // Refusals come before any write (the partner's lock changes nothing).
+    const updated = await store.transaction(async (tx) => {
       await tx.portalUsers.lockPartner(partnerId)
-      const user = await this.own(tx, partnerId, userId)
+      const own = await this.own(tx, partnerId, userId)
+      if (!own.ok) return own
+      const user = own.value
       const disabledAt =
         patch.disabled === undefined ? user.disabledAt : patch.disabled ? (user.disabledAt ?? nowIso) : null
       const after = { role: patch.role ?? user.role, disabledAt }
-      if (!keepsAnAdmin(user, after, await tx.portalUsers.activeAdmins(partnerId))) throw lastAdmin(user)
+      if (!keepsAnAdmin(user, after, await tx.portalUsers.activeAdmins(partnerId))) return lastAdmin(user)
       await tx.portalUsers.update(
         userId,
         {
@@ -155,19 +162,23 @@ export class PortalUsers {
         }),
         nowIso,
       )
+      return done
     })
-    return (await store.portalUsers.findById(userId))!
+    if (!updated.ok) return updated
+    return ok((await store.portalUsers.findById(userId))!)
   }
 
   /** Clears the password and issues a new invite (shown once); the user's sessions end. */
-  async reset(partnerId: string, userId: string, by: Actor): Promise<Invitation> {
+  async reset(partnerId: string, userId: string, by: Actor): Promise<Result<Invitation>> {
     const { store, clock } = this.d
     const now = clock()
     const nowIso = now.toISOString()
     const inviteToken = newSecret('portalInvite')
     const inviteExpiresAt = new Date(now.getTime() + inviteTtlMs).toISOString()
-    await store.transaction(async (tx) => {
-      const user = await this.own(tx, partnerId, userId)
+    const reset = await store.transaction(async (tx) => {
+      const own = await this.own(tx, partnerId, userId)
+      if (!own.ok) return own
+      const user = own.value
       await tx.portalUsers.update(
         userId,
         { passwordHash: null, invite: { digest: digest(inviteToken), expiresAt: inviteExpiresAt } },
@@ -175,18 +186,22 @@ export class PortalUsers {
       )
       await tx.portalUsers.deleteSessionsOf(userId)
       await tx.audit.record(by, audit('partner.user.reset', partnerId, { userId, email: user.email }), nowIso)
+      return done
     })
-    return { user: (await store.portalUsers.findById(userId))!, inviteToken, inviteExpiresAt }
+    if (!reset.ok) return reset
+    return ok({ user: (await store.portalUsers.findById(userId))!, inviteToken, inviteExpiresAt })
   }
 
   /** Removes the user and with it its sessions. */
-  async remove(partnerId: string, userId: string, by: Actor): Promise<void> {
+  async remove(partnerId: string, userId: string, by: Actor): Promise<Result<void>> {
     const { store, clock } = this.d
     const nowIso = clock().toISOString()
-    await store.transaction(async (tx) => {
+    return store.transaction(async (tx) => {
       await tx.portalUsers.lockPartner(partnerId)
-      const user = await this.own(tx, partnerId, userId)
-      if (!keepsAnAdmin(user, null, await tx.portalUsers.activeAdmins(partnerId))) throw lastAdmin(user)
+      const own = await this.own(tx, partnerId, userId)
+      if (!own.ok) return own
+      const user = own.value
+      if (!keepsAnAdmin(user, null, await tx.portalUsers.activeAdmins(partnerId))) return lastAdmin(user)
       await tx.portalUsers.deleteSessionsOf(userId)
       await tx.portalUsers.remove(userId)
       await tx.audit.record(
@@ -194,14 +209,14 @@ export class PortalUsers {
         audit('partner.user.remove', partnerId, { userId, email: user.email }),
         nowIso,
       )
+      return done
     })
   }
 
   /** The partner's own user, or 404: another partner's users do not exist for it. */
-  private async own(tx: Store, partnerId: string, userId: string): Promise<PortalUser> {
+  private async own(tx: Store, partnerId: string, userId: string): Promise<Result<PortalUser>> {
     const user = await tx.portalUsers.findById(userId)
-    if (!user || user.partnerId !== partnerId) throw userNotFound(userId)
-    return user
+    return user && user.partnerId === partnerId ? ok(user) : notFound(`User '${userId}'`)
   }
 }
 

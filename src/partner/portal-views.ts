@@ -1,5 +1,6 @@
-// How the portal's users and sessions are shown and asked for (issue 13), for the partner's routes and
-// the operator's invite alike.
+// How the portal's users and sessions are shown and asked for
+// (docs/partner-api.md#portal-users-and-sessions), for the partner's routes and the operator's invite
+// alike.
 import Type, { type Static } from 'typebox'
 import { maxPasswordLength, minPasswordLength, type PortalUser, portalRoles } from '../domain/portal.js'
 import { Nullable } from '../http/schemas.js'

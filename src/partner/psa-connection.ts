@@ -4,9 +4,9 @@
 // searched and paged here with a cursor of ours.
 import { LRUCache } from 'lru-cache'
 import type { StoredPsa } from '../domain/partner.js'
+import { ok, type Result, refuse } from '../domain/result.js'
 import { asSentence } from '../domain/text.js'
-import { ApiError } from '../http/errors.js'
-import type { BillingLine, LookupKind, PsaClient, PsaEntity } from '../psa/adapter.js'
+import type { BillingLine, LookupKind, PsaEntity, PsaOperations } from '../psa/adapter.js'
 import { fingerprint } from '../psa/core/connections.js'
 import type { PsaRegistry } from '../psa/registry.js'
 
@@ -49,17 +49,19 @@ export class PsaConnections {
     stored: StoredPsa,
     what: LookupKind,
     q: LookupQuery,
-  ): Promise<{ data: PsaEntity[]; nextCursor: string | null }> {
+  ): Promise<Result<{ data: PsaEntity[]; nextCursor: string | null }>> {
     const key = `${fingerprint({ partnerId, kind: stored.kind, settings: stored.settings })}:${what}:${q.board ?? ''}`
     let list = q.refresh ? undefined : this.lists.get(key)
     if (!list) {
+      const client = this.client(partnerId, stored)
+      if (!client.ok) return client
       // Every page of a large list may take several calls: a longer budget than one alert's call.
       const signal = AbortSignal.timeout(this.deps.timeoutMs * 6)
-      const result = await this.client(partnerId, stored).lookup(what, { board: q.board }, { signal })
+      const result = await client.value.lookup(what, { board: q.board }, { signal })
       if (!result.ok) {
         if (result.failure.kind === 'needs-input')
-          throw new ApiError('VALIDATION_FAILED', `${result.failure.message}.`)
-        throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${result.failure.message}.`)
+          return refuse('VALIDATION_FAILED', `${result.failure.message}.`)
+        return refuse('PSA_ERROR', `The PSA failed to answer: ${result.failure.message}.`)
       }
       list = result.value
       this.lists.set(key, list)
@@ -69,37 +71,45 @@ export class PsaConnections {
       ? list.filter((e) => e.name.toLowerCase().includes(needle) || e.id.toLowerCase() === needle)
       : list
     const offset = offsetOf(q.cursor)
+    if (offset === null)
+      return refuse('VALIDATION_FAILED', 'cursor is not a cursor this API returned; start again without it.')
     const data = found.slice(offset, offset + q.limit)
     const more = offset + q.limit < found.length
-    return {
+    return ok({
       data,
       nextCursor: more ? Buffer.from(JSON.stringify({ o: offset + q.limit })).toString('base64url') : null,
-    }
+    })
   }
 
   /** The billing lines of a PSA company's agreements (the usage mapping screen), kept a minute. */
-  async billingLines(partnerId: string, stored: StoredPsa, q: BillingLinesQuery): Promise<BillingLine[]> {
+  async billingLines(
+    partnerId: string,
+    stored: StoredPsa,
+    q: BillingLinesQuery,
+  ): Promise<Result<BillingLine[]>> {
     const key = `${fingerprint({ partnerId, kind: stored.kind, settings: stored.settings })}:${q.companyId}`
     const kept = q.refresh ? undefined : this.lines.get(key)
-    if (kept) return kept
-    const result = await this.client(partnerId, stored).billingLines(q.companyId, {
+    if (kept) return ok(kept)
+    const client = this.client(partnerId, stored)
+    if (!client.ok) return client
+    const result = await client.value.billingLines(q.companyId, {
       signal: AbortSignal.timeout(this.deps.timeoutMs * 6),
     })
     if (!result.ok) {
       if (result.failure.kind === 'not-found')
-        throw new ApiError('NOT_FOUND', `The PSA has no company '${q.companyId}': ${result.failure.message}.`)
-      throw new ApiError('PSA_ERROR', `The PSA failed to answer: ${asSentence(result.failure.message)}`)
+        return refuse('NOT_FOUND', `The PSA has no company '${q.companyId}': ${result.failure.message}.`)
+      return refuse('PSA_ERROR', `The PSA failed to answer: ${asSentence(result.failure.message)}`)
     }
     this.lines.set(key, result.value)
-    return result.value
+    return ok(result.value)
   }
 
   /** The partner's connection, or the refusal that says why it cannot be used. */
-  private client(partnerId: string, stored: StoredPsa): PsaClient {
+  private client(partnerId: string, stored: StoredPsa): Result<PsaOperations> {
     const connected = this.deps.psa.connect(partnerId, stored)
     if (!connected.ok)
-      throw new ApiError('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
-    return connected.client
+      return refuse('PSA_ERROR', `Your PSA connection cannot be used: ${connected.failure.message}.`)
+    return ok(connected.client)
   }
 }
 
@@ -108,7 +118,8 @@ export interface BillingLinesQuery {
   refresh?: boolean
 }
 
-function offsetOf(cursor: string | undefined): number {
+/** The offset a look-up cursor of ours names; null for a cursor this API did not hand out. */
+function offsetOf(cursor: string | undefined): number | null {
   if (!cursor) return 0
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown }
@@ -116,5 +127,5 @@ function offsetOf(cursor: string | undefined): number {
   } catch {
     // fall through
   }
-  throw new ApiError('VALIDATION_FAILED', 'cursor is not a cursor this API returned; start again without it.')
+  return null
 }

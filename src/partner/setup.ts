@@ -1,31 +1,18 @@
-// What a partner sets up on an integration: toggles, account mappings, rules, completing the
-// mapping. Used by the partner API and by the demo set-up.
-import { v7 as uuidv7 } from 'uuid'
+// What a partner sets up on an integration: toggles, account and service mappings, completing the
+// mapping (its rules: rules.ts). Used by the partner API and by the demo set-up.
 import type { UsagePushes } from '../billing/usage-push.js'
 import type { CatalogueSource, EffectiveCatalogue } from '../catalogue/source.js'
 import { type Clock, iso } from '../clock.js'
 import type { SettingsPatch } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
 import type { ServiceMapping } from '../domain/billing.js'
-import { checkAgainstCatalogue } from '../domain/catalogue.js'
 import type { Integration } from '../domain/integration.js'
 import { transition } from '../domain/integration-state.js'
 import { type Actor, fieldsSet } from '../domain/operator-audit.js'
-import { maxRulesPerIntegration } from '../domain/rules.js'
-import type { AccountMapping, IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
-import { ApiError } from '../http/errors.js'
+import { done, ok, type Refused, type Result, refuse } from '../domain/result.js'
+import type { AccountMapping } from '../domain/types.js'
 import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
 import type { SnapshotScheduler } from '../integrations/snapshots.js'
-
-export interface RuleInput {
-  precedence?: number
-  enabled?: boolean
-  productGroup?: string
-  alertTypes?: string[]
-  action?: 'ticket' | 'suppress'
-  suppressStatuses?: IncidentStatus[]
-  ticket?: Partial<Record<keyof TicketSettings, string | null>>
-}
 
 /** The partner's credentials for the vendor's catalogue endpoint; the header defaults to authorization. */
 type NewServiceMapping = Pick<ServiceMapping, 'serviceId' | 'psaProductId'>
@@ -53,17 +40,17 @@ export class PartnerSetup {
     private readonly snapshots: SnapshotScheduler,
     private readonly lifecycle: IntegrationLifecycle,
     private readonly catalogues: CatalogueSource,
-    /** Mapping changes push the latest usage counts they touch again (issue 12 §6). */
+    /** Mapping changes push the latest usage counts they touch again
+     * (docs/partner-api.md#usage-counts-reach-the-psas-billing). */
     private readonly usagePushes: UsagePushes,
   ) {}
 
   /** The partner's own integration, or 404: another partner's integrations do not exist for it. */
-  async integration(partnerId: string, integrationId: string): Promise<Integration> {
+  async integration(partnerId: string, integrationId: string): Promise<Result<Integration>> {
     const integration = await this.store.integrations.findById(integrationId)
-    if (!integration || integration.partnerId !== partnerId) {
-      throw new ApiError('INTEGRATION_NOT_FOUND', `Integration '${integrationId}' was not found.`)
-    }
-    return integration
+    if (!integration || integration.partnerId !== partnerId)
+      return refuse('INTEGRATION_NOT_FOUND', `Integration '${integrationId}' was not found.`)
+    return ok(integration)
   }
 
   /**
@@ -75,11 +62,11 @@ export class PartnerSetup {
     input: SettingsPatch & { vendorCredentials?: VendorCredentialsInput | null },
     /** The operator, when it is the operator's change (it is then audited). */
     by?: Actor,
-  ): Promise<Integration> {
+  ): Promise<Result<Integration>> {
     const { vendorCredentials, ...patch } = input
     const header = vendorCredentials?.header?.toLowerCase()
     if (header !== undefined && reservedHeaders.has(header)) {
-      throw new ApiError(
+      return refuse(
         'VALIDATION_FAILED',
         `vendorCredentials.header: '${header}' is set by the service itself; use authorization or a header of the vendor's own.`,
       )
@@ -109,53 +96,50 @@ export class PartnerSetup {
       )
     })
     if (vendorCredentials !== undefined) this.catalogues.forget(integration.id)
-    return (await this.store.integrations.findById(integration.id))!
+    return ok((await this.store.integrations.findById(integration.id))!)
   }
 
   /** The catalogue this integration may use now, and where it came from. */
-  async catalogue(integration: Integration): Promise<EffectiveCatalogue> {
+  async catalogue(integration: Integration): Promise<Result<EffectiveCatalogue>> {
     const vendor = await this.store.vendors.findById(integration.vendorId)
-    if (!vendor) throw new ApiError('INTEGRATION_NOT_FOUND', `Integration '${integration.id}' has no vendor.`)
-    return this.catalogues.effective(vendor, integration)
+    if (!vendor) return refuse('INTEGRATION_NOT_FOUND', `Integration '${integration.id}' has no vendor.`)
+    return ok(await this.catalogues.effective(vendor, integration))
   }
 
-  async completeMapping(integration: Integration): Promise<Integration> {
+  async completeMapping(integration: Integration): Promise<Result<Integration>> {
     const mappedAccounts = await this.store.mappings.count(integration.id)
     const move = transition(integration.settings.state, { kind: 'partner-completed-mapping', mappedAccounts })
-    if (!move.ok) throw new ApiError(move.error, move.detail)
+    if (!move.ok) return refuse(move.error, move.detail)
     if (move.changed) {
       await this.store.transaction((tx) =>
         this.lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, iso(this.clock)),
       )
     }
-    return (await this.store.integrations.findById(integration.id))!
+    return ok((await this.store.integrations.findById(integration.id))!)
   }
 
-  async putMapping(integration: Integration, mapping: AccountMapping): Promise<AccountMapping> {
-    if (!(await this.store.vendorData.accountExists(integration.id, mapping.accountId))) {
-      throw new ApiError(
-        'ACCOUNT_UNKNOWN',
-        `The vendor has not declared account '${mapping.accountId}' for this integration; only declared accounts can be mapped.`,
-      )
-    }
+  async putMapping(integration: Integration, mapping: AccountMapping): Promise<Result<AccountMapping>> {
+    const unknown = await this.undeclaredAccount(integration, mapping.accountId)
+    if (unknown) return unknown
     await this.store.transaction(async (tx) => {
       await tx.mappings.put(integration.id, mapping, iso(this.clock))
       await this.snapshots.changed(tx, [integration.id])
       await this.usagePushes.remapped(tx, integration.id, { accountId: mapping.accountId })
     })
     this.usagePushes.handOver()
-    return mapping
+    return ok(mapping)
   }
 
-  async deleteMapping(integration: Integration, accountId: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      if (!(await tx.mappings.delete(integration.id, accountId))) {
-        throw new ApiError('NOT_FOUND', `Account '${accountId}' is not mapped.`)
-      }
+  async deleteMapping(integration: Integration, accountId: string): Promise<Result<void>> {
+    // Nothing is written before a refusal: the transaction that answers it changes nothing.
+    const result = await this.store.transaction(async (tx) => {
+      if (!(await tx.mappings.delete(integration.id, accountId)))
+        return refuse('NOT_FOUND', `Account '${accountId}' is not mapped.`)
       await this.snapshots.changed(tx, [integration.id])
       await this.usagePushes.remapped(tx, integration.id, { accountId })
+      return done
     })
-    this.usagePushes.handOver()
+    return this.handedOver(result)
   }
 
   /**
@@ -163,24 +147,28 @@ export class PartnerSetup {
    * counts go to the line of that product on its company's agreements. No snapshot: not in
    * state_snapshot. The latest counts of the service are pushed again.
    */
-  async putServiceMapping(integration: Integration, mapping: NewServiceMapping): Promise<NewServiceMapping> {
-    await this.declaredService(integration, mapping.serviceId)
+  async putServiceMapping(
+    integration: Integration,
+    m: NewServiceMapping,
+  ): Promise<Result<NewServiceMapping>> {
+    const undeclared = await this.undeclaredService(integration, m.serviceId)
+    if (undeclared) return undeclared
     await this.store.transaction(async (tx) => {
-      await tx.serviceMappings.put(integration.id, mapping, iso(this.clock))
-      await this.usagePushes.remapped(tx, integration.id, { serviceId: mapping.serviceId })
+      await tx.serviceMappings.put(integration.id, m, iso(this.clock))
+      await this.usagePushes.remapped(tx, integration.id, { serviceId: m.serviceId })
     })
     this.usagePushes.handOver()
-    return mapping
+    return ok(m)
   }
 
-  async deleteServiceMapping(integration: Integration, serviceId: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      if (!(await tx.serviceMappings.delete(integration.id, serviceId))) {
-        throw new ApiError('NOT_FOUND', `Service '${serviceId}' is not mapped.`)
-      }
+  async deleteServiceMapping(integration: Integration, serviceId: string): Promise<Result<void>> {
+    const result = await this.store.transaction(async (tx) => {
+      if (!(await tx.serviceMappings.delete(integration.id, serviceId)))
+        return refuse('NOT_FOUND', `Service '${serviceId}' is not mapped.`)
       await this.usagePushes.remapped(tx, integration.id, { serviceId })
+      return done
     })
-    this.usagePushes.handOver()
+    return this.handedOver(result)
   }
 
   /**
@@ -190,33 +178,31 @@ export class PartnerSetup {
   async putServiceLine(
     integration: Integration,
     m: { serviceId: string; accountId: string; psaLineId: string },
-  ): Promise<{ serviceId: string; accountId: string; psaLineId: string }> {
-    await this.declaredService(integration, m.serviceId)
-    if (!(await this.store.vendorData.accountExists(integration.id, m.accountId))) {
-      throw new ApiError(
-        'ACCOUNT_UNKNOWN',
-        `The vendor has not declared account '${m.accountId}' for this integration; only declared accounts can be mapped.`,
-      )
-    }
+  ): Promise<Result<{ serviceId: string; accountId: string; psaLineId: string }>> {
+    const undeclared =
+      (await this.undeclaredService(integration, m.serviceId)) ??
+      (await this.undeclaredAccount(integration, m.accountId))
+    if (undeclared) return undeclared
     await this.store.transaction(async (tx) => {
       await tx.usagePushes.putLine(integration.id, m, iso(this.clock))
       await this.usagePushes.remapped(tx, integration.id, { serviceId: m.serviceId, accountId: m.accountId })
     })
     this.usagePushes.handOver()
-    return m
+    return ok(m)
   }
 
-  async deleteServiceLine(integration: Integration, serviceId: string, accountId: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
-      if (!(await tx.usagePushes.deleteLine(integration.id, serviceId, accountId))) {
-        throw new ApiError(
-          'NOT_FOUND',
-          `Service '${serviceId}' has no billing line for account '${accountId}'.`,
-        )
-      }
+  async deleteServiceLine(
+    integration: Integration,
+    serviceId: string,
+    accountId: string,
+  ): Promise<Result<void>> {
+    const result = await this.store.transaction(async (tx) => {
+      if (!(await tx.usagePushes.deleteLine(integration.id, serviceId, accountId)))
+        return refuse('NOT_FOUND', `Service '${serviceId}' has no billing line for account '${accountId}'.`)
       await this.usagePushes.remapped(tx, integration.id, { serviceId, accountId })
+      return done
     })
-    this.usagePushes.handOver()
+    return this.handedOver(result)
   }
 
   /** Pushes the latest count of every pair again (after the partner fixed what made a push fail). */
@@ -226,74 +212,27 @@ export class PartnerSetup {
     return n
   }
 
-  private async declaredService(integration: Integration, serviceId: string): Promise<void> {
-    if (!(await this.store.vendorData.findService(integration.id, serviceId))) {
-      throw new ApiError(
-        'NOT_FOUND',
-        `The vendor has not declared service '${serviceId}' for this integration; only declared services can be mapped.`,
-      )
-    }
+  /** The usage pushes a change queued go to the runner once it committed (not after a refusal). */
+  private handedOver(result: Result<void>): Result<void> {
+    if (result.ok) this.usagePushes.handOver()
+    return result
   }
 
-  async createRule(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Rule> {
-    if ((await this.store.rules.count(integration.id)) >= maxRulesPerIntegration) {
-      throw new ApiError(
-        'CONFLICT',
-        `An integration holds at most ${maxRulesPerIntegration} rules; delete or widen some (a rule's alertTypes may name several types, or none for all).`,
-      )
-    }
-    const max = await this.store.rules.maxPrecedence(integration.id)
-    const now = iso(this.clock)
-    const rule: Rule = {
-      id: uuidv7(),
-      precedence: input.precedence ?? (max === null ? 10 : max + 10),
-      enabled: input.enabled ?? true,
-      productGroup: input.productGroup,
-      alertTypes: input.alertTypes ?? [],
-      action: input.action ?? 'ticket',
-      suppressStatuses: input.suppressStatuses ?? [],
-      ticket: {
-        board: input.ticket?.board ?? null,
-        priority: input.ticket?.priority ?? null,
-        type: input.ticket?.type ?? null,
-        status: input.ticket?.status ?? null,
-        closedStatus: input.ticket?.closedStatus ?? null,
-      },
-      createdAt: now,
-    }
-    await this.checkRule(integration, rule)
-    await this.store.rules.insert(integration.id, rule, now)
-    return rule
+  /** The refusal for a service the vendor has not declared, or null. */
+  private async undeclaredService(integration: Integration, serviceId: string): Promise<Refused | null> {
+    if (await this.store.vendorData.findService(integration.id, serviceId)) return null
+    return refuse(
+      'NOT_FOUND',
+      `The vendor has not declared service '${serviceId}' for this integration; only declared services can be mapped.`,
+    )
   }
 
-  async updateRule(integration: Integration, ruleId: string, input: RuleInput): Promise<Rule> {
-    const current = await this.store.rules.find(integration.id, ruleId)
-    if (!current) throw new ApiError('NOT_FOUND', `Rule '${ruleId}' was not found.`)
-    const rule: Rule = {
-      ...current,
-      precedence: input.precedence ?? current.precedence,
-      enabled: input.enabled ?? current.enabled,
-      productGroup: input.productGroup ?? current.productGroup,
-      alertTypes: input.alertTypes ?? current.alertTypes,
-      action: input.action ?? current.action,
-      suppressStatuses: input.suppressStatuses ?? current.suppressStatuses,
-      ticket: { ...current.ticket, ...input.ticket },
-    }
-    await this.checkRule(integration, rule)
-    await this.store.rules.replace(integration.id, rule, iso(this.clock))
-    return rule
-  }
-
-  async deleteRule(integration: Integration, ruleId: string): Promise<void> {
-    if (!(await this.store.rules.delete(integration.id, ruleId)))
-      throw new ApiError('NOT_FOUND', `Rule '${ruleId}' was not found.`)
-  }
-
-  /** Rules may only name product groups and alert types of the catalogue this partner may use. */
-  private async checkRule(integration: Integration, rule: Rule): Promise<void> {
-    const vendor = await this.store.vendors.findById(integration.vendorId)
-    const catalogue = vendor ? (await this.catalogues.effective(vendor, integration)).catalogue : null
-    const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)
-    if (!check.ok) throw new ApiError('VALIDATION_FAILED', check.detail)
+  /** The refusal for an account the vendor has not declared, or null. */
+  private async undeclaredAccount(integration: Integration, accountId: string): Promise<Refused | null> {
+    if (await this.store.vendorData.accountExists(integration.id, accountId)) return null
+    return refuse(
+      'ACCOUNT_UNKNOWN',
+      `The vendor has not declared account '${accountId}' for this integration; only declared accounts can be mapped.`,
+    )
   }
 }

@@ -1,9 +1,10 @@
-// Repeated failed sign-ins to the portal are refused for a while (issue 13), counted two ways: per
-// email (someone guessing one user's password) and per client address (someone trying many emails).
-// A window of 15 minutes starts with the first failure; past the limit, sign-ins are refused with 429
-// and Retry-After until it ends, without looking at the password. A success clears its email's count.
-// Counts are the installation's, like the vendors' alert rate limit: in Redis when there is one, so
-// failures are counted once whichever process a sign-in reaches, else in this process's memory.
+// Repeated failed sign-ins to the portal are refused for a while
+// (docs/decisions/portal/sign-in-throttle.md), counted two ways: per email (someone guessing one user's
+// password) and per client address (someone trying many emails). A window of 15 minutes starts with the
+// first failure; past the limit, sign-ins are refused with 429 and Retry-After until it ends, without
+// looking at the password. A success clears its email's count. Counts are the installation's, like the
+// vendors' alert rate limit: in Redis when there is one, so failures are counted once whichever process a
+// sign-in reaches, else in this process's memory.
 import { RateLimiterRes } from 'rate-limiter-flexible'
 import { type Limiter, type LimiterFactory, memoryLimiters } from '../redis/limiters.js'
 

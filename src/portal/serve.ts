@@ -1,8 +1,8 @@
-// Serves the partner portal (web/dist, built by `npm run build`) at `/` (DESIGN §6). Hashed files under
-// /assets/ never change, so browsers keep them for a year; index.html is asked for again every time,
-// so a new build is seen at once. Every path that is not an API route or a file answers index.html, so
-// the portal's deep links survive a reload. The portal's pages carry a strict Content-Security-Policy:
-// scripts, styles and data only from this origin, nothing inline.
+// Serves the partner portal (web/dist, built by `npm run build`) at `/` (docs/decisions/portal/serving.md).
+// Hashed files under /assets/ never change, so browsers keep them for a year; index.html is asked for again
+// every time, so a new build is seen at once. Every path that is not an API route or a file answers
+// index.html, so the portal's deep links survive a reload. The portal's pages carry a strict
+// Content-Security-Policy: scripts, styles and data only from this origin, nothing inline.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'

@@ -1,8 +1,9 @@
-// Portal passwords (issue 13): scrypt from node:crypto, a memory-hard slow hash that needs no
-// dependency. A stored hash carries its own parameters (`scrypt$<log2 N>$<r>$<p>$<salt>$<key>`), so
-// raising the cost later still verifies older hashes, and a sign-in rehashes them at the new cost.
-// Comparisons are constant-time. Each hash holds 128 × N × r bytes (128 MiB at the default cost), so
-// only a few run at once: the others wait their turn instead of taking the process's memory.
+// Portal passwords (docs/decisions/portal/password-hash.md): scrypt from node:crypto, a memory-hard slow
+// hash that needs no dependency. A stored hash carries its own parameters
+// (`scrypt$<log2 N>$<r>$<p>$<salt>$<key>`), so raising the cost later still verifies older hashes, and a
+// sign-in rehashes them at the new cost. Comparisons are constant-time. Each hash holds 128 × N × r
+// bytes (128 MiB at the default cost), so only a few run at once: the others wait their turn instead of
+// taking the process's memory.
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
 
 export interface PasswordCost {

@@ -1,4 +1,4 @@
-// Rotating the tenants' credentials with an overlap window (issue 10 §3): a vendor's client secret and
+// Rotating the tenants' credentials with an overlap window: a vendor's client secret and
 // webhook signing secret, an integration's organization token and a partner's API key. The new value
 // is shown once; the replaced one keeps working until the window ends (domain/credentials.ts), or at
 // once stops when the window is ended early. Each change and its audit row commit together.
@@ -6,7 +6,7 @@ import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { overlapEnd, type RotationState, rotationState } from '../domain/credentials.js'
 import type { Actor, AuditAction, AuditTargetType } from '../domain/operator-audit.js'
-import { ApiError } from '../http/errors.js'
+import { notFound, ok, type Refused, type Result } from '../domain/result.js'
 import { digest, newSecret, newWebhookSecret } from '../security/secrets.js'
 
 /** The credentials that rotate, with the names the APIs and the audit log use for them. */
@@ -119,31 +119,39 @@ export class CredentialRotation {
     ownerId: string,
     overlapSeconds: number,
     by?: Actor,
-  ): Promise<Rotated> {
+  ): Promise<Result<Rotated>> {
     const r = rotators[credential]
     const now = this.clock()
     const at = now.toISOString()
     const value = r.generate()
     const previousExpiresAt = overlapEnd(now, overlapSeconds)
+    // A refusal comes before anything is written: the transaction that answers it changes nothing.
     const rotation = await this.store.transaction(async (tx) => {
-      await this.owner(tx, credential, ownerId)
+      const missing = await this.missingOwner(tx, credential, ownerId)
+      if (missing) return missing
       await r.rotate(tx, ownerId, value, previousExpiresAt, at)
       await tx.audit.record(
         by,
         { ...this.note(credential, 'rotate', ownerId), summary: { overlapSeconds, previousExpiresAt } },
         at,
       )
-      return this.stateOf(tx, credential, ownerId, at)
+      return ok(await this.stateOf(tx, credential, ownerId, at))
     })
+    if (!rotation.ok) return rotation
     this.onChange()
-    return { value, rotation }
+    return ok({ value, rotation: rotation.value })
   }
 
   /** The value a rotation replaced stops working now. */
-  async endOverlap(credential: RotatingCredential, ownerId: string, by?: Actor): Promise<RotationState> {
+  async endOverlap(
+    credential: RotatingCredential,
+    ownerId: string,
+    by?: Actor,
+  ): Promise<Result<RotationState>> {
     const at = iso(this.clock)
     const state = await this.store.transaction(async (tx) => {
-      await this.owner(tx, credential, ownerId)
+      const missing = await this.missingOwner(tx, credential, ownerId)
+      if (missing) return missing
       const before = await this.stateOf(tx, credential, ownerId, at)
       await rotators[credential].endOverlap(tx, ownerId, at)
       await tx.audit.record(
@@ -154,9 +162,9 @@ export class CredentialRotation {
         },
         at,
       )
-      return this.stateOf(tx, credential, ownerId, at)
+      return ok(await this.stateOf(tx, credential, ownerId, at))
     })
-    this.onChange()
+    if (state.ok) this.onChange()
     return state
   }
 
@@ -170,9 +178,14 @@ export class CredentialRotation {
     return rotationState(s.rotatedAt, s.previousExpiresAt, now)
   }
 
-  private async owner(tx: Store, credential: RotatingCredential, ownerId: string): Promise<void> {
-    if (!(await rotators[credential].exists(tx, ownerId)))
-      throw new ApiError('NOT_FOUND', `${kinds[credential].what} '${ownerId}' was not found.`)
+  /** The refusal for an owner that does not exist (404), or null. */
+  private async missingOwner(
+    tx: Store,
+    credential: RotatingCredential,
+    ownerId: string,
+  ): Promise<Refused | null> {
+    if (await rotators[credential].exists(tx, ownerId)) return null
+    return notFound(`${kinds[credential].what} '${ownerId}'`)
   }
 
   private note(credential: RotatingCredential, verb: 'rotate' | 'end_overlap', ownerId: string) {

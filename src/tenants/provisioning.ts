@@ -1,4 +1,4 @@
-// The tenants: vendors, partners and the integrations between them (DESIGN §7), created and changed
+// The tenants: vendors, partners and the integrations between them, created and changed
 // through one set of checks. The operator's API and the demo set-up provision them; a vendor's own
 // catalogue PUT and a partner's own PSA connection go through the same changes.
 import { v7 as uuidv7 } from 'uuid'
@@ -10,13 +10,14 @@ import { defaultDedupFields } from '../domain/dedup.js'
 import type { Integration } from '../domain/integration.js'
 import { type Actor, type AuditSummary, fieldsSet, originOf } from '../domain/operator-audit.js'
 import type { Partner, PsaKind } from '../domain/partner.js'
+import { notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
 import type { IntegrationSettings } from '../domain/types.js'
 import type { ProductGroupsMapping, Vendor } from '../domain/vendor.js'
-import { ApiError } from '../http/errors.js'
 import type { SnapshotScheduler } from '../integrations/snapshots.js'
 import { checkOutboundUrl } from '../outbound/address.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { digest, newClientId, newSecret, newWebhookSecret } from '../security/secrets.js'
+import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 
 export interface VendorInput {
   name?: string
@@ -68,18 +69,21 @@ export class Provisioning {
     private readonly clock: Clock,
     private readonly snapshots: SnapshotScheduler,
     private readonly allowPrivateNetwork: boolean,
+    /** A webhook endpoint made active again takes back the deliveries held for it. */
+    private readonly deliveries: Pick<DeliveryJobs, 'endpointEnabled' | 'handOver'>,
   ) {}
 
-  /** Outbound URLs are checked when configured (and again at every connection). */
-  private async checkUrls(input: VendorInput): Promise<void> {
+  /** Outbound URLs are checked when configured (and again at every connection): the refusal, or null. */
+  private async checkUrls(input: VendorInput): Promise<Refused | null> {
     for (const [field, url] of [
       ['webhookUrl', input.webhookUrl],
       ['productGroupsUrl', input.productGroupsUrl],
     ] as const) {
       if (!url) continue
       const check = await checkOutboundUrl(url, { allowPrivateNetwork: this.allowPrivateNetwork })
-      if (!check.ok) throw new ApiError('VALIDATION_FAILED', `${field}: ${check.reason}`)
+      if (!check.ok) return refuse('VALIDATION_FAILED', `${field}: ${check.reason}`)
     }
+    return null
   }
 
   private vendorPatch(input: VendorInput): VendorPatch {
@@ -102,8 +106,9 @@ export class Provisioning {
   async createVendor(
     input: VendorInput & { name: string },
     by?: Actor,
-  ): Promise<{ vendor: Vendor; clientSecret: string; webhookSecret: string }> {
-    await this.checkUrls(input)
+  ): Promise<Result<{ vendor: Vendor; clientSecret: string; webhookSecret: string }>> {
+    const refused = await this.checkUrls(input)
+    if (refused) return refused
     const clientSecret = newSecret('clientSecret')
     const webhookSecret = newWebhookSecret()
     const now = iso(this.clock)
@@ -124,15 +129,16 @@ export class Provisioning {
       )
       return vendor
     })
-    return { vendor, clientSecret, webhookSecret }
+    return ok({ vendor, clientSecret, webhookSecret })
   }
 
   /**
    * Changes a vendor. Used by the operator's PATCH and by the vendor's own PUT product-groups, so a
    * changed static catalogue schedules the state_snapshot of every integration of the vendor either way.
    */
-  async updateVendor(id: string, input: VendorInput, by?: Actor): Promise<Vendor> {
-    await this.checkUrls(input)
+  async updateVendor(id: string, input: VendorInput, by?: Actor): Promise<Result<Vendor>> {
+    const refused = await this.checkUrls(input)
+    if (refused) return refused
     const now = iso(this.clock)
     const vendor = await this.store.transaction(async (tx) => {
       const before = await tx.vendors.findById(id)
@@ -142,6 +148,8 @@ export class Provisioning {
         await tx.vendors.setWebhookState(id, 'active', null, now)
       if (input.webhookEnabled === false)
         await tx.vendors.setWebhookState(id, 'paused', 'Paused by the operator.', now)
+      else if (input.webhookEnabled === true || input.webhookUrl)
+        await this.deliveries.endpointEnabled(tx, id)
       if (JSON.stringify(before.productGroups) !== JSON.stringify(after?.productGroups)) {
         const integrations = await tx.integrations.list({ vendorId: id })
         await this.snapshots.changed(
@@ -158,21 +166,20 @@ export class Provisioning {
       await tx.audit.record(by, note, now)
       return tx.vendors.findById(id)
     })
-    if (!vendor) throw new ApiError('NOT_FOUND', `Vendor '${id}' was not found.`)
-    return vendor
+    this.deliveries.handOver()
+    return vendor ? ok(vendor) : notFound(`Vendor '${id}'`)
   }
 
-  private async checkPsa(input: PsaInput): Promise<Partner['psa']> {
+  private async checkPsa(input: PsaInput): Promise<Result<Partner['psa']>> {
     const { kind, ...settings } = input
-    if (!this.psa.isAvailable(kind)) {
-      throw new ApiError(
+    if (!this.psa.knows(kind)) {
+      return refuse(
         'VALIDATION_FAILED',
-        `PSA kind '${kind}' is not available in this build; available: ${this.psa.available.join(', ')}.`,
+        `PSA kind '${kind}' is not available in this build; available: ${this.psa.kinds.join(', ')}.`,
       )
     }
     const check = this.psa.check(kind, settings)
-    if (!check.ok)
-      throw new ApiError('VALIDATION_FAILED', `${check.problems.join('; ')} (PSA kind '${kind}').`)
+    if (!check.ok) return refuse('VALIDATION_FAILED', `${check.problems.join('; ')} (PSA kind '${kind}').`)
     // The PSA's host is checked like every configured outbound URL (and again at every connection).
     for (const [field, url] of [
       ['baseUrl', settings.baseUrl],
@@ -180,16 +187,18 @@ export class Provisioning {
     ] as const) {
       if (typeof url !== 'string') continue
       const host = await checkOutboundUrl(url, { allowPrivateNetwork: this.allowPrivateNetwork })
-      if (!host.ok) throw new ApiError('VALIDATION_FAILED', `psa/${field}: ${host.reason}`)
+      if (!host.ok) return refuse('VALIDATION_FAILED', `psa/${field}: ${host.reason}`)
     }
-    return { kind, settings: check.settings }
+    return ok({ kind, settings: check.settings })
   }
 
   async createPartner(
     input: { name: string; psa: PsaInput },
     by?: Actor,
-  ): Promise<{ partner: Partner; apiKey: string }> {
-    const psa = await this.checkPsa(input.psa)
+  ): Promise<Result<{ partner: Partner; apiKey: string }>> {
+    const checked = await this.checkPsa(input.psa)
+    if (!checked.ok) return checked
+    const psa = checked.value
     const apiKey = newSecret('partnerKey')
     const now = iso(this.clock)
     const partner = await this.store.transaction(async (tx) => {
@@ -208,11 +217,17 @@ export class Provisioning {
       )
       return partner
     })
-    return { partner, apiKey }
+    return ok({ partner, apiKey })
   }
 
-  async updatePartner(id: string, input: { name?: string; psa?: PsaInput }, by?: Actor): Promise<Partner> {
-    const psa = input.psa ? await this.checkPsa(input.psa) : undefined
+  async updatePartner(
+    id: string,
+    input: { name?: string; psa?: PsaInput },
+    by?: Actor,
+  ): Promise<Result<Partner>> {
+    const checked = input.psa ? await this.checkPsa(input.psa) : undefined
+    if (checked && !checked.ok) return checked
+    const psa = checked?.value
     const now = iso(this.clock)
     const partner = await this.store.transaction(async (tx) => {
       const partner = await tx.partners.update(id, { name: input.name, psa }, now)
@@ -230,24 +245,22 @@ export class Provisioning {
       )
       return partner
     })
-    if (!partner) throw new ApiError('NOT_FOUND', `Partner '${id}' was not found.`)
-    return partner
+    return partner ? ok(partner) : notFound(`Partner '${id}'`)
   }
 
   async createIntegration(
     input: { vendorId: string; partnerId: string },
     by?: Actor,
-  ): Promise<{ integration: Integration; organizationOemToken: string }> {
+  ): Promise<Result<{ integration: Integration; organizationOemToken: string }>> {
     const [vendor, partner] = await Promise.all([
       this.store.vendors.findById(input.vendorId),
       this.store.partners.findById(input.partnerId),
     ])
-    if (!vendor) throw new ApiError('NOT_FOUND', `Vendor '${input.vendorId}' was not found.`)
-    if (!partner) throw new ApiError('NOT_FOUND', `Partner '${input.partnerId}' was not found.`)
+    if (!vendor) return notFound(`Vendor '${input.vendorId}'`)
+    if (!partner) return notFound(`Partner '${input.partnerId}'`)
     const existing = await this.store.integrations.list({ vendorId: vendor.id, partnerId: partner.id })
-    if (existing.length > 0) {
-      throw new ApiError('CONFLICT', `Vendor and partner already have integration '${existing[0]?.id}'.`)
-    }
+    if (existing.length > 0)
+      return refuse('CONFLICT', `Vendor and partner already have integration '${existing[0]?.id}'.`)
     const organizationOemToken = newSecret('orgToken')
     const now = iso(this.clock)
     const integration = await this.store.transaction(async (tx) => {
@@ -268,6 +281,6 @@ export class Provisioning {
       await tx.audit.record(by, note, now)
       return integration
     })
-    return { integration, organizationOemToken }
+    return ok({ integration, organizationOemToken })
   }
 }

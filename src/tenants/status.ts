@@ -1,4 +1,4 @@
-// Disabling and enabling a vendor or a partner (issue 10 §3). While a tenant is disabled every
+// Disabling and enabling a vendor or a partner. While a tenant is disabled every
 // credential of it is refused (401/403) — the checks read this state fresh, never from a cache — and
 // nothing already queued is lost: its alert jobs are held and its webhook deliveries wait. Enabling
 // it resumes them. Disabling a partner also tells its vendors (a state_snapshot per integration with
@@ -7,7 +7,7 @@ import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { type Disabled, holdKey, type TenantKind } from '../domain/credentials.js'
 import type { Actor } from '../domain/operator-audit.js'
-import { ApiError } from '../http/errors.js'
+import { done, notFound, ok, type Result } from '../domain/result.js'
 import type { SnapshotScheduler } from '../integrations/snapshots.js'
 import type { JobProducer } from '../queue/port.js'
 
@@ -18,18 +18,19 @@ export class TenantStatus {
       clock: Clock
       queue: Pick<JobProducer, 'resume' | 'handOver'>
       snapshots: Pick<SnapshotScheduler, 'changed'>
-      /** A vendor was enabled: its waiting deliveries may go now. */
-      onVendorEnabled: () => void
       /** A tenant was disabled or enabled (committed): copies of its state are out of date. */
       onChange?: () => void
     },
   ) {}
 
   /** Disables the tenant (a second call keeps the first time and reason); answers its state. */
-  async disable(kind: TenantKind, id: string, reason: string | null, by?: Actor): Promise<Disabled> {
+  async disable(kind: TenantKind, id: string, reason: string | null, by?: Actor): Promise<Result<Disabled>> {
     const at = iso(this.o.clock)
+    // A refusal comes before anything is written: the transaction that answers it changes nothing.
     const disabled = await this.o.store.transaction(async (tx) => {
-      const before = await this.current(tx, kind, id)
+      const found = await this.current(tx, kind, id)
+      if (!found.ok) return found
+      const before = found.value
       await this.repository(tx, kind).setDisabled(id, { at, reason }, at)
       if (kind === 'partner' && before === null) await this.snapshot(tx, id)
       await tx.audit.record(
@@ -44,16 +45,19 @@ export class TenantStatus {
       )
       return this.current(tx, kind, id)
     })
+    if (!disabled.ok) return disabled
     this.o.onChange?.()
-    if (!disabled) throw new Error(`${kind} ${id} was not disabled`)
-    return disabled
+    if (!disabled.value) throw new Error(`${kind} ${id} was not disabled`)
+    return ok(disabled.value)
   }
 
   /** Enables the tenant again: its credentials work, its held jobs and waiting deliveries go on. */
-  async enable(kind: TenantKind, id: string, by?: Actor): Promise<void> {
+  async enable(kind: TenantKind, id: string, by?: Actor): Promise<Result<void>> {
     const at = iso(this.o.clock)
     const resumed = await this.o.store.transaction(async (tx) => {
-      const before = await this.current(tx, kind, id)
+      const found = await this.current(tx, kind, id)
+      if (!found.ok) return found
+      const before = found.value
       await this.repository(tx, kind).setDisabled(id, null, at)
       const jobs = await this.o.queue.resume(tx, holdKey(kind, id))
       if (kind === 'partner' && before !== null) await this.snapshot(tx, id)
@@ -67,19 +71,20 @@ export class TenantStatus {
         },
         at,
       )
-      return jobs
+      return ok(jobs)
     })
+    if (!resumed.ok) return resumed
     this.o.onChange?.()
-    if (resumed > 0) this.o.queue.handOver()
-    if (kind === 'vendor') this.o.onVendorEnabled()
+    // The tenant's held jobs: its alerts and, for a vendor, its webhook deliveries.
+    if (resumed.value > 0) this.o.queue.handOver()
+    return done
   }
 
   /** The tenant's disabled state; 404 if there is no such tenant. */
-  private async current(tx: Store, kind: TenantKind, id: string): Promise<Disabled | null> {
+  private async current(tx: Store, kind: TenantKind, id: string): Promise<Result<Disabled | null>> {
     const tenant = kind === 'vendor' ? await tx.vendors.findById(id) : await tx.partners.findById(id)
-    if (!tenant)
-      throw new ApiError('NOT_FOUND', `${kind === 'vendor' ? 'Vendor' : 'Partner'} '${id}' was not found.`)
-    return tenant.disabled
+    if (!tenant) return notFound(`${kind === 'vendor' ? 'Vendor' : 'Partner'} '${id}'`)
+    return ok(tenant.disabled)
   }
 
   private repository(tx: Store, kind: TenantKind) {

@@ -1,4 +1,5 @@
-// The vendor's setup and usage calls (spec §4.6) and the lifecycle moves they cause (spec §3.1).
+// The vendor's setup and usage calls and the lifecycle moves they cause (docs/contract.md, "Vendor API
+// calls" and "Integration states").
 import { v7 as uuidv7 } from 'uuid'
 import type { UsagePushes } from '../billing/usage-push.js'
 import { type Clock, iso } from '../clock.js'
@@ -6,8 +7,8 @@ import type { Store } from '../db/store.js'
 import type { UsageCount, VendorAccount } from '../domain/billing.js'
 import type { Integration } from '../domain/integration.js'
 import { transition } from '../domain/integration-state.js'
+import { ok, type Result, refuse } from '../domain/result.js'
 import type { IntegrationState } from '../domain/types.js'
-import { ApiError } from '../http/errors.js'
 import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
 
 export class VendorSetup {
@@ -18,16 +19,16 @@ export class VendorSetup {
     private readonly usagePushes: UsagePushes,
   ) {}
 
-  async startMapping(integration: Integration): Promise<IntegrationState> {
+  async startMapping(integration: Integration): Promise<Result<IntegrationState>> {
     const from = integration.settings.state
     const move = transition(from, { kind: 'vendor-started-mapping' })
-    if (!move.ok) throw new ApiError(move.error, move.detail)
+    if (!move.ok) return refuse(move.error, move.detail)
     if (move.changed) {
       await this.store.transaction((tx) =>
         this.lifecycle.moveState(tx, integration.id, from, move.next, iso(this.clock)),
       )
     }
-    return move.next
+    return ok(move.next)
   }
 
   /**
@@ -37,11 +38,11 @@ export class VendorSetup {
   async upsertAccounts(
     integration: Integration,
     accounts: { vendorAccountId: string; name: string; externalId?: string }[],
-  ): Promise<{ account: VendorAccount; created: boolean }[]> {
+  ): Promise<Result<{ account: VendorAccount; created: boolean }[]>> {
     const seen = new Set<string>()
     for (const a of accounts) {
       if (seen.has(a.vendorAccountId)) {
-        throw new ApiError(
+        return refuse(
           'VALIDATION_FAILED',
           `vendorAccountId '${a.vendorAccountId}' appears more than once in this call; send each account once.`,
         )
@@ -49,7 +50,7 @@ export class VendorSetup {
       seen.add(a.vendorAccountId)
     }
     const now = iso(this.clock)
-    return this.store.transaction(async (tx) => {
+    const upserted = await this.store.transaction(async (tx) => {
       const results: { account: VendorAccount; created: boolean }[] = []
       for (const a of accounts) {
         results.push(
@@ -62,28 +63,29 @@ export class VendorSetup {
       }
       return results
     })
+    return ok(upserted)
   }
 
   async recordUsage(
     integration: Integration,
     serviceId: string,
     input: { unitCount: number; accountId: string },
-  ): Promise<{ usage: UsageCount; state: IntegrationState }> {
+  ): Promise<Result<{ usage: UsageCount; state: IntegrationState }>> {
     const from = integration.settings.state
     const move = transition(from, { kind: 'request-succeeded' })
-    if (!move.ok) throw new ApiError(move.error, move.detail)
+    if (!move.ok) return refuse(move.error, move.detail)
     const [service, account] = await Promise.all([
       this.store.vendorData.findService(integration.id, serviceId),
       this.store.vendorData.accountExists(integration.id, input.accountId),
     ])
     if (!service) {
-      throw new ApiError(
+      return refuse(
         'NOT_FOUND',
         `Service '${serviceId}' is unknown: create it first (POST /api/vendor-api/organization/services).`,
       )
     }
     if (!account) {
-      throw new ApiError(
+      return refuse(
         'ACCOUNT_UNKNOWN',
         `accountId '${input.accountId}' is unknown: create it first (POST /api/vendor-api/organization/accounts).`,
       )
@@ -98,11 +100,11 @@ export class VendorSetup {
     }
     await this.store.transaction(async (tx) => {
       await tx.vendorData.insertUsage(integration.id, usage)
-      // The count goes on to the partner's PSA billing line, if one is mapped (issue 12 §6).
+      // The count goes on to the partner's PSA billing line, if one is mapped.
       await this.usagePushes.counted(tx, integration.id, usage)
       if (move.changed) await this.lifecycle.moveState(tx, integration.id, from, move.next, now)
     })
     this.usagePushes.handOver()
-    return { usage, state: move.next }
+    return ok({ usage, state: move.next })
   }
 }

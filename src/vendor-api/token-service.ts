@@ -1,7 +1,7 @@
-// Vendor credentials: client id + secret (spec §5.1), the organization token, and the bearer tokens of
-// POST /api/oauth/token. A rotated secret or token keeps working beside its successor until its
-// overlap window ends (domain/credentials.ts); an access token works only while the generations of
-// the secret (and organization token) it was issued under do, and while its tenants are enabled.
+// Vendor credentials: client id + secret (docs/contract.md#authentication), the organization token, and the
+// bearer tokens of POST /api/oauth/token. A rotated secret or token keeps working beside its successor
+// until its overlap window ends (domain/credentials.ts); an access token works only while the generations
+// of the secret (and organization token) it was issued under do, and while its tenants are enabled.
 
 import { RateLimiterRes } from 'rate-limiter-flexible'
 import { v7 as uuidv7 } from 'uuid'
@@ -29,7 +29,8 @@ export interface ClientMatch {
   secretVersion: number
 }
 
-/** Issue 10 §4: how many access tokens a vendor may hold at once, and request a minute. */
+/** How many access tokens a vendor may hold at once, and request a minute
+ * (docs/decisions/bounded-growth/token-issuance-limited.md). */
 export interface TokenLimits {
   maxActive: number
   perMinute: number

@@ -2,8 +2,8 @@
 // the schemas both APIs answer with, and the history with its filters checked.
 import Type from 'typebox'
 import type { Store } from '../db/store.js'
-import { ApiError } from '../http/errors.js'
-import { decodeCursor, page } from '../http/pagination.js'
+import { page, readCursor } from '../domain/cursor.js'
+import { done, ok, type Result, refuse } from '../domain/result.js'
 import { Cursor, Instant, isoInstant, Limit } from '../http/schemas.js'
 
 export const UsageView = Type.Object({
@@ -37,38 +37,41 @@ export interface HistoryQuery {
  * vendor never declared is a 404 (a typo would otherwise look like "no usage").
  */
 export async function usageHistory(store: Store, integrationId: string, q: HistoryQuery) {
-  const beforeId = decodeCursor(q.cursor)
+  const beforeId = readCursor(q.cursor)
+  if (!beforeId.ok) return beforeId
   const since = q.since === undefined ? undefined : isoInstant(q.since)
   const until = q.until === undefined ? undefined : isoInstant(q.until)
   if (since !== undefined && until !== undefined && since >= until) {
-    throw new ApiError('VALIDATION_FAILED', 'since must be before until.')
+    return refuse('VALIDATION_FAILED', 'since must be before until.')
   }
-  await checkDeclared(store, integrationId, q)
+  const declared = await checkDeclared(store, integrationId, q)
+  if (!declared.ok) return declared
   const limit = q.limit ?? 50
   const rows = await store.usage.history(integrationId, {
     serviceId: q.serviceId,
     accountId: q.accountId,
     since,
     until,
-    beforeId,
+    beforeId: beforeId.value,
     limit: limit + 1,
   })
-  return page(rows, limit, (u) => u.id)
+  return ok(page(rows, limit, (u) => u.id))
 }
 
 export async function checkDeclared(
   store: Store,
   integrationId: string,
   q: { serviceId?: string; accountId?: string },
-): Promise<void> {
+): Promise<Result<void>> {
   const [service, account] = await Promise.all([
     q.serviceId === undefined ? true : store.vendorData.findService(integrationId, q.serviceId),
     q.accountId === undefined ? true : store.vendorData.accountExists(integrationId, q.accountId),
   ])
   if (!service) {
-    throw new ApiError('NOT_FOUND', `Service '${q.serviceId}' was never declared for this integration.`)
+    return refuse('NOT_FOUND', `Service '${q.serviceId}' was never declared for this integration.`)
   }
   if (!account) {
-    throw new ApiError('ACCOUNT_UNKNOWN', `Account '${q.accountId}' was never declared for this integration.`)
+    return refuse('ACCOUNT_UNKNOWN', `Account '${q.accountId}' was never declared for this integration.`)
   }
+  return done
 }

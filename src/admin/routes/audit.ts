@@ -1,5 +1,6 @@
-// Operator API: GET /api/admin/audit, the operator audit log (issue 10 §3): every operator write, and
-// every tenant's rotation of its own credentials, newest first, paged like the other lists.
+// Operator API: GET /api/admin/audit, the operator audit log
+// (docs/decisions/credentials/operator-audit-log.md): every operator write, and every tenant's rotation of
+// its own credentials, newest first, paged like the other lists.
 import Type from 'typebox'
 import { actorKinds, auditActions, auditTargetTypes } from '../../domain/operator-audit.js'
 import type { App } from '../../http/app-types.js'

@@ -1,10 +1,10 @@
-// Operator API for integrations (DESIGN §7).
+// Operator API for integrations (docs/operations.md, "The admin API").
 import Type from 'typebox'
 import { iso } from '../../clock.js'
 import type { Integration } from '../../domain/integration.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf } from '../../http/auth.js'
-import { notFound } from '../../http/errors.js'
+import { notFound, orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../http/schemas.js'
 import { IntegrationView, integrationView } from '../../integrations/views.js'
@@ -46,9 +46,8 @@ export function registerAdminIntegrations(app: App, s: AdminRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const { integration, organizationOemToken } = await s.provisioning.createIntegration(
-        request.body,
-        actorOf(request),
+      const { integration, organizationOemToken } = orRefuse(
+        await s.provisioning.createIntegration(request.body, actorOf(request)),
       )
       return reply.code(201).send({ ...adminView(integration, iso(s.clock)), organizationOemToken })
     },
@@ -117,7 +116,7 @@ export function registerAdminIntegrations(app: App, s: AdminRoutesDeps): void {
       const integration = await s.store.integrations.findById(request.params.id)
       if (!integration) throw notFound(`Integration '${request.params.id}'`)
       return adminView(
-        await s.partnerSetup.updateSettings(integration, request.body, actorOf(request)),
+        orRefuse(await s.partnerSetup.updateSettings(integration, request.body, actorOf(request))),
         iso(s.clock),
       )
     },

@@ -1,7 +1,8 @@
-// The operator invites a partner's portal users (issue 13): the first admin of a new partner, or a
+// The operator invites a partner's portal users (docs/partner-api.md): the first admin of a new partner, or a
 // new admin for a partner whose admins are gone. The same body and answer as the partner's own invite.
 import type { App } from '../../http/app-types.js'
 import { actorOf } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { failures, IdParams } from '../../http/schemas.js'
 import { InviteBody, Invited, partnerUserView } from '../../partner/portal-views.js'
 import type { AdminRoutesDeps } from './deps.js'
@@ -21,7 +22,7 @@ export function registerAdminPartnerUsers(app: App, s: AdminRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const invited = await s.portalUsers.invite(request.params.id, request.body, actorOf(request))
+      const invited = orRefuse(await s.portalUsers.invite(request.params.id, request.body, actorOf(request)))
       return reply.code(201).send({ ...invited, user: partnerUserView(invited.user) })
     },
   )

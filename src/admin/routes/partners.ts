@@ -1,10 +1,10 @@
-// Operator API for partners (DESIGN §7).
+// Operator API for partners (docs/operations.md, "The admin API").
 import Type from 'typebox'
 import { iso } from '../../clock.js'
 import type { Partner } from '../../domain/partner.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf } from '../../http/auth.js'
-import { notFound } from '../../http/errors.js'
+import { notFound, orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../http/schemas.js'
 import type { PsaRegistry } from '../../psa/registry.js'
@@ -69,7 +69,7 @@ export function registerAdminPartners(app: App, s: AdminRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const { partner, apiKey } = await s.provisioning.createPartner(request.body, actorOf(request))
+      const { partner, apiKey } = orRefuse(await s.provisioning.createPartner(request.body, actorOf(request)))
       return reply
         .code(201)
         .send({ ...partnerView(s.psa, partner, iso(s.clock)), apiKey, ...(await warning(partner)) })
@@ -127,7 +127,9 @@ export function registerAdminPartners(app: App, s: AdminRoutesDeps): void {
       },
     },
     async (request) => {
-      const partner = await s.provisioning.updatePartner(request.params.id, request.body, actorOf(request))
+      const partner = orRefuse(
+        await s.provisioning.updatePartner(request.params.id, request.body, actorOf(request)),
+      )
       return {
         ...partnerView(s.psa, partner, iso(s.clock)),
         ...(request.body.psa ? await warning(partner) : {}),

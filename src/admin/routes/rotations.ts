@@ -1,11 +1,13 @@
-// Operator API: rotating a tenant's credentials with an overlap window (issue 10 §3). Each credential
-// has `POST …/rotate` (a new value, shown once; the replaced one keeps working for `overlapSeconds`)
-// and `POST …/end-overlap` (the replaced one stops now). The vendor rotates its own secrets through
+// Operator API: rotating a tenant's credentials with an overlap window (docs/operations.md, "Rotating
+// a tenant's credentials, disabling a tenant"). Each credential has `POST …/rotate` (a new value, shown
+// once; the replaced one keeps working for `overlapSeconds`) and `POST …/end-overlap` (the replaced
+// one stops now). The vendor rotates its own secrets through
 // the vendor API and the partner its API key through the partner API as well.
 import Type from 'typebox'
 import { overlapSeconds } from '../../domain/credentials.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { emptyBodyAsObject } from '../../http/optional-body.js'
 import { failures, IdParams } from '../../http/schemas.js'
 import type { RotatingCredential } from '../../tenants/credentials.js'
@@ -68,11 +70,8 @@ export function registerAdminRotations(app: App, s: AdminRoutesDeps): void {
       },
       async (request) => {
         const overlap = request.body.overlapSeconds ?? overlapSeconds.default
-        const { value, rotation } = await s.credentials.rotate(
-          c.credential,
-          request.params.id,
-          overlap,
-          actorOf(request),
+        const { value, rotation } = orRefuse(
+          await s.credentials.rotate(c.credential, request.params.id, overlap, actorOf(request)),
         )
         return { [c.field]: value, ...rotation }
       },
@@ -88,7 +87,8 @@ export function registerAdminRotations(app: App, s: AdminRoutesDeps): void {
           response: { 200: RotationView, ...failures(401, 404) },
         },
       },
-      async (request) => s.credentials.endOverlap(c.credential, request.params.id, actorOf(request)),
+      async (request) =>
+        orRefuse(await s.credentials.endOverlap(c.credential, request.params.id, actorOf(request))),
     )
   }
 }

@@ -1,10 +1,12 @@
-// Operator API: disabling and enabling a vendor or a partner (issue 10 §3). While disabled, every
-// credential of the tenant is refused with 403 TENANT_DISABLED (the token endpoint: 401 invalid_client),
-// its queued alerts wait and a disabled vendor's webhook deliveries wait; enabling restores everything.
+// Operator API: disabling and enabling a vendor or a partner (docs/operations.md, "Rotating a tenant's
+// credentials, disabling a tenant"). While disabled, every credential of the tenant is refused with 403
+// TENANT_DISABLED (the token endpoint: 401 invalid_client), its queued alerts wait and a disabled
+// vendor's webhook deliveries wait; enabling restores everything.
 import Type from 'typebox'
 import type { TenantKind } from '../../domain/credentials.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { emptyBodyAsObject } from '../../http/optional-body.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import { DisabledView } from '../../tenants/views.js'
@@ -48,7 +50,7 @@ export function registerAdminTenantStatus(app: App, s: AdminRoutesDeps): void {
       async (request) => {
         const { id } = request.params
         const reason = request.body.reason ?? null
-        const disabled = await s.tenantStatus.disable(kind, id, reason, actorOf(request))
+        const disabled = orRefuse(await s.tenantStatus.disable(kind, id, reason, actorOf(request)))
         return { id, disabled }
       },
     )
@@ -65,7 +67,7 @@ export function registerAdminTenantStatus(app: App, s: AdminRoutesDeps): void {
       },
       async (request) => {
         const { id } = request.params
-        await s.tenantStatus.enable(kind, id, actorOf(request))
+        orRefuse(await s.tenantStatus.enable(kind, id, actorOf(request)))
         return { id, disabled: null }
       },
     )

@@ -1,6 +1,7 @@
-// Operator API for a vendor's access tokens (issue 4): a vendor may hold several at once (each
-// POST /api/oauth/token issues one); the operator lists them and revokes one or all. A revoked token
-// answers 401 at once; the vendor asks POST /api/oauth/token for a new one.
+// Operator API for a vendor's access tokens: a vendor may hold several at once (each POST /api/oauth/token
+// issues one); the operator lists them and revokes one or all. A revoked token answers 401 at once; the
+// vendor asks POST /api/oauth/token for a new one
+// (docs/decisions/vendor-api/several-tokens-and-revocation.md).
 import Type from 'typebox'
 import type { AccessToken } from '../../domain/vendor.js'
 import type { App } from '../../http/app-types.js'

@@ -1,11 +1,11 @@
-// Operator API for vendors (DESIGN §7): POST, GET (list and one), PATCH.
+// Operator API for vendors (docs/operations.md, "The admin API"): POST, GET (list and one), PATCH.
 import Type from 'typebox'
 import { CatalogueMap, ProductGroupsMapping } from '../../catalogue/schemas.js'
 import { iso } from '../../clock.js'
 import type { Vendor } from '../../domain/vendor.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf } from '../../http/auth.js'
-import { notFound } from '../../http/errors.js'
+import { notFound, orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
 import { DisabledView, disabledView, RotationView, rotationView } from '../../tenants/views.js'
@@ -106,9 +106,8 @@ export function registerAdminVendors(app: App, s: AdminRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const { vendor, clientSecret, webhookSecret } = await s.provisioning.createVendor(
-        request.body,
-        actorOf(request),
+      const { vendor, clientSecret, webhookSecret } = orRefuse(
+        await s.provisioning.createVendor(request.body, actorOf(request)),
       )
       return reply.code(201).send({ ...vendorView(vendor, iso(s.clock)), clientSecret, webhookSecret })
     },
@@ -166,7 +165,7 @@ export function registerAdminVendors(app: App, s: AdminRoutesDeps): void {
     },
     async (request) =>
       vendorView(
-        await s.provisioning.updateVendor(request.params.id, request.body, actorOf(request)),
+        orRefuse(await s.provisioning.updateVendor(request.params.id, request.body, actorOf(request))),
         iso(s.clock),
       ),
   )

@@ -2,6 +2,7 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
 import type { PartnerRoutesDeps } from './deps.js'
@@ -57,7 +58,7 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const { mapped, search, limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 1)?.[0]
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       const rows = await s.store.vendorData.listAccountsWithMappings(integration.id, {
         after,
         limit: limit + 1,
@@ -93,12 +94,14 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return s.partnerSetup.putMapping(integration, {
-        accountId: request.params.accountId,
-        psaCompanyId: request.body.psaCompanyId,
-        board: request.body.board ?? null,
-      })
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(
+        await s.partnerSetup.putMapping(integration, {
+          accountId: request.params.accountId,
+          psaCompanyId: request.body.psaCompanyId,
+          board: request.body.board ?? null,
+        }),
+      )
     },
   )
 
@@ -114,8 +117,8 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      await s.partnerSetup.deleteMapping(integration, request.params.accountId)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      orRefuse(await s.partnerSetup.deleteMapping(integration, request.params.accountId))
       return reply.code(204).send(null)
     },
   )

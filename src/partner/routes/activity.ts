@@ -5,7 +5,7 @@ import { getTicket, listTickets } from '../../alerts/ticket-reads.js'
 import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/views.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { ApiError } from '../../http/errors.js'
+import { ApiError, orRefuse } from '../../http/errors.js'
 import { decodeCursor, page } from '../../http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../http/time-range.js'
@@ -79,11 +79,13 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         partnerId: partnerId(request),
         ...(integrationId ? { integrationIds: [integrationId] } : {}),
       }
-      return listTickets(s.store, scope, {
-        ...q,
-        ...timeRange({ since, until, from, to }),
-        limit: q.limit ?? 50,
-      })
+      return orRefuse(
+        await listTickets(s.store, scope, {
+          ...q,
+          ...timeRange({ since, until, from, to }),
+          limit: q.limit ?? 50,
+        }),
+      )
     },
   )
 
@@ -101,11 +103,13 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
     },
     async (request) => {
       const owner = partnerId(request)
-      const ticket = await getTicket(
-        s.store,
-        { partnerId: owner },
-        request.params.correlationId,
-        request.query.integrationId,
+      const ticket = orRefuse(
+        await getTicket(
+          s.store,
+          { partnerId: owner },
+          request.params.correlationId,
+          request.query.integrationId,
+        ),
       )
       const partner = ticket.psaTicketId ? await s.store.partners.findById(owner) : null
       // Only through the connection the ticket was made in: a partner that moved to another PSA

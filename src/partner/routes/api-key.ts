@@ -1,12 +1,12 @@
-// The partner rotates its own API key (issue 10 §3): with the current key only (a key a rotation
-// replaced keeps working until its window ends, but cannot rotate), or from a portal admin's session
-// (issue 13). The new key is shown once; the replaced one works for `overlapSeconds` (default 24 h) or
+// The partner rotates its own API key (docs/partner-api.md, "The API key"): with the current key only
+// (a key a rotation replaced keeps working until its window ends, but cannot rotate), or from a portal
+// admin's session. The new key is shown once; the replaced one works for `overlapSeconds` (default 24 h) or
 // until end-overlap.
 import Type from 'typebox'
 import { overlapSeconds } from '../../domain/credentials.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf, partnerPrincipal } from '../../http/auth.js'
-import { ApiError } from '../../http/errors.js'
+import { ApiError, orRefuse } from '../../http/errors.js'
 import { emptyBodyAsObject } from '../../http/optional-body.js'
 import { failures } from '../../http/schemas.js'
 import { RotateBody, RotationView } from '../../tenants/views.js'
@@ -21,7 +21,7 @@ export function registerPartnerApiKey(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
-  /** The partner, if it called with its current key or a portal admin's session (issue 13). */
+  /** The partner, if it called with its current key or a portal admin's session. */
   const withCurrentKey = (request: Parameters<typeof partnerPrincipal>[0]): string => {
     const p = partnerPrincipal(request)
     if (p.key === 'previous') {
@@ -73,7 +73,9 @@ export function registerPartnerApiKey(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const partnerId = withCurrentKey(request)
       const overlap = request.body.overlapSeconds ?? overlapSeconds.default
-      const { value, rotation } = await s.credentials.rotate('apiKey', partnerId, overlap, actorOf(request))
+      const { value, rotation } = orRefuse(
+        await s.credentials.rotate('apiKey', partnerId, overlap, actorOf(request)),
+      )
       return { apiKey: value, ...rotation }
     },
   )
@@ -88,6 +90,7 @@ export function registerPartnerApiKey(app: App, s: PartnerRoutesDeps): void {
         response: { 200: RotationView, ...failures(401, 403) },
       },
     },
-    async (request) => s.credentials.endOverlap('apiKey', withCurrentKey(request), actorOf(request)),
+    async (request) =>
+      orRefuse(await s.credentials.endOverlap('apiKey', withCurrentKey(request), actorOf(request))),
   )
 }

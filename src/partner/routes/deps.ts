@@ -10,6 +10,7 @@ import type { Provisioning } from '../../tenants/provisioning.js'
 import type { PortalSessions } from '../portal-sessions.js'
 import type { PortalUsers } from '../portal-users.js'
 import type { PsaConnections } from '../psa-connection.js'
+import type { PartnerRules } from '../rules.js'
 import type { PartnerSetup } from '../setup.js'
 
 export interface PartnerRoutesDeps {
@@ -17,6 +18,7 @@ export interface PartnerRoutesDeps {
   store: Store
   clock: Clock
   partnerSetup: PartnerSetup
+  partnerRules: PartnerRules
   provisioning: Provisioning
   credentials: CredentialRotation
   psa: PsaRegistry

@@ -1,14 +1,14 @@
-// The rule tester (issue 13): POST an alert's data and see what alertbridge would do with it — which
-// rule matches, create, append, close, suppress or refuse, and why — decided by the same function as a
-// real alert, over the integration's current rules, toggles, mappings and open tickets. Nothing is
-// written and no PSA is called, so a viewer may use it too.
+// The rule tester (docs/partner-api.md): POST an alert's data and see what alertbridge would do with
+// it — which rule matches, create, append, close, suppress or refuse, and why — decided by the same
+// function as a real alert, over the integration's current rules, toggles, mappings and open tickets.
+// Nothing is written and no PSA is called, so a viewer may use it too.
 import Type from 'typebox'
 import { dryRun } from '../../alerts/dry-run.js'
 import { factsOf } from '../../alerts/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../alerts/schema.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { ApiError } from '../../http/errors.js'
+import { ApiError, orRefuse } from '../../http/errors.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import type { PartnerRoutesDeps } from './deps.js'
 import { RuleView } from './rules.js'
@@ -21,7 +21,7 @@ const DryRunBody = Type.Object(
   },
   {
     description:
-      "An alert as the vendor sends it (spec §2.1): its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored.",
+      "An alert as the vendor sends it to the alert endpoints: its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored.",
   },
 )
 
@@ -53,7 +53,11 @@ const DryRunView = Type.Object({
     ],
     { description: 'the ticket the alert would be appended to or close, or that its correlationId names' },
   ),
-  row: Nullable(Type.String({ description: 'the row of the decision table (DESIGN §3) that decided' })),
+  row: Nullable(
+    Type.String({
+      description: 'the case of the decision table (docs/decision-table.md) that decided, by name',
+    }),
+  ),
   error: Type.Union([Type.String(), Type.Null()], {
     description: 'with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED',
   }),
@@ -76,7 +80,7 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       const { correlationId, correlationID, data } = request.body
       if (correlationId !== undefined && correlationID !== undefined && correlationId !== correlationID)
         throw new ApiError(
@@ -103,7 +107,7 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
         vendor,
         integration,
         facts,
-        connected.ok ? connected.client.defaults : {},
+        connected.ok ? connected.defaults : {},
         s.clock(),
       )
     },

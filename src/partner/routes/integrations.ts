@@ -1,9 +1,10 @@
-// Partner API: its integrations, their toggles, completing the mapping (DESIGN §7).
+// Partner API: its integrations, their toggles, completing the mapping (docs/partner-api.md).
 import Type from 'typebox'
 import { EffectiveCatalogueView, effectiveView } from '../../catalogue/schemas.js'
 import { dedupFields } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
 import { IntegrationView, integrationView } from '../../integrations/views.js'
@@ -74,7 +75,7 @@ export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): voi
       },
     },
     async (request) =>
-      integrationView(await s.partnerSetup.integration(partnerId(request), request.params.id)),
+      integrationView(orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))),
   )
 
   app.patch(
@@ -91,8 +92,8 @@ export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): voi
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return integrationView(await s.partnerSetup.updateSettings(integration, request.body))
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return integrationView(orRefuse(await s.partnerSetup.updateSettings(integration, request.body)))
     },
   )
 
@@ -108,8 +109,8 @@ export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): voi
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return effectiveView(integration.id, await s.partnerSetup.catalogue(integration))
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return effectiveView(integration.id, orRefuse(await s.partnerSetup.catalogue(integration)))
     },
   )
 
@@ -125,8 +126,8 @@ export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): voi
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return integrationView(await s.partnerSetup.completeMapping(integration))
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return integrationView(orRefuse(await s.partnerSetup.completeMapping(integration)))
     },
   )
 }

@@ -2,7 +2,7 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
-import { notFound } from '../../http/errors.js'
+import { notFound, orRefuse } from '../../http/errors.js'
 import { Cursor, failures, Page } from '../../http/schemas.js'
 import { lookupKinds } from '../../psa/adapter.js'
 import { PsaInput, PsaView } from '../../psa/schemas.js'
@@ -71,7 +71,7 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const partner = await s.provisioning.updatePartner(partnerId(request), { psa: request.body })
+      const partner = orRefuse(await s.provisioning.updatePartner(partnerId(request), { psa: request.body }))
       const test = await s.psaConnections.test(partner.id, partner.psa)
       return { ...s.psa.view(partner.psa), ...(test.ok ? {} : { warning: test.detail }) }
     },
@@ -81,7 +81,7 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
     '/api/partner/psa/test',
     {
       ...base,
-      // It changes nothing, so a portal viewer may test too (issue 13).
+      // It changes nothing, so a portal viewer may test too.
       config: { viewerAllowed: true },
       schema: {
         ...meta,
@@ -118,7 +118,7 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
-      return { data: await s.psaConnections.billingLines(partner.id, partner.psa, request.query) }
+      return { data: orRefuse(await s.psaConnections.billingLines(partner.id, partner.psa, request.query)) }
     },
   )
 
@@ -155,10 +155,12 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
       const q = request.query
-      return s.psaConnections.lookup(partner.id, partner.psa, request.params.what, {
-        ...q,
-        limit: q.limit ?? 100,
-      })
+      return orRefuse(
+        await s.psaConnections.lookup(partner.id, partner.psa, request.params.what, {
+          ...q,
+          limit: q.limit ?? 100,
+        }),
+      )
     },
   )
 }

@@ -1,8 +1,10 @@
-// Partner API: rules of an integration (DESIGN §2 Rule), matched by precedence (lower first).
+// Partner API: rules of an integration (docs/partner-api.md, "Rules"), matched by precedence (lower
+// first).
 import Type from 'typebox'
 import { incidentStatuses } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
@@ -78,7 +80,7 @@ export function registerPartnerRules(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       return { data: await s.store.rules.list(integration.id) }
     },
   )
@@ -96,8 +98,8 @@ export function registerPartnerRules(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return reply.code(201).send(await s.partnerSetup.createRule(integration, request.body))
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return reply.code(201).send(orRefuse(await s.partnerRules.create(integration, request.body)))
     },
   )
 
@@ -114,8 +116,8 @@ export function registerPartnerRules(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return s.partnerSetup.updateRule(integration, request.params.ruleId, request.body)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(await s.partnerRules.update(integration, request.params.ruleId, request.body))
     },
   )
 
@@ -131,8 +133,8 @@ export function registerPartnerRules(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      await s.partnerSetup.deleteRule(integration, request.params.ruleId)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      orRefuse(await s.partnerRules.delete(integration, request.params.ruleId))
       return reply.code(204).send(null)
     },
   )

@@ -2,6 +2,7 @@
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
 import type { PartnerRoutesDeps } from './deps.js'
@@ -55,7 +56,7 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const { mapped, limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 1)?.[0]
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       const rows = await s.store.vendorData.listServicesWithMappings(integration.id, {
         after,
         limit: limit + 1,
@@ -91,11 +92,13 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return s.partnerSetup.putServiceMapping(integration, {
-        serviceId: request.params.serviceId,
-        psaProductId: request.body.psaProductId,
-      })
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(
+        await s.partnerSetup.putServiceMapping(integration, {
+          serviceId: request.params.serviceId,
+          psaProductId: request.body.psaProductId,
+        }),
+      )
     },
   )
 
@@ -111,8 +114,8 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      await s.partnerSetup.deleteServiceMapping(integration, request.params.serviceId)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      orRefuse(await s.partnerSetup.deleteServiceMapping(integration, request.params.serviceId))
       return reply.code(204).send(null)
     },
   )
@@ -129,7 +132,7 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       return { data: await s.store.usagePushes.linesOf(integration.id, [request.params.serviceId]) }
     },
   )
@@ -148,12 +151,14 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return s.partnerSetup.putServiceLine(integration, {
-        serviceId: request.params.serviceId,
-        accountId: request.params.accountId,
-        psaLineId: request.body.psaLineId,
-      })
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(
+        await s.partnerSetup.putServiceLine(integration, {
+          serviceId: request.params.serviceId,
+          accountId: request.params.accountId,
+          psaLineId: request.body.psaLineId,
+        }),
+      )
     },
   )
 
@@ -169,8 +174,9 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      await s.partnerSetup.deleteServiceLine(integration, request.params.serviceId, request.params.accountId)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const { serviceId, accountId } = request.params
+      orRefuse(await s.partnerSetup.deleteServiceLine(integration, serviceId, accountId))
       return reply.code(204).send(null)
     },
   )

@@ -1,11 +1,12 @@
-// The partner portal's sign-in (issue 13): email and password (or an accepted invite) give an httpOnly,
-// SameSite=Strict session cookie and the CSRF token that every change made with it carries. The
-// session can be read back and ended.
+// The partner portal's sign-in (docs/partner-api.md, "Portal users and sessions"): email and password
+// (or an accepted invite) give an httpOnly, SameSite=Strict session cookie and the CSRF token that every
+// change made with it carries. The session can be read back and ended.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { portalSessionOf } from '../../http/auth.js'
 import { clearedSessionCookie, sessionCookie } from '../../http/cookies.js'
+import { orRefuse } from '../../http/errors.js'
 import { failures } from '../../http/schemas.js'
 import type { StartedSession } from '../portal-sessions.js'
 import { AcceptInviteBody, SessionView, SignInBody, sessionUser } from '../portal-views.js'
@@ -38,7 +39,7 @@ export function registerPartnerSession(app: App, s: PartnerRoutesDeps): void {
       started(
         request,
         reply,
-        await s.portalSessions.signIn(request.body.email, request.body.password, request.ip),
+        orRefuse(await s.portalSessions.signIn(request.body.email, request.body.password, request.ip)),
       ),
   )
 
@@ -54,8 +55,8 @@ export function registerPartnerSession(app: App, s: PartnerRoutesDeps): void {
     },
     async (request, reply) => {
       const { inviteToken, password, name } = request.body
-      const user = await s.portalUsers.accept(inviteToken, password, name, (u) =>
-        s.portalSessions.mayStart(u),
+      const user = orRefuse(
+        await s.portalUsers.accept(inviteToken, password, name, (u) => s.portalSessions.mayStart(u)),
       )
       return started(request, reply, await s.portalSessions.start(user))
     },

@@ -6,6 +6,7 @@ import { pairKey } from '../../db/repositories/usage-pushes.js'
 import type { UsagePush } from '../../domain/usage-push.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
 import { HistoryFilters, UsageView, usageHistory } from '../../vendor-api/usage-reads.js'
@@ -49,7 +50,7 @@ const UsageRow = Type.Object({
   push: Nullable(Push),
 })
 
-/** Issue 10 §4: the unmapped lists name this many, by id; their counts say how many there are. */
+/** The unmapped lists name this many, by id; their counts say how many there are. */
 const unmappedShown = 100
 
 const UsageOverview = Type.Object({
@@ -90,7 +91,7 @@ export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const { limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 2)
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       const unmapped = { mapped: false, limit: unmappedShown }
       const [rows, accounts, accountCount, services, serviceCount] = await Promise.all([
         s.store.usage.latest(integration.id, {}, { after, limit: limit + 1 }),
@@ -155,8 +156,8 @@ export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
-      return usageHistory(s.store, integration.id, request.query)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(await usageHistory(s.store, integration.id, request.query))
     },
   )
 
@@ -173,7 +174,7 @@ export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await s.partnerSetup.integration(partnerId(request), request.params.id)
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
       return reply.code(202).send({ queued: await s.partnerSetup.pushUsageAgain(integration) })
     },
   )

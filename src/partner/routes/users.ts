@@ -1,8 +1,9 @@
-// The partner's portal users (issue 13): admins invite, change, reset and remove them; viewers read
-// the list. The API key has an admin's rights.
+// The partner's portal users (docs/partner-api.md, "Portal users and sessions"): admins invite,
+// change, reset and remove them; viewers read the list. The API key has an admin's rights.
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { actorOf, partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, Limit, Page } from '../../http/schemas.js'
 import { InviteBody, Invited, PartnerUserView, PatchUserBody, partnerUserView } from '../portal-views.js'
@@ -47,7 +48,7 @@ export function registerPartnerUsers(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const invited = await s.portalUsers.invite(partnerId(request), request.body, actorOf(request))
+      const invited = orRefuse(await s.portalUsers.invite(partnerId(request), request.body, actorOf(request)))
       return reply.code(201).send({ ...invited, user: partnerUserView(invited.user) })
     },
   )
@@ -67,7 +68,9 @@ export function registerPartnerUsers(app: App, s: PartnerRoutesDeps): void {
     },
     async (request) =>
       partnerUserView(
-        await s.portalUsers.update(partnerId(request), request.params.id, request.body, actorOf(request)),
+        orRefuse(
+          await s.portalUsers.update(partnerId(request), request.params.id, request.body, actorOf(request)),
+        ),
       ),
   )
 
@@ -84,7 +87,9 @@ export function registerPartnerUsers(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request) => {
-      const invited = await s.portalUsers.reset(partnerId(request), request.params.id, actorOf(request))
+      const invited = orRefuse(
+        await s.portalUsers.reset(partnerId(request), request.params.id, actorOf(request)),
+      )
       return { ...invited, user: partnerUserView(invited.user) }
     },
   )
@@ -101,7 +106,7 @@ export function registerPartnerUsers(app: App, s: PartnerRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      await s.portalUsers.remove(partnerId(request), request.params.id, actorOf(request))
+      orRefuse(await s.portalUsers.remove(partnerId(request), request.params.id, actorOf(request)))
       return reply.code(204).send(null)
     },
   )

@@ -1,5 +1,6 @@
-// The vendor's product-group catalogue (spec §2.5): set the static list, and read what the service
-// holds and, for the token's integration, the list in effect and where it came from.
+// The vendor's product-group catalogue (docs/vendor-api.md, "The product-group catalogue"): set the
+// static list, and read what the service holds and, for the token's integration, the list in effect and
+// where it came from.
 import Type from 'typebox'
 import {
   CatalogueList,
@@ -11,7 +12,7 @@ import {
 import { type CatalogueInput, catalogueFromList } from '../../domain/catalogue.js'
 import type { App } from '../../http/app-types.js'
 import { vendorPrincipal } from '../../http/auth.js'
-import { notFound } from '../../http/errors.js'
+import { notFound, orRefuse } from '../../http/errors.js'
 import { failures, Nullable } from '../../http/schemas.js'
 import { vendorIntegration } from '../integration-scope.js'
 import type { VendorRoutesDeps } from './deps.js'
@@ -19,7 +20,7 @@ import type { VendorRoutesDeps } from './deps.js'
 const PutBody = Type.Object({
   productGroups: Type.Union([CatalogueList, CatalogueMap], {
     description:
-      'spec §2.5 [{productGroup, alertTypes}] or {group: alertTypes}; alertTypes an array or a comma-separated string',
+      '[{productGroup, alertTypes}] or {group: alertTypes}; alertTypes an array or a comma-separated string',
   }),
 })
 
@@ -60,9 +61,9 @@ export function registerVendorCatalogue(app: App, s: VendorRoutesDeps): void {
     },
     async (request) => {
       const { vendorId } = vendorPrincipal(request)
-      const vendor = await s.provisioning.updateVendor(vendorId, {
-        productGroups: asMap(request.body.productGroups),
-      })
+      const vendor = orRefuse(
+        await s.provisioning.updateVendor(vendorId, { productGroups: asMap(request.body.productGroups) }),
+      )
       return { productGroups: vendor.productGroups ?? {} }
     },
   )
@@ -89,7 +90,7 @@ export function registerVendorCatalogue(app: App, s: VendorRoutesDeps): void {
       if (!vendor) throw notFound(`Vendor '${p.vendorId}'`)
       let effective = null
       if (p.integrationId ?? request.query.integrationId) {
-        const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+        const integration = orRefuse(await vendorIntegration(s.store, p, request.query.integrationId))
         effective = effectiveView(integration.id, await s.catalogues.effective(vendor, integration))
       }
       return { productGroups: vendor.productGroups, productGroupsUrl: vendor.productGroupsUrl, effective }

@@ -1,14 +1,14 @@
-// The vendor rotates its own secrets (issue 10 §3; an extension of the contract, in the style of the
-// vendor API): `Authorization: Bearer <access token>` as on every vendor call, and, because the call
-// mints a long-lived credential, the current client secret in the body as well — an access token alone
-// (valid an hour, possibly leaked from a log) cannot take the vendor over, and neither can a secret a
-// rotation already replaced. The new value is shown once; the replaced one keeps working for
-// `overlapSeconds` (default 24 h) or until end-overlap.
+// The vendor rotates its own secrets (docs/vendor-api.md, "Rotating credentials"; an extension of the
+// contract, in the style of the vendor API): `Authorization: Bearer <access token>` as on every vendor
+// call, and, because the call mints a long-lived credential, the current client secret in the body as
+// well — an access token alone (valid an hour, possibly leaked from a log) cannot take the vendor over,
+// and neither can a secret a rotation already replaced. The new value is shown once; the replaced one
+// keeps working for `overlapSeconds` (default 24 h) or until end-overlap.
 import Type from 'typebox'
 import { overlapSeconds } from '../../domain/credentials.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf, vendorPrincipal } from '../../http/auth.js'
-import { ApiError } from '../../http/errors.js'
+import { ApiError, orRefuse } from '../../http/errors.js'
 import { failures } from '../../http/schemas.js'
 import { matchesDigest } from '../../security/secrets.js'
 import type { RotatingCredential } from '../../tenants/credentials.js'
@@ -101,7 +101,9 @@ export function registerVendorCredentials(app: App, s: VendorRoutesDeps): void {
       async (request) => {
         const vendor = await provenVendor(request, request.body.clientSecret)
         const overlap = request.body.overlapSeconds ?? overlapSeconds.default
-        const rotated = await s.credentials.rotate(c.credential, vendor.id, overlap, actorOf(request))
+        const rotated = orRefuse(
+          await s.credentials.rotate(c.credential, vendor.id, overlap, actorOf(request)),
+        )
         return { [c.field]: rotated.value, ...rotated.rotation }
       },
     )
@@ -118,7 +120,7 @@ export function registerVendorCredentials(app: App, s: VendorRoutesDeps): void {
       },
       async (request) => {
         const vendor = await provenVendor(request, request.body.clientSecret)
-        return s.credentials.endOverlap(c.credential, vendor.id, actorOf(request))
+        return orRefuse(await s.credentials.endOverlap(c.credential, vendor.id, actorOf(request)))
       },
     )
   }

@@ -1,14 +1,14 @@
-// GET /api/oem-api/integration/list (spec §4.5, DESIGN §5): what a vendor checks before sending
-// alerts. A token bound to an integration sees that one; an unbound token sees all of its vendor's.
-// The fields are those of the state_snapshot event (spec §6.2), plus the state and the mapped
-// accounts' PSA companies.
+// GET /api/oem-api/integration/list (docs/vendor-api.md, "The integration list"): what a vendor checks
+// before sending alerts. A token bound to an integration sees that one; an unbound token sees all of
+// its vendor's. The fields are those of the state_snapshot event (docs/contract.md, "Webhook events"),
+// plus the state and the mapped accounts' PSA companies.
 import Type from 'typebox'
 import type { Integration } from '../../domain/integration.js'
 import { isActive } from '../../domain/integration-state.js'
 import type { Vendor } from '../../domain/vendor.js'
 import type { App } from '../../http/app-types.js'
 import { vendorPrincipal } from '../../http/auth.js'
-import { ApiError } from '../../http/errors.js'
+import { ApiError, orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, KeyCursor, Page } from '../../http/schemas.js'
 import { vendorIntegration } from '../integration-scope.js'
@@ -66,10 +66,14 @@ export function registerIntegrationList(app: App, s: VendorRoutesDeps): void {
       const { integrationId, limit = 100, cursor } = request.query
       const after = decodeKeyCursor(cursor, 2)
       const one = principal.integrationId ?? integrationId
-      // Issue 10 §4: an unbound token's list pages, in the order the integrations were created.
+      // An unbound token's list pages, in the order the integrations were created.
       const { data: integrations, nextCursor } = one
         ? {
-            data: [await vendorIntegration(s.store, request, integrationId, { readDisabledPartner: true })],
+            data: [
+              orRefuse(
+                await vendorIntegration(s.store, principal, integrationId, { readDisabledPartner: true }),
+              ),
+            ],
             nextCursor: null,
           }
         : pageByKey(

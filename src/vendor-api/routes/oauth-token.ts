@@ -1,5 +1,5 @@
-// POST /api/oauth/token (DESIGN §5): OAuth 2.0 client credentials, JSON or form-encoded, client
-// credentials in the body or in HTTP Basic. Errors carry RFC 6749 codes as `error`.
+// POST /api/oauth/token (docs/contract.md#authentication): OAuth 2.0 client credentials, JSON or
+// form-encoded, client credentials in the body or in HTTP Basic. Errors carry RFC 6749 codes as `error`.
 import Type from 'typebox'
 import { iso } from '../../clock.js'
 import { disabledDetail, generationOf } from '../../domain/credentials.js'

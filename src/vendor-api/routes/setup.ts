@@ -1,6 +1,9 @@
-// The vendor's setup and usage calls of spec §4.6, with the bearer token of POST /api/oauth/token.
+// The vendor's setup and usage calls (docs/vendor-api.md, "Setup calls"), with the bearer token of
+// POST /api/oauth/token.
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
+import { vendorPrincipal } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../http/schemas.js'
 import { vendorIntegration } from '../integration-scope.js'
@@ -10,7 +13,7 @@ const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, 
 const Text = (description: string) => Type.String({ maxLength: 1024, description })
 
 const IntegrationQuery = Type.Object({ integrationId: Type.Optional(VendorIntegrationId) })
-/** Issue 10 §4: the lists page, 500 at a time unless asked otherwise (they were answered whole). */
+/** The lists page, 500 at a time unless asked otherwise (they were answered whole once). */
 const ListQuery = Type.Object({
   ...IntegrationQuery.properties,
   limit: Type.Optional(LongLimit),
@@ -98,15 +101,15 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      const integration = orRefuse(
+        await vendorIntegration(s.store, vendorPrincipal(request), request.query.integrationId),
+      )
       const body = request.body
       if (!Array.isArray(body)) {
-        const { account, created } = await s.vendorSetup
-          .upsertAccounts(integration, [body])
-          .then((r) => r[0]!)
+        const { account, created } = orRefuse(await s.vendorSetup.upsertAccounts(integration, [body]))[0]!
         return reply.code(created ? 201 : 200).send(account)
       }
-      const results = await s.vendorSetup.upsertAccounts(integration, body)
+      const results = orRefuse(await s.vendorSetup.upsertAccounts(integration, body))
       const created = results.filter((r) => r.created).length
       return reply.code(200).send({
         data: results.map((r) => r.account),
@@ -131,7 +134,7 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
     async (request) => {
       const { integrationId, limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 1)?.[0]
-      const integration = await vendorIntegration(s.store, request, integrationId)
+      const integration = orRefuse(await vendorIntegration(s.store, vendorPrincipal(request), integrationId))
       const rows = await s.store.vendorData.listAccounts(integration.id, { after, limit: limit + 1 })
       return pageByKey(rows, limit, (a) => [a.vendorAccountId])
     },
@@ -151,7 +154,9 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      const integration = orRefuse(
+        await vendorIntegration(s.store, vendorPrincipal(request), request.query.integrationId),
+      )
       const b = request.body
       const { service, created } = await s.store.vendorData.upsertService(
         integration.id,
@@ -177,7 +182,7 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
     async (request) => {
       const { integrationId, limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 1)?.[0]
-      const integration = await vendorIntegration(s.store, request, integrationId)
+      const integration = orRefuse(await vendorIntegration(s.store, vendorPrincipal(request), integrationId))
       const rows = await s.store.vendorData.listServices(integration.id, { after, limit: limit + 1 })
       return pageByKey(rows, limit, (v) => [v.id])
     },
@@ -189,14 +194,16 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       ...common,
       schema: {
         tags: ['vendor'],
-        summary: "The integration's state (spec §3.1)",
+        summary: "The integration's state (created, mapping, pending or connected)",
         security,
         querystring: IntegrationQuery,
         response: { 200: StatusView, ...failures(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
+      const integration = orRefuse(
+        await vendorIntegration(s.store, vendorPrincipal(request), request.query.integrationId),
+      )
       return { integrationId: integration.id, state: integration.settings.state }
     },
   )
@@ -214,8 +221,10 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = await vendorIntegration(s.store, request, request.body.id)
-      return { integrationId: integration.id, state: await s.vendorSetup.startMapping(integration) }
+      const integration = orRefuse(
+        await vendorIntegration(s.store, vendorPrincipal(request), request.body.id),
+      )
+      return { integrationId: integration.id, state: orRefuse(await s.vendorSetup.startMapping(integration)) }
     },
   )
 
@@ -234,11 +243,11 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = await vendorIntegration(s.store, request, request.query.integrationId)
-      const { usage, state } = await s.vendorSetup.recordUsage(
-        integration,
-        request.params.serviceId,
-        request.body,
+      const integration = orRefuse(
+        await vendorIntegration(s.store, vendorPrincipal(request), request.query.integrationId),
+      )
+      const { usage, state } = orRefuse(
+        await s.vendorSetup.recordUsage(integration, request.params.serviceId, request.body),
       )
       return reply.code(201).send({ ...usage, integrationState: state })
     },

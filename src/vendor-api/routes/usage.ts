@@ -1,7 +1,10 @@
-// The vendor's GET counterparts of the usage call of spec §4.6: the history of a service's counts and
-// the latest count per service and account. Same integration resolution as the POST.
+// The vendor's GET counterparts of the usage call (docs/vendor-api.md, "Billing usage"): the history of
+// a service's counts and the latest count per service and account. Same integration resolution as the
+// POST.
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
+import { vendorPrincipal } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../http/schemas.js'
 import { vendorIntegration } from '../integration-scope.js'
@@ -29,8 +32,10 @@ export function registerVendorUsage(app: App, s: VendorRoutesDeps): void {
     },
     async (request) => {
       const { integrationId, ...q } = request.query
-      const integration = await vendorIntegration(s.store, request, integrationId)
-      return usageHistory(s.store, integration.id, { ...q, serviceId: request.params.serviceId })
+      const integration = orRefuse(await vendorIntegration(s.store, vendorPrincipal(request), integrationId))
+      return orRefuse(
+        await usageHistory(s.store, integration.id, { ...q, serviceId: request.params.serviceId }),
+      )
     },
   )
 
@@ -54,8 +59,8 @@ export function registerVendorUsage(app: App, s: VendorRoutesDeps): void {
     async (request) => {
       const { integrationId, limit = 500, cursor, ...filter } = request.query
       const after = decodeKeyCursor(cursor, 2)
-      const integration = await vendorIntegration(s.store, request, integrationId)
-      await checkDeclared(s.store, integration.id, filter)
+      const integration = orRefuse(await vendorIntegration(s.store, vendorPrincipal(request), integrationId))
+      orRefuse(await checkDeclared(s.store, integration.id, filter))
       const rows = await s.store.usage.latest(integration.id, filter, {
         after,
         limit: limit + 1,

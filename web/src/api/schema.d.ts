@@ -2126,7 +2126,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description An alert as the vendor sends it (spec §2.1): its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored. */
+            /** @description An alert as the vendor sends it to the alert endpoints: its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -4558,7 +4558,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description kind plus the settings of that kind (DESIGN §7) */
+            /** @description kind plus the settings of that kind (docs/psa/README.md lists them) */
             requestBody: {
                 content: {
                     "application/json": {

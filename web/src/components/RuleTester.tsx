@@ -194,8 +194,7 @@ export function RuleTester({
           )}
           {r.error && (
             <p className="small">
-              The vendor would get the error <code>{r.error}</code>
-              {r.row ? ` (decision table row ${r.row})` : ''}.
+              The vendor would get the error <code>{r.error}</code>.
             </p>
           )}
         </div>

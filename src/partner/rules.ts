@@ -1,0 +1,93 @@
+// A partner's rules on an integration: which alerts make tickets (and with what settings) and which are
+// suppressed. A rule may only name product groups and alert types of the catalogue the partner may
+// use, and an integration holds a bounded number of them. Used by the partner API and the demo set-up.
+import { v7 as uuidv7 } from 'uuid'
+import type { CatalogueSource } from '../catalogue/source.js'
+import { type Clock, iso } from '../clock.js'
+import type { Store } from '../db/store.js'
+import { checkAgainstCatalogue } from '../domain/catalogue.js'
+import type { Integration } from '../domain/integration.js'
+import { done, notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
+import { maxRulesPerIntegration } from '../domain/rules.js'
+import type { IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
+
+export interface RuleInput {
+  precedence?: number
+  enabled?: boolean
+  productGroup?: string
+  alertTypes?: string[]
+  action?: 'ticket' | 'suppress'
+  suppressStatuses?: IncidentStatus[]
+  ticket?: Partial<Record<keyof TicketSettings, string | null>>
+}
+
+export class PartnerRules {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly catalogues: CatalogueSource,
+  ) {}
+
+  async create(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Result<Rule>> {
+    if ((await this.store.rules.count(integration.id)) >= maxRulesPerIntegration) {
+      return refuse(
+        'CONFLICT',
+        `An integration holds at most ${maxRulesPerIntegration} rules; delete or widen some (a rule's alertTypes may name several types, or none for all).`,
+      )
+    }
+    const max = await this.store.rules.maxPrecedence(integration.id)
+    const now = iso(this.clock)
+    const rule: Rule = {
+      id: uuidv7(),
+      precedence: input.precedence ?? (max === null ? 10 : max + 10),
+      enabled: input.enabled ?? true,
+      productGroup: input.productGroup,
+      alertTypes: input.alertTypes ?? [],
+      action: input.action ?? 'ticket',
+      suppressStatuses: input.suppressStatuses ?? [],
+      ticket: {
+        board: input.ticket?.board ?? null,
+        priority: input.ticket?.priority ?? null,
+        type: input.ticket?.type ?? null,
+        status: input.ticket?.status ?? null,
+        closedStatus: input.ticket?.closedStatus ?? null,
+      },
+      createdAt: now,
+    }
+    const refused = await this.check(integration, rule)
+    if (refused) return refused
+    await this.store.rules.insert(integration.id, rule, now)
+    return ok(rule)
+  }
+
+  async update(integration: Integration, ruleId: string, input: RuleInput): Promise<Result<Rule>> {
+    const current = await this.store.rules.find(integration.id, ruleId)
+    if (!current) return notFound(`Rule '${ruleId}'`)
+    const rule: Rule = {
+      ...current,
+      precedence: input.precedence ?? current.precedence,
+      enabled: input.enabled ?? current.enabled,
+      productGroup: input.productGroup ?? current.productGroup,
+      alertTypes: input.alertTypes ?? current.alertTypes,
+      action: input.action ?? current.action,
+      suppressStatuses: input.suppressStatuses ?? current.suppressStatuses,
+      ticket: { ...current.ticket, ...input.ticket },
+    }
+    const refused = await this.check(integration, rule)
+    if (refused) return refused
+    await this.store.rules.replace(integration.id, rule, iso(this.clock))
+    return ok(rule)
+  }
+
+  async delete(integration: Integration, ruleId: string): Promise<Result<void>> {
+    return (await this.store.rules.delete(integration.id, ruleId)) ? done : notFound(`Rule '${ruleId}'`)
+  }
+
+  /** Rules may only name product groups and alert types of the catalogue this partner may use. */
+  private async check(integration: Integration, rule: Rule): Promise<Refused | null> {
+    const vendor = await this.store.vendors.findById(integration.vendorId)
+    const catalogue = vendor ? (await this.catalogues.effective(vendor, integration)).catalogue : null
+    const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)
+    return check.ok ? null : refuse('VALIDATION_FAILED', check.detail)
+  }
+}
