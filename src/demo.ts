@@ -3,6 +3,7 @@
 // APIs use. The credentials are kept in the data directory so the curl line can be shown again.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { must } from './domain/result.js'
 import type { Services } from './services.js'
 
 export interface DemoCredentials {
@@ -24,36 +25,41 @@ export const demoCatalogue = {
 }
 
 export async function provisionDemo(s: Services): Promise<DemoCredentials> {
-  const { vendor, clientSecret } = await s.provisioning.createVendor({
-    name: 'Demo Security Vendor',
-    productGroups: demoCatalogue,
-  })
-  const { partner, apiKey } = await s.provisioning.createPartner({
-    name: 'Demo MSP',
-    psa: { kind: 'sandbox', defaults: { board: 'Service Desk', priority: 'P3 - Medium' } },
-  })
-  const { integration, organizationOemToken } = await s.provisioning.createIntegration({
-    vendorId: vendor.id,
-    partnerId: partner.id,
-  })
+  // A refusal here is a bug of the demo: must() throws it as a plain error.
+  const { vendor, clientSecret } = must(
+    await s.provisioning.createVendor({ name: 'Demo Security Vendor', productGroups: demoCatalogue }),
+  )
+  const { partner, apiKey } = must(
+    await s.provisioning.createPartner({
+      name: 'Demo MSP',
+      psa: { kind: 'sandbox', defaults: { board: 'Service Desk', priority: 'P3 - Medium' } },
+    }),
+  )
+  const { integration, organizationOemToken } = must(
+    await s.provisioning.createIntegration({ vendorId: vendor.id, partnerId: partner.id }),
+  )
   const now = s.clock().toISOString()
   await s.store.vendorData.upsertAccount(
     integration.id,
     { vendorAccountId: 'acme-001', name: 'Acme Corporation', externalId: 'ACME' },
     now,
   )
-  await s.vendorSetup.startMapping(integration)
-  await s.partnerSetup.putMapping(integration, { accountId: 'acme-001', psaCompanyId: '100', board: null })
+  must(await s.vendorSetup.startMapping(integration))
+  must(
+    await s.partnerSetup.putMapping(integration, { accountId: 'acme-001', psaCompanyId: '100', board: null }),
+  )
   // No ticket settings of its own: the PSA connection's defaults apply, so the demo keeps working when
   // the partner connects a real PSA (or a simulator) instead of the sandbox.
-  await s.partnerSetup.createRule(integration, { productGroup: 'Endpoint Security' })
+  must(await s.partnerRules.create(integration, { productGroup: 'Endpoint Security' }))
   const mapped = await s.store.integrations.findById(integration.id)
-  await s.partnerSetup.completeMapping(mapped!)
+  must(await s.partnerSetup.completeMapping(mapped!))
   const portalEmail = 'admin@demo-msp.example'
-  const { inviteToken } = await s.portalUsers.invite(
-    partner.id,
-    { email: portalEmail, name: 'Demo admin', role: 'admin' },
-    { kind: 'operator', id: 'demo', requestId: null },
+  const { inviteToken } = must(
+    await s.portalUsers.invite(
+      partner.id,
+      { email: portalEmail, name: 'Demo admin', role: 'admin' },
+      { kind: 'operator', id: 'demo', requestId: null },
+    ),
   )
   return {
     portalEmail,

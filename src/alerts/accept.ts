@@ -1,11 +1,12 @@
-// The webhook strategy's request path (DESIGN §3): rows 1–4 answer at once as on the synchronous
-// path; otherwise the decision table runs on what is stored, without the PSA, to give the immediate
-// answer, and the alert is queued durably before that answer is sent: with the other alerts accepted in
-// the same turn, as one write of the next batch (queue/coalesce.ts, db/write-batch.ts), in the lane that
-// goes ahead of background work.
+// The webhook strategy's request path (docs/decision-table.md): rows 1–4 answer at once as on the
+// synchronous path; otherwise the decision table runs on what is stored, without the PSA, to give the
+// immediate answer, and the alert is queued durably before that answer is sent: with the other alerts
+// accepted in the same turn, as one write of the next batch (queue/coalesce.ts, db/write-batch.ts), in the
+// lane that goes ahead of background work.
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
-import { type ImmediateAnswer, immediateAnswer } from '../domain/decide.js'
+import { type ImmediateAnswer, immediateAnswer } from '../domain/immediate-answer.js'
+import { ok, type Result } from '../domain/result.js'
 import type { JobProducer } from '../queue/port.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
 import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
@@ -28,13 +29,13 @@ export class AlertAcceptor {
   async accept(
     body: AlertRequest,
     messageId: string,
-  ): Promise<{ answer: ImmediateAnswer; rate: RateDecision }> {
-    const facts = alertFacts(body, messageId)
-    const { vendor, integration, rate } = await this.intake.admit(
-      body,
-      messageId,
-      facts.correlationId ?? null,
-    )
+  ): Promise<Result<{ answer: ImmediateAnswer; rate: RateDecision }>> {
+    const checked = alertFacts(body, messageId)
+    if (!checked.ok) return checked
+    const facts = checked.value
+    const admitted = await this.intake.admit(body, messageId, facts.correlationId ?? null)
+    if (!admitted.ok) return admitted
+    const { vendor, integration, rate } = admitted.value
     const newCorrelationId = uuidv7()
     const answer = immediateAnswer(
       await decideAlert(
@@ -61,6 +62,6 @@ export class AlertAcceptor {
     const job = this.job.job({ id: messageId, payload, ...(group ? { group } : {}) })
     // Added with the other alerts accepted in this turn: one write for them all (queue/coalesce.ts).
     await this.queue.add([job])
-    return { answer, rate }
+    return ok({ answer, rate })
   }
 }

@@ -1,8 +1,9 @@
-// The rule tester's dry run (issue 13): an alert goes through the same decision function as a real
-// one (decideAlert: DESIGN §3 rows 5–18 on the integration's current rules, toggles, mappings, open
-// tickets and catalogue), and the answer says what would happen and why. Nothing is written, no PSA is
-// called; the credential checks and rate limit of rows 1–4 do not apply (the partner asks, not the
-// vendor). What a PSA would then answer (rows 17 in the PSA, 19, 20) cannot be known without calling it.
+// The rule tester's dry run (docs/decisions/portal/dry-run.md): an alert goes through the same decision
+// function as a real one (decideAlert: rows 5–18 of docs/decision-table.md on the integration's current
+// rules, toggles, mappings, open tickets and catalogue), and the answer says what would happen and why.
+// Nothing is written, no PSA is called; the credential checks and rate limit of rows 1–4 do not apply (the
+// partner asks, not the vendor). What a PSA would then answer (rows 17 in the PSA, 19, 20) cannot be known
+// without calling it.
 import { v7 as uuidv7 } from 'uuid'
 import { disabledDetail } from '../domain/credentials.js'
 import type { Decision } from '../domain/decide.js'
@@ -52,7 +53,8 @@ export async function dryRun(
     alert.correlationId ? reads.tickets.findByCorrelation(integration.id, alert.correlationId) : null,
   ])
   if (vendor.disabled) {
-    // The vendor's alerts are refused before any row of the table (issue 10): 403, nothing recorded.
+    // The vendor's alerts are refused before any row of the table (docs/decision-table.md#bad-credentials):
+    // 403, nothing recorded.
     return {
       action: 'refuse',
       row: null,
@@ -88,7 +90,7 @@ function explain(
       return {
         ...base,
         action: 'create',
-        row: '11',
+        row: 'create',
         reason: `Rule ${rule.id} (precedence ${rule.precedence}) matches; a new ticket would be created for account '${mapping.accountId}' in PSA company '${mapping.psaCompanyId}'.`,
         matchedRule: rule,
         ticket: { board: t.board, priority: t.priority, type: t.type, status: t.status },
@@ -99,7 +101,7 @@ function explain(
       const { ticket } = decision
       const cid = ticket.correlationId
       const reason =
-        decision.row === '14'
+        decision.row === 'update'
           ? `The ticket of correlationId '${cid}' is open; the update would be added to it as a note.`
           : alert.correlationId === cid
             ? `The ticket of correlationId '${cid}' is open; the alert would be added to it as a note.`
@@ -117,7 +119,7 @@ function explain(
       return {
         ...base,
         action: 'close',
-        row: '18',
+        row: 'close',
         reason: `Self-healing is on: the ticket of correlationId '${decision.ticket.correlationId}' would get a resolution note and be closed in the PSA.`,
         matchedRule: decision.rule,
         existingTicket: shown(decision.ticket),
@@ -129,7 +131,7 @@ function explain(
         action: o.message === 'suppressed' ? 'suppress' : 'refuse',
         row: o.row,
         error: o.error,
-        reason: o.detail ?? `Decision table row ${o.row} applies.`,
+        reason: o.detail ?? `The decision table's case '${o.row}' applies.`,
         matchedRule: matched(),
         existingTicket: byCorrelation ? shown(byCorrelation) : null,
       }

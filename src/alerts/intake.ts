@@ -1,13 +1,15 @@
-// The part of alert intake shared by both strategies: credentials (row 2; a rotated secret or token
-// also in its overlap window), a disabled vendor or partner (issue 10: 403), the vendor's rate limit
-// (row 3) and the integration lookup (row 4). Nothing is stored for these refusals.
+// The part of alert intake shared by both strategies (docs/decision-table.md): credentials
+// (bad-credentials; a rotated secret or token also in its overlap window, a disabled vendor or partner
+// 403), the vendor's rate limit (rate-limited) and the integration lookup (unknown-integration). Each
+// refusal is answered as a value; nothing is stored for it.
 import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { disabledDetail } from '../domain/credentials.js'
+import type { ErrorCode } from '../domain/errors.js'
 import type { Integration } from '../domain/integration.js'
+import { ok, type Result, refuse } from '../domain/result.js'
 import type { AlertFacts } from '../domain/types.js'
 import type { Vendor } from '../domain/vendor.js'
-import { ApiError } from '../http/errors.js'
 import { digest } from '../security/secrets.js'
 import { authenticateClient, matchOrgToken } from '../vendor-api/token-service.js'
 import { type RateDecision, rateLimitHeaders, type VendorRateLimiter } from './rate-limit.js'
@@ -72,17 +74,18 @@ export class AlertIntake {
     return { vendor: client.vendor, integration }
   }
 
-  async admit(body: AlertRequest, messageId: string, correlationId: string | null): Promise<Admitted> {
-    const fail = (
-      code: ConstructorParameters<typeof ApiError>[0],
-      detail: string,
-      headers?: Record<string, string>,
-    ) => new ApiError(code, detail, { messageId, correlationId, ...(headers ? { headers } : {}) })
+  async admit(
+    body: AlertRequest,
+    messageId: string,
+    correlationId: string | null,
+  ): Promise<Result<Admitted>> {
+    const fail = (code: ErrorCode, detail: string, headers?: Record<string, string>) =>
+      refuse(code, detail, { messageId, correlationId, ...(headers ? { headers } : {}) })
 
-    // Row 2.
+    // bad-credentials.
     if (body.grantType !== 'client_credentials')
-      throw fail('INVALID_CREDENTIALS', "grantType must be 'client_credentials'.")
-    if (body.scope !== 'vendor_manage') throw fail('INVALID_CREDENTIALS', "scope must be 'vendor_manage'.")
+      return fail('INVALID_CREDENTIALS', "grantType must be 'client_credentials'.")
+    if (body.scope !== 'vendor_manage') return fail('INVALID_CREDENTIALS', "scope must be 'vendor_manage'.")
     const now = iso(this.clock)
     let credentials = await this.credentials(this.reads, body, now)
     let state = credentials && (await this.fresh.integrations.tenantState(credentials.integration.id))
@@ -91,42 +94,42 @@ export class AlertIntake {
       credentials = await this.credentials(this.fresh, body, now)
       state = credentials && (await this.fresh.integrations.tenantState(credentials.integration.id))
     }
-    if (!credentials || !state) throw fail('INVALID_CREDENTIALS', badCredentials)
+    if (!credentials || !state) return fail('INVALID_CREDENTIALS', badCredentials)
     const { vendor, integration } = credentials
 
-    // Issue 10: the right credentials of a disabled tenant are refused, and nothing is stored.
+    // The right credentials of a disabled tenant are refused, and nothing is stored.
     if (state.vendorDisabled)
-      throw fail('TENANT_DISABLED', disabledDetail('vendor', state.vendorDisabled, 'own'))
+      return fail('TENANT_DISABLED', disabledDetail('vendor', state.vendorDisabled, 'own'))
     if (state.partnerDisabled)
-      throw fail('TENANT_DISABLED', disabledDetail('partner', state.partnerDisabled, 'integration'))
+      return fail('TENANT_DISABLED', disabledDetail('partner', state.partnerDisabled, 'integration'))
 
-    // Row 3.
+    // rate-limited.
     const rate = await this.limiter.consume(vendor.id, vendor.rateLimitPerMinute)
     if (!rate.allowed) {
-      throw fail(
+      return fail(
         'RATE_LIMITED',
         `More than ${rate.limit} alerts a minute; retry after ${rate.resetSeconds} s.`,
         rateLimitHeaders(rate),
       )
     }
 
-    // Row 4.
+    // unknown-integration.
     if (integration.id !== body.integrationId) {
-      throw fail(
+      return fail(
         'INTEGRATION_NOT_FOUND',
         `integrationId '${body.integrationId}' is not an integration of this vendor and organization.`,
         rateLimitHeaders(rate),
       )
     }
-    return { vendor, integration, rate }
+    return ok({ vendor, integration, rate })
   }
 }
 
 /** The alert's facts; `correlationID` is accepted as a spelling of `correlationId`. */
-export function alertFacts(body: AlertRequest, messageId: string): AlertFacts {
+export function alertFacts(body: AlertRequest, messageId: string): Result<AlertFacts> {
   const { correlationId, correlationID } = body
   if (correlationId !== undefined && correlationID !== undefined && correlationId !== correlationID) {
-    throw new ApiError(
+    return refuse(
       'VALIDATION_FAILED',
       'correlationId and correlationID are both given and differ; send one.',
       {
@@ -136,8 +139,8 @@ export function alertFacts(body: AlertRequest, messageId: string): AlertFacts {
     )
   }
   const extras = extrasProblem(body.data)
-  if (extras) throw new ApiError('VALIDATION_FAILED', extras, { messageId })
-  return factsOf(redactedRequest(body))
+  if (extras) return refuse('VALIDATION_FAILED', extras, { messageId })
+  return ok(factsOf(redactedRequest(body)))
 }
 
 export function redactedRequest(body: AlertRequest): RedactedRequest {

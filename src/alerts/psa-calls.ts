@@ -3,22 +3,27 @@
 // not left running behind a timer (a create that went on after we gave up could make a ticket that a
 // retry then makes again). A connection that cannot be used answers every call with its failure.
 import type { Store } from '../db/store.js'
-import type { PsaOperation } from '../domain/outcome.js'
+import { type Outcome, type PsaOperation, psaFailed } from '../domain/outcome.js'
 import type { PsaKind } from '../domain/partner.js'
-import { givenUp, type PsaClient, type PsaFailure, type PsaResult, type TicketCall } from '../psa/adapter.js'
+import {
+  givenUp,
+  type PsaFailure,
+  type PsaOperations,
+  type PsaResult,
+  type TicketCall,
+} from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import type { TicketDefaultsValue } from '../psa/settings.js'
+import type { ExecutionPolicy } from './execution.js'
 
 /** One partner's PSA, ready for the calls of one alert. */
 export interface OpenPsa {
   kind: PsaKind
-  /** The kind answers in this process (the sandbox): its rows can go in the outcome's transaction. */
-  inProcess: boolean
   defaults: TicketDefaultsValue
   /** One operation within its budget; `deadline` (ms since the epoch) shortens it where it comes first. */
   call<T>(
     correlationId: string,
-    op: (client: PsaClient, call: TicketCall) => Promise<PsaResult<T>>,
+    op: (client: PsaOperations, call: TicketCall) => Promise<PsaResult<T>>,
     deadline?: number,
   ): Promise<PsaResult<T>>
 }
@@ -51,8 +56,7 @@ export class PsaCalls {
     const budgetMs = operationBudgetMs(this.deps.timeoutMs)
     return {
       kind: partner.psa.kind,
-      inProcess: this.deps.psa.isInProcess(partner.psa.kind),
-      defaults: connected.ok ? connected.client.defaults : {},
+      defaults: connected.ok ? connected.defaults : {},
       async call(correlationId, op, deadline) {
         if (!connected.ok) return { ok: false, failure: connected.failure }
         const timeoutMs = Math.max(0, Math.min(budgetMs, (deadline ?? Number.POSITIVE_INFINITY) - Date.now()))
@@ -82,6 +86,29 @@ export class PsaCalls {
       },
     }
   }
+}
+
+/**
+ * One PSA operation, tried again inside the execution while the policy says so (the synchronous
+ * strategy, when a wait or a lost answer fits its budget). `again` is set on those later tries: the
+ * operation then looks for what an earlier try may have done before doing it.
+ */
+export async function callPsa<T>(
+  psa: OpenPsa,
+  correlationId: string,
+  policy: ExecutionPolicy,
+  op: (client: PsaOperations, call: TicketCall, again: boolean) => Promise<PsaResult<T>>,
+): Promise<PsaResult<T>> {
+  let result = await psa.call(correlationId, (client, call) => op(client, call, false), policy.deadline)
+  while (!result.ok && result.failure.retryable && policy.again && (await policy.again(result.failure)))
+    result = await psa.call(correlationId, (client, call) => op(client, call, true), policy.deadline)
+  return result
+}
+
+/** The psa-failed outcome of a failure; a wait the PSA asked for becomes the answer's Retry-After. */
+export function failedCall(op: PsaOperation, failure: PsaFailure, correlationId: string | null): Outcome {
+  const wait = failure.throttled ? failure.retryAfterMs : undefined
+  return psaFailed(op, describe(op, failure), correlationId, wait)
 }
 
 /** The sentence a PSA failure becomes in the answer and the event. */

@@ -12,9 +12,9 @@ import type { Store } from '../db/store.js'
 import { tenantHold } from '../domain/credentials.js'
 import { defineJob, jobKind } from '../queue/jobs.js'
 import type { JobKindEntry } from '../queue/port.js'
+import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 import type { AlertExecutor } from './executor.js'
 import { factsOf } from './intake.js'
-import { operationBudgetMs } from './psa-calls.js'
 import { RedactedRequest } from './schema.js'
 
 /** The job payload: everything needed to process the alert, credentials already removed. */
@@ -29,11 +29,10 @@ export const QueuedAlert = Type.Object({
 })
 export type QueuedAlert = Static<typeof QueuedAlert>
 
-/** The alert job: leased long enough for a PSA operation, a wait for a concurrent one, and the writes
- * around them (a dead runner's job is due after it); retried on PSA_RETRY_SCHEDULE, never for more
- * than an hour at a time. */
+/** The alert job: retried on PSA_RETRY_SCHEDULE, never for more than an hour at a time; one partner's
+ * jobs run PARTNER_CONCURRENCY at once. Its lease is every job's (queue/lease.ts), renewed while a
+ * PSA operation lasts. */
 export const alertJob = (o: {
-  psaTimeoutMs: number
   psaRetryScheduleMs: readonly number[]
   /** One partner's alerts in flight at once (its jobs' group is the partner). */
   partnerConcurrency?: number
@@ -41,7 +40,6 @@ export const alertJob = (o: {
   defineJob({
     kind: 'alert',
     payload: QueuedAlert,
-    leaseMs: 2 * operationBudgetMs(o.psaTimeoutMs) + 10_000,
     retry: { delaysMs: o.psaRetryScheduleMs, maxDelayMs: 60 * 60 * 1000 },
     ...(o.partnerConcurrency === undefined ? {} : { perGroup: o.partnerConcurrency }),
   })
@@ -50,7 +48,8 @@ export function alertKind(
   spec: ReturnType<typeof alertJob>,
   deps: {
     executor: Pick<AlertExecutor, 'run'>
-    onDelivery: () => void
+    /** Hands the deliveries the outcome queued to the runners once it committed. */
+    deliveries: Pick<DeliveryJobs, 'handOver'>
     /** Read fresh for every job: a disabled vendor's or partner's alerts wait, untouched, until it is enabled. */
     tenants: Pick<Store['integrations'], 'tenantState'>
   },
@@ -76,7 +75,7 @@ export function alertKind(
     )
     switch (execution.kind) {
       case 'recorded':
-        if (execution.notified) deps.onDelivery()
+        if (execution.notified) deps.deliveries.handOver()
         return { kind: 'done' }
       case 'adopted':
         return { kind: 'done' }

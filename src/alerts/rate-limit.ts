@@ -1,5 +1,6 @@
-// Per-vendor alert rate limit (DESIGN §3 row 3), a fixed one-minute window per vendor, counted once
-// for the installation: in Redis when there is one (every process the same count), else in memory.
+// Per-vendor alert rate limit (docs/decision-table.md#rate-limited), a fixed one-minute window per vendor,
+// counted once for the installation: in Redis when there is one (every process the same count), else in
+// memory.
 import { RateLimiterRes } from 'rate-limiter-flexible'
 import { type Limiter, type LimiterFactory, memoryLimiters } from '../redis/limiters.js'
 

@@ -1,8 +1,8 @@
 // Records an alert's outcome in one transaction: what goes with it (a ticket's change, or settling the
-// PSA effect it reports), the audit event, the move of a pending integration to connected, and, in the webhook strategy, the
-// status_update in the outbox. The database keeps each messageId to one event and one status_update
-// (unique keys), so an attempt that finds its message already recorded by another rolls all of it back
-// and says so: the caller then has nothing left to do.
+// PSA effect it reports), the audit event, the move of a pending integration to connected, and, in the
+// webhook strategy, the status_update in the outbox. The database keeps each messageId to one event and
+// one status_update (unique keys), so an attempt that finds its message already recorded by another
+// rolls all of it back and says so (`adopted`): the caller then has nothing left to do.
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
@@ -13,13 +13,20 @@ import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
 import type { AlertJob, Execution } from './execution.js'
 
-/** Thrown inside the transaction to roll it back: this messageId's event is there already. */
-class AlreadyRecorded extends Error {}
+/** Recorded, or found recorded by another attempt of the message (nothing of this one's stays). */
+export type Recorded = Extract<Execution, { kind: 'recorded' | 'adopted' }>
+
+/**
+ * What belongs to an outcome (the ticket's change, settling a PSA effect), written in its
+ * transaction; false when another attempt took it first (an effect already settled): then nothing of
+ * this outcome is kept and it counts as adopted.
+ */
+export type OutcomeChange = (tx: Store) => Promise<boolean>
 
 export class OutcomeRecorder {
   constructor(
     private readonly deps: {
-      /** The outcome's transaction is a batched write: it shares its commit with others (issue 11). */
+      /** The outcome's transaction is a batched write: it shares its commit with others. */
       writes: Pick<WriteBatcher, 'run'>
       clock: Clock
       lifecycle: IntegrationLifecycle
@@ -27,13 +34,12 @@ export class OutcomeRecorder {
     },
   ) {}
 
-  async record(
+  record(
     job: AlertJob,
     integration: Integration | null,
     outcome: Outcome,
-    /** What belongs to this outcome (the ticket's change, settling a PSA effect), in the same transaction. */
-    change?: (tx: Store) => Promise<void>,
-  ): Promise<Extract<Execution, { kind: 'recorded' | 'adopted' }>> {
+    change?: OutcomeChange,
+  ): Promise<Recorded> {
     return this.deps.writes.run((tx) => this.recordIn(tx, job, integration, outcome, change))
   }
 
@@ -41,34 +47,32 @@ export class OutcomeRecorder {
    * The same inside the caller's transaction, under a savepoint of its own: if it throws, or finds
    * the message recorded already (`adopted`), none of its writes stay, and the caller's do.
    */
-  async recordIn(
+  recordIn(
     tx: Store,
     job: AlertJob,
     integration: Integration | null,
     outcome: Outcome,
-    change?: (tx: Store) => Promise<void>,
-  ): Promise<Extract<Execution, { kind: 'recorded' | 'adopted' }>> {
-    try {
-      const notified = await tx.savepoint('outcome', () => this.write(tx, job, integration, outcome, change))
-      return { kind: 'recorded', outcome, notified }
-    } catch (err) {
-      if (err instanceof AlreadyRecorded) return { kind: 'adopted' }
-      throw err
-    }
+    change?: OutcomeChange,
+  ): Promise<Recorded> {
+    return tx.savepointUnless<Recorded>('outcome', async () => {
+      const adopted = { keep: false, value: { kind: 'adopted' } as const }
+      if (change && !(await change(tx))) return adopted
+      const written = await this.write(tx, job, integration, outcome)
+      if (written === 'taken') return adopted
+      return { keep: true, value: { kind: 'recorded', outcome, notified: written.notified } as const }
+    })
   }
 
-  /** The outcome's rows; answers whether a status_update was queued. */
+  /** The outcome's rows; `taken` when this messageId's event is there already. */
   private async write(
     tx: Store,
     job: AlertJob,
     integration: Integration | null,
     outcome: Outcome,
-    change?: (tx: Store) => Promise<void>,
-  ): Promise<boolean> {
+  ): Promise<{ notified: boolean } | 'taken'> {
     const { clock, lifecycle, outbox } = this.deps
     const now = clock().toISOString()
     const correlationId = outcome.correlationId ?? job.facts.correlationId ?? null
-    await change?.(tx)
     if (outcome.event && integration) {
       const inserted = await tx.events.insert({
         messageId: job.messageId,
@@ -86,14 +90,14 @@ export class OutcomeRecorder {
         error: outcome.error,
         createdAt: now,
       })
-      if (!inserted) throw new AlreadyRecorded()
+      if (!inserted) return 'taken'
       if (outcome.httpStatus < 300) {
         const move = transition(integration.settings.state, { kind: 'request-succeeded' })
         if (move.ok && move.changed)
           await lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, now)
       }
     }
-    if (job.strategy !== 'webhook') return false
+    if (job.strategy !== 'webhook') return { notified: false }
     const id = await outbox.statusUpdate(tx, {
       vendorId: job.vendorId,
       integration: integration ?? { id: job.integrationId, partnerId: job.partnerId },
@@ -101,6 +105,6 @@ export class OutcomeRecorder {
       outcome,
       correlationId,
     })
-    return id !== null
+    return { notified: id !== null }
   }
 }

@@ -1,8 +1,8 @@
-// The reservation protocol that keeps one ticket per correlationId and per open dedup key (DESIGN §3
-// correctness rules): a ticket row is reserved (status `creating`, with a lease) before the PSA is
-// called, and a close is claimed (`closing`) the same way; the unique constraints of the tickets table
-// decide between concurrent requests. A request that loses waits for the winner to settle and decides
-// again; a reservation whose holder died expires with its lease.
+// The reservation protocol that keeps one ticket per correlationId and per open dedup key
+// (docs/decision-table.md#one-ticket-per-correlation-id): a ticket row is reserved (status `creating`, with
+// a lease) before the PSA is called, and a close is claimed (`closing`) the same way; the unique
+// constraints of the tickets table decide between concurrent requests. A request that loses waits for the
+// winner to settle and decides again; a reservation whose holder died expires with its lease.
 import type { Clock } from '../clock.js'
 import type { Reservation } from '../db/repositories/tickets.js'
 import type { Store } from '../db/store.js'
@@ -10,7 +10,7 @@ import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import type { AlertFacts, Ticket } from '../domain/types.js'
 import { operationBudgetMs } from './psa-calls.js'
-import type { Settlement } from './settlement.js'
+import type { ReservationWaits } from './reservation-waits.js'
 
 /** Runs one write: a batched write of its own, or in the caller's open transaction (executor.ts). */
 export type RunWrite = <T>(work: (tx: Store) => Promise<T>) => Promise<T>
@@ -29,7 +29,7 @@ export class TicketReservations {
     private readonly deps: {
       store: Store
       clock: Clock
-      settlement: Settlement
+      waits: ReservationWaits
       /** How long a holder may take: the PSA call's budget plus a margin. */
       psaTimeoutMs: number
     },
@@ -94,7 +94,7 @@ export class TicketReservations {
 
   /** Takes the right to close (open → closing); busy while a concurrent close holds it. */
   async claimClose(integrationId: string, ticket: Ticket, run: RunWrite): Promise<'claimed' | Busy> {
-    const { store, clock, settlement } = this.deps
+    const { store, clock, waits } = this.deps
     const now = clock()
     const claimed = await run((tx) =>
       tx.tickets.claimClose(ticket.id, this.leaseUntil(now), now.toISOString()),
@@ -103,7 +103,7 @@ export class TicketReservations {
     return {
       kind: 'busy',
       wait: () =>
-        settlement.waitFor(
+        waits.waitFor(
           integrationId,
           async () => (await store.tickets.get(ticket.id))?.status !== 'closing',
           this.waitDeadline(),
@@ -119,8 +119,8 @@ export class TicketReservations {
   }
 
   /** Wakes the requests of this process waiting on the integration's reservations. */
-  settled(integrationId: string): void {
-    this.deps.settlement.settled(integrationId)
+  released(integrationId: string): void {
+    this.deps.waits.released(integrationId)
   }
 
   /** Waits until the ticket `load` finds is no longer being created (or its creator's lease ran out). */
@@ -128,7 +128,7 @@ export class TicketReservations {
     integrationId: string,
     load: () => Promise<{ status: string; leaseUntil: string | null } | null>,
   ): Promise<void> {
-    await this.deps.settlement.waitFor(
+    await this.deps.waits.waitFor(
       integrationId,
       async () => {
         const t = await load()

@@ -1,6 +1,7 @@
-// The wire shapes of alert answers, exactly as spec §4.1 (sync) and §4.2 (webhook strategy) record
-// them, odd spellings included: `correlationID` in sync shapes, `correlationId` in webhook shapes,
-// statusCode 201 for suppressed and updated, the string "200" for closed.
+// The wire shapes of alert answers, exactly as docs/contract.md#sync-answers (sync) and
+// docs/contract.md#webhook-answers (webhook strategy) record them, odd spellings included: `correlationID`
+// in sync shapes, `correlationId` in webhook shapes, statusCode 201 for suppressed and updated, the string
+// "200" for closed.
 import type { OutcomeMessage } from '../domain/outcome.js'
 import type { FailureRenderer } from '../http/error-handler.js'
 
@@ -15,7 +16,7 @@ export interface AlertAnswer {
 export type SyncBody =
   | {
       statusCode: number | string
-      message: OutcomeMessage
+      message: Exclude<OutcomeMessage, 'failed'>
       data: { messageId: string; correlationID: string | null }
     }
   | {
@@ -26,6 +27,18 @@ export type SyncBody =
       detail: string
       requestId: string
     }
+
+/** Every status a synchronous answer has, as its response schemas declare them. */
+const syncFailureStatuses = [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] as const
+export type SyncStatus = 200 | 201 | (typeof syncFailureStatuses)[number]
+
+/** The outcome's HTTP status among the declared ones (an undeclared one would be a defect: 500). */
+export function syncStatus(status: number): SyncStatus {
+  return isSyncStatus(status) ? status : 500
+}
+
+const declared: readonly number[] = [200, 201, ...syncFailureStatuses]
+const isSyncStatus = (status: number): status is SyncStatus => declared.includes(status)
 
 export function syncBody(a: AlertAnswer, messageId: string, requestId: string): SyncBody {
   const data = { messageId, correlationID: a.correlationId }
@@ -48,8 +61,8 @@ export function syncBody(a: AlertAnswer, messageId: string, requestId: string): 
   }
 }
 
-/** Spec §4.2: `message` and `data` {messageId, correlationId}; no statusCode on an accepted alert.
- * A failure known at once (HTTP 200 in this strategy) adds `error` and `detail`. */
+/** docs/contract.md#webhook-answers: `message` and `data` {messageId, correlationId}; no statusCode on an
+ * accepted alert. A failure known at once (HTTP 200 in this strategy) adds `error` and `detail`. */
 export type WebhookBody =
   | { message: OutcomeMessage; data: { messageId: string; correlationId: string | null } }
   | {

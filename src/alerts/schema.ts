@@ -1,4 +1,5 @@
-// The alert request of spec §2.1 and its answers. The single source of validation, types and OpenAPI.
+// The alert request (docs/contract.md#alert-request) and its answers. The single source of validation,
+// types and OpenAPI.
 import Type, { type Static } from 'typebox'
 import { incidentStatuses } from '../domain/types.js'
 

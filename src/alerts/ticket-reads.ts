@@ -1,8 +1,8 @@
 // Reading tickets, for the vendor (scoped to its integrations) and the partner (scoped to itself).
 import type { TicketQuery } from '../db/repositories/tickets.js'
 import type { Store } from '../db/store.js'
-import { ApiError } from '../http/errors.js'
-import { decodeCursor, page } from '../http/pagination.js'
+import { page, readCursor } from '../domain/cursor.js'
+import { ok, refuse } from '../domain/result.js'
 import { eventView, historyShown, ticketView } from './views.js'
 
 export interface TicketScope {
@@ -16,14 +16,11 @@ export async function listTickets(
   q: Omit<TicketQuery, 'partnerId' | 'integrationIds' | 'beforeId'> & { cursor?: string },
 ) {
   const { cursor, limit, ...filters } = q
-  const rows = await store.tickets.list({
-    ...scope,
-    ...filters,
-    beforeId: decodeCursor(cursor),
-    limit: limit + 1,
-  })
+  const beforeId = readCursor(cursor)
+  if (!beforeId.ok) return beforeId
+  const rows = await store.tickets.list({ ...scope, ...filters, beforeId: beforeId.value, limit: limit + 1 })
   const { data, nextCursor } = page(rows, limit, (t) => t.id)
-  return { data: data.map(ticketView), nextCursor }
+  return ok({ data: data.map(ticketView), nextCursor })
 }
 
 export async function getTicket(
@@ -34,9 +31,9 @@ export async function getTicket(
 ) {
   const found = await store.tickets.findRecord(scope, correlationId, integrationId)
   const ticket = found[0]
-  if (!ticket) throw new ApiError('TICKET_NOT_FOUND', `No ticket has correlationId '${correlationId}'.`)
+  if (!ticket) return refuse('TICKET_NOT_FOUND', `No ticket has correlationId '${correlationId}'.`)
   if (found.length > 1) {
-    throw new ApiError(
+    return refuse(
       'CONFLICT',
       `correlationId '${correlationId}' names tickets in several integrations; pass integrationId.`,
     )
@@ -46,5 +43,5 @@ export async function getTicket(
     correlationId,
     historyShown,
   )
-  return { ...ticketView(ticket), events: events.map(eventView), eventCount: total }
+  return ok({ ...ticketView(ticket), events: events.map(eventView), eventCount: total })
 }

@@ -1,4 +1,4 @@
-// The ticket record and event history as the APIs show them (spec §2.3, §4.3–4.4), shared by the
+// The ticket record and event history as the APIs show them (docs/contract.md#ticket-record), shared by the
 // vendor's ticket reads and the partner's.
 import Type, { type Static } from 'typebox'
 import type { AuditEvent } from '../domain/audit.js'
@@ -37,8 +37,9 @@ export const EventView = Type.Object({
 export type EventView = Static<typeof EventView>
 
 /**
- * Issue 10 §4: a ticket's history is its newest 500 events (an alert storm appends one per alert), and
- * how many there are; the partner pages all of them with GET /api/partner/events?correlationId=.
+ * A ticket's history is its newest 500 events (an alert storm appends one per alert), and how many there
+ * are; the partner pages all of them with GET /api/partner/events?correlationId=
+ * (docs/decisions/bounded-growth/nested-lists.md).
  */
 export const historyShown = 500
 

@@ -1,4 +1,4 @@
-// The audit log's record of one alert call (DESIGN §2 Event).
+// The audit log's record of one alert call (the event of docs/architecture.md#the-data-model).
 import type { EventStatus, IncidentStatus } from './types.js'
 
 export type Strategy = 'sync' | 'webhook'
@@ -17,7 +17,8 @@ export interface AuditEvent {
   /** The alert as received, credentials removed. */
   request: unknown
   detail: string | null
-  /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on events before issue 13. */
+  /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on events recorded before
+   * migration 0011_portal_users added it. */
   error?: string | null
   createdAt: string
 }

@@ -1,4 +1,4 @@
-// What the vendor declares for billing (spec §2.4, §4.6) and how the partner maps it.
+// What the vendor declares for billing (docs/contract.md#vendor-api-calls) and how the partner maps it.
 
 export interface VendorAccount {
   vendorAccountId: string

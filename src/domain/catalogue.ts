@@ -1,5 +1,5 @@
-// The vendor's product-group catalogue: accepted as arrays or comma-separated strings (spec §2.5),
-// kept normalised as { group: [types] }.
+// The vendor's product-group catalogue: accepted as arrays or comma-separated strings
+// (docs/contract.md#vendor-api-calls), kept normalised as { group: [types] }.
 import type { Catalogue } from './types.js'
 
 export type CatalogueInput = Record<string, readonly string[] | string>
@@ -17,8 +17,9 @@ export function normaliseCatalogue(input: CatalogueInput): Record<string, string
 }
 
 /**
- * Product groups given as a list (spec §2.5), where a group may come twice: one normalised catalogue,
- * names trimmed before they are merged, so ' A' and 'A' are one group with the types of both.
+ * Product groups given as a list (docs/contract.md#vendor-api-calls), where a group may come twice: one
+ * normalised catalogue, names trimmed before they are merged, so ' A' and 'A' are one group with the types
+ * of both.
  */
 export function catalogueFromList(
   entries: Iterable<readonly [group: string, types: readonly string[] | string]>,

@@ -1,5 +1,6 @@
-// Rotating a credential with an overlap window, and disabled tenants (issue 10 §3). Pure: the caller
-// compares digests and reads the clock; this decides what the answers mean.
+// Rotating a credential with an overlap window, and disabled tenants
+// (docs/decisions/credentials/overlap-window.md, docs/decisions/credentials/disabled-tenants.md). Pure: the
+// caller compares digests and reads the clock; this decides what the answers mean.
 //
 // A rotation makes a new credential current and keeps the one it replaced as "previous" until the
 // window ends. One previous at most: rotating again during a window retires the older one at once

@@ -1,8 +1,8 @@
-// The decision table of DESIGN §3, rows 5–18: given what is known about an alert and its
+// The decision table (docs/decision-table.md), rows 5–18: given what is known about an alert and its
 // integration, what should happen. Pure: the caller loads the facts, an executor carries the
-// decision out (PSA calls, rows, events). Rows 1–4 (schema, credentials, rate limit, integration
-// lookup) are answered at the HTTP edge before any fact is loaded; rows 17 (closed in the PSA),
-// 19 and 20 depend on the PSA call and are built with the constructors of outcome.ts.
+// decision out (PSA calls, rows, events). Rows 1–4 (invalid-request, bad-credentials, rate-limited,
+// unknown-integration) are answered at the HTTP edge before any fact is loaded; already-closed in the
+// PSA, psa-failed and internal-error depend on the PSA call and are built with outcome.ts.
 import { checkAgainstCatalogue } from './catalogue.js'
 import { withinWindow } from './dedup.js'
 import { inactiveDetail, isActive } from './integration-state.js'
@@ -14,7 +14,7 @@ export interface DecisionContext {
   alert: AlertFacts
   integration: IntegrationSettings
   catalogue: Catalogue | null
-  /** Whether the vendor has declared the alert's accountId (spec §4.6 accounts). */
+  /** Whether the vendor has declared the alert's accountId (docs/contract.md#vendor-api-calls). */
   accountKnown: boolean
   /** Account mappings for the alert's account and, on UPDATE/RESOLVED, the ticket's account. */
   mappings: ReadonlyMap<string, AccountMapping>
@@ -44,7 +44,7 @@ export type Decision =
       /** An open ticket holding the same key whose window has passed: it gives the key up. */
       retireTicketId: string | null
     }
-  | { kind: 'append'; row: '9' | '14'; ticket: Ticket; mapping: AccountMapping }
+  | { kind: 'append'; row: 'repeat' | 'update'; ticket: Ticket; mapping: AccountMapping }
   | { kind: 'close'; ticket: Ticket; mapping: AccountMapping; rule: Rule }
 
 const done = (outcome: Outcome): Decision => ({ kind: 'done', outcome })
@@ -53,16 +53,22 @@ export function decide(ctx: DecisionContext): Decision {
   const { alert, integration } = ctx
   const cid = alert.correlationId ?? null
 
-  // Row 5: the integration must be active and alerting on.
+  // integration-not-active: the integration must be active and alerting on.
   if (!isActive(integration.state)) {
     return done(
-      rejected('5', 'INTEGRATION_NOT_ACTIVE', inactiveDetail(integration.state), 'Alerting Disabled', cid),
+      rejected(
+        'integration-not-active',
+        'INTEGRATION_NOT_ACTIVE',
+        inactiveDetail(integration.state),
+        'Alerting Disabled',
+        cid,
+      ),
     )
   }
   if (!integration.alertsEnabled) {
     return done(
       rejected(
-        '5',
+        'integration-not-active',
         'ALERTING_DISABLED',
         'Alerting is turned off for this integration; the partner turns it on (alertsEnabled).',
         'Alerting Disabled',
@@ -71,9 +77,10 @@ export function decide(ctx: DecisionContext): Decision {
     )
   }
 
-  // Row 6: the catalogue the partner may use.
+  // not-in-catalogue: the catalogue the partner may use.
   const check = checkAgainstCatalogue(ctx.catalogue, alert.productGroup, alert.alertType)
-  if (!check.ok) return done(rejected('6', 'INVALID_ALERT', check.detail, 'Invalid Alert', cid))
+  if (!check.ok)
+    return done(rejected('not-in-catalogue', 'INVALID_ALERT', check.detail, 'Invalid Alert', cid))
 
   return alert.incidentStatus === 'OPEN' ? decideOpen(ctx) : decideFollowUp(ctx)
 }
@@ -82,9 +89,9 @@ function decideOpen(ctx: DecisionContext): Decision {
   const { alert, integration } = ctx
   const cid = alert.correlationId ?? null
   const failCreate = (error: Parameters<typeof rejected>[1], detail: string) =>
-    done(rejected('7', error, detail, 'Failed To Create Ticket', cid))
+    done(rejected('no-mapping-or-rule', error, detail, 'Failed To Create Ticket', cid))
 
-  // Row 7: account known and mapped, a rule for the group.
+  // no-mapping-or-rule: account known and mapped, a rule for the group.
   if (!ctx.accountKnown) {
     return failCreate(
       'ACCOUNT_UNKNOWN',
@@ -110,7 +117,7 @@ function decideOpen(ctx: DecisionContext): Decision {
   }
   const { rule } = match
 
-  // Row 8: suppression.
+  // suppressed.
   const suppressWhy =
     rule.action === 'suppress'
       ? `Rule ${rule.id} suppresses productGroup '${alert.productGroup}'.`
@@ -120,12 +127,12 @@ function decideOpen(ctx: DecisionContext): Decision {
           ? 'Ticket creation is turned off for this integration.'
           : null
   if (suppressWhy)
-    return done(suppressed('8', 'Failed To Create Ticket', suppressWhy, cid ?? ctx.newCorrelationId))
+    return done(suppressed('suppressed', 'Failed To Create Ticket', suppressWhy, cid ?? ctx.newCorrelationId))
 
-  // Rows 9–10: an existing ticket by correlationId, then by dedup key.
+  // repeat, reopen-refused: an existing ticket by correlationId, then by dedup key.
   const ticket = ctx.ticket
   if (ticket && ticket.status !== 'closed') {
-    return { kind: 'append', row: '9', ticket, mapping: ctx.mappings.get(ticket.accountId) ?? mapping }
+    return { kind: 'append', row: 'repeat', ticket, mapping: ctx.mappings.get(ticket.accountId) ?? mapping }
   }
   const dedup = integration.deduplication
   const holder = dedup.enabled ? ctx.dedupTicket : null
@@ -137,7 +144,7 @@ function decideOpen(ctx: DecisionContext): Decision {
   ) {
     return {
       kind: 'append',
-      row: '9',
+      row: 'repeat',
       ticket: holder,
       mapping: ctx.mappings.get(holder.accountId) ?? mapping,
     }
@@ -145,7 +152,7 @@ function decideOpen(ctx: DecisionContext): Decision {
   if (ticket) {
     return done(
       rejected(
-        '10',
+        'reopen-refused',
         'TICKET_CLOSED',
         `The ticket of correlationId '${ticket.correlationId}' is closed; send OPEN without a correlationId (or with a new one) to open a new ticket.`,
         'Failed To Create Ticket',
@@ -154,7 +161,7 @@ function decideOpen(ctx: DecisionContext): Decision {
     )
   }
 
-  // Row 11.
+  // create.
   return {
     kind: 'create',
     rule,
@@ -170,11 +177,11 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   const { alert, integration, ticket } = ctx
   const cid = alert.correlationId ?? null
 
-  // Row 12.
+  // missing-correlation-id.
   if (!alert.correlationId) {
     return done(
       rejected(
-        '12',
+        'missing-correlation-id',
         'CORRELATION_ID_REQUIRED',
         `incidentStatus ${alert.incidentStatus} needs the correlationId returned when the ticket was created.`,
         'Invalid Alert',
@@ -183,11 +190,11 @@ function decideFollowUp(ctx: DecisionContext): Decision {
     )
   }
 
-  // Row 13.
+  // ticket-not-found.
   if (!ticket) {
     return done(
       rejected(
-        '13',
+        'ticket-not-found',
         'TICKET_NOT_FOUND',
         `No ticket has correlationId '${alert.correlationId}'.`,
         'Ticket Not Found',
@@ -199,7 +206,7 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   if (!rule) {
     return done(
       rejected(
-        '13',
+        'ticket-not-found',
         'RULE_GONE',
         `The rule that created the ticket of correlationId '${ticket.correlationId}' was deleted.`,
         'Ticket Not Found',
@@ -211,7 +218,7 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   if (!mapping) {
     return done(
       rejected(
-        '13',
+        'ticket-not-found',
         'ACCOUNT_NOT_MAPPED',
         `accountId '${ticket.accountId}' of the ticket is no longer mapped to a PSA company.`,
         'Ticket Not Found',
@@ -220,11 +227,11 @@ function decideFollowUp(ctx: DecisionContext): Decision {
     )
   }
 
-  // Row 13a (ours): the ticket's rule suppresses this incidentStatus.
+  // status-suppressed (ours): the ticket's rule suppresses this incidentStatus.
   if (rule.suppressStatuses.includes(alert.incidentStatus)) {
     return done(
       suppressed(
-        '13a',
+        'status-suppressed',
         'Alert Suppressed',
         `Rule ${rule.id} suppresses incidentStatus ${alert.incidentStatus}.`,
         cid,
@@ -233,20 +240,26 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   }
 
   if (alert.incidentStatus === 'UPDATE') {
-    // Rows 14–15.
+    // update, update-closed.
     if (ticket.status === 'closed') {
       return done(
-        rejected('15', 'TICKET_CLOSED', 'The ticket is already closed.', 'Ticket Already Closed', cid),
+        rejected(
+          'update-closed',
+          'TICKET_CLOSED',
+          'The ticket is already closed.',
+          'Ticket Already Closed',
+          cid,
+        ),
       )
     }
-    return { kind: 'append', row: '14', ticket, mapping }
+    return { kind: 'append', row: 'update', ticket, mapping }
   }
 
-  // Rows 16–18 (RESOLVED).
+  // self-healing-off, already-closed, close (RESOLVED).
   if (!integration.selfHealing) {
     return done(
       suppressed(
-        '16',
+        'self-healing-off',
         'Self-Healing Disabled',
         'Self-healing is turned off; the ticket was left untouched.',
         cid,
@@ -255,36 +268,4 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   }
   if (ticket.status === 'closed') return done(alreadyClosed(ticket.correlationId, 'here'))
   return { kind: 'close', ticket, mapping, rule }
-}
-
-/** What the webhook strategy answers at once, before the queued job runs the decision for real
- * (DESIGN §3): the PSA is not called, so a create, append or close is answered as if it will work. */
-export interface ImmediateAnswer {
-  message: Outcome['message']
-  httpStatus: 200 | 201
-  correlationId: string | null
-  error: Outcome['error']
-  detail: string | null
-}
-
-export function immediateAnswer(decision: Decision): ImmediateAnswer {
-  const answer = (message: Outcome['message'], correlationId: string | null): ImmediateAnswer => ({
-    message,
-    httpStatus: message === 'created' ? 201 : 200,
-    correlationId,
-    error: null,
-    detail: null,
-  })
-  switch (decision.kind) {
-    case 'create':
-      return answer('created', decision.correlationId)
-    case 'append':
-      return answer('updated', decision.ticket.correlationId)
-    case 'close':
-      return answer('closed', decision.ticket.correlationId)
-    case 'done': {
-      const o = decision.outcome
-      return { ...answer(o.message, o.correlationId), error: o.error, detail: o.detail }
-    }
-  }
 }

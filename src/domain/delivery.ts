@@ -1,4 +1,5 @@
-// A webhook delivery (DESIGN §2, §4): one per event and endpoint, with its attempts.
+// A webhook delivery (docs/architecture.md#the-data-model, docs/webhooks.md): one per event and endpoint,
+// with its attempts.
 
 export const deliveryStatuses = ['pending', 'delivered', 'dead'] as const
 
@@ -51,12 +52,12 @@ const noAnswer: Readonly<Record<string, string>> = {
 }
 
 /**
- * An attempt's or a delivery's error as a partner may see it (issue 10 §4): the vendor's webhook URL
- * and its answers are the vendor's, not the partner's. An error with an HTTP status is our own
- * sentence made of the status (and Retry-After) alone, so it is shown as it is; an error without
- * one begins with its kind (`conn: connect ECONNREFUSED 203.0.113.7:443`), and only the kind is shown,
- * since the rest names the vendor's host or address. Our own sentences (an endpoint disabled or
- * paused) carry no kind and are shown as they are.
+ * An attempt's or a delivery's error as a partner may see it
+ * (docs/decisions/bounded-growth/partner-delivery-view.md): the vendor's webhook URL and its answers are
+ * the vendor's, not the partner's. An error with an HTTP status is our own sentence made of the status (and
+ * Retry-After) alone, so it is shown as it is; an error without one begins with its kind
+ * (`conn: connect ECONNREFUSED 203.0.113.7:443`), and only the kind is shown, since the rest names the
+ * vendor's host or address. Our own sentences (an endpoint disabled or paused) carry no kind and are shown as they are.
  */
 export function errorForPartner(error: string | null, statusCode: number | null): string | null {
   if (error === null || statusCode !== null) return error

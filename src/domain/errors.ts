@@ -31,9 +31,10 @@ export type ErrorCode =
   | 'PSA_ERROR'
   | 'INTERNAL'
   | 'DATABASE_UNAVAILABLE'
-  // Issue 14: the Redis of a scale-out installation does not answer.
+  // The Redis of a scale-out installation does not answer (docs/decisions/scale-out/unreachable-redis.md).
   | 'REDIS_UNAVAILABLE'
-  // Issue 10: the credentials are right, but the operator disabled their vendor or partner.
+  // The credentials are right, but the operator disabled their vendor or partner
+  // (docs/decisions/credentials/disabled-tenants.md).
   | 'TENANT_DISABLED'
   // OAuth 2.0 (RFC 6749 §5.2) codes, used by the token endpoint only.
   | 'invalid_request'

@@ -1,4 +1,4 @@
-// The integration lifecycle of spec §3.1: created → mapping → pending → connected.
+// The integration lifecycle (docs/contract.md#integration-states): created → mapping → pending → connected.
 import type { ErrorCode } from './errors.js'
 import type { IntegrationState } from './types.js'
 

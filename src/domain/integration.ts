@@ -1,4 +1,5 @@
-// An integration (vendor × partner, DESIGN §2): its lifecycle state, toggles and catalogue credentials.
+// An integration (vendor × partner, docs/architecture.md#the-data-model): its lifecycle state, toggles and
+// catalogue credentials.
 import type { IntegrationSettings } from './types.js'
 import type { RotatingDigest } from './vendor.js'
 

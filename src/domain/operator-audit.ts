@@ -1,6 +1,7 @@
-// The operator audit log (issue 10 §3): who did what to which tenant, and when. Every operator write
-// lands here in the transaction of the write itself; so do a vendor's or partner's rotations of its
-// own credentials (they change what the operator sees). A summary names what changed, never a secret.
+// The operator audit log (docs/decisions/credentials/operator-audit-log.md): who did what to which tenant,
+// and when. Every operator write lands here in the transaction of the write itself; so do a vendor's or
+// partner's rotations of its own credentials (they change what the operator sees). A summary names what
+// changed, never a secret.
 
 export const auditActions = [
   'vendor.create',
@@ -19,7 +20,8 @@ export const auditActions = [
   'partner.enable',
   'partner.api_key.rotate',
   'partner.api_key.end_overlap',
-  // Issue 13: who gave whom access to the partner portal (by the operator or the partner itself).
+  // Who gave whom access to the partner portal (by the operator or the partner itself;
+  // docs/decisions/portal/user-changes-audited.md).
   'partner.user.invite',
   'partner.user.update',
   'partner.user.reset',

@@ -1,30 +1,30 @@
-// What an alert call ends in: the row of DESIGN §3 that applied, the contract's message, the HTTP
-// status of the synchronous strategy and the audit event to record. Pure constructors only.
+// What an alert call ends in: the row of docs/decision-table.md that applied, the contract's message, the
+// HTTP status of the synchronous strategy and the audit event to record. Pure constructors only.
 import { type ErrorCode, httpStatusOf } from './errors.js'
 import type { EventStatus } from './types.js'
 
 export type RowId =
-  | '1'
-  | '2'
-  | '3'
-  | '4'
-  | '5'
-  | '6'
-  | '7'
-  | '8'
-  | '9'
-  | '10'
-  | '11'
-  | '12'
-  | '13'
-  | '13a'
-  | '14'
-  | '15'
-  | '16'
-  | '17'
-  | '18'
-  | '19'
-  | '20'
+  | 'invalid-request'
+  | 'bad-credentials'
+  | 'rate-limited'
+  | 'unknown-integration'
+  | 'integration-not-active'
+  | 'not-in-catalogue'
+  | 'no-mapping-or-rule'
+  | 'suppressed'
+  | 'repeat'
+  | 'reopen-refused'
+  | 'create'
+  | 'missing-correlation-id'
+  | 'ticket-not-found'
+  | 'status-suppressed'
+  | 'update'
+  | 'update-closed'
+  | 'self-healing-off'
+  | 'already-closed'
+  | 'close'
+  | 'psa-failed'
+  | 'internal-error'
 
 export type EventName =
   | 'Ticket Created'
@@ -108,18 +108,18 @@ const success = (
 })
 
 export const created = (correlationId: string): Outcome =>
-  success('11', 'created', 201, 'Ticket Created', correlationId)
-export const updated = (row: '9' | '14', correlationId: string): Outcome =>
+  success('create', 'created', 201, 'Ticket Created', correlationId)
+export const updated = (row: 'repeat' | 'update', correlationId: string): Outcome =>
   success(row, 'updated', 200, 'Ticket Updated', correlationId)
 export const closed = (correlationId: string): Outcome =>
-  success('18', 'closed', 200, 'Ticket Closed', correlationId)
+  success('close', 'closed', 200, 'Ticket Closed', correlationId)
 
 export function alreadyClosed(correlationId: string, where: 'here' | 'psa'): Outcome {
   const detail =
     where === 'psa'
       ? 'The ticket was already closed in the PSA; it is now marked closed here too.'
       : 'The ticket is already closed.'
-  return rejected('17', 'TICKET_CLOSED', detail, 'Ticket Already Closed', correlationId)
+  return rejected('already-closed', 'TICKET_CLOSED', detail, 'Ticket Already Closed', correlationId)
 }
 
 export type PsaOperation = 'create' | 'update' | 'close'
@@ -137,7 +137,7 @@ export function psaFailed(
   correlationId: string | null,
   retryAfterMs?: number,
 ): Outcome {
-  const outcome = rejected('19', 'PSA_ERROR', detail, failureEvent[operation], correlationId)
+  const outcome = rejected('psa-failed', 'PSA_ERROR', detail, failureEvent[operation], correlationId)
   return retryAfterMs === undefined
     ? outcome
     : { ...outcome, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) }
@@ -145,7 +145,7 @@ export function psaFailed(
 
 export function internalError(correlationId: string | null): Outcome {
   return rejected(
-    '20',
+    'internal-error',
     'INTERNAL',
     'An unexpected error occurred; quote the messageId to support.',
     'Internal Error',

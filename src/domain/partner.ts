@@ -1,5 +1,5 @@
-// A partner (an MSP) and the PSA it connects (DESIGN §2). The PSA settings are stored as given; the PSA
-// layer checks them against the schema of their kind.
+// A partner (an MSP) and the PSA it connects (docs/architecture.md#the-data-model). The PSA settings are
+// stored as given; the PSA layer checks them against the schema of their kind.
 import type { Disabled } from './credentials.js'
 
 export const psaKinds = ['sandbox', 'connectwise', 'autotask', 'halopsa', 'kaseya-bms', 'syncro'] as const

@@ -1,6 +1,6 @@
-// The partner portal's users and sessions (issue 13): roles, what each may do, when a session ends,
-// and the guard that keeps a partner with an admin. Pure: the session service and the auth hook load
-// the facts and act on the answers.
+// The partner portal's users and sessions (docs/partner-api.md#portal-users-and-sessions): roles, what each
+// may do, when a session ends, and the guard that keeps a partner with an admin. Pure: the session service
+// and the auth hook load the facts and act on the answers.
 import { createHmac, hash, timingSafeEqual } from 'node:crypto'
 import type { ErrorCode } from './errors.js'
 

@@ -1,13 +1,14 @@
-// What a successful PSA call did, written down before its outcome is recorded (DESIGN §3 correctness,
-// issue 10): the ticket it made, added a note to or closed. An effect whose outcome never got recorded
-// is adopted by the next attempt of the same call instead of being done again. Pure.
+// What a successful PSA call did, written down before its outcome is recorded
+// (docs/decision-table.md#psa-effect-first): the ticket it made, added a note to or closed. An effect whose
+// outcome never got recorded is adopted by the next attempt of the same call instead of being done again.
+// Pure.
 import type { Strategy } from './audit.js'
 import { alreadyClosed, closed, created, type Outcome, updated } from './outcome.js'
 import type { IncidentStatus } from './types.js'
 
 /** The decision-table row an effect answers: created, updated (an UPDATE or a de-duplicated OPEN),
  * closed, or found closed in the PSA. */
-export type EffectRow = '11' | '9' | '14' | '18' | '17'
+export type EffectRow = 'create' | 'repeat' | 'update' | 'close' | 'already-closed'
 
 export interface PsaEffect {
   /** The alert whose attempt made the call. */
@@ -28,14 +29,14 @@ export interface PsaEffect {
 /** The outcome an effect stands for, as its own attempt would have recorded it. */
 export function outcomeOfEffect(e: Pick<PsaEffect, 'row' | 'correlationId'>): Outcome {
   switch (e.row) {
-    case '11':
+    case 'create':
       return created(e.correlationId)
-    case '9':
-    case '14':
+    case 'repeat':
+    case 'update':
       return updated(e.row, e.correlationId)
-    case '18':
+    case 'close':
       return closed(e.correlationId)
-    case '17':
+    case 'already-closed':
       return alreadyClosed(e.correlationId, 'psa')
   }
 }
@@ -52,10 +53,10 @@ export function retryOf(incidentStatus: IncidentStatus): {
 } {
   switch (incidentStatus) {
     case 'OPEN':
-      return { bySameRequest: ['11', '9'], byCorrelationId: ['11'] }
+      return { bySameRequest: ['create', 'repeat'], byCorrelationId: ['create'] }
     case 'UPDATE':
-      return { bySameRequest: ['14'], byCorrelationId: [] }
+      return { bySameRequest: ['update'], byCorrelationId: [] }
     case 'RESOLVED':
-      return { bySameRequest: ['18', '17'], byCorrelationId: ['18', '17'] }
+      return { bySameRequest: ['close', 'already-closed'], byCorrelationId: ['close', 'already-closed'] }
   }
 }

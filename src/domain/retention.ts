@@ -1,6 +1,6 @@
-// Bounded growth (issue 10 §4): what is pruned, after how long, and the cut-off each age gives. Pure.
-// What must never be pruned (an event a delivery or a queued job still needs, a pending delivery, the
-// latest usage count of a pair) is kept by the prune statements themselves (db/repositories).
+// Bounded growth (docs/operations.md#retention): what is pruned, after how long, and the cut-off each age
+// gives. Pure. What must never be pruned (an event a delivery or a queued job still needs, a pending
+// delivery, the latest usage count of a pair) is kept by the prune statements themselves (db/repositories).
 
 /** Each kind of row that ages out, in the order a run prunes them. */
 export const retentionKinds = [

@@ -3,8 +3,9 @@
 import type { Rule } from './types.js'
 
 /**
- * The most rules an integration holds (issue 10 §4). Every alert decides among them and the partner's
- * list shows them whole in precedence order, so the bound is on the rules, not a page of them.
+ * The most rules an integration holds (docs/decisions/bounded-growth/rules-bounded.md). Every alert decides
+ * among them and the partner's list shows them whole in precedence order, so the bound is on the rules, not
+ * a page of them.
  */
 export const maxRulesPerIntegration = 500
 

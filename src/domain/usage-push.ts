@@ -1,7 +1,8 @@
-// Pushing a vendor's usage count to the partner's PSA (issue 12 §6), as pure decisions: where a count
-// goes (a billing line the partner named for the account, or the line of the mapped product on the
-// account's company's agreements), which line a product names, and what an attempt's result means for
-// the state the partner sees. The job (billing/usage-push.ts) does the I/O around them.
+// Pushing a vendor's usage count to the partner's PSA
+// (docs/partner-api.md#usage-counts-reach-the-psas-billing), as pure decisions: where a count goes (a
+// billing line the partner named for the account, or the line of the mapped product on the account's
+// company's agreements), which line a product names, and what an attempt's result means for the state the
+// partner sees. The job (billing/usage-push.ts) does the I/O around them.
 import { asSentence } from './text.js'
 
 /** pending: waiting for its push; pushed: the PSA took it; retrying: the PSA failed, tried again

@@ -1,5 +1,6 @@
 // A vendor (the Integrator) as the service knows it: its credentials' digests, its webhook endpoint, its
-// product-group catalogue (static, or the URL of its own endpoint) and its rate limit (DESIGN §2).
+// product-group catalogue (static, or the URL of its own endpoint) and its rate limit
+// (docs/architecture.md#the-data-model).
 import type { Disabled } from './credentials.js'
 
 export interface Vendor {
@@ -12,7 +13,8 @@ export interface Vendor {
   hasWebhookAuthHeader: boolean
   productGroups: Record<string, string[]> | null
   productGroupsUrl: string | null
-  /** How to read a differently shaped answer of productGroupsUrl (spec §4.7); null: the spec's shape. */
+  /** How to read a differently shaped answer of productGroupsUrl (docs/decisions/catalogue/adapter.md);
+   * null: the contract's shape. */
   productGroupsMapping: ProductGroupsMapping | null
   rateLimitPerMinute: number | null
   webhookState: WebhookEndpointState
@@ -57,7 +59,8 @@ export interface AccessToken {
   expiresAt: string
   revokedAt: string | null
   createdAt: string
-  /** The client secret's and organization token's generations it was issued under (issue 10). */
+  /** The client secret's and organization token's generations it was issued under
+   * (docs/decisions/credentials/tokens-die-with-their-secret.md). */
   clientSecretVersion: number
   orgTokenVersion: number
 }

@@ -1,7 +1,9 @@
-// POST /api/oem-alerts-api/alert (and the plural alias) — the webhook strategy (spec §4.2): the alert
-// is queued durably and answered at once; its outcome reaches the vendor as a status_update event.
+// POST /api/oem-alerts-api/alert (and the plural alias) — the webhook strategy
+// (docs/contract.md#webhook-answers): the alert is queued durably and answered at once; its outcome reaches
+// the vendor as a status_update event.
 import { v7 as uuidv7 } from 'uuid'
 import type { App } from '../../http/app-types.js'
+import { orRefuse } from '../../http/errors.js'
 import { rateLimitHeaders } from '../rate-limit.js'
 import { webhookBody } from '../responses.js'
 import { AlertRequest, WebhookAnswer, WebhookFailure } from '../schema.js'
@@ -28,7 +30,7 @@ export function registerAlertWebhook(app: App, s: AlertRoutesDeps): void {
       },
       async (request, reply) => {
         const messageId = uuidv7()
-        const { answer, rate } = await s.acceptor.accept(request.body, messageId)
+        const { answer, rate } = orRefuse(await s.acceptor.accept(request.body, messageId))
         return reply
           .headers(rateLimitHeaders(rate))
           .code(answer.httpStatus)

@@ -1,8 +1,10 @@
-// GET /api/oem-alerts-api/alert and /alert/{correlationId} (spec §4.3–4.4) with the vendor's bearer
-// token; the plural /alerts paths are aliases (spec §4.2).
+// GET /api/oem-alerts-api/alert and /alert/{correlationId} (docs/contract.md#vendor-api-calls,
+// docs/contract.md#ticket-record) with the vendor's bearer token; the plural /alerts paths are aliases
+// (docs/contract.md#odd-spellings).
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { vendorPrincipal } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
 import { CorrelationId } from '../schema.js'
 import { getTicket, listTickets, type TicketScope } from '../ticket-reads.js'
@@ -49,10 +51,12 @@ export function registerVendorTickets(app: App, s: AlertRoutesDeps): void {
       },
       async (request) => {
         const q = request.query
-        return listTickets(s.store, await scopeOf(s, request, q.integrationId), {
-          ...q,
-          limit: q.limit ?? 50,
-        })
+        return orRefuse(
+          await listTickets(s.store, await scopeOf(s, request, q.integrationId), {
+            ...q,
+            limit: q.limit ?? 50,
+          }),
+        )
       },
     )
     app.get(
@@ -73,7 +77,7 @@ export function registerVendorTickets(app: App, s: AlertRoutesDeps): void {
       },
       async (request) => {
         const scope = await scopeOf(s, request, request.query.integrationId)
-        return getTicket(s.store, scope, request.params.correlationId)
+        return orRefuse(await getTicket(s.store, scope, request.params.correlationId))
       },
     )
   }

@@ -2,13 +2,13 @@
 // Requests in this process are woken at once; requests of other processes notice by polling.
 import { setTimeout as sleep } from 'node:timers/promises'
 
-export class Settlement {
+export class ReservationWaits {
   private readonly waiters = new Map<string, Set<() => void>>()
 
   constructor(private readonly pollMs = 50) {}
 
   /** Wakes every request waiting on this integration. */
-  settled(integrationId: string): void {
+  released(integrationId: string): void {
     const set = this.waiters.get(integrationId)
     if (!set) return
     this.waiters.delete(integrationId)
@@ -21,7 +21,7 @@ export class Settlement {
    */
   async waitFor(integrationId: string, isSettled: () => Promise<boolean>, deadline: number): Promise<void> {
     while (Date.now() < deadline) {
-      // Listen before looking, so that a settlement between the two is not missed.
+      // Listen before looking, so that a release between the two is not missed.
       let wake: () => void = () => {}
       const woken = new Promise<void>((resolve) => {
         wake = resolve

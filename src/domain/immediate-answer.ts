@@ -1,0 +1,35 @@
+// What the webhook strategy answers at once, before the queued job runs the decision for real
+// (docs/decisions/webhook-strategy/immediate-answer-is-a-preview.md): the PSA is not called, so a
+// create, append or close is answered as if it will work.
+import type { Decision } from './decide.js'
+import type { Outcome } from './outcome.js'
+
+export interface ImmediateAnswer {
+  message: Outcome['message']
+  httpStatus: 200 | 201
+  correlationId: string | null
+  error: Outcome['error']
+  detail: string | null
+}
+
+export function immediateAnswer(decision: Decision): ImmediateAnswer {
+  const answer = (message: Outcome['message'], correlationId: string | null): ImmediateAnswer => ({
+    message,
+    httpStatus: message === 'created' ? 201 : 200,
+    correlationId,
+    error: null,
+    detail: null,
+  })
+  switch (decision.kind) {
+    case 'create':
+      return answer('created', decision.correlationId)
+    case 'append':
+      return answer('updated', decision.ticket.correlationId)
+    case 'close':
+      return answer('closed', decision.ticket.correlationId)
+    case 'done': {
+      const o = decision.outcome
+      return { ...answer(o.message, o.correlationId), error: o.error, detail: o.detail }
+    }
+  }
+}
