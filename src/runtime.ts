@@ -1,34 +1,33 @@
-// The background of a worker process (ROLE worker or all): the job runner with its catalogue (and with
-// Redis, the relay that hands jobs over as they become due), the webhook dispatcher, the pruning of rows past their age, and, in embedded mode, taking back the work a
-// crashed run left leased. services.ts builds it; boot.ts starts it and stops it on close.
+// The background of a worker process (ROLE worker or all): the job runner with its catalogue (alerts,
+// state snapshots, usage pushes, webhook deliveries; with Redis, also the relay that hands jobs over
+// as they become due), the re-sealing and the pruning of rows past their age, and, in embedded mode,
+// taking back the jobs a crashed run left leased. services.ts builds it; boot.ts starts it and stops
+// it on close.
 import type { FastifyBaseLogger } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
-import type { Clock } from './clock.js'
 import type { Db } from './db/connect.js'
-import type { Store } from './db/store.js'
 import type { Resealer } from './ops/reseal.js'
 import type { Retention } from './ops/retention.js'
 import type { JobCatalogue, JobRunner } from './queue/port.js'
 import type { QueueRelay } from './queue/redis-transport.js'
 import type { SqlJobQueue } from './queue/sql-queue.js'
-import type { WebhookDispatcher } from './webhooks/dispatcher.js'
+import type { WebhookSender } from './webhooks/sender.js'
 
 export class Runtime {
   constructor(
     private readonly o: {
       db: Pick<Db, 'dialect'>
-      store: Store
       queue: SqlJobQueue
       /** With Redis: hands jobs over as they become due and re-sends what Redis lost. */
       relay?: Pick<QueueRelay, 'start' | 'stop'> | null
       runner: JobRunner & { readonly finished: number }
       jobs: JobCatalogue
-      dispatcher: WebhookDispatcher
+      /** Counts the webhook attempts this process made (the summary line's). */
+      sender: Pick<WebhookSender, 'attempts'>
       /** Re-seals what SECRET_KEY_PREVIOUS sealed (ops/reseal.ts). */
       resealer: Pick<Resealer, 'start' | 'stop'>
       /** Prunes what is older than its retention age (ops/retention.ts). */
       retention: Pick<Retention, 'start' | 'stop'>
-      clock: Clock
       log: FastifyBaseLogger
       /** Queued jobs above which the worker warns (QUEUE_BACKLOG_LIMIT). */
       backlogLimit: number
@@ -50,17 +49,14 @@ export class Runtime {
   private over = false
 
   async start(): Promise<void> {
-    const { db, store, queue, clock, log } = this.o
+    const { db, queue, log } = this.o
     if (db.dialect === 'sqlite') {
       // One process owns the embedded database: leases left at start are a crashed run's.
       const jobs = await queue.releaseOrphanedLeases()
-      const deliveries = await store.deliveries.releaseOrphanedLeases(clock().toISOString())
-      if (jobs + deliveries > 0)
-        log.warn({ jobs, deliveries }, 'took back work a previous run left in flight')
+      if (jobs > 0) log.warn({ jobs }, 'took back work a previous run left in flight')
     }
     this.o.runner.start(this.o.jobs)
     this.o.relay?.start()
-    this.o.dispatcher.start()
     this.o.resealer.start()
     this.o.retention.start()
     this.summary = setInterval(() => void this.summarize(), this.o.summaryMs ?? 10_000)
@@ -69,11 +65,12 @@ export class Runtime {
 
   /**
    * One line at info per period with work done (per-alert lines are at debug), and a warning each
-   * time the backlog crosses its bound (issue 11). Intake goes on accepting: see docs/decisions.md.
+   * time the backlog crosses its bound. Intake goes on accepting: see
+   * docs/decisions/speed/backlog-keeps-accepting.md.
    */
   async summarize(): Promise<void> {
-    const { runner, dispatcher, queue, log, backlogLimit } = this.o
-    const now = { jobs: runner.finished, attempts: dispatcher.attempts }
+    const { runner, queue, log, backlogLimit } = this.o
+    const now = { jobs: runner.finished, attempts: this.o.sender.attempts }
     const jobs = now.jobs - this.last.jobs
     const attempts = now.attempts - this.last.attempts
     this.last = now
@@ -98,7 +95,6 @@ export class Runtime {
     await this.o.resealer.stop()
     await this.o.retention.stop()
     await this.o.relay?.stop()
-    // Both wait for their work in flight at once: the grace is the whole stop's, not each one's.
-    await Promise.all([this.o.runner.stop(graceMs), this.o.dispatcher.stop(graceMs)])
+    await this.o.runner.stop(graceMs)
   }
 }

@@ -1,14 +1,14 @@
 // Runs the versioned migrations at start. The list is explicit so that a build needs no file scanning.
 //
-// Several processes may start together on one PostgreSQL database (issue 14). Kysely's migrator
-// already makes that safe, and this file relies on it rather than adding a lock of its own: it
-// creates its two bookkeeping tables with `if not exists` and, should two processes race there,
-// treats "already exists" as success; then it takes a session-level `pg_advisory_lock` on one
-// connection and runs every pending migration in one transaction under it. A process that waits
-// for the lock reads the executed list afresh once it has it, finds nothing pending and goes on.
-// A process that dies mid-migration ends its session, which rolls the transaction back and frees the
-// lock. test/db/migrate-concurrent.test.ts starts three processes on a fresh database at once.
-// SQLite needs none of this: one process owns the embedded file.
+// Several processes may start together on one PostgreSQL database
+// (docs/decisions/scale-out/migration-lock.md). Kysely's migrator already makes that safe, and this file
+// relies on it rather than adding a lock of its own: it creates its two bookkeeping tables with
+// `if not exists` and, should two processes race there, treats "already exists" as success; then it takes a
+// session-level `pg_advisory_lock` on one connection and runs every pending migration in one transaction
+// under it. A process that waits for the lock reads the executed list afresh once it has it, finds nothing
+// pending and goes on. A process that dies mid-migration ends its session, which rolls the transaction back
+// and frees the lock. test/db/migrate-concurrent.test.ts starts three processes on a fresh database at
+// once. SQLite needs none of this: one process owns the embedded file.
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { Db } from './connect.js'
 import * as m0001 from './migrations/0001_initial.js'
@@ -22,6 +22,8 @@ import * as m0009 from './migrations/0009_retention.js'
 import * as m0010 from './migrations/0010_usage_push.js'
 import * as m0011 from './migrations/0011_portal_users.js'
 import * as m0012 from './migrations/0012_job_waits.js'
+import * as m0013 from './migrations/0013_row_names.js'
+import * as m0014 from './migrations/0014_delivery_jobs.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0010_usage_push': m0010,
   '0011_portal_users': m0011,
   '0012_job_waits': m0012,
+  '0013_row_names': m0013,
+  '0014_delivery_jobs': m0014,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

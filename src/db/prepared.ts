@@ -1,8 +1,9 @@
-// Hot queries built and compiled once (issue 11). Kysely builds and compiles every query afresh, which
-// on the alert path cost more than running it (a profile of the accept path put one three-table read
-// at 15 % of CPU, two thirds of it building). A prepared query is built once with placeholder values,
-// compiled for the connection's dialect, and then only binds the values of each call; the SQL text is
-// the same every time, so SQLite's statement cache (connect.ts) reuses its prepared statement too.
+// Hot queries built and compiled once (docs/decisions/speed/hot-reads-prepared.md). Kysely builds and
+// compiles every query afresh, which on the alert path cost more than running it (a profile of the accept
+// path put one three-table read at 15 % of CPU, two thirds of it building). A prepared query is built once
+// with placeholder values, compiled for the connection's dialect, and then only binds the values of each
+// call; the SQL text is the same every time, so SQLite's statement cache (connect.ts) reuses its prepared
+// statement too.
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely'
 import type { Database } from './schema.js'
 

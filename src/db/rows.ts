@@ -11,8 +11,9 @@ export function parseJson<T>(text: string): T {
 }
 
 /**
- * One page of a list in ascending key order (issue 10 §4): rows after `after` (the last key of the
- * previous page), at most `limit`. Repositories order by the same columns the key names.
+ * One page of a list in ascending key order (docs/decisions/bounded-growth/every-list-paged.md): rows after
+ * `after` (the last key of the previous page), at most `limit`. Repositories order by the same columns the
+ * key names.
  */
 export interface KeyPage<K> {
   after?: K

@@ -30,7 +30,7 @@ export class Store {
   readonly mappings: MappingRepository
   readonly serviceMappings: ServiceMappingRepository
   readonly usage: UsageRepository
-  /** Usage pushed to the PSA: line mappings per account and the last push's state (issue 12). */
+  /** Usage pushed to the PSA: line mappings per account and the last push's state. */
   readonly usagePushes: UsagePushRepository
   readonly rules: RuleRepository
   readonly tickets: TicketRepository
@@ -39,9 +39,9 @@ export class Store {
   readonly settings: SettingsRepository
   readonly deliveries: DeliveryRepository
   readonly psaEffects: PsaEffectRepository
-  /** The operator audit log (issue 10). */
+  /** The operator audit log. */
   readonly audit: AuditRepository
-  /** The partner portal's users and their sessions (issue 13). */
+  /** The partner portal's users and their sessions. */
   readonly portalUsers: PortalUserRepository
 
   constructor(
@@ -76,12 +76,21 @@ export class Store {
   }
 
   /**
-   * Inside a transaction: runs `work` under a savepoint; if it throws, what it wrote is rolled back
-   * (the transaction's earlier writes stay) and the error is thrown on. On SQLite the transaction
-   * holds the one connection, so the savepoint statements run on it directly (its statement cache,
-   * connect.ts, prepares each once): the write batches use one per write (issue 11).
+   * Inside a transaction: runs `work` under a savepoint; if it throws, what it wrote is rolled back (the
+   * transaction's earlier writes stay) and the error is thrown on. On SQLite the transaction holds the one
+   * connection, so the savepoint statements run on it directly (its statement cache, connect.ts, prepares
+   * each once): the write batches use one per write (docs/decisions/speed/write-batcher.md).
    */
   async savepoint<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return this.savepointUnless(name, async () => ({ keep: true, value: await work() }))
+  }
+
+  /**
+   * The same, where `work` says whether to keep what it wrote: `keep: false` rolls its writes back
+   * (the transaction's earlier writes stay) and answers its value, without an exception (another
+   * attempt got there first, say). A throw still rolls back and is thrown on.
+   */
+  async savepointUnless<T>(name: string, work: () => Promise<{ keep: boolean; value: T }>): Promise<T> {
     const sqlite = this.sqlite
     const run = sqlite
       ? async (statement: string) => {
@@ -91,14 +100,16 @@ export class Store {
           await sql.raw(statement).execute(this.kysely)
         }
     await run(`savepoint ${name}`)
+    let done: { keep: boolean; value: T }
     try {
-      const value = await work()
-      await run(`release savepoint ${name}`)
-      return value
+      done = await work()
     } catch (err) {
       await run(`rollback to savepoint ${name}`)
       await run(`release savepoint ${name}`)
       throw err
     }
+    if (!done.keep) await run(`rollback to savepoint ${name}`)
+    await run(`release savepoint ${name}`)
+    return done.value
   }
 }

@@ -1,8 +1,8 @@
-// Group commit for the hot paths (issue 11). Writes that arrive in the same turn of the event loop
-// share one transaction and so one fsync: the alert accepted, the job claimed, the ticket reserved,
-// the sandbox PSA's rows, the outcome with its event and status_update, the finished job removed, the
-// delivery claimed and its attempt recorded. Durability is unchanged (synchronous=FULL): a write's
-// promise settles only once its batch has committed.
+// Group commit for the hot paths (docs/decisions/speed/write-batcher.md). Writes that arrive in the same
+// turn of the event loop share one transaction and so one fsync: the alert accepted, the job claimed, the
+// ticket reserved, the sandbox PSA's rows, the outcome with its event and status_update, the finished job
+// removed, the delivery claimed and its attempt recorded. Durability is unchanged (synchronous=FULL): a
+// write's promise settles only once its batch has committed.
 //
 // Each write runs inside a SAVEPOINT of its own, so one that throws (a bad row, a message recorded by
 // another attempt) rolls back only its own changes and gets its own error; the others commit. If the
@@ -16,7 +16,7 @@
 import { Counter, type Registry } from 'prom-client'
 import type { Store } from './store.js'
 
-/** `accept`: the intake (ahead of everything); `work`: the worker and the dispatcher. */
+/** `accept`: the intake (ahead of everything); `work`: the worker's jobs. */
 export type WriteLane = 'accept' | 'work'
 
 export interface WriteBatchOptions {

@@ -1,5 +1,6 @@
 // The typed job catalogue: each kind declares in one place its payload schema (checked whenever a job
-// is read back, so no handler ever casts a payload), its lease and its retry policy. `defineJob` makes
+// is read back, so no handler ever casts a payload), its retry policy and its cap per group (every
+// kind has the same lease: lease.ts). `defineJob` makes
 // the spec a producer enqueues with; `jobKind` joins a spec with its handler for the runner.
 import type { Static, TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
@@ -8,21 +9,24 @@ import type { JobKindEntry, JobResult, NewJob, RetryPolicy, RunningJob } from '.
 export interface JobSpec<P extends TSchema> {
   kind: string
   payload: P
-  leaseMs: number
   retry: RetryPolicy
   perGroup?: number
+  /** The queue's name of one of this kind's groups (as `job` stores it): `<kind>:<group>`. */
+  groupKey(group: string): string
   /** A job of this kind, its payload typed by the schema. */
   job(input: { id: string; payload: Static<P>; dedupeKey?: string; runAt?: Date; group?: string }): NewJob
 }
 
-export function defineJob<P extends TSchema>(spec: Omit<JobSpec<P>, 'job'>): JobSpec<P> {
+export function defineJob<P extends TSchema>(spec: Omit<JobSpec<P>, 'job' | 'groupKey'>): JobSpec<P> {
+  // Namespaced by kind: a kind's cap holds only its own groups.
+  const groupKey = (group: string) => `${spec.kind}:${group}`
   return {
     ...spec,
+    groupKey,
     job: ({ group, ...input }) => ({
       ...input,
       kind: spec.kind,
-      // Namespaced by kind: a kind's cap holds only its own groups.
-      ...(group === undefined ? {} : { group: `${spec.kind}:${group}` }),
+      ...(group === undefined ? {} : { group: groupKey(group) }),
     }),
   }
 }
@@ -34,7 +38,6 @@ export function jobKind<P extends TSchema>(
   const schema = Compile(spec.payload)
   return {
     kind: spec.kind,
-    leaseMs: spec.leaseMs,
     retry: spec.retry,
     ...(spec.perGroup === undefined ? {} : { perGroup: spec.perGroup }),
     async run(job) {

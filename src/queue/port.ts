@@ -1,8 +1,9 @@
 // The job queue as the rest of the service sees it, in two halves. Producers enqueue jobs inside
 // their own transaction, so a job commits (or not) with the rows it belongs to, and hand them over once
 // that transaction has committed. A runner, started with the job catalogue (jobs.ts: each kind's
-// payload schema, lease and retry policy), claims due jobs, checks each payload against its kind's
-// schema and runs the kind's handler, which answers done or retry. The embedded implementation keeps
+// payload schema, retry policy and cap per group), claims due jobs under the one lease every kind has
+// (lease.ts: short, renewed while the handler runs), checks each payload against its kind's schema and
+// runs the kind's handler, which answers done, retry, wait or hold. The embedded implementation keeps
 // jobs in the service's database (sql-queue.ts, sql-runner.ts); a Redis/BullMQ one writes them to an
 // outbox table in `enqueue` and relays them in `handOver`, and neither handlers nor producers change.
 //
@@ -48,6 +49,12 @@ export interface RunningJob<P> {
   canRetry: boolean
   /** Whether the job may still `wait` without spending an attempt (it is young enough). */
   canWait: boolean
+  /**
+   * Ends this job's turn in its group's cap before the job ends: the part of the work the cap
+   * protects is over (a vendor's endpoint answered), and the group may start its next job while
+   * this one records what came of it. Once is enough; a job without a capped group ignores it.
+   */
+  groupDone?: () => void
 }
 
 /**
@@ -57,13 +64,23 @@ export interface RunningJob<P> {
  * queued less than the policy's waitLimitMs ago (after that a wait is a retry, so a PSA that never
  * stops asking cannot hold a job for ever); hold: the job cannot run yet for a reason outside it (its
  * tenant is disabled): it waits, without spending an attempt, until `resume(key)` or, as a safety net,
- * the runner's hold period passes.
+ * the runner's hold period passes; `stillHeld` closes the race with a resume made while it decided.
  */
 export type JobResult =
   | { kind: 'done' }
   | { kind: 'retry'; reason: string; notBeforeMs?: number }
   | { kind: 'wait'; reason: string; notBeforeMs: number }
-  | { kind: 'hold'; key: string; reason: string }
+  | {
+      kind: 'hold'
+      key: string
+      reason: string
+      /**
+       * Asked once the hold is written: false when what held the job changed meanwhile (its tenant
+       * enabled while the job was deciding), and the job is due again at once, its key's resume
+       * having missed it. It must read past a change still committing (a locking read).
+       */
+      stillHeld?: () => Promise<boolean>
+    }
 
 export interface RetryPolicy {
   /** The delay before each retry, in ms: the first retry waits delaysMs[0]. Once they are spent the job
@@ -80,8 +97,6 @@ export interface RetryPolicy {
 /** One kind of the job catalogue, its payload type erased behind `run` (built by jobKind in jobs.ts). */
 export interface JobKindEntry {
   kind: string
-  /** How long a claim hides a job: a job not finished by then is due again (its runner died). */
-  leaseMs: number
   retry: RetryPolicy
   /** At most this many jobs of one group run at once (one partner's alerts, say); unlimited when unset. */
   perGroup?: number

@@ -1,24 +1,32 @@
 // The worker of the Redis transport (redis-transport.ts): BullMQ delivers a job that can run now, and
 // the worker claims its row in PostgreSQL (a lease, as the embedded runner takes) before running it, so
 // a BullMQ job delivered twice, or a stale one, runs nothing twice. The answer is applied to the row as
-// in embedded mode (settle.ts); the BullMQ job then finishes and is removed. A job that must wait (its
+// in embedded mode (run-job.ts); the BullMQ job then finishes and is removed. A job that must wait (its
 // group is at its cap, or its row is not committed yet) is handed to BullMQ again, delayed a moment,
 // and this delivery finishes: a BullMQ job moved to its delayed set from inside its processor (BullMQ's
 // DelayedError) could reject unhandled while the worker closed, which a delayed copy never does.
 //
-// A worker killed mid-job leaves its rows leased: when the leases end the relay hands them over again
-// and another worker runs them (BullMQ's own stalled-job check may deliver them earlier; the claim then
-// finds the lease still held and lets the relay do it).
+// A job of a capped kind (4 deliveries per webhook endpoint, a partner's alerts) first takes one of its
+// group's slots, shared by every process (redis/slots.ts): that is what holds the cap across
+// processes. A worker holding a slot goes on with the group's next due rows, claimed from PostgreSQL,
+// until none is left; the BullMQ jobs of those rows, deferred meanwhile, then find them taken or done.
+//
+// The row's lease is the one every job has (lease.ts: 30 s), renewed while the handler runs, as is the
+// group slot while its holder works. A worker killed mid-job leaves its rows leased and its slots
+// taken: when the leases end (30 s at most) the relay hands the rows over again and another worker
+// runs them (BullMQ's own stalled-job check may deliver them earlier; the claim then finds the lease
+// still held and lets the relay do it).
 import { type Job, type Queue, Worker } from 'bullmq'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { RedisHandle } from '../redis/connect.js'
-import type { GroupSlots } from '../redis/slots.js'
+import type { GroupSlots, Slot } from '../redis/slots.js'
+import { jobLeaseMs, LeaseRenewal } from './lease.js'
 import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
 import { type BullJobData, bullQueue, bullQueueName } from './redis-transport.js'
-import { runAndSettle } from './settle.js'
-import type { SqlJobQueue } from './sql-queue.js'
-import { settleWithin } from './wakeup.js'
+import { runJob } from './run-job.js'
+import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
+import { waitAtMost } from './wakeup.js'
 
 /** A BullMQ job whose row is not there may belong to a transaction that has not committed yet. */
 const uncommittedGraceMs = 5_000
@@ -30,6 +38,7 @@ export class RedisJobRunner implements JobRunner {
   /** Where deferred deliveries are handed again (made on first use). */
   private queue: Queue<BullJobData> | null = null
   private kinds = new Map<string, JobKindEntry>()
+  private readonly leases: LeaseRenewal
 
   constructor(
     private readonly o: {
@@ -42,7 +51,9 @@ export class RedisJobRunner implements JobRunner {
       concurrency: number
       holdMs?: number
     },
-  ) {}
+  ) {
+    this.leases = new LeaseRenewal({ queue: o.queue, log: o.log })
+  }
 
   start(catalogue: JobCatalogue): void {
     if (this.worker) return
@@ -55,6 +66,12 @@ export class RedisJobRunner implements JobRunner {
       // lease, not BullMQ's count, decides whether it runs (a failed BullMQ job would be removed and
       // wait for the relay's sweep instead).
       maxStalledCount: Number.MAX_SAFE_INTEGER,
+      // A BullMQ job is only a wake-up: one taken by a worker that died before it claimed the row (its
+      // claim waiting for a write batch) comes back within about 25 s (its lock, renewed every 7.5 s
+      // while the worker lives, and a stalled check every 5 s), no later than the rows that worker had
+      // claimed come back by their lease.
+      lockDuration: 15_000,
+      stalledInterval: 5_000,
     })
     worker.on('error', (err) => this.o.log.warn({ err }, 'the Redis queue worker failed; it reconnects'))
     worker.on('failed', (job, err) =>
@@ -71,7 +88,7 @@ export class RedisJobRunner implements JobRunner {
     if (!worker) return
     this.worker = null
     let closed = false
-    await settleWithin(
+    await waitAtMost(
       [
         worker.close().then(() => {
           closed = true
@@ -90,29 +107,56 @@ export class RedisJobRunner implements JobRunner {
     // A kind this version does not know (a newer one queued it): leave it for a worker that does.
     if (!kind) return this.defer(job, 60_000)
     const { id, group } = job.data
+    // Young: a row not there may belong to a transaction not committed yet (from the first hand-over).
+    const young = Date.now() - (job.data.since ?? job.timestamp) < uncommittedGraceMs
     const cap = group !== null ? kind.perGroup : undefined
-    const slot =
-      group !== null && cap !== undefined ? await this.o.groups.take(group, cap, kind.leaseMs) : null
-    if (slot === false) {
-      // The group is at its cap in some process: try again soon, a little later each time.
+    const first = group !== null && cap !== undefined ? await this.o.groups.take(group, cap) : null
+    if (first === false) {
+      // The group is at its cap in some process. A row that is gone, or that a slot holder took, is
+      // not waited for; otherwise try again soon, a little later each time.
+      if (!young) {
+        const at = await this.o.queue.pendingAt(id)
+        if (at === null || at > this.o.clock()) return
+      }
       return this.defer(job, Math.min(2000, 100 * 2 ** Math.min(deferrals(job), 5)))
     }
+    /** The group slot this worker holds now (given back early by a handler's groupDone). */
+    let slot: Slot | null = first
+    const giveBack = () => {
+      const held = slot
+      slot = null
+      return held
+        ?.release()
+        .catch((err) => this.o.log.warn({ err, group }, 'a group slot was not given back'))
+    }
     try {
-      const [claimed] = await this.o.queue.claimIds([id], kind.leaseMs)
-      if (!claimed) {
+      const [claimed] = await this.o.queue.claimIds([id], jobLeaseMs)
+      if (!claimed && young) {
         // Finished, dead, leased by another runner, scheduled later, not committed yet, or due but
         // locked by a change still committing that counted on it (sql-queue.ts, insertJobs). Only the
         // last two are worth waiting for; the relay hands over the others when they are due.
-        const young = Date.now() - job.timestamp < uncommittedGraceMs
-        if (young) {
-          const at = await this.o.queue.pendingAt(id)
-          if (at === null || at <= this.o.clock()) return this.defer(job, 250 * (deferrals(job) + 1))
-        }
-        return
+        const at = await this.o.queue.pendingAt(id)
+        if (at === null || at <= this.o.clock()) return this.defer(job, 250 * (deferrals(job) + 1))
       }
-      if ((await runAndSettle(this.o, kind, claimed)) === 'done') this.finished++
+      // Holding one of its group's slots, the worker goes on with the group's due jobs until none is
+      // left (or, its slot given back early, until it cannot take one again), not once stopping: a
+      // group at its cap is worked through at the pace of its slots, not of deferred retries.
+      const nextOf = async (): Promise<ClaimedJob | null> => {
+        if (group === null || cap === undefined || !this.worker) return null
+        slot ??= (await this.o.groups.take(group, cap)) || null
+        if (!slot) return null
+        return (await this.o.queue.claimNextOf(group, 1, jobLeaseMs))[0] ?? null
+      }
+      for (let next = claimed ?? (await nextOf()); next; next = await nextOf()) {
+        const letGo = this.leases.hold(next)
+        try {
+          if ((await runJob(this.o, kind, next, () => void giveBack(), letGo)) === 'done') this.finished++
+        } finally {
+          letGo()
+        }
+      }
     } finally {
-      if (slot) await slot.release()
+      await giveBack()
     }
   }
 
@@ -121,14 +165,19 @@ export class RedisJobRunner implements JobRunner {
     this.queue ??= bullQueue(this.o.redis, this.o.log)
     const n = deferrals(job) + 1
     const base = job.id?.replace(/~d\d+$/, '') ?? job.data.id
-    await this.queue.add(job.name, job.data, {
-      jobId: `${base}~d${n}`,
-      delay: ms + Math.floor(Math.random() * 50),
-    })
+    await this.queue.add(
+      job.name,
+      { ...job.data, since: job.data.since ?? job.timestamp },
+      {
+        jobId: `${base}~d${n}`,
+        delay: ms + Math.floor(Math.random() * 50),
+      },
+    )
   }
 
   async stop(graceMs: number): Promise<void> {
     await this.stopWorker(graceMs)
+    await this.leases.stop()
     await this.queue?.close()
     this.queue = null
   }

@@ -15,7 +15,7 @@
 // - The worker (redis-runner.ts) claims the job's row in PostgreSQL before running it, exactly as the
 //   embedded runner does, so a job runs once per claim whatever BullMQ delivers twice.
 //
-// docs/decisions.md, "Scale-out: the queue", says why it is built this way.
+// docs/decisions/scale-out/hand-over-and-relay.md says why it is built this way.
 import { Queue } from 'bullmq'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
@@ -35,6 +35,8 @@ export const bullQueueName = 'jobs'
 export interface BullJobData {
   id: string
   group: string | null
+  /** A copy handed over again by a worker (redis-runner.ts): when the first was (ms since the epoch). */
+  since?: number
 }
 
 /**
@@ -80,8 +82,8 @@ export class RedisJobQueue implements JobProducer {
       queue: Queue<BullJobData>
       clock: Clock
       log: FastifyBaseLogger
-      /** Told when jobs became due in PostgreSQL without a hand-over (resumed): the relay looks now. */
-      onDue?: () => void
+      /** Woken when jobs became due in PostgreSQL without a hand-over (resumed): it looks now. */
+      relay?: Pick<QueueRelay, 'wake'>
     },
   ) {}
 
@@ -123,7 +125,7 @@ export class RedisJobQueue implements JobProducer {
 
   async resume(tx: Store, key: string): Promise<number> {
     const n = await this.o.sql.resume(tx, key)
-    if (n > 0) setImmediate(() => this.o.onDue?.())
+    if (n > 0) setImmediate(() => this.o.relay?.wake())
     return n
   }
 }

@@ -30,7 +30,7 @@ export class Wakeup {
 }
 
 /**
- * The shape of the background loops (the job runner, the webhook dispatcher, the queue relay): started
+ * The shape of the background loops (the job runner, the queue relay): started
  * once, a body that turns while `running` and sleeps between turns, woken early by notifications, and
  * stopped by waiting for the turn in progress to end.
  */
@@ -74,7 +74,7 @@ export class BackgroundLoop {
 }
 
 /** Waits for the work in flight to settle, or for `graceMs`, whichever comes first. */
-export async function settleWithin(work: Iterable<Promise<unknown>>, graceMs: number): Promise<void> {
+export async function waitAtMost(work: Iterable<Promise<unknown>>, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   await Promise.race([
     Promise.allSettled([...work]),

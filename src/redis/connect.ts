@@ -1,7 +1,7 @@
-// The Redis of a scale-out installation (REDIS_URL, with PostgreSQL): the job queue's transport
-// (BullMQ), the rate limits every process shares, the per-endpoint and per-group slots, and the
-// configuration-changed notices. PostgreSQL stays the source of truth: nothing here is the only copy
-// of anything, so an emptied Redis loses no alert (docs/decisions.md, "Scale-out").
+// The Redis of a scale-out installation (REDIS_URL, with PostgreSQL): the job queue's transport (BullMQ),
+// the rate limits every process shares, the per-endpoint and per-group slots, and the configuration-changed
+// notices. PostgreSQL stays the source of truth: nothing here is the only copy of anything, so an emptied
+// Redis loses no alert (docs/decisions/scale-out/postgres-keeps-every-job.md).
 //
 // One connection for commands, shared; a connection of its own for each thing that blocks or
 // subscribes (BullMQ's worker, the notice subscriber), made with `duplicate()` and closed with the rest.

@@ -1,7 +1,7 @@
-// Rate limiters counted once for the installation (issue 14). The composition root picks the store:
-// without Redis each limiter counts in this process's memory (one process: the count is the
-// installation's); with Redis every process counts in the same Redis keys, so a vendor limited to
-// 600 alerts a minute gets 600 across all api processes, not 600 per process.
+// Rate limiters counted once for the installation (docs/decisions/scale-out/shared-limiters.md). The
+// composition root picks the store: without Redis each limiter counts in this process's memory (one
+// process: the count is the installation's); with Redis every process counts in the same Redis keys, so a
+// vendor limited to 600 alerts a minute gets 600 across all api processes, not 600 per process.
 //
 // Redis unreachable (down, restarting, slower than `commandTimeoutMs`): the limiter counts in this
 // process's memory instead (rate-limiter-flexible's insuranceLimiter) and logs it, at most once per
@@ -100,4 +100,9 @@ class Insurance extends RateLimiterMemory {
     this.used()
     return super.delete(key, options)
   }
+}
+
+/** The one choice of where limits are counted: in Redis for every process (REDIS_URL), else here. */
+export function limitersFor(redis: RedisHandle | null, log: FastifyBaseLogger): LimiterFactory {
+  return redis ? redisLimiters(redis, log) : memoryLimiters
 }

@@ -1,15 +1,16 @@
-// "The configuration changed": the notice that lets every process drop its cached copies (issue 14).
-// A process that changes configuration publishes after the change committed; its own copies are
-// cleared at once, before publish returns, as they always were. With Redis the notice goes out on the
-// installation's channel (`prefix:config-changed`) and every other process clears its copies when it
-// arrives, within milliseconds; without Redis there is one process (SQLite) or no other process
-// hears (PostgreSQL alone), and the caches' own short lifetimes are what other processes rely on.
+// "The configuration changed": the notice that lets every process drop its cached copies
+// (docs/decisions/scale-out/configuration-notices.md). A process that changes configuration publishes after
+// the change committed; its own copies are cleared at once, before publish returns, as they always were.
+// With Redis the notice goes out on the installation's channel (`prefix:config-changed`) and every other
+// process clears its copies when it arrives, within milliseconds; without Redis there is one process
+// (SQLite) or no other process hears (PostgreSQL alone), and the caches' own short lifetimes are what other
+// processes rely on.
 //
-// Redis pub/sub delivers a message only to those subscribed when it is published: a notice published
-// while this process's subscriber connection was down is lost. So each time the subscription is
-// (re)made, subscribers hear `all` and forget everything they cached: a gap costs one fresh read of
-// each thing, never a stale answer kept. A notice that could not be published at all (the publisher
-// lost Redis) is covered by the caches' lifetimes, which stay short (docs/decisions.md, "Scale-out").
+// Redis pub/sub delivers a message only to those subscribed when it is published: a notice published while
+// this process's subscriber connection was down is lost. So each time the subscription is (re)made,
+// subscribers hear `all` and forget everything they cached: a gap costs one fresh read of each thing, never
+// a stale answer kept. A notice that could not be published at all (the publisher lost Redis) is covered by
+// the caches' lifetimes, which stay short (docs/decisions/scale-out/missed-notice.md).
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
@@ -122,4 +123,9 @@ export function redisNotices(redis: RedisHandle, log: FastifyBaseLogger): Config
       if (subscriber.status === 'ready') await subscriber.unsubscribe(channel).catch(() => {})
     },
   }
+}
+
+/** The one choice of how notices travel: through Redis to every process (REDIS_URL), else within this one. */
+export function noticesFor(redis: RedisHandle | null, log: FastifyBaseLogger): ConfigNotices {
+  return redis ? redisNotices(redis, log) : localNotices()
 }

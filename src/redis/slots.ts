@@ -1,6 +1,9 @@
-// Slots of a group shared by every process (a kind's `perGroup` cap: one usage push per service and
-// account at a time, a partner's alerts at once), leased in Redis with redis-semaphore: a slot whose
-// holder died comes back by itself when its lease ends.
+// Slots of a group shared by every process (a kind's `perGroup` cap: 4 deliveries in flight to one
+// vendor endpoint, one usage push per service and account at a time, a partner's alerts at once),
+// leased in Redis with redis-semaphore under `<prefix>:group:<group>`. A slot is taken for one job
+// run; its lease is the job's (the runner says how long: 30 s) and is renewed while the job runs, so a
+// slot whose holder died comes back by itself within one lease, with nothing to clean up.
+import type { FastifyBaseLogger } from 'fastify'
 import { Semaphore } from 'redis-semaphore'
 import type { RedisHandle } from './connect.js'
 
@@ -9,18 +12,45 @@ export interface Slot {
 }
 
 export interface GroupSlots {
-  /** One of the group's `limit` slots for up to `leaseMs`, or false when all are taken. */
-  take(group: string, limit: number, leaseMs: number): Promise<Slot | false>
+  /** One of the group's `limit` slots, kept while it is held, or false when all are taken. */
+  take(group: string, limit: number): Promise<Slot | false>
 }
 
-export function redisGroupSlots(redis: Pick<RedisHandle, 'client' | 'key'>): GroupSlots {
+/**
+ * redis-semaphore's counting semaphore under the key it is given: the library prefixes `semaphore:`,
+ * which would put the key outside the installation's REDIS_PREFIX (connect.ts: every key starts with
+ * it). A renewal that fails because Redis cannot be asked keeps the slot rather than throwing from the
+ * library's timer (an unhandled rejection); if the lease did run out meanwhile, the next renewal that
+ * reaches Redis reports the slot lost.
+ */
+class PrefixedSemaphore extends Semaphore {
+  constructor(...args: ConstructorParameters<typeof Semaphore>) {
+    super(...args)
+    this._key = args[1]
+  }
+
+  protected override async _refresh(): Promise<boolean> {
+    try {
+      return await super._refresh()
+    } catch {
+      return true
+    }
+  }
+}
+
+export function redisGroupSlots(
+  redis: Pick<RedisHandle, 'client' | 'key'>,
+  o: { log: FastifyBaseLogger; leaseMs: number; renewEveryMs: number },
+): GroupSlots {
   return {
-    async take(group, limit, leaseMs) {
-      const semaphore = new Semaphore(redis.client, redis.key('group', group), limit, {
-        lockTimeout: leaseMs,
+    async take(group, limit) {
+      const semaphore = new PrefixedSemaphore(redis.client, redis.key('group', group), limit, {
+        lockTimeout: o.leaseMs,
         acquireAttemptsLimit: 1,
-        // The lease covers the job's own lease: nothing to refresh, and no timer per job.
-        refreshInterval: 0,
+        refreshInterval: o.renewEveryMs,
+        // Only when a renewal reached Redis and found the lease gone (Redis emptied, or unreachable for
+        // longer than the lease): the job goes on, and the group may pass its cap by one until it ends.
+        onLockLost: (err) => o.log.warn({ err, group }, 'a group slot was lost while its job ran'),
       })
       if (!(await semaphore.tryAcquire())) return false
       return { release: () => semaphore.release() }

@@ -1,10 +1,12 @@
 // Reading and replaying webhook deliveries, for the partner (their integrations' events) and the
-// operator (any vendor). Replays keep the delivery's webhook-id and get one manual attempt each.
+// operator (any vendor). Replays keep the delivery's webhook-id and get one manual attempt each: a
+// delivery job queued in the replay's transaction (delivery-job.ts).
 import type { Store } from '../db/store.js'
+import { page, readCursor } from '../domain/cursor.js'
 import { type Delivery, type DeliveryStatus, errorForPartner } from '../domain/delivery.js'
 import type { Actor } from '../domain/operator-audit.js'
-import { ApiError } from '../http/errors.js'
-import { decodeCursor, page } from '../http/pagination.js'
+import { notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
+import type { DeliveryJobs } from './delivery-job.js'
 
 export interface DeliveryScope {
   partnerId?: string
@@ -35,8 +37,8 @@ export function deliveryView(d: Delivery, attempts: AttemptsById) {
 }
 
 /**
- * A delivery as the partner sees it (issue 10 §4): status, timing and HTTP codes of every attempt,
- * but neither the vendor's webhook URL nor what the vendor's endpoint answered.
+ * A delivery as the partner sees it (docs/webhooks.md#attempt-log): status, timing and HTTP codes of
+ * every attempt, but neither the vendor's webhook URL nor what the vendor's endpoint answered.
  */
 export function partnerDeliveryView(d: Delivery, attempts: AttemptsById) {
   const { attemptLog, lastError, ...rest } = deliveryView(d, attempts)
@@ -60,39 +62,46 @@ export type DeliveryViewOf<V> = (d: Delivery, attempts: AttemptsById) => V
 export class DeliveryReads<V> {
   constructor(
     private readonly store: Store,
-    private readonly wake: () => void,
+    /** Replayed deliveries get their job in the replay's transaction, handed over once it committed. */
+    private readonly jobs: Pick<DeliveryJobs, 'enqueue' | 'handOver'>,
     private readonly clock: () => Date,
     /** What this audience sees of a delivery. */
     private readonly view: DeliveryViewOf<V>,
   ) {}
 
   async list(scope: DeliveryScope, q: { status?: DeliveryStatus; cursor?: string; limit: number }) {
+    const before = readCursor(q.cursor)
+    if (!before.ok) return before
     const rows = await this.store.deliveries.list({
       ...scope,
       status: q.status,
-      before: decodeCursor(q.cursor),
+      before: before.value,
       limit: q.limit + 1,
     })
     const { data, nextCursor } = page(rows, q.limit, (d) => d.id)
     const attempts = await this.store.deliveries.attempts(data.map((d) => d.id))
-    return { data: data.map((d) => this.view(d, attempts)), nextCursor }
+    return ok({ data: data.map((d) => this.view(d, attempts)), nextCursor })
   }
 
-  async get(scope: DeliveryScope, id: string) {
-    const d = await this.find(scope, id)
-    return this.view(d, await this.store.deliveries.attempts([d.id]))
+  async get(scope: DeliveryScope, id: string): Promise<Result<V>> {
+    const found = await this.find(scope, id)
+    if (!found.ok) return found
+    return ok(this.view(found.value, await this.store.deliveries.attempts([found.value.id])))
   }
 
   /** Replays one dead delivery; `by`: the operator, whose replays are audited. */
-  async replayOne(scope: DeliveryScope, id: string, by?: Actor) {
-    const d = await this.find(scope, id)
+  async replayOne(scope: DeliveryScope, id: string, by?: Actor): Promise<Result<V>> {
+    const found = await this.find(scope, id)
+    if (!found.ok) return found
+    const d = found.value
     if (d.status !== 'dead') {
-      throw new ApiError('CONFLICT', `Delivery '${id}' is ${d.status}; only dead deliveries are replayed.`)
+      return refuse('CONFLICT', `Delivery '${id}' is ${d.status}; only dead deliveries are replayed.`)
     }
-    await this.checkEndpoint(d.vendorId)
+    const disabled = await this.disabledEndpoint(d.vendorId)
+    if (disabled) return disabled
     const now = this.clock().toISOString()
     await this.store.transaction(async (tx) => {
-      await tx.deliveries.replay({ ...scope, ids: [id] }, now)
+      await this.jobs.enqueue(tx, await tx.deliveries.replay({ ...scope, ids: [id] }, now))
       const summary = { vendorId: d.vendorId, eventType: d.eventType }
       await tx.audit.record(
         by,
@@ -100,15 +109,18 @@ export class DeliveryReads<V> {
         now,
       )
     })
-    this.wake()
+    this.jobs.handOver()
     return this.get(scope, id)
   }
 
-  async replayDead(scope: DeliveryScope, since: string, by?: Actor) {
-    if (scope.vendorId) await this.checkEndpoint(scope.vendorId)
+  async replayDead(scope: DeliveryScope, since: string, by?: Actor): Promise<Result<{ replayed: number }>> {
+    const disabled = scope.vendorId ? await this.disabledEndpoint(scope.vendorId) : null
+    if (disabled) return disabled
     const now = this.clock().toISOString()
     const replayed = await this.store.transaction(async (tx) => {
-      const replayed = await tx.deliveries.replay({ ...scope, deadSince: since }, now)
+      const deliveries = await tx.deliveries.replay({ ...scope, deadSince: since }, now)
+      await this.jobs.enqueue(tx, deliveries)
+      const replayed = deliveries.length
       // Without a vendor the replay covers every vendor's deliveries: the target is then '*'.
       const target = scope.vendorId
         ? ({ targetType: 'vendor', targetId: scope.vendorId } as const)
@@ -120,29 +132,31 @@ export class DeliveryReads<V> {
       )
       return replayed
     })
-    this.wake()
-    return { replayed }
+    this.jobs.handOver()
+    return ok({ replayed })
   }
 
-  private async find(scope: DeliveryScope, id: string): Promise<Delivery> {
+  private async find(scope: DeliveryScope, id: string): Promise<Result<Delivery>> {
     const d = await this.store.deliveries.get(id)
     if (
       !d ||
       (scope.partnerId && d.partnerId !== scope.partnerId) ||
       (scope.vendorId && d.vendorId !== scope.vendorId)
     ) {
-      throw new ApiError('NOT_FOUND', `Delivery '${id}' was not found.`)
+      return notFound(`Delivery '${id}'`)
     }
-    return d
+    return ok(d)
   }
 
-  private async checkEndpoint(vendorId: string): Promise<void> {
+  /** The refusal for a replay while the vendor's endpoint is disabled, or null. */
+  private async disabledEndpoint(vendorId: string): Promise<Refused | null> {
     const vendor = await this.store.vendors.findById(vendorId)
     if (vendor?.webhookState === 'disabled') {
-      throw new ApiError(
+      return refuse(
         'CONFLICT',
         `The vendor's webhook endpoint is disabled (${vendor.webhookStateReason ?? 'no reason recorded'}); the operator enables it (PATCH /api/admin/vendors/${vendorId} {"webhookEnabled": true}) before a replay.`,
       )
     }
+    return null
   }
 }

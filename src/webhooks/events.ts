@@ -1,5 +1,5 @@
-// The bodies of the two webhook events of spec §6, exactly as vendors code against them: `module`,
-// `eventType` and a `payload`. status_update carries `messageId` and its recorded spelling
+// The bodies of the two webhook events (docs/contract.md#webhook-events), exactly as vendors code against
+// them: `module`, `eventType` and a `payload`. status_update carries `messageId` and its recorded spelling
 // `messageID`. Pure: callers pass every value.
 import type { Outcome } from '../domain/outcome.js'
 

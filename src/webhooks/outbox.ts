@@ -1,7 +1,8 @@
 // Puts webhook events into the outbox (the webhook_deliveries table) inside the caller's transaction,
-// so an event exists exactly when the change it reports committed. A vendor without a webhook URL
-// gets no deliveries; a disabled endpoint's deliveries are stored dead, ready for replay. Callers wake
-// the dispatcher once their transaction has committed.
+// with the delivery job that will send each (delivery-job.ts), so an event and its sending exist
+// exactly when the change it reports committed. A vendor without a webhook URL gets no deliveries; a
+// disabled endpoint's deliveries are stored dead, ready for replay. Callers hand the jobs over
+// (JobProducer.handOver) once their transaction has committed.
 import type { CatalogueSource } from '../catalogue/source.js'
 import type { Clock } from '../clock.js'
 import type { NewDelivery } from '../db/repositories/deliveries.js'
@@ -10,6 +11,7 @@ import type { Integration } from '../domain/integration.js'
 import { isActive } from '../domain/integration-state.js'
 import type { Outcome } from '../domain/outcome.js'
 import type { Vendor } from '../domain/vendor.js'
+import type { DeliveryJobs } from './delivery-job.js'
 import { stateSnapshot, statusUpdate } from './events.js'
 
 export class WebhookOutbox {
@@ -17,9 +19,10 @@ export class WebhookOutbox {
     private readonly clock: Clock,
     /** The partner's effective catalogue, for state_snapshot. */
     private readonly catalogues: Pick<CatalogueSource, 'peek'>,
+    private readonly jobs: Pick<DeliveryJobs, 'enqueue'>,
   ) {}
 
-  /** The status_update of one processed alert (spec §6.1). */
+  /** The status_update of one processed alert (docs/contract.md#webhook-events). */
   async statusUpdate(
     tx: Store,
     input: {
@@ -47,14 +50,15 @@ export class WebhookOutbox {
     })
   }
 
-  /** The state_snapshot of one integration as it is now (spec §6.2). */
+  /** The state_snapshot of one integration as it is now (docs/contract.md#webhook-events). */
   async stateSnapshot(tx: Store, integrationId: string): Promise<string | null> {
     const integration = await tx.integrations.findById(integrationId)
     if (!integration) return null
     const vendor = await tx.vendors.findById(integration.vendorId)
     if (!vendor) return null
     const mappings = await tx.mappings.list(integration.id)
-    // A disabled partner's integration accepts no alerts (issue 10), whatever its state.
+    // A disabled partner's integration accepts no alerts, whatever its state (docs/operations.md,
+    // "Credentials, disabled tenants and the audit log").
     const partnerDisabled = (await tx.integrations.tenantState(integration.id))?.partnerDisabled ?? null
     const body = stateSnapshot({
       isIntegrationActive: isActive(integration.settings.state) && partnerDisabled === null,
@@ -86,6 +90,11 @@ export class WebhookOutbox {
       vendor.webhookState === 'disabled'
         ? `The endpoint is disabled (${vendor.webhookStateReason ?? 'by the operator'}); replay once it is enabled.`
         : undefined
-    return tx.deliveries.insert({ ...d, vendorId: vendor.id, deadReason }, this.clock().toISOString())
+    const id = await tx.deliveries.insert(
+      { ...d, vendorId: vendor.id, deadReason },
+      this.clock().toISOString(),
+    )
+    if (id && !deadReason) await this.jobs.enqueue(tx, [{ id, vendorId: vendor.id }])
+    return id
   }
 }

@@ -1,4 +1,5 @@
-// What happens after a webhook delivery attempt (DESIGN §4, reference/webhooks.md §7.5 and §7.6). Pure.
+// What happens after a webhook delivery attempt: docs/webhooks.md#success, docs/webhooks.md#retry-schedule,
+// docs/webhooks.md#retry-after, docs/webhooks.md#gone and docs/webhooks.md#dead. Pure.
 import type { OutboundResult } from '../outbound/http.js'
 import { parseRetryAfter } from '../outbound/retry-after.js'
 

@@ -1,6 +1,7 @@
-// The durable job queue of the embedded deployment and the webhook outbox (DESIGN §4, §6).
-// A queued job's `run_at` doubles as its visibility timeout: claiming a job moves `run_at` to the end
-// of the lease, so a job whose worker died becomes due again by itself and one index serves both.
+// The durable job queue of the embedded deployment and the webhook outbox (docs/architecture.md,
+// docs/webhooks.md#at-least-once). A queued job's `run_at` doubles as its visibility timeout: claiming a
+// job moves `run_at` to the end of the lease, so a job whose worker died becomes due again by itself and
+// one index serves both.
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {

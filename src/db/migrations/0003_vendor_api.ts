@@ -1,10 +1,12 @@
-// Issue 4 (vendor API, catalogue, billing usage): the dynamic catalogue's per-integration credentials
-// and response mapping, and partners' service mappings for billing.
+// The vendor API, catalogue and billing usage: the dynamic catalogue's per-integration credentials
+// (docs/decisions/catalogue/credentials.md) and response mapping (docs/decisions/catalogue/adapter.md), and
+// partners' service mappings for billing (docs/decisions/billing/service-mappings.md).
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const s = db.schema
-  // How to read a differently shaped vendor GET /product-groups answer (spec §4.7); JSON, null = as specified.
+  // How to read a differently shaped vendor GET /product-groups answer (docs/contract.md#vendor-endpoints);
+  // JSON, null = the contract's shape.
   await s.alterTable('vendors').addColumn('product_groups_mapping', 'text').execute()
   // The credentials the partner configured for calling the vendor's catalogue endpoint; encrypted JSON.
   await s.alterTable('integrations').addColumn('vendor_credentials_enc', 'text').execute()

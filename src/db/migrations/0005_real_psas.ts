@@ -1,8 +1,8 @@
-// Issue 9 (real PSAs): a rule may name the status a RESOLVED alert closes its ticket with; the sandbox
-// PSA tags its tickets with the correlationId as real PSAs do (ConnectWise externalXRef, Autotask
-// externalID), so a create retried after a crash finds and adopts the ticket; and a job may belong to
-// a group (an alert job: its partner) whose jobs the runner holds to a number in flight, so one
-// partner's slow PSA cannot take every worker slot.
+// Real PSAs (docs/psa/README.md): a rule may name the status a RESOLVED alert closes its ticket with; the
+// sandbox PSA tags its tickets with the correlationId as real PSAs do (ConnectWise externalXRef, Autotask
+// externalID), so a create retried after a crash finds and adopts the ticket; and a job may belong to a
+// group (an alert job: its partner) whose jobs the runner holds to a number in flight, so one partner's
+// slow PSA cannot take every worker slot.
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
-// Issue 10 (what we did in a PSA is never forgotten): a PSA call's effect is written down the moment
-// the call succeeds, before the outcome is recorded. A row lives until its alert's outcome is
-// recorded (same transaction) or another attempt of the same call adopts it; one left over is an
+// What we did in a PSA is never forgotten (docs/decision-table.md#psa-effect-first): a PSA call's effect is
+// written down the moment the call succeeds, before the outcome is recorded. A row lives until its alert's
+// outcome is recorded (same transaction) or another attempt of the same call adopts it; one left over is an
 // effect whose outcome could not be recorded, and tells a retry not to repeat it.
 import type { Kysely } from 'kysely'
 

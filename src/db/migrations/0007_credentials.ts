@@ -1,9 +1,9 @@
-// Issue 10 §3 (credentials rotated and revoked, tenants disabled, operator audit). Each rotatable
-// credential keeps the one it replaced beside it until an overlap window ends (previous_*_expires_at);
-// the client secret and the organization token count their generations, and an access token records
-// the generations it was issued under, so a token dies with the secret that minted it. A vendor or
-// partner may be disabled. A job may be held for a key (a disabled tenant) and resumed by it. Every
-// operator action is a row of operator_audit.
+// Credentials rotated and revoked, tenants disabled, operator audit
+// (docs/operations.md#credentials-disabled-tenants-and-the-audit-log). Each rotatable credential keeps the
+// one it replaced beside it until an overlap window ends (previous_*_expires_at); the client secret and the
+// organization token count their generations, and an access token records the generations it was issued
+// under, so a token dies with the secret that minted it. A vendor or partner may be disabled. A job may be
+// held for a key (a disabled tenant) and resumed by it. Every operator action is a row of operator_audit.
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {

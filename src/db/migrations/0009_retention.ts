@@ -1,6 +1,6 @@
-// Issue 10 §4 (bounded growth): indexes that let the pruner find rows past their age without reading
-// whole tables, one batch at a time, oldest first; and the one that counts a vendor's active tokens
-// when it asks for another.
+// Bounded growth (docs/decisions/bounded-growth/how-it-prunes.md): indexes that let the pruner find rows
+// past their age without reading whole tables, one batch at a time, oldest first; and the one that counts a
+// vendor's active tokens when it asks for another.
 import type { Kysely } from 'kysely'
 
 const indexes: { name: string; table: string; columns: string[] }[] = [

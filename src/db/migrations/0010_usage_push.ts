@@ -1,6 +1,6 @@
-// Issue 12 §6 (usage counts reach the PSA): a vendor service mapped to one account's billing line
-// (next to service_mappings, which names a PSA product for every account), the state of the last push
-// per service and account, and the sandbox PSA's billing lines.
+// Usage counts reach the PSA (docs/partner-api.md#usage-counts-reach-the-psas-billing): a vendor service
+// mapped to one account's billing line (next to service_mappings, which names a PSA product for every
+// account), the state of the last push per service and account, and the sandbox PSA's billing lines.
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {

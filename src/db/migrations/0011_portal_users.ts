@@ -1,10 +1,10 @@
-// Issue 13 (the partner portal's API): the people of a partner who sign in to the portal, their
-// sessions, and what the dashboard reads. A user's email is unique across partners, so that signing
-// in needs only an email and a password. The password hash is null until the invite is accepted; the
-// invite token and the session cookie are stored only as SHA-256 digests (they are random). Events
-// gain the machine code of their failure (`error`) so that failures can be grouped by cause, and an
-// index that counts an integration's events over a time range (the overview's last 24 hours). A
-// session's CSRF token is not stored: it is derived from the cookie (domain/portal.ts).
+// The partner portal's API (docs/partner-api.md#portal-users-and-sessions): the people of a partner who
+// sign in to the portal, their sessions, and what the dashboard reads. A user's email is unique across
+// partners, so that signing in needs only an email and a password. The password hash is null until the
+// invite is accepted; the invite token and the session cookie are stored only as SHA-256 digests (they are
+// random). Events gain the machine code of their failure (`error`) so that failures can be grouped by
+// cause, and an index that counts an integration's events over a time range (the overview's last 24 hours).
+// A session's CSRF token is not stored: it is derived from the cookie (domain/portal.ts).
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,17 +1,19 @@
 // The webhook outbox: one row per event to deliver (its id is the `webhook-id`, fixed for every retry
-// and replay), one row per attempt. `run_at` is the next attempt and, while an attempt is in flight,
-// the end of its lease, as in the job queue.
-import { type Kysely, type Selectable, sql } from 'kysely'
+// and replay), one row per attempt. The row is the record the partner and operator APIs show; `run_at`
+// is when its next attempt is due. A delivery job of the queue runs the attempts (webhooks/delivery-job.ts):
+// the job's claim is the only lease.
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from '../../domain/delivery.js'
+import type { WebhookEndpointState } from '../../domain/vendor.js'
 import { toBool } from '../rows.js'
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../schema.js'
 
 /**
  * `status` hidden from the planner, for statements that name their rows by id: SQLite (which keeps no
- * statistics here) would otherwise walk the (status, run_at) index through every pending delivery
- * instead of looking the ids up, so a claim cost grew with the backlog (520 µs for 8 of 5,000 pending,
- * 20 µs by id). PostgreSQL plans the same text by the primary key.
+ * statistics here) would otherwise walk an index on status through every pending delivery instead of
+ * looking the id up, so the cost grew with the backlog (520 µs for 8 of 5,000 pending, 20 µs by id).
+ * PostgreSQL plans the same text by the primary key.
  */
 const statusByScan = sql<string>`(${sql.ref('status')} || '')`
 
@@ -21,10 +23,6 @@ export type NewDelivery = Pick<
 > & {
   /** Dead from the start (the endpoint is disabled): kept for replay. */
   deadReason?: string
-}
-
-export interface ClaimedDelivery extends Delivery {
-  leaseToken: string
 }
 
 function toDelivery(r: Selectable<WebhookDeliveriesTable>): Delivery {
@@ -83,8 +81,38 @@ export interface AttemptRecord {
   now: string
 }
 
+/** What a delivery's attempt depends on of its vendor: whether it may be sent now. */
+export interface DeliveryEndpoint {
+  vendorId: string
+  vendorDisabled: boolean
+  hasUrl: boolean
+  state: WebhookEndpointState
+}
+
 export class DeliveryRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * The vendor's endpoint as a delivery needs it; null when the vendor is gone. `waitForChanges`: a
+   * change to the vendor still committing is waited for and read (PostgreSQL: FOR SHARE), so that a
+   * delivery held just now is checked against an enabling that raced it.
+   */
+  async endpoint(vendorId: string, waitForChanges = false): Promise<DeliveryEndpoint | null> {
+    const locking = waitForChanges && this.db.getExecutor().adapter instanceof PostgresAdapter
+    const row = await this.db
+      .selectFrom('vendors')
+      .select(['id', 'disabled_at', 'webhook_url', 'webhook_state'])
+      .where('id', '=', vendorId)
+      .$if(locking, (q) => q.forShare())
+      .executeTakeFirst()
+    if (!row) return null
+    return {
+      vendorId: row.id,
+      vendorDisabled: row.disabled_at !== null,
+      hasUrl: row.webhook_url !== null,
+      state: row.webhook_state as WebhookEndpointState,
+    }
+  }
 
   /** Stores a delivery; null (and nothing stored) when its messageId has a delivery already. */
   async insert(d: NewDelivery, now: string): Promise<string | null> {
@@ -104,7 +132,6 @@ export class DeliveryRepository {
         attempt_count: 0,
         manual: 0,
         run_at: now,
-        lease_token: null,
         last_status: null,
         last_error: d.deadReason ?? null,
         created_at: now,
@@ -117,63 +144,12 @@ export class DeliveryRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? id : null
   }
 
-  /** Each active endpoint (vendor) with when its next pending delivery is due (null: none). A disabled
-   * vendor's deliveries wait: they are kept as they are and go out once it is enabled again. */
-  async nextDuePerVendor(): Promise<{ vendorId: string; next: string | null }[]> {
-    return this.db
-      .selectFrom('vendors as v')
-      .select((eb) => [
-        'v.id as vendorId',
-        eb
-          .selectFrom('webhook_deliveries as d')
-          .select((e) => e.fn.min('d.run_at').as('m'))
-          .whereRef('d.vendor_id', '=', 'v.id')
-          .where('d.status', '=', 'pending')
-          .as('next'),
-      ])
-      .where('v.webhook_state', '=', 'active')
-      .where('v.webhook_url', 'is not', null)
-      .where('v.disabled_at', 'is', null)
-      .execute()
-  }
-
-  /** The ids of one endpoint's due deliveries, oldest first. */
-  async dueForVendor(vendorId: string, now: string, limit: number): Promise<string[]> {
-    // Ids only, from the (vendor_id, status, run_at) index and the row id: the claim returns the rows.
-    const rows = await this.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('vendor_id', '=', vendorId)
-      .where('status', '=', 'pending')
-      .where('run_at', '<=', now)
-      .orderBy('run_at')
-      .limit(limit)
-      .execute()
-    return rows.map((r) => r.id)
-  }
-
-  /** Takes one due delivery for `leaseMs`; null if another worker took it first. */
-  async claim(id: string, now: string, leaseUntil: string): Promise<ClaimedDelivery | null> {
-    return (await this.claimMany([id], now, leaseUntil))[0] ?? null
-  }
-
-  /** Takes the due deliveries of `ids` in one statement; those another worker took first are left out. */
-  async claimMany(ids: readonly string[], now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
-    if (ids.length === 0) return []
-    const leaseToken = uuidv7()
-    const rows = await this.db
-      .updateTable('webhook_deliveries')
-      .set({ run_at: leaseUntil, lease_token: leaseToken })
-      .where('id', 'in', ids)
-      .where(statusByScan, '=', 'pending')
-      .where('run_at', '<=', now)
-      .returningAll()
-      .execute()
-    return rows.map((row) => ({ ...toDelivery(row), leaseToken }))
-  }
-
-  /** Records one attempt and the delivery's new state; run it in a transaction (Store.transaction). */
-  async recordAttempt(d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
+  /**
+   * Records one attempt and the delivery's new state; run it in a transaction (Store.transaction).
+   * False, and nothing recorded, when the delivery changed since `d` was read (another attempt was
+   * recorded, or the endpoint's 410 made it dead meanwhile).
+   */
+  async recordAttempt(d: Delivery, r: AttemptRecord): Promise<boolean> {
     const updated = await this.db
       .updateTable('webhook_deliveries')
       .set((eb) => ({
@@ -181,7 +157,6 @@ export class DeliveryRepository {
         failed_attempts: r.failedAttempts,
         attempt_count: eb('attempt_count', '+', 1),
         run_at: r.runAt,
-        lease_token: null,
         manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
         last_status: r.lastStatus,
         last_error: r.lastError,
@@ -190,7 +165,8 @@ export class DeliveryRepository {
         dead_at: r.status === 'dead' ? r.now : null,
       }))
       .where('id', '=', d.id)
-      .where('lease_token', '=', d.leaseToken)
+      .where(statusByScan, '=', 'pending')
+      .where('attempt_count', '=', d.attemptCount)
       .executeTakeFirst()
     if (updated.numUpdatedRows === 0n) return false
     await this.db
@@ -212,46 +188,25 @@ export class DeliveryRepository {
     return true
   }
 
-  /** Gives claimed deliveries back unattempted (a dispatcher stopping before it sent them). */
-  async release(claims: readonly ClaimedDelivery[], now: string): Promise<void> {
-    if (claims.length === 0) return
-    await this.db
-      .updateTable('webhook_deliveries')
-      .set({ run_at: now, lease_token: null })
-      .where(statusByScan, '=', 'pending')
-      .where((eb) =>
-        eb.or(claims.map((c) => eb.and([eb('id', '=', c.id), eb('lease_token', '=', c.leaseToken)]))),
-      )
-      .execute()
-  }
-
-  /** Makes deliveries leased by a process that died due now (embedded mode, at start). */
-  async releaseOrphanedLeases(now: string): Promise<number> {
-    const r = await this.db
-      .updateTable('webhook_deliveries')
-      .set({ run_at: now, lease_token: null })
-      .where('status', '=', 'pending')
-      .where('lease_token', 'is not', null)
-      .executeTakeFirst()
-    return Number(r.numUpdatedRows)
-  }
-
   /** Moves every pending delivery of a vendor to dead (its endpoint was disabled). */
   async killPending(vendorId: string, reason: string, now: string): Promise<number> {
     const r = await this.db
       .updateTable('webhook_deliveries')
-      .set({ status: 'dead', dead_at: now, updated_at: now, last_error: reason, lease_token: null })
+      .set({ status: 'dead', dead_at: now, updated_at: now, last_error: reason })
       .where('vendor_id', '=', vendorId)
       .where('status', '=', 'pending')
       .executeTakeFirst()
     return Number(r.numUpdatedRows)
   }
 
-  /** Queues dead deliveries for one manual attempt each; `ids` or all of a scope dead since a time. */
+  /**
+   * Makes dead deliveries pending for one manual attempt each, `ids` or all of a scope dead since a
+   * time; answers which (their delivery jobs are queued by the caller, in the same transaction).
+   */
   async replay(
     scope: { partnerId?: string; vendorId?: string; ids?: readonly string[]; deadSince?: string },
     now: string,
-  ): Promise<number> {
+  ): Promise<{ id: string; vendorId: string }[]> {
     let q = this.db
       .updateTable('webhook_deliveries')
       .set({ status: 'pending', manual: 1, run_at: now, updated_at: now, dead_at: null })
@@ -260,8 +215,33 @@ export class DeliveryRepository {
     if (scope.vendorId) q = q.where('vendor_id', '=', scope.vendorId)
     if (scope.ids) q = q.where('id', 'in', scope.ids.length > 0 ? scope.ids : [''])
     if (scope.deadSince) q = q.where('dead_at', '>=', scope.deadSince)
-    const r = await q.executeTakeFirst()
-    return Number(r.numUpdatedRows)
+    const rows = await q.returning(['id', 'vendor_id']).execute()
+    return rows.map((r) => ({ id: r.id, vendorId: r.vendor_id }))
+  }
+
+  /** A delivery with its endpoint's state, in one read: what a delivery job looks at first. */
+  async withEndpoint(id: string): Promise<{ delivery: Delivery; endpoint: DeliveryEndpoint } | null> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
+      .selectAll('d')
+      .select([
+        'v.disabled_at as v_disabled_at',
+        'v.webhook_url as v_webhook_url',
+        'v.webhook_state as v_state',
+      ])
+      .where('d.id', '=', id)
+      .executeTakeFirst()
+    if (!row) return null
+    return {
+      delivery: toDelivery(row),
+      endpoint: {
+        vendorId: row.vendor_id,
+        vendorDisabled: row.v_disabled_at !== null,
+        hasUrl: row.v_webhook_url !== null,
+        state: row.v_state as WebhookEndpointState,
+      },
+    }
   }
 
   async get(id: string): Promise<Delivery | null> {

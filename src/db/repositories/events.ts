@@ -5,7 +5,8 @@ import type { EventStatus, IncidentStatus } from '../../domain/types.js'
 import { prepared, preparedRow } from '../prepared.js'
 import type { Database, EventsTable } from '../schema.js'
 
-// Every alert's outcome writes one event and looks for one first: prepared (issue 11).
+// Every alert's outcome writes one event and looks for one first: prepared
+// (docs/decisions/speed/prepared-outcome-writes.md).
 const insertEvent = preparedRow((db, row: Insertable<EventsTable>) =>
   db
     .insertInto('events')

@@ -1,5 +1,5 @@
-// The partner portal's users and their sessions (issue 13). Emails are stored trimmed and lower-cased
-// by the caller; invite tokens and session cookies only as digests.
+// The partner portal's users and their sessions (docs/partner-api.md#portal-users-and-sessions). Emails are
+// stored trimmed and lower-cased by the caller; invite tokens and session cookies only as digests.
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
 import type { PortalRole, PortalUser } from '../../domain/portal.js'
 import type { CreatedKey, KeyPage } from '../rows.js'

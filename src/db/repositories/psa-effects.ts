@@ -6,7 +6,8 @@ import type { EffectRow, PsaEffect } from '../../domain/psa-effect.js'
 import { preparedRow } from '../prepared.js'
 import type { Database, PsaEffectsTable } from '../schema.js'
 
-// Written and removed for every PSA call that changed something: prepared (issue 11).
+// Written and removed for every PSA call that changed something: prepared
+// (docs/decisions/speed/prepared-outcome-writes.md).
 const insertEffect = preparedRow((db, row: Insertable<PsaEffectsTable>) =>
   db
     .insertInto('psa_effects')
@@ -77,9 +78,10 @@ export class PsaEffectRepository {
    * and that this alert is another attempt of. A webhook-strategy effect is never an orphan: its own
    * job runs again and records it.
    *
-   * One query per way of matching, each on its own index (by request, by correlationId), and the
-   * oldest of what they find: the two ways joined by OR made SQLite build a row set per run, ten times
-   * the cost of both lookups, on every synchronous alert (issue 11). Each finds a handful at most.
+   * One query per way of matching, each on its own index (by request, by correlationId), and the oldest of
+   * what they find: the two ways joined by OR made SQLite build a row set per run, ten times the cost of
+   * both lookups, on every synchronous alert (docs/decisions/speed/orphan-lookup-two-queries.md). Each
+   * finds a handful at most.
    */
   async findOrphan(q: OrphanQuery): Promise<PsaEffect | null> {
     const orphans = (

@@ -1,4 +1,5 @@
-// A partner's mapping of the vendor's services to PSA products, for billing (issue 4).
+// A partner's mapping of the vendor's services to PSA products, for billing
+// (docs/decisions/billing/service-mappings.md).
 import type { Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 

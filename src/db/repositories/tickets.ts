@@ -7,8 +7,9 @@ import { containing } from '../like.js'
 import { prepared, preparedRow } from '../prepared.js'
 import type { Database, TicketsTable } from '../schema.js'
 
-// The writes of every create, prepared (issue 11): the reservation with its clean-up of dead creators'
-// reservations (by correlationId, or by it and the dedup key), and the completion.
+// The writes of every create, prepared (docs/decisions/speed/prepared-outcome-writes.md): the reservation
+// with its clean-up of dead creators' reservations (by correlationId, or by it and the dedup key), and the
+// completion.
 const deadCreating = (db: Kysely<Database>, integrationId: string, now: string) =>
   db
     .deleteFrom('tickets')

@@ -1,5 +1,6 @@
-// Usage pushed to the PSA (issue 12 §6): a service's billing line per account where the partner named
-// one, and the state of the last push per service and account that the partner sees.
+// Usage pushed to the PSA (docs/partner-api.md#usage-counts-reach-the-psas-billing): a service's billing
+// line per account where the partner named one, and the state of the last push per service and account that
+// the partner sees.
 import type { Kysely, Selectable } from 'kysely'
 import type { UsagePush } from '../../domain/usage-push.js'
 import type { Database, UsagePushesTable } from '../schema.js'

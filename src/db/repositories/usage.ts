@@ -1,6 +1,7 @@
-// Reading the vendor's usage counts (spec §4.6, DESIGN §2 "Billing"): the latest count per service
-// and account, and the history. Each POST …/count is one row; "latest" is the row with the highest id
-// (UUIDv7, time-ordered), the same order the history pages in.
+// Reading the vendor's usage counts (docs/contract.md#vendor-api-calls,
+// docs/decisions/billing/latest-and-history.md): the latest count per service and account, and the history.
+// Each POST …/count is one row; "latest" is the row with the highest id (UUIDv7, time-ordered), the same
+// order the history pages in.
 import type { Kysely, Selectable } from 'kysely'
 import type { UsageCount } from '../../domain/billing.js'
 import type { KeyPage } from '../rows.js'

@@ -1,4 +1,5 @@
-// What the vendor declares about an integration: accounts, services and usage counts (spec §4.6).
+// What the vendor declares about an integration: accounts, services and usage counts
+// (docs/contract.md#vendor-api-calls).
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { UsageCount, VendorAccount, VendorService } from '../../domain/billing.js'
 import { containing } from '../like.js'

@@ -1,11 +1,13 @@
-// Webhook deliveries with every attempt, and replay (DESIGN §4, §7): the partner sees the events of
+// Webhook deliveries with every attempt, and replay (docs/webhooks.md): the partner sees the events of
 // its integrations, the operator every vendor's. The partner sees status, timing and HTTP codes but
-// neither the vendor's webhook URL nor its endpoint's answers (issue 10 §4); the operator sees all.
+// neither the vendor's webhook URL nor its endpoint's answers (docs/webhooks.md#attempt-log); the
+// operator sees all.
 import Type, { type TSchema } from 'typebox'
 import { deliveryStatuses } from '../../domain/delivery.js'
 import type { Actor } from '../../domain/operator-audit.js'
 import type { App } from '../../http/app-types.js'
 import { actorOf, partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
 import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../http/schemas.js'
 import {
   DeliveryReads,
@@ -116,7 +118,7 @@ export function registerDeliveries(app: App, s: DeliveryRoutesDeps): void {
 }
 
 function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
-  const reads = new DeliveryReads(s.store, () => s.dispatcher.wake(), s.clock, a.view)
+  const reads = new DeliveryReads(s.store, s.deliveryJobs, s.clock, a.view)
   const VendorFilter = Type.Object({ vendorId: Type.Optional(Type.String({ maxLength: 64 })) })
   app.get(
     `${a.prefix}/deliveries`,
@@ -139,7 +141,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
         vendorId?: string
       }
       const scope = { ...a.scope(request), ...(q.vendorId ? { vendorId: q.vendorId } : {}) }
-      return reads.list(scope, { status: q.status, cursor: q.cursor, limit: q.limit ?? 50 })
+      return orRefuse(await reads.list(scope, { status: q.status, cursor: q.cursor, limit: q.limit ?? 50 }))
     },
   )
   app.get(
@@ -153,7 +155,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
         response: { 200: a.schema, ...failures(401, 404) },
       },
     },
-    async (request) => reads.get(a.scope(request), request.params.id),
+    async (request) => orRefuse(await reads.get(a.scope(request), request.params.id)),
   )
   app.post(
     `${a.prefix}/deliveries/:id/replay`,
@@ -167,7 +169,9 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await reads.replayOne(a.scope(request), request.params.id, a.actor(request))),
+      reply
+        .code(202)
+        .send(orRefuse(await reads.replayOne(a.scope(request), request.params.id, a.actor(request)))),
   )
   app.post(
     `${a.prefix}/deliveries/replay`,
@@ -187,7 +191,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       const scope = { ...a.scope(request), ...(body.vendorId ? { vendorId: body.vendorId } : {}) }
       return reply
         .code(202)
-        .send(await reads.replayDead(scope, new Date(body.since).toISOString(), a.actor(request)))
+        .send(orRefuse(await reads.replayDead(scope, new Date(body.since).toISOString(), a.actor(request))))
     },
   )
 }

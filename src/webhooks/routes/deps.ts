@@ -2,11 +2,12 @@
 import type { Clock } from '../../clock.js'
 import type { Store } from '../../db/store.js'
 import type { AuthHooks } from '../../http/auth.js'
-import type { WebhookDispatcher } from '../dispatcher.js'
+import type { DeliveryJobs } from '../delivery-job.js'
 
 export interface DeliveryRoutesDeps {
   auth: AuthHooks
   store: Store
   clock: Clock
-  dispatcher: Pick<WebhookDispatcher, 'wake'>
+  /** Replays queue their deliveries' jobs. */
+  deliveryJobs: Pick<DeliveryJobs, 'enqueue' | 'handOver'>
 }

@@ -10,8 +10,8 @@ import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
 
 export const defaultHoldMs = 10 * 60 * 1000
 
-export interface SettleDeps {
-  queue: Pick<SqlJobQueue, 'complete' | 'retryAt' | 'hold' | 'kill'>
+export interface RunJobDeps {
+  queue: Pick<SqlJobQueue, 'complete' | 'retryAt' | 'hold' | 'kill' | 'resumeNow'>
   clock: Clock
   log: FastifyBaseLogger
   /** How long a held job waits before it is looked at again if nothing resumes it (10 minutes). */
@@ -19,7 +19,7 @@ export interface SettleDeps {
 }
 
 /** What became of the job: `done` once removed, else how its row was left. */
-export type Settled = 'done' | 'retry' | 'hold' | 'dead' | 'unsettled'
+export type JobEnd = 'done' | 'retry' | 'hold' | 'dead' | 'unsettled'
 
 /** The runs that counted as failed attempts: every run but those that only waited. */
 const failures = (job: ClaimedJob) => job.attempts - job.waits
@@ -27,8 +27,20 @@ const failures = (job: ClaimedJob) => job.attempts - job.waits
 /** How long ago the job was queued. */
 const ageOf = (job: ClaimedJob, now: Date) => now.getTime() - Date.parse(job.createdAt)
 
-/** Runs a claimed job of `kind` and records the answer; never throws. */
-export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: ClaimedJob): Promise<Settled> {
+/**
+ * Runs a claimed job of `kind` and records the answer; never throws. `groupDone`: the runner's end of
+ * the job's turn in its group's cap, for the handler to call early (RunningJob.groupDone).
+ * `handlerDone`: called once the handler has answered, before the answer is written; the lease's
+ * renewal stops there (recording is one write, well within the lease), so a renewal racing the
+ * write that removes the job is not taken for a lease that ran out.
+ */
+export async function runJob(
+  deps: RunJobDeps,
+  kind: JobKindEntry,
+  job: ClaimedJob,
+  groupDone: () => void = () => {},
+  handlerDone: () => void = () => {},
+): Promise<JobEnd> {
   const { queue, clock, log } = deps
   try {
     let result: Awaited<ReturnType<JobKindEntry['run']>>
@@ -40,11 +52,13 @@ export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: Cl
         attempt: job.attempts,
         canRetry: canRetry(kind.retry, failures(job)),
         canWait: waitOf(kind.retry, 0, ageOf(job, clock())).free,
+        groupDone,
       })
     } catch (err) {
       log.error({ err, jobId: job.id, kind: job.kind }, 'job handler failed; the job runs again later')
       result = { kind: 'retry', reason: err instanceof Error ? err.message : String(err) }
     }
+    handlerDone()
     switch (result.kind) {
       case 'done':
         await queue.complete([job])
@@ -70,6 +84,10 @@ export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: Cl
       case 'hold': {
         const holdMs = deps.holdMs ?? defaultHoldMs
         await queue.hold(job, result.key, new Date(clock().getTime() + holdMs), result.reason)
+        if (result.stillHeld && !(await result.stillHeld())) {
+          await queue.resumeNow(result.key)
+          return 'retry'
+        }
         log.info({ jobId: job.id, kind: job.kind, key: result.key, reason: result.reason }, 'a job is held')
         return 'hold'
       }
@@ -80,7 +98,10 @@ export async function runAndSettle(deps: SettleDeps, kind: JobKindEntry, job: Cl
     }
   } catch (err) {
     // The queue itself failed (the database): the job keeps its lease and runs again after it.
-    log.error({ err, jobId: job.id, kind: job.kind }, 'could not settle a job; it runs again after its lease')
+    log.error(
+      { err, jobId: job.id, kind: job.kind },
+      'could not record what became of a job; it runs again after its lease',
+    )
     return 'unsettled'
   }
 }
