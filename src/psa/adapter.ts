@@ -1,9 +1,9 @@
-// One interface for every PSA. Adapters answer with values, never throw for a PSA's own failures:
-// an exception out of an adapter is a defect (DESIGN §3 row 20), a PsaFailure is row 19.
+// One interface for every PSA (PsaOperations). Adapters answer with values, never throw for a PSA's
+// own failures: an exception out of an adapter is a defect, a PsaFailure is the PSA failing
+// (docs/psa/README.md, "Adapters answer with values").
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import type { PsaKind } from '../domain/partner.js'
-import type { TicketDefaultsValue } from './settings.js'
 
 /** A partner's connection to one PSA: its settings, already checked against their kind's schema. */
 export interface PsaConnection<S> {
@@ -154,71 +154,47 @@ export interface UsageCall extends PsaCall {
   effectiveDate: string
 }
 
-/** What one PSA kind does, given a connection with that kind's settings. */
-export interface PsaAdapter<S> {
-  /** Checks the connection and the credentials without changing anything; the failure says in one
-   * sentence what is wrong. */
-  test(conn: PsaConnection<S>, call: PsaCall): Promise<PsaResult<{ detail: string }>>
-  createTicket(
-    conn: PsaConnection<S>,
-    ticket: NewPsaTicket,
-    call: CreateCall,
-  ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>>
-  appendNote(conn: PsaConnection<S>, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>>
-  /** alreadyClosed: the PSA had the ticket closed before this call (DESIGN §3 row 17). */
-  closeTicket(
-    conn: PsaConnection<S>,
-    ticketId: string,
-    close: CloseRequest,
-    call: CloseCall,
-  ): Promise<PsaResult<{ alreadyClosed: boolean }>>
-  /** Every entry of the list, through every page the PSA has. */
-  lookup(
-    conn: PsaConnection<S>,
-    what: LookupKind,
-    scope: LookupScope,
-    call: PsaCall,
-  ): Promise<PsaResult<PsaEntity[]>>
-  /** The ticket's page in the PSA's own web app, for a person to open; null where the PSA has no
-   * ticket URL this adapter can build (it never calls the PSA for it). */
-  ticketUrl(conn: PsaConnection<S>, ticketId: string): string | null
-  /** Every billing line of the company's agreements (every page), for the usage mapping screen. A PSA
-   * whose API cannot change billing quantities answers a non-retryable failure that says so. */
-  billingLines(conn: PsaConnection<S>, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>>
-  /** Sets the line's quantity to `quantity` (an absolute count, never added to what is there); answers
-   * the quantity the line had before, where the PSA says. */
-  setQuantity(
-    conn: PsaConnection<S>,
-    lineId: string,
-    quantity: number,
-    call: UsageCall,
-  ): Promise<PsaResult<{ previous: number | null }>>
-}
-
-/** An adapter bound to one partner's connection: what the executor and the look-up routes call. */
-export interface PsaClient {
-  readonly kind: PsaKind
-  readonly defaults: TicketDefaultsValue
+/**
+ * What a PSA does on one partner's connection: every operation, declared here once. A kind's adapter
+ * makes these for a connection (PsaAdapter); the registry hands them out (PsaRegistry.connect).
+ */
+export interface PsaOperations {
+  /**
+   * The connection check (each kind's connection-check.ts): the connection and the credentials work,
+   * without changing anything in the PSA; the failure says in one sentence what is wrong.
+   */
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>>
   createTicket(
     ticket: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>>
   appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>>
+  /** alreadyClosed: the PSA had the ticket closed before this call (docs/psa/README.md, "Adapters
+   * answer with values"). */
   closeTicket(
     ticketId: string,
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>>
+  /** Every entry of the list, through every page the PSA has. */
   lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>>
+  /** The ticket's page in the PSA's own web app, for a person to open; null where the PSA has no
+   * ticket URL this adapter can build (it never calls the PSA for it). */
   ticketUrl(ticketId: string): string | null
+  /** Every billing line of the company's agreements (every page), for the usage mapping screen. A PSA
+   * whose API cannot change billing quantities answers a non-retryable failure that says so. */
   billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>>
+  /** Sets the line's quantity to `quantity` (an absolute count, never added to what is there); answers
+   * the quantity the line had before, where the PSA says. */
   setQuantity(
     lineId: string,
     quantity: number,
     call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>>
 }
+
+/** A kind's adapter: its operations on one connection, whose settings are already of the kind's shape. */
+export type PsaAdapter<S> = (conn: PsaConnection<S>) => PsaOperations
 
 export const ok = <T>(value: T): PsaResult<T> => ({ ok: true, value })
 export const fail = <T>(failure: PsaFailure): PsaResult<T> => ({ ok: false, failure })

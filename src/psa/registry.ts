@@ -1,19 +1,25 @@
 // The PSA kinds this build knows, from the list services.ts gives: each kind's settings schema, its
-// secret fields and, where this build can talk to it, its adapter. A partner may only be connected
-// to a kind that has an adapter; its stored settings are checked against the kind's schema whenever
-// a connection is made, so an adapter only ever sees settings of its own shape.
+// secret fields and its adapter. A partner may only be connected to a kind of the list; its stored
+// settings are checked against the kind's schema whenever a connection is made, so an adapter only
+// ever sees settings of its own shape.
 import { LRUCache } from 'lru-cache'
 import Type, { type Static, type TObject } from 'typebox'
 import type { PsaKind, StoredPsa } from '../domain/partner.js'
-import type { PsaAdapter, PsaClient, PsaConnection, PsaFailure } from './adapter.js'
-import { checkSettings, knownSettings, maskSettings, type SettingsCheck, TicketDefaults } from './settings.js'
+import type { PsaAdapter, PsaFailure, PsaOperations } from './adapter.js'
+import {
+  checkSettings,
+  knownSettings,
+  maskSettings,
+  type SettingsCheck,
+  TicketDefaults,
+  type TicketDefaultsValue,
+} from './settings.js'
 
 export interface PsaKindDefinition<T extends TObject> {
   kind: PsaKind
   settings: T
   secretFields: readonly string[]
-  /** null: the kind's settings are known, but this build cannot talk to it yet. */
-  adapter: PsaAdapter<Static<T>> | null
+  adapter: PsaAdapter<Static<T>>
   /** Rules the schema cannot say (one of two fields, say): each problem is a sentence. */
   problems?: (settings: Static<T>) => string[]
   /**
@@ -23,17 +29,21 @@ export interface PsaKindDefinition<T extends TObject> {
   inProcess?: boolean
 }
 
+/**
+ * A partner's connection, ready or not: its operations and the ticket defaults its settings give (used
+ * where a rule leaves a ticket setting empty), or why it cannot be used.
+ */
+export type Connected =
+  | { ok: true; client: PsaOperations; defaults: TicketDefaultsValue }
+  | { ok: false; failure: PsaFailure }
+
 /** A kind with its types erased behind closures, so one registry holds every kind. */
 export interface PsaKindEntry {
   kind: PsaKind
   secretFields: readonly string[]
-  available: boolean
   inProcess: boolean
   check(settings: unknown): SettingsCheck<Record<string, unknown>>
-  connect(
-    partnerId: string,
-    settings: unknown,
-  ): { ok: true; client: PsaClient } | { ok: false; failure: PsaFailure }
+  connect(partnerId: string, settings: unknown): Connected
 }
 
 /** What every kind's settings share: the ticket defaults. */
@@ -43,7 +53,6 @@ export function psaKind<T extends TObject>(d: PsaKindDefinition<T>): PsaKindEntr
   return {
     kind: d.kind,
     secretFields: d.secretFields,
-    available: d.adapter !== null,
     inProcess: d.inProcess ?? false,
     check(settings) {
       const checked = checkSettings(d.settings, settings)
@@ -52,78 +61,57 @@ export function psaKind<T extends TObject>(d: PsaKindDefinition<T>): PsaKindEntr
       return problems.length > 0 ? { ok: false, problems } : checked
     },
     connect(partnerId, settings) {
-      const adapter = d.adapter
-      if (adapter === null)
-        return { ok: false, failure: unavailable(`PSA kind '${d.kind}' is not available`) }
       const checked = checkSettings(d.settings, knownSettings(d.settings, settings))
       const common = checkSettings(Common, settings)
       if (!checked.ok || !common.ok) {
         const problems = checked.ok ? (common.ok ? [] : common.problems) : checked.problems
         return { ok: false, failure: unavailable(`the PSA settings are not valid: ${problems.join('; ')}`) }
       }
-      return {
-        ok: true,
-        client: bind(adapter, { partnerId, kind: d.kind, settings: checked.settings }, common.settings),
-      }
+      const conn = { partnerId, kind: d.kind, settings: checked.settings }
+      return { ok: true, client: d.adapter(conn), defaults: common.settings.defaults ?? {} }
     },
-  }
-}
-
-function bind<S>(adapter: PsaAdapter<S>, conn: PsaConnection<S>, common: Static<typeof Common>): PsaClient {
-  return {
-    kind: conn.kind,
-    defaults: common.defaults ?? {},
-    test: (call) => adapter.test(conn, call),
-    createTicket: (ticket, call) => adapter.createTicket(conn, ticket, call),
-    appendNote: (ticketId, note, call) => adapter.appendNote(conn, ticketId, note, call),
-    closeTicket: (ticketId, close, call) => adapter.closeTicket(conn, ticketId, close, call),
-    lookup: (what, scope, call) => adapter.lookup(conn, what, scope, call),
-    ticketUrl: (ticketId) => adapter.ticketUrl(conn, ticketId),
-    billingLines: (companyId, call) => adapter.billingLines(conn, companyId, call),
-    setQuantity: (lineId, quantity, call) => adapter.setQuantity(conn, lineId, quantity, call),
   }
 }
 
 const unavailable = (message: string): PsaFailure => ({ kind: 'unavailable', retryable: false, message })
 
-type Connected = { ok: true; client: PsaClient } | { ok: false; failure: PsaFailure }
-
 export class PsaRegistry {
-  private readonly kinds = new Map<PsaKind, PsaKindEntry>()
+  private readonly entries = new Map<PsaKind, PsaKindEntry>()
   /**
    * Connections by partner and the exact settings they were made from: checking settings against
-   * their schema was the worker's largest cost after SQLite (issue 11). A partner whose settings
-   * change gets a new key, so nothing stale is ever used.
+   * their schema was the worker's largest cost after SQLite (docs/psa/README.md, "One connection, made
+   * once"). A partner whose settings change gets a new key, so nothing stale is ever used.
    */
   private readonly connections = new LRUCache<string, Connected>({ max: 2000 })
 
   constructor(entries: readonly PsaKindEntry[]) {
-    for (const entry of entries) this.kinds.set(entry.kind, entry)
+    for (const entry of entries) this.entries.set(entry.kind, entry)
   }
 
-  /** The kinds a partner can be connected to. */
-  get available(): PsaKind[] {
-    return [...this.kinds.values()].filter((k) => k.available).map((k) => k.kind)
+  /** The kinds a partner can be connected to: those of this build's list. */
+  get kinds(): PsaKind[] {
+    return [...this.entries.keys()]
   }
 
-  isAvailable(kind: PsaKind): boolean {
-    return this.kinds.get(kind)?.available ?? false
+  /** Whether a partner can be connected to the kind (it is one of this build's list). */
+  knows(kind: PsaKind): boolean {
+    return this.entries.has(kind)
   }
 
   /** Whether the kind answers in this process (PsaKindDefinition.inProcess). */
   isInProcess(kind: PsaKind): boolean {
-    return this.kinds.get(kind)?.inProcess ?? false
+    return this.entries.get(kind)?.inProcess ?? false
   }
 
   /** Checks settings against their kind's schema. */
   check(kind: PsaKind, settings: unknown): SettingsCheck<Record<string, unknown>> {
-    const entry = this.kinds.get(kind)
+    const entry = this.entries.get(kind)
     return entry ? entry.check(settings) : { ok: false, problems: [`PSA kind '${kind}' is unknown`] }
   }
 
-  /** A partner's stored connection, bound to its kind's adapter. */
+  /** A partner's stored connection: its kind's operations on it. */
   connect(partnerId: string, stored: StoredPsa): Connected {
-    const entry = this.kinds.get(stored.kind)
+    const entry = this.entries.get(stored.kind)
     if (!entry) return { ok: false, failure: unavailable(`PSA kind '${stored.kind}' is not available`) }
     const key = `${partnerId}\u0000${stored.kind}\u0000${JSON.stringify(stored.settings)}`
     let connected = this.connections.get(key)
@@ -138,7 +126,7 @@ export class PsaRegistry {
   view(stored: StoredPsa): { kind: PsaKind } & Record<string, unknown> {
     // Every kind's secret field names, whatever the kind: a secret given under another kind's name
     // (settings may carry fields their kind does not use) is never shown either.
-    const secrets = [...this.kinds.values()].flatMap((k) => k.secretFields)
+    const secrets = [...this.entries.values()].flatMap((k) => k.secretFields)
     return { kind: stored.kind, ...maskSettings(stored.settings, secrets) }
   }
 }

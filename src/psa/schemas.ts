@@ -5,7 +5,10 @@ import { psaKinds } from '../domain/partner.js'
 
 export const PsaInput = Type.Object(
   { kind: Type.Enum(psaKinds) },
-  { additionalProperties: true, description: 'kind plus the settings of that kind (DESIGN §7)' },
+  {
+    additionalProperties: true,
+    description: 'kind plus the settings of that kind (docs/psa/README.md lists them)',
+  },
 )
 
 export const PsaView = Type.Object(

@@ -17,29 +17,27 @@ import {
   type NewPsaTicket,
   type NoteCall,
   ok,
-  type PsaAdapter,
   type PsaCall,
-  type PsaConnection,
   type PsaEntity,
+  type PsaOperations,
   type PsaResult,
   type UsageCall,
 } from '../adapter.js'
-import { ConnectionPool } from '../core/connections.js'
-import { PsaHttp, type PsaKindOptions } from '../core/http.js'
-import { ConnectionLimiter } from '../core/limiter.js'
+import type { PsaKindOptions } from '../core/http.js'
+import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName, externalRef } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import { autotaskTicketUrl } from '../core/ticket-urls.js'
-import { type PsaKindEntry, psaKind } from '../registry.js'
+import type { PsaKindEntry } from '../registry.js'
+import { BudgetGuard } from './budget.js'
 import { AutotaskClient, autotaskErrorText } from './client.js'
+import { checkConnection } from './connection-check.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, entries, lengthOf, planTicket } from './plan.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
-import { BudgetGuard, connectionTest } from './test.js'
 import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof AutotaskSettings>
-type Conn = PsaConnection<Settings>
 
 /** Ticket field lengths where the tenant's field information does not say (docs/psa/autotask.md, "Limits"). */
 const limits = { title: 255, description: 8000, resolution: 32000, externalId: 50 }
@@ -52,44 +50,45 @@ export interface AutotaskOptions extends PsaKindOptions {
   lookupRoot?: string
 }
 
-interface State {
-  client: AutotaskClient
-  budget: BudgetGuard
+/** The Autotask kind, talking through the service's outbound client. */
+export function autotaskPsa({ lookupRoot = zoneLookupRoot, ...options }: AutotaskOptions): PsaKindEntry {
+  return remotePsaKind(options, {
+    kind: 'autotask',
+    settings: AutotaskSettings,
+    secretFields: autotaskSecrets,
+    dialect: {
+      name: 'Autotask',
+      errorText: autotaskErrorText,
+      textual500IsRefusal: true,
+      // The thread limit clears as soon as a call ends; the hourly threshold does not.
+      defaultRetryAfterMs: (text) => (/thread/i.test(text) ? 2000 : 60_000),
+    },
+    // 3 threads per endpoint and 10,000 requests an hour per tenant (Autotask's own limits).
+    limits: () => ({ perEndpoint: 3, hourlyBudget: 10_000 }),
+    connect: ({ http, limiter }, conn) => {
+      const client = new AutotaskClient(http, conn.settings, lookupRoot)
+      return new AutotaskConnection(client, new BudgetGuard(client, limiter), conn.settings)
+    },
+  })
 }
 
-export class AutotaskPsa implements PsaAdapter<Settings> {
-  private readonly pool: ConnectionPool<Settings, State>
+/** One connection: its client, and the guard of the tenant's hourly threshold every operation passes. */
+class AutotaskConnection implements PsaOperations {
+  constructor(
+    private readonly client: AutotaskClient,
+    private readonly budget: BudgetGuard,
+    private readonly s: Settings,
+  ) {}
 
-  constructor({ http, log, requestTimeoutMs, lookupRoot = zoneLookupRoot }: AutotaskOptions) {
-    this.pool = new ConnectionPool((conn) => {
-      // 3 threads per endpoint and 10,000 requests an hour per tenant (Autotask's own limits).
-      const limiter = new ConnectionLimiter({ perEndpoint: 3, hourlyBudget: 10_000 })
-      const core = new PsaHttp({
-        http,
-        limiter,
-        name: 'Autotask',
-        log,
-        requestTimeoutMs,
-        errorText: autotaskErrorText,
-        textual500IsRefusal: true,
-        // The thread limit clears as soon as a call ends; the hourly threshold does not.
-        defaultRetryAfterMs: (text) => (/thread/i.test(text) ? 2000 : 60_000),
-      })
-      const client = new AutotaskClient(core, conn.settings, lookupRoot)
-      return { client, budget: new BudgetGuard(client, limiter) }
-    })
-  }
-
-  test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
-    return connectionTest(this.pool.of(conn).client, conn.settings, call)
+  test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    return checkConnection(this.client, this.s, call)
   }
 
   async createTicket(
-    conn: Conn,
     t: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
-    const { client, budget } = this.pool.of(conn)
+    const { client, budget } = this
     await budget.check(call)
     const ref = externalRef(call.ref, limits.externalId)
     // A retry after a lost answer: the ticket an earlier attempt made carries the ref in externalID.
@@ -114,7 +113,7 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     const fields = await client.picklists('Tickets', call)
     if (!fields.ok) return fields
     const f = fields.value
-    const s = conn.settings
+    const { s } = this
     const plan = planTicket(f, {
       board: t.board,
       status: t.status,
@@ -146,8 +145,8 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(itemId), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
-    const { client, budget } = this.pool.of(conn)
+  async appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    const { client, budget } = this
     await budget.check(call)
     // A retry after a lost answer: the note is there already if one carries the marker.
     if (call.adopt && call.marker !== '') {
@@ -155,16 +154,15 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
       if (!there.ok) return there
       if (there.value) return ok(null)
     }
-    return writeNote(client, conn.settings, ticketId, note, call)
+    return writeNote(client, this.s, ticketId, note, call)
   }
 
   async closeTicket(
-    conn: Conn,
     ticketId: string,
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const { client, budget } = this.pool.of(conn)
+    const { client, budget } = this
     await budget.check(call)
     const got = await client.api('GET', `Tickets/${ticketId}`, call)
     if (!got.ok) return got
@@ -194,7 +192,7 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
       call.adopt && call.marker !== '' ? await hasNoteWith(client, ticketId, call.marker, call) : ok(false)
     if (!written.ok) return written
     if (!written.value) {
-      const noted = await writeNote(client, conn.settings, ticketId, close.note, call)
+      const noted = await writeNote(client, this.s, ticketId, close.note, call)
       if (!noted.ok) return noted
     }
     const patched = await client.api('PATCH', 'Tickets', call, {
@@ -205,25 +203,22 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     return patched.ok ? ok({ alreadyClosed: false }) : patched
   }
 
-  ticketUrl(conn: Conn, ticketId: string): string | null {
-    return autotaskTicketUrl(conn.settings.baseUrl ?? this.pool.of(conn).client.knownZone(), ticketId)
+  ticketUrl(ticketId: string): string | null {
+    return autotaskTicketUrl(this.s.baseUrl ?? this.client.knownZone(), ticketId)
   }
 
-  async billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    const { client, budget } = this.pool.of(conn)
-    await budget.check(call)
-    return billingLines(client, companyId, call)
+  async billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    await this.budget.check(call)
+    return billingLines(this.client, companyId, call)
   }
 
   async setQuantity(
-    conn: Conn,
     lineId: string,
     quantity: number,
     call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    const { client, budget } = this.pool.of(conn)
-    await budget.check(call)
-    return setQuantity(client, lineId, quantity, call)
+    await this.budget.check(call)
+    return setQuantity(this.client, lineId, quantity, call)
   }
 
   /**
@@ -232,13 +227,8 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
    * closedStatus), types → issueType, sources → source, categories → ticketCategory, noteTypes →
    * TicketNotes' noteType.
    */
-  async lookup(
-    conn: Conn,
-    what: LookupKind,
-    _scope: unknown,
-    call: PsaCall,
-  ): Promise<PsaResult<PsaEntity[]>> {
-    const { client, budget } = this.pool.of(conn)
+  async lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {
+    const { client, budget } = this
     await budget.check(call)
     if (what === 'companies') {
       const all = await client.query<{ id: number; companyName: string }>(
@@ -265,14 +255,4 @@ export class AutotaskPsa implements PsaAdapter<Settings> {
     }[what]
     return ok(entries(fields.value, field))
   }
-}
-
-/** The Autotask kind, talking through the service's outbound client. */
-export function autotaskPsa(options: AutotaskOptions): PsaKindEntry {
-  return psaKind({
-    kind: 'autotask',
-    settings: AutotaskSettings,
-    secretFields: autotaskSecrets,
-    adapter: new AutotaskPsa(options),
-  })
 }

@@ -3,9 +3,9 @@
 // reference in third_party_id_string (read back to adopt a ticket a lost answer made: adopt.ts finds it
 // among the client's tickets of the last day, newest first), the team given by name, notes as hidden
 // actions at /api/Actions (a retry looks for the alert's marker among the ticket's actions first), and
-// closing with an action whose new_status is the status Halo treats as closed (see lists.ts: never a
-// status picked by its name). Texts are fitted to the limits below. Usage counts set the quantity of a
-// recurring invoice line (billing.ts).
+// closing with an action whose new_status is the status Halo treats as closed (actions.ts; see lists.ts:
+// never a status picked by its name). Texts are fitted to the limits client.ts states. Usage counts set
+// the quantity of a recurring invoice line (billing.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -17,39 +17,28 @@ import {
   type NewPsaTicket,
   type NoteCall,
   ok,
-  type PsaAdapter,
   type PsaCall,
-  type PsaConnection,
   type PsaEntity,
+  type PsaOperations,
   type PsaResult,
   type UsageCall,
 } from '../adapter.js'
-import { ConnectionPool } from '../core/connections.js'
 import type { PsaKindOptions } from '../core/http.js'
-import { ConnectionLimiter } from '../core/limiter.js'
+import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName, externalRef } from '../core/names.js'
-import { fitText, fitTicket } from '../core/text.js'
+import { fitTicket } from '../core/text.js'
 import { haloTicketUrl } from '../core/ticket-urls.js'
-import { type PsaKindEntry, psaKind } from '../registry.js'
-import { findTicket, hasActionWith, readTicket } from './adopt.js'
+import type { PsaKindEntry } from '../registry.js'
+import { appendNote, closeTicket } from './actions.js'
+import { findTicket } from './adopt.js'
 import { billingLines, setQuantity } from './billing.js'
-import { firstOf, HaloClient, type HaloItem } from './client.js'
-import { closingStatus, HaloLists, type HaloStatus, idText, nameOf } from './lists.js'
+import { firstOf, HaloClient, type HaloItem, haloErrorText, limits, psaName } from './client.js'
+import { checkConnection } from './connection-check.js'
+import { HaloLists, idText, nameOf } from './lists.js'
 import { HaloPsaSettings, haloPsaSecrets } from './settings.js'
-import { connectionTest } from './test.js'
 
 type Settings = Static<typeof HaloPsaSettings>
-type Conn = PsaConnection<Settings>
 
-const psaName = 'HaloPSA'
-/**
- * Halo documents no lengths (its swagger gives none for Faults.summary, Faults.details or Actions.note,
- * while it does for other schemas' fields). The summary is kept to 250 characters: it is a one-line
- * subject shown in lists and e-mail subjects, and 255 is the width such short texts are believed to
- * have (a guess). Details and notes are capped at 100,000 characters (a guess as well: enough for any
- * alert, and a bounded request).
- */
-export const limits = { title: 250, description: 100_000, note: 100_000 }
 /** Our reference in third_party_id_string: Halo documents no length; 64 fits every reference we make. */
 const refMax = 64
 /**
@@ -60,36 +49,41 @@ const defaultPerMinute = 120
 /** A 429 without Retry-After: the HaloAPI module's first back-off. */
 const defaultRetryAfterMs = 5000
 
-interface State {
-  client: HaloClient
-  lists: HaloLists
+/** The HaloPSA kind, talking through the service's outbound client. */
+export function haloPsa(options: PsaKindOptions): PsaKindEntry {
+  return remotePsaKind(options, {
+    kind: 'halopsa',
+    settings: HaloPsaSettings,
+    secretFields: haloPsaSecrets,
+    dialect: { name: psaName, errorText: haloErrorText, defaultRetryAfterMs },
+    limits: (s) => ({
+      perEndpoint: s.maxConcurrent ?? 4,
+      budgets: [{ points: s.rateLimitPerMinute ?? defaultPerMinute, perSeconds: 60, per: 'connection' }],
+    }),
+    connect: ({ http }, conn) => new HaloConnection(new HaloClient(http, conn.settings), conn.settings),
+  })
 }
 
-export class HaloPsa implements PsaAdapter<Settings> {
-  private readonly pool: ConnectionPool<Settings, State>
+/** One connection: its client, and the lists names are resolved against. */
+class HaloConnection implements PsaOperations {
+  private readonly lists: HaloLists
 
-  constructor({ http, log, requestTimeoutMs }: PsaKindOptions) {
-    this.pool = new ConnectionPool((conn) => {
-      const s = conn.settings
-      const limiter = new ConnectionLimiter({
-        perEndpoint: s.maxConcurrent ?? 4,
-        budgets: [{ points: s.rateLimitPerMinute ?? defaultPerMinute, perSeconds: 60, per: 'connection' }],
-      })
-      const client = new HaloClient({ http, limiter, log, requestTimeoutMs, defaultRetryAfterMs }, s)
-      return { client, lists: new HaloLists(client) }
-    })
+  constructor(
+    private readonly client: HaloClient,
+    private readonly s: Settings,
+  ) {
+    this.lists = new HaloLists(client)
   }
 
-  test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
-    return connectionTest(this.pool.of(conn).client, call)
+  test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    return checkConnection(this.client, call)
   }
 
   async createTicket(
-    conn: Conn,
     t: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
-    const { client, lists } = this.pool.of(conn)
+    const { client, lists } = this
     if (!/^\d+$/.test(t.companyId))
       return fail(refusal(`HaloPSA client ids are numbers, not '${t.companyId}'`))
     const ref = externalRef(call.ref, refMax)
@@ -139,90 +133,20 @@ export class HaloPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: id, adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
-    if (!/^\d+$/.test(ticketId)) return fail(refusal(`HaloPSA ticket ids are numbers, not '${ticketId}'`))
-    const { client } = this.pool.of(conn)
-    // A retry after a lost answer: the note is there already if an action carries the marker.
-    if (call.adopt && call.marker !== '') {
-      const there = await hasActionWith(client, ticketId, call.marker, call)
-      if (!there.ok) return there
-      if (there.value) return ok(null)
-    }
-    const res = await client.api('POST', '/Actions', call, {
-      body: [action(conn.settings, ticketId, fitText(note, limits.note, psaName))],
-    })
-    return res.ok ? ok(null) : res
+  appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    return appendNote(this.client, this.s, ticketId, note, call)
   }
 
-  async closeTicket(
-    conn: Conn,
+  closeTicket(
     ticketId: string,
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const { client, lists } = this.pool.of(conn)
-    if (!/^\d+$/.test(ticketId)) return fail(refusal(`HaloPSA ticket ids are numbers, not '${ticketId}'`))
-    const ticket = await readTicket(client, ticketId, call)
-    if (!ticket.ok) return ticket
-    const statuses = await lists.statusList(call)
-    if (!statuses.ok) return statuses
-    // Closed already: by a technician, or (on a retry) by the attempt whose answer was lost.
-    if (isClosed(ticket.value, statuses.value)) return ok({ alreadyClosed: !call.adopt })
-    const target = close.closedStatus
-      ? byIdOrName(statuses.value, close.closedStatus)
-      : closingStatus(statuses.value)
-    if (!target) {
-      return fail(
-        refusal(
-          close.closedStatus
-            ? `HaloPSA has no status '${close.closedStatus}'`
-            : 'HaloPSA lists no status it treats as closed',
-        ),
-      )
-    }
-    // A retry: an action with the marker is the earlier attempt's resolution note, and the ticket is
-    // still open, so only the status is left to set.
-    if (call.adopt && call.marker !== '') {
-      const there = await hasActionWith(client, ticketId, call.marker, call)
-      if (!there.ok) return there
-      if (there.value) return this.setStatus(client, ticketId, target.id, call)
-    }
-    // The resolution and the status in one action, which Halo's audit shows as the closing note.
-    const noted = await client.api('POST', '/Actions', call, {
-      body: [
-        {
-          ...action(conn.settings, ticketId, fitText(close.note, limits.note, psaName)),
-          new_status: Number(target.id),
-        },
-      ],
-    })
-    if (!noted.ok) return noted
-    // Where the action did not move the status (new_status not honoured), the ticket is updated.
-    const after = await readTicket(client, ticketId, call)
-    if (!after.ok) return after
-    if (idText(after.value.status_id) === target.id) return ok({ alreadyClosed: false })
-    return this.setStatus(client, ticketId, target.id, call)
+    return closeTicket(this.client, this.lists, this.s, ticketId, close, call)
   }
 
-  private async setStatus(
-    client: HaloClient,
-    ticketId: string,
-    statusId: string,
-    call: PsaCall,
-  ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const updated = await client.api('POST', '/Tickets', call, {
-      body: [{ id: Number(ticketId), status_id: Number(statusId) }],
-    })
-    return updated.ok ? ok({ alreadyClosed: false }) : updated
-  }
-
-  async lookup(
-    conn: Conn,
-    what: LookupKind,
-    _scope: unknown,
-    call: PsaCall,
-  ): Promise<PsaResult<PsaEntity[]>> {
-    const { client, lists } = this.pool.of(conn)
+  async lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {
+    const { client, lists } = this
     switch (what) {
       case 'companies': {
         const all = await client.all('/Client', 'clients', call)
@@ -251,21 +175,20 @@ export class HaloPsa implements PsaAdapter<Settings> {
     }
   }
 
-  ticketUrl(conn: Conn, ticketId: string): string | null {
-    return haloTicketUrl(this.pool.of(conn).client.root, ticketId)
+  ticketUrl(ticketId: string): string | null {
+    return haloTicketUrl(this.client.root, ticketId)
   }
 
-  billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    return billingLines(this.pool.of(conn).client, companyId, call)
+  billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return billingLines(this.client, companyId, call)
   }
 
   setQuantity(
-    conn: Conn,
     lineId: string,
     quantity: number,
     call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    return setQuantity(this.pool.of(conn).client, lineId, quantity, call)
+    return setQuantity(this.client, lineId, quantity, call)
   }
 }
 
@@ -280,35 +203,4 @@ function withLine(text: string, line: string): string {
   return body.length - at <= 300 ? `${body}\n${line}` : `${body}\n\n${line}`
 }
 
-/** A note as a hidden action that e-mails no one. */
-function action(s: Settings, ticketId: string, note: string): HaloItem {
-  const outcome = s.noteOutcome ?? 'Private Note'
-  return {
-    ticket_id: Number(ticketId),
-    note,
-    ...(/^\d+$/.test(outcome) ? { outcome_id: Number(outcome) } : { outcome }),
-    hiddenfromuser: true,
-    sendemail: false,
-  }
-}
-
-/**
- * Closed: its status is one Halo treats as closed. `hasbeenclosed` counts only where the status is not
- * known to be open (it stays true on a ticket a technician reopened).
- */
-function isClosed(ticket: HaloItem, statuses: HaloStatus[]): boolean {
-  const status = statuses.find((s) => s.id === idText(ticket.status_id))
-  return status ? status.closed : ticket.hasbeenclosed === true
-}
-
 const refusal = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
-
-/** The HaloPSA kind, talking through the service's outbound client. */
-export function haloPsa(options: PsaKindOptions): PsaKindEntry {
-  return psaKind({
-    kind: 'halopsa',
-    settings: HaloPsaSettings,
-    secretFields: haloPsaSecrets,
-    adapter: new HaloPsa(options),
-  })
-}

@@ -7,7 +7,7 @@ import type { Static } from 'typebox'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { sameOrigin } from '../core/explain.js'
-import { PsaHttp, type PsaHttpOptions, type PsaResponse } from '../core/http.js'
+import type { PsaHttp, PsaResponse } from '../core/http.js'
 import { type Token, TokenCache } from '../core/token.js'
 import type { HaloPsaSettings } from './settings.js'
 
@@ -15,6 +15,15 @@ type Settings = Static<typeof HaloPsaSettings>
 type Query = Record<string, string | number | boolean | undefined>
 export type HaloItem = Record<string, unknown>
 
+export const psaName = 'HaloPSA'
+/**
+ * Halo documents no lengths (its swagger gives none for Faults.summary, Faults.details or Actions.note,
+ * while it does for other schemas' fields). The summary is kept to 250 characters: it is a one-line
+ * subject shown in lists and e-mail subjects, and 255 is the width such short texts are believed to
+ * have (a guess). Details and notes are capped at 100,000 characters (a guess as well: enough for any
+ * alert, and a bounded request).
+ */
+export const limits = { title: 250, description: 100_000, note: 100_000 }
 /** Halo pages hold at most 100 records (its Tickets documentation says so; other lists follow it). */
 export const pageSize = 100
 /** Where a token's life is not said: Halo's tokens last an hour. */
@@ -32,11 +41,12 @@ export class HaloClient {
   readonly root: string
   private readonly auth = new CachedResult<AuthServer>(6 * 60 * 60 * 1000)
   private readonly tokens: TokenCache
-  private readonly http: PsaHttp
 
-  constructor(options: Omit<PsaHttpOptions, 'errorText' | 'name'>, s: Settings) {
+  constructor(
+    private readonly http: PsaHttp,
+    s: Settings,
+  ) {
     this.root = s.baseUrl.replace(/\/+$/, '')
-    this.http = new PsaHttp({ ...options, name: 'HaloPSA', errorText: haloErrorText })
     this.tokens = new TokenCache({ fetch: (call) => this.fetchToken(call, s) })
   }
 
@@ -55,7 +65,8 @@ export class HaloClient {
         const named = stringAt(info, ['auth_url', 'authurl', 'authorisation_server', 'authorization_server'])
         const tenant = stringAt(info, ['tenant_id', 'tenant'])
         // The instance's host always: baseUrl replaces discovered hosts (simulators, on premise; see
-        // docs/decisions.md, "Tokens"), and the client secret never goes to a host the partner did not name.
+        // docs/decisions/psa/psa-tokens.md), and the client secret never goes to a host the partner did not
+        // name.
         const url = named && URL.canParse(named) ? sameOrigin(named, this.root) : `${this.root}/auth`
         return { ok: true, value: { url: url.replace(/\/+$/, ''), tenant } }
       },

@@ -16,42 +16,61 @@ import {
   type NewPsaTicket,
   type NoteCall,
   ok,
-  type PsaAdapter,
   type PsaCall,
-  type PsaConnection,
   type PsaEntity,
+  type PsaOperations,
   type PsaResult,
   type UsageCall,
 } from '../adapter.js'
-import { ConnectionPool } from '../core/connections.js'
-import { PsaHttp, type PsaKindOptions } from '../core/http.js'
-import { ConnectionLimiter } from '../core/limiter.js'
+import type { PsaKindOptions } from '../core/http.js'
+import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
-import { type PsaKindEntry, psaKind } from '../registry.js'
+import type { PsaKindEntry } from '../registry.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
 import { KaseyaBmsClient } from './client.js'
 import { Completion, completedDateOf } from './completion.js'
-import { idFromTable, ticketFields } from './fields.js'
-import { type BmsEntry, Lists } from './lists.js'
-import { hasNoteWith } from './notes.js'
+import { checkConnection } from './connection-check.js'
+import { ticketFields } from './fields.js'
+import { Lists } from './lists.js'
+import { lookup } from './lookups.js'
+import { noteMax, psaName, writeNote } from './notes.js'
 import { KaseyaBmsSettings, kaseyaBmsSecrets } from './settings.js'
 import { findByTag, refTag, type TagSearch } from './tag.js'
-import { connectionTest } from './test.js'
-import { bmsErrorText, field, num, str } from './wire.js'
+import { bmsErrorText, num, str } from './wire.js'
 
 type Settings = Static<typeof KaseyaBmsSettings>
-type Conn = PsaConnection<Settings>
 
 /** BMS publishes no lengths (TicketInputDto gives none): conservative guesses, docs/psa/kaseya-bms.md. */
-const limits = { title: 250, details: 32_000, note: 32_000 }
-const psaName = 'Kaseya BMS'
+const limits = { title: 250, details: 32_000 }
 
-export class State {
+const refused = <T>(message: string): PsaResult<T> => fail({ kind: 'rejected', retryable: false, message })
+
+/** The Kaseya BMS kind, talking through the service's outbound client. */
+export function kaseyaBmsPsa(options: PsaKindOptions): PsaKindEntry {
+  return remotePsaKind(options, {
+    kind: 'kaseya-bms',
+    settings: KaseyaBmsSettings,
+    secretFields: kaseyaBmsSecrets,
+    // BMS does not say how it signals its hourly limit; a 429 without Retry-After waits a minute.
+    dialect: { name: psaName, errorText: bmsErrorText, defaultRetryAfterMs: 60_000 },
+    limits: (s) => ({
+      perEndpoint: s.maxConcurrent ?? 4,
+      // BMS counts requests per endpoint per hour (1,500 on its current help page).
+      budgets: [{ points: s.hourlyBudgetPerEndpoint ?? 1500, perSeconds: 3600, per: 'endpoint' }],
+    }),
+    connect: ({ http, limiter }, conn) =>
+      new KaseyaBmsConnection(new KaseyaBmsClient(http, limiter, conn.settings), conn.settings),
+  })
+}
+
+/** One connection: its client, its look-up lists, and what it learned of the tenant. */
+class KaseyaBmsConnection implements PsaOperations {
   readonly lists: Lists
   readonly completion: Completion
   readonly services: ServicesWay = { read: null, units: null }
   readonly tags: TagSearch = { detailsFilterWorks: false }
+
   constructor(
     readonly client: KaseyaBmsClient,
     readonly s: Settings,
@@ -59,53 +78,23 @@ export class State {
     this.lists = new Lists(client, s)
     this.completion = new Completion(s.completedStatusTypes)
   }
-}
 
-const refused = <T>(message: string): PsaResult<T> => fail({ kind: 'rejected', retryable: false, message })
-
-export class KaseyaBmsPsa implements PsaAdapter<Settings> {
-  private readonly pool: ConnectionPool<Settings, State>
-
-  constructor({ http, log, requestTimeoutMs }: PsaKindOptions) {
-    this.pool = new ConnectionPool((conn) => {
-      const s = conn.settings
-      const limiter = new ConnectionLimiter({
-        perEndpoint: s.maxConcurrent ?? 4,
-        // BMS counts requests per endpoint per hour (1,500 on its current help page).
-        budgets: [{ points: s.hourlyBudgetPerEndpoint ?? 1500, perSeconds: 3600, per: 'endpoint' }],
-      })
-      const core = new PsaHttp({
-        http,
-        limiter,
-        name: 'Kaseya BMS',
-        log,
-        requestTimeoutMs,
-        errorText: bmsErrorText,
-        // BMS does not say how it signals its hourly limit; a 429 without Retry-After waits a minute.
-        defaultRetryAfterMs: 60_000,
-      })
-      return new State(new KaseyaBmsClient(core, limiter, s), s)
-    })
-  }
-
-  test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
-    return connectionTest(this.pool.of(conn), call)
+  test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    return checkConnection(this, call)
   }
 
   async createTicket(
-    conn: Conn,
     t: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
-    const state = this.pool.of(conn)
     if (!/^\d+$/.test(t.companyId)) return refused(`Kaseya BMS account ids are numbers, not '${t.companyId}'`)
     const tag = refTag(call.ref)
     if (call.adopt) {
-      const found = await findByTag(state.client, state.tags, tag, t.companyId, call)
+      const found = await findByTag(this.client, this.tags, tag, t.companyId, call)
       if (!found.ok) return found
       if (found.value) return ok({ ticketId: found.value, adopted: true })
     }
-    const fields = await ticketFields(state.lists, state.completion, state.s, t, call)
+    const fields = await ticketFields(this.lists, this.completion, this.s, t, call)
     if (!fields.ok) return fields
     // The tag is the Details' last line, out of reach of the cut.
     const fitted = fitTicket(
@@ -120,7 +109,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
       OpenDate: new Date().toISOString(),
       ...fields.value,
     }
-    const made = await state.client.api('POST', '/servicedesk/tickets', call, { body })
+    const made = await this.client.api('POST', '/servicedesk/tickets', call, { body })
     if (!made.ok) return made
     const id =
       num(made.value.result, 'id') ?? (typeof made.value.result === 'number' ? made.value.result : null)
@@ -128,18 +117,16 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(id), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
-    return this.note(this.pool.of(conn), ticketId, note, null, call)
+  appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    return writeNote(this, ticketId, note, null, call)
   }
 
   async closeTicket(
-    conn: Conn,
     ticketId: string,
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const state = this.pool.of(conn)
-    const { client, lists, completion } = state
+    const { client, lists, completion } = this
     if (!/^\d+$/.test(ticketId)) return refused(`Kaseya BMS ticket ids are numbers, not '${ticketId}'`)
     const got = await client.api('GET', `/servicedesk/tickets/${ticketId}`, call)
     if (!got.ok) return got
@@ -163,13 +150,13 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
       target = named
       const completes = completion.of(named, statuses.value)
       // A status BMS does not class as completed moves the ticket without resolving it.
-      if (completes === false) return this.move(state, ticketId, close.note, named.id, call)
+      if (completes === false) return this.move(ticketId, close.note, named.id, call)
       unclassed = completes === null
     }
     // Without a completed status known, BMS's resolve picks its own.
     const resolved = await client.api('POST', `/servicedesk/tickets/${ticketId}/resolve`, call, {
       body: {
-        Comment: fitText(close.note, limits.note, psaName),
+        Comment: fitText(close.note, noteMax, psaName),
         IsInternal: true,
         ...(target ? { StatusId: Number(target.id) } : {}),
       },
@@ -177,7 +164,7 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
     if (!resolved.ok) {
       // A named status BMS will not resolve with (not a completed one, it turns out): move the ticket to it.
       if (unclassed && target && resolved.failure.kind === 'rejected')
-        return this.move(state, ticketId, close.note, target.id, call)
+        return this.move(ticketId, close.note, target.id, call)
       return resolved
     }
     completion.learn(resolved.value.result, statuses.value)
@@ -187,132 +174,33 @@ export class KaseyaBmsPsa implements PsaAdapter<Settings> {
   /** The note, and the ticket moved to a status that does not complete it (one call: on a retry, a
    * note with the marker means the earlier attempt did both). */
   private async move(
-    state: State,
     ticketId: string,
     note: string,
     statusId: string,
     call: NoteCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const moved = await this.note(state, ticketId, note, statusId, call)
+    const moved = await writeNote(this, ticketId, note, statusId, call)
     return moved.ok ? ok({ alreadyClosed: false }) : moved
   }
 
-  async lookup(
-    conn: Conn,
-    what: LookupKind,
-    _scope: unknown,
-    call: PsaCall,
-  ): Promise<PsaResult<PsaEntity[]>> {
-    const { client, lists, completion } = this.pool.of(conn)
-    const plain = (list: readonly BmsEntry[]) =>
-      list.filter((e) => e.isActive).map((e) => ({ id: e.id, name: e.name }))
-    switch (what) {
-      case 'companies': {
-        const all = await client.all('/crm/accounts/lookup', call)
-        if (!all.ok) return all
-        return ok(
-          all.value
-            .filter((a) => field(a, 'isActive') !== false)
-            .map((a) => ({
-              id: str(a, 'id') ?? '',
-              name: str(a, 'name')?.trim() || `Account ${str(a, 'id')}`,
-            }))
-            .filter((a) => a.id !== ''),
-        )
-      }
-      case 'boards': {
-        const queues = await lists.queues(call, true)
-        return queues.ok ? ok(plain(queues.value)) : queues
-      }
-      case 'priorities': {
-        const priorities = await lists.priorities(call, true)
-        return priorities.ok ? ok(plain(priorities.value)) : priorities
-      }
-      case 'types': {
-        const types = await lists.table('ticketTypes', call, true)
-        return types.ok ? ok(plain(types.value)) : types
-      }
-      case 'sources': {
-        const sources = await lists.table('sources', call, true)
-        return sources.ok ? ok(plain(sources.value)) : sources
-      }
-      case 'noteTypes': {
-        const noteTypes = await lists.table('noteTypes', call, true)
-        return noteTypes.ok ? ok(plain(noteTypes.value)) : noteTypes
-      }
-      case 'categories':
-        return ok([])
-      case 'statuses': {
-        const statuses = await lists.statuses(call, true)
-        if (!statuses.ok) return statuses
-        await completion.ensure(client, statuses.value, call)
-        return ok(
-          statuses.value
-            .filter((s) => s.isActive)
-            .map((s) => {
-              const closed = completion.of(s, statuses.value)
-              return { id: s.id, name: s.name, ...(closed === null ? {} : { closed }) }
-            }),
-        )
-      }
-    }
+  lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {
+    return lookup(this, what, call)
   }
 
   /** No ticket URL: BMS's web app lives on another host than its API, and no source shows its form. */
-  ticketUrl(_conn: Conn, _ticketId: string): string | null {
+  ticketUrl(_ticketId: string): string | null {
     return null
   }
 
-  billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    const state = this.pool.of(conn)
-    return billingLines(state.client, state.services, companyId, call)
+  billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return billingLines(this.client, this.services, companyId, call)
   }
 
   setQuantity(
-    conn: Conn,
     lineId: string,
     quantity: number,
     call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    const state = this.pool.of(conn)
-    return setQuantity(state.client, state.services, lineId, quantity, call)
+    return setQuantity(this.client, this.services, lineId, quantity, call)
   }
-
-  /** A note (with StatusId: the ticket moved too); on a retry, none when one with the marker is there. */
-  private async note(
-    state: State,
-    ticketId: string,
-    text: string,
-    statusId: string | null,
-    call: NoteCall,
-  ): Promise<PsaResult<null>> {
-    if (!/^\d+$/.test(ticketId)) return refused(`Kaseya BMS ticket ids are numbers, not '${ticketId}'`)
-    if (call.adopt) {
-      const there = await hasNoteWith(state.client, ticketId, call.marker, call)
-      if (!there.ok) return there
-      if (there.value) return ok(null)
-    }
-    const type = await idFromTable(state.lists, 'noteTypes', state.s.noteType ?? null, call)
-    if (!type.ok) return type
-    const res = await state.client.api('POST', `/servicedesk/tickets/${ticketId}/notes`, call, {
-      body: {
-        Details: fitText(text, limits.note, psaName),
-        IsInternal: true,
-        NoteDate: new Date().toISOString(),
-        TypeId: type.value,
-        ...(statusId ? { StatusId: Number(statusId) } : {}),
-      },
-    })
-    return res.ok ? ok(null) : res
-  }
-}
-
-/** The Kaseya BMS kind, talking through the service's outbound client. */
-export function kaseyaBmsPsa(options: PsaKindOptions): PsaKindEntry {
-  return psaKind({
-    kind: 'kaseya-bms',
-    settings: KaseyaBmsSettings,
-    secretFields: kaseyaBmsSecrets,
-    adapter: new KaseyaBmsPsa(options),
-  })
 }

@@ -1,14 +1,58 @@
-// Whether a note carrying an alert's marker (its messageId) is on a Kaseya BMS ticket already: a retry
-// after a lost answer writes no second note. The ticket's notes come from the documented
-// GET /v2/servicedesk/tickets/{ticketId}/notes (PageSize, PageNumber; docs/psa/kaseya-bms.md), read
-// page by page up to a bound; its Sort parameter's syntax is not published, so no order is asked for.
-import { ok, type PsaCall, type PsaResult } from '../adapter.js'
+// Kaseya BMS ticket notes (docs/psa/kaseya-bms.md): an internal note of the connection's note type at
+// …/tickets/{id}/notes (with a StatusId, the ticket moved too), and, on a retry after a lost answer,
+// none when a note carrying the alert's marker (its messageId) is on the ticket already. The ticket's
+// notes come from the documented GET /v2/servicedesk/tickets/{ticketId}/notes (PageSize, PageNumber),
+// read page by page up to a bound; its Sort parameter's syntax is not published, so no order is asked for.
+import type { Static } from 'typebox'
+import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
+import { fitText } from '../core/text.js'
 import type { KaseyaBmsClient } from './client.js'
+import { idFromTable } from './fields.js'
+import type { Lists } from './lists.js'
+import type { KaseyaBmsSettings } from './settings.js'
 import { str } from './wire.js'
+
+/** BMS publishes no length for a note (docs/psa/kaseya-bms.md): a conservative guess. */
+export const noteMax = 32_000
+export const psaName = 'Kaseya BMS'
 
 /** Pages of notes read: 2,000 notes on one ticket. */
 const maxPages = 20
 
+/** A note (with StatusId: the ticket moved too); on a retry, none when one with the marker is there. */
+export async function writeNote(
+  { client, lists, s }: { client: KaseyaBmsClient; lists: Lists; s: Static<typeof KaseyaBmsSettings> },
+  ticketId: string,
+  text: string,
+  statusId: string | null,
+  call: NoteCall,
+): Promise<PsaResult<null>> {
+  if (!/^\d+$/.test(ticketId))
+    return fail({
+      kind: 'rejected',
+      retryable: false,
+      message: `Kaseya BMS ticket ids are numbers, not '${ticketId}'`,
+    })
+  if (call.adopt) {
+    const there = await hasNoteWith(client, ticketId, call.marker, call)
+    if (!there.ok) return there
+    if (there.value) return ok(null)
+  }
+  const type = await idFromTable(lists, 'noteTypes', s.noteType ?? null, call)
+  if (!type.ok) return type
+  const res = await client.api('POST', `/servicedesk/tickets/${ticketId}/notes`, call, {
+    body: {
+      Details: fitText(text, noteMax, psaName),
+      IsInternal: true,
+      NoteDate: new Date().toISOString(),
+      TypeId: type.value,
+      ...(statusId ? { StatusId: Number(statusId) } : {}),
+    },
+  })
+  return res.ok ? ok(null) : res
+}
+
+/** Whether a note carrying `marker` is on the ticket. */
 export async function hasNoteWith(
   client: KaseyaBmsClient,
   ticketId: string,

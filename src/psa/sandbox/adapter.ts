@@ -13,18 +13,18 @@ import {
   type LookupKind,
   type NewPsaTicket,
   ok,
-  type PsaAdapter,
   type PsaCall,
   type PsaConnection,
   type PsaEntity,
   type PsaFailure,
+  type PsaOperations,
   type PsaResult,
   type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import { SandboxSettings } from './settings.js'
-import type { SandboxOperation, SandboxStore, Within } from './store.js'
+import type { SandboxOperation, SandboxStore } from './store.js'
 
 type Settings = Static<typeof SandboxSettings>
 type Conn = PsaConnection<Settings>
@@ -81,28 +81,35 @@ const notFound = (ticketId: string): PsaFailure => ({
   message: `sandbox ticket ${ticketId} not found`,
 })
 
-export class SandboxPsa implements PsaAdapter<Settings> {
+/** The sandbox kind: no secrets, always available. */
+export function sandboxPsa(store: SandboxStore, clock: Clock): PsaKindEntry {
+  return psaKind({
+    kind: 'sandbox',
+    settings: SandboxSettings,
+    secretFields: [],
+    adapter: (conn) => new SandboxConnection(store, clock, conn),
+    inProcess: true,
+  })
+}
+
+/** One partner's sandbox: its rows in the store, under the partner's id. */
+class SandboxConnection implements PsaOperations {
+  private readonly partnerId: string
+
   constructor(
     private readonly store: SandboxStore,
     private readonly clock: Clock,
-  ) {}
+    private readonly conn: Conn,
+  ) {
+    this.partnerId = conn.partnerId
+  }
 
   /** The failure the fault switch makes this call have, or the one of a call already given up. */
-  private async injected(
-    conn: Conn,
-    op: SandboxOperation,
-    call: PsaCall & { within?: Within },
-  ): Promise<PsaFailure | null> {
+  private async injected(op: SandboxOperation, call: PsaCall): Promise<PsaFailure | null> {
     if (call.signal.aborted) return givenUp(call.signal)
-    const fault = await this.store.getFault(conn.partnerId, call.within)
+    const fault = await this.store.getFault(this.partnerId)
     if (!fault || (fault.operations.length > 0 && !fault.operations.includes(op))) return null
-    if (fault.remaining !== null) {
-      // A defect throws, which rolls back the caller's transaction: the count it uses up is written
-      // in a write of its own, queued behind that transaction (the recorded failure is queued after
-      // it), as a PSA elsewhere would have counted the call whatever became of our side.
-      if (fault.mode === 'defect' && call.within) this.store.consumeFault(conn.partnerId).catch(() => {})
-      else await this.store.consumeFault(conn.partnerId, call.within)
-    }
+    if (fault.remaining !== null) await this.store.consumeFault(this.partnerId)
     switch (fault.mode) {
       case 'error':
         return {
@@ -128,26 +135,25 @@ export class SandboxPsa implements PsaAdapter<Settings> {
     }
   }
 
-  async test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
-    const failure = await this.injected(conn, 'lookup', call)
+  async test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    const failure = await this.injected('lookup', call)
     if (failure) return fail(failure)
     return ok({ detail: 'The sandbox PSA is built in: it keeps its tickets in this service.' })
   }
 
   async createTicket(
-    conn: Conn,
     t: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
-    const failure = await this.injected(conn, 'create', call)
+    const failure = await this.injected('create', call)
     if (failure) return fail(failure)
     if (call.adopt) {
-      const made = await this.store.findByRef(conn.partnerId, call.ref, call.within)
+      const made = await this.store.findByRef(this.partnerId, call.ref)
       if (made) return ok({ ticketId: made.id, adopted: true })
     }
     const now = iso(this.clock)
     const id = await this.store.create(
-      conn.partnerId,
+      this.partnerId,
       {
         companyId: t.companyId,
         board: t.board,
@@ -161,53 +167,46 @@ export class SandboxPsa implements PsaAdapter<Settings> {
         closedAt: null,
       },
       call.ref,
-      call.within,
     )
     return ok({ ticketId: id, adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
-    const failure = await this.injected(conn, 'append', call)
+  async appendNote(ticketId: string, note: string, call: TicketCall): Promise<PsaResult<null>> {
+    const failure = await this.injected('append', call)
     if (failure) return fail(failure)
-    if (!(await this.store.find(conn.partnerId, ticketId, call.within))) return fail(notFound(ticketId))
+    if (!(await this.store.find(this.partnerId, ticketId))) return fail(notFound(ticketId))
     const added = { id: uuidv7(), text: note, at: iso(this.clock) }
-    await this.store.addNote(conn.partnerId, ticketId, added, call.within)
+    await this.store.addNote(this.partnerId, ticketId, added)
     return ok(null)
   }
 
   async closeTicket(
-    conn: Conn,
     ticketId: string,
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const failure = await this.injected(conn, 'close', call)
+    const failure = await this.injected('close', call)
     if (failure) return fail(failure)
-    const ticket = await this.store.find(conn.partnerId, ticketId, call.within)
+    const ticket = await this.store.find(this.partnerId, ticketId)
     if (!ticket) return fail(notFound(ticketId))
     // Closed already: by someone in the PSA, or (on a retry) by the attempt whose answer was lost.
     if (ticket.closedAt !== null) return ok({ alreadyClosed: !call.adopt })
     const now = iso(this.clock)
     // The resolution note first, then the status, as a technician would.
-    await this.store.addNote(
-      conn.partnerId,
-      ticketId,
-      { id: uuidv7(), text: close.note, at: now },
-      call.within,
-    )
+    await this.store.addNote(this.partnerId, ticketId, { id: uuidv7(), text: close.note, at: now })
     const status = close.closedStatus ?? 'Closed'
-    const closedNow = await this.store.close(conn.partnerId, ticketId, status, now, call.within)
+    const closedNow = await this.store.close(this.partnerId, ticketId, status, now)
     return ok({ alreadyClosed: !closedNow })
   }
 
-  /** Every company has one agreement with a line for each product of the sandbox's catalogue. */
   /** The sandbox has no web app of its own: its tickets are at GET /api/partner/sandbox/tickets. */
-  ticketUrl(_conn: Conn, _ticketId: string): string | null {
+  ticketUrl(_ticketId: string): string | null {
     return null
   }
 
-  async billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    const failure = await this.injected(conn, 'usage', call)
+  /** Every company has one agreement with a line for each product of the sandbox's catalogue. */
+  async billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    const failure = await this.injected('usage', call)
     if (failure) return fail(failure)
     const lines = products.map((p) => ({
       id: `${companyId}:${p.id}`,
@@ -217,19 +216,18 @@ export class SandboxPsa implements PsaAdapter<Settings> {
       agreementName: 'Managed services agreement',
     }))
     const set = await this.store.quantities(
-      conn.partnerId,
+      this.partnerId,
       lines.map((l) => l.id),
     )
     return ok(lines.map((l) => ({ ...l, quantity: set.get(l.id) ?? 0 })))
   }
 
   async setQuantity(
-    conn: Conn,
     lineId: string,
     quantity: number,
     call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
-    const failure = await this.injected(conn, 'usage', call)
+    const failure = await this.injected('usage', call)
     if (failure) return fail(failure)
     const [companyId, productId] = lineId.split(':')
     if (!companyId || !products.some((p) => p.id === productId))
@@ -239,30 +237,14 @@ export class SandboxPsa implements PsaAdapter<Settings> {
         retryable: false,
         message: `sandbox billing line ${lineId} not found (lines are <companyId>:<product>, products ${products.map((p) => p.id).join(', ')})`,
       })
-    const previous = await this.store.setQuantity(conn.partnerId, lineId, quantity, iso(this.clock))
+    const previous = await this.store.setQuantity(this.partnerId, lineId, quantity, iso(this.clock))
     return ok({ previous })
   }
 
-  async lookup(
-    conn: Conn,
-    what: LookupKind,
-    _scope: unknown,
-    call: PsaCall,
-  ): Promise<PsaResult<PsaEntity[]>> {
-    const failure = await this.injected(conn, 'lookup', call)
+  async lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {
+    const failure = await this.injected('lookup', call)
     if (failure) return fail(failure)
-    const extra = given(conn, what).filter((e) => !seeded[what].some((s) => s.id === e.id))
+    const extra = given(this.conn, what).filter((e) => !seeded[what].some((s) => s.id === e.id))
     return ok([...seeded[what], ...extra])
   }
-}
-
-/** The sandbox kind: no secrets, always available. */
-export function sandboxPsa(store: SandboxStore, clock: Clock): PsaKindEntry {
-  return psaKind({
-    kind: 'sandbox',
-    settings: SandboxSettings,
-    secretFields: [],
-    adapter: new SandboxPsa(store, clock),
-    inProcess: true,
-  })
 }

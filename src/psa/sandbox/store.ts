@@ -4,7 +4,8 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import { prepared, preparedRow } from '../../db/prepared.js'
 import type { Database, SandboxTicketsTable } from '../../db/schema.js'
 
-// Every sandbox create numbers a ticket and inserts it: prepared (issue 11).
+// Every sandbox create numbers a ticket and inserts it: prepared (docs/psa/README.md, "One connection,
+// made once").
 const nextNumber = prepared(0, (db: Kysely<Database>) =>
   db
     .insertInto('counters')
@@ -69,10 +70,8 @@ export type SandboxWrites = <T>(work: (db: Kysely<Database>) => Promise<T>) => P
 
 /**
  * The caller's open transaction, when it has one: the ticket operations write their rows in it, so
- * they commit with the alert's outcome or not at all (issue 11). Without it, each is a write of its own.
+ * they commit with the alert's outcome or not at all. Without it, each is a write of its own.
  */
-export type Within = Kysely<Database> | undefined
-
 export class SandboxStore {
   private readonly writes: SandboxWrites
 
@@ -83,18 +82,9 @@ export class SandboxStore {
     this.writes = writes ?? ((work) => db.transaction().execute(work))
   }
 
-  private write<T>(within: Within, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    return within ? work(within) : this.writes(work)
-  }
-
   /** Numbers the ticket and inserts it, in one transaction; answers its id (SBX-1001, ...). */
-  create(
-    partnerId: string,
-    t: Omit<SandboxTicket, 'id'>,
-    externalRef: string | null,
-    within?: Within,
-  ): Promise<string> {
-    return this.write(within, async (db) => {
+  create(partnerId: string, t: Omit<SandboxTicket, 'id'>, externalRef: string | null): Promise<string> {
+    return this.writes(async (db) => {
       const id = `SBX-${await this.nextTicketNumber(db)}`
       await this.insert(partnerId, { ...t, id }, externalRef, db)
       return id
@@ -131,8 +121,8 @@ export class SandboxStore {
   }
 
   /** The partner's ticket tagged with this correlationId (a create that may have been made before). */
-  async findByRef(partnerId: string, externalRef: string, within?: Within): Promise<SandboxTicket | null> {
-    const r = await (within ?? this.db)
+  async findByRef(partnerId: string, externalRef: string): Promise<SandboxTicket | null> {
+    const r = await this.db
       .selectFrom('sandbox_tickets')
       .selectAll()
       .where('partner_id', '=', partnerId)
@@ -141,8 +131,8 @@ export class SandboxStore {
     return r ? toTicket(r) : null
   }
 
-  async find(partnerId: string, id: string, within?: Within): Promise<SandboxTicket | null> {
-    const r = await (within ?? this.db)
+  async find(partnerId: string, id: string): Promise<SandboxTicket | null> {
+    const r = await this.db
       .selectFrom('sandbox_tickets')
       .selectAll()
       .where('partner_id', '=', partnerId)
@@ -183,9 +173,8 @@ export class SandboxStore {
     partnerId: string,
     ticketId: string,
     note: { id: string; text: string; at: string },
-    within?: Within,
   ): Promise<void> {
-    await this.write(within, async (db) => {
+    await this.writes(async (db) => {
       await db
         .insertInto('sandbox_notes')
         .values({
@@ -206,8 +195,8 @@ export class SandboxStore {
   }
 
   /** Closes the ticket with `status`; false when it was closed already. */
-  async close(partnerId: string, id: string, status: string, now: string, within?: Within): Promise<boolean> {
-    const r = await this.write(within, (db) =>
+  async close(partnerId: string, id: string, status: string, now: string): Promise<boolean> {
+    const r = await this.writes((db) =>
       db
         .updateTable('sandbox_tickets')
         .set({ status, updated_at: now, closed_at: now })
@@ -276,8 +265,8 @@ export class SandboxStore {
     })
   }
 
-  async getFault(partnerId: string, within?: Within): Promise<SandboxFault | null> {
-    const r = await (within ?? this.db)
+  async getFault(partnerId: string): Promise<SandboxFault | null> {
+    const r = await this.db
       .selectFrom('sandbox_faults')
       .selectAll()
       .where('partner_id', '=', partnerId)
@@ -288,8 +277,8 @@ export class SandboxStore {
   }
 
   /** Uses up one failure of a counted fault; the fault is gone when none remain. */
-  async consumeFault(partnerId: string, within?: Within): Promise<void> {
-    await this.write(within, async (db) => {
+  async consumeFault(partnerId: string): Promise<void> {
+    await this.writes(async (db) => {
       await db
         .updateTable('sandbox_faults')
         .set((eb) => ({ remaining: eb('remaining', '-', 1) }))

@@ -5,7 +5,6 @@
 // look-ups of the mapping screens, and invoice-schedule line items for usage. A retry after a lost
 // answer finds what the earlier attempt made (tickets.ts) instead of making it twice. Syncro's 180
 // requests a minute are counted per client address, shared by every connection (limits.ts).
-import type { Static } from 'typebox'
 import {
   type BillingLine,
   type CloseCall,
@@ -16,30 +15,26 @@ import {
   type NewPsaTicket,
   type NoteCall,
   ok,
-  type PsaAdapter,
   type PsaCall,
-  type PsaConnection,
   type PsaEntity,
+  type PsaOperations,
   type PsaResult,
   type UsageCall,
 } from '../adapter.js'
-import { CachedResult, ConnectionPool } from '../core/connections.js'
-import { PsaHttp, type PsaKindOptions } from '../core/http.js'
-import { ConnectionLimiter } from '../core/limiter.js'
+import { CachedResult } from '../core/connections.js'
+import type { PsaKindOptions } from '../core/http.js'
+import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName, externalRef } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import { syncroTicketUrl } from '../core/ticket-urls.js'
-import { type PsaKindEntry, psaKind } from '../registry.js'
+import type { PsaKindEntry } from '../registry.js'
 import { billingLines, setQuantity } from './billing.js'
 import { itemOf, rootOf, SyncroClient, syncroErrorText } from './client.js'
+import { checkConnection } from './connection-check.js'
 import { SyncroLimits } from './limits.js'
 import { closingStatus, companies, customerId, priorityOf, problemTypes, ticketSettings } from './lookups.js'
 import { SyncroSettings, syncroSecrets } from './settings.js'
-import { connectionTest } from './test.js'
 import { findByRef, hasComment, isClosed, refLine, refProperty, type SyncroTicket } from './tickets.js'
-
-type Settings = Static<typeof SyncroSettings>
-type Conn = PsaConnection<Settings>
 
 /** A ticket's subject, at most (Syncro publishes none; see docs/psa/syncro.md, "Text limits"). */
 export const subjectMax = 255
@@ -48,13 +43,6 @@ export const commentMax = 30_000
 const refMax = 100
 const listsKeptMs = 5 * 60 * 1000
 
-/** What one connection keeps: its client, and the lists names are resolved against. */
-class State {
-  readonly problemTypes = new CachedResult<PsaEntity[]>(listsKeptMs)
-  readonly ticketSettings = new CachedResult<{ statuses: PsaEntity[]; priorities: PsaEntity[] }>(listsKeptMs)
-  constructor(readonly client: SyncroClient) {}
-}
-
 const rejected = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
 
 /** The kind's settings beyond a connection's: Syncro's per-address budget (default 180 a minute). */
@@ -62,42 +50,42 @@ export interface SyncroTuning {
   perMinute?: number
 }
 
-export class SyncroPsa implements PsaAdapter<Settings> {
-  private readonly pool: ConnectionPool<Settings, State>
+/** The Syncro kind, talking through the service's outbound client. */
+export function syncroPsa(options: PsaKindOptions, tuning: SyncroTuning = {}): PsaKindEntry {
+  const { limiters, egress } = options
+  // One budget and one 429 pause per Syncro and egress address, for every connection of the process.
+  const limits = new SyncroLimits({ limiters, egress, perMinute: tuning.perMinute })
+  return remotePsaKind(options, {
+    kind: 'syncro',
+    settings: SyncroSettings,
+    secretFields: syncroSecrets,
+    problems: (s) =>
+      s.baseUrl || s.subdomain ? [] : ['psa needs subdomain (e.g. acme for acme.syncromsp.com) or baseUrl'],
+    // Syncro counts a minute and sends no Retry-After: wait the window out.
+    dialect: { name: 'Syncro', errorText: syncroErrorText, defaultRetryAfterMs: 60_000 },
+    limits: (s) => ({ perEndpoint: s.maxConcurrent ?? 4, shared: [limits.budget(rootOf(s))] }),
+    connect: ({ http }, conn) => new SyncroConnection(new SyncroClient(http, conn.settings, limits)),
+  })
+}
 
-  constructor({ http, log, requestTimeoutMs, limiters, egress }: PsaKindOptions, tuning: SyncroTuning = {}) {
-    // One budget and one 429 pause per Syncro and egress address, for every connection of the process.
-    const limits = new SyncroLimits({ limiters, egress, perMinute: tuning.perMinute })
-    this.pool = new ConnectionPool((conn) => {
-      const limiter = new ConnectionLimiter({
-        perEndpoint: conn.settings.maxConcurrent ?? 4,
-        shared: [limits.budget(rootOf(conn.settings))],
-      })
-      const core = new PsaHttp({
-        http,
-        limiter,
-        name: 'Syncro',
-        log,
-        requestTimeoutMs,
-        errorText: syncroErrorText,
-        // Syncro counts a minute and sends no Retry-After: wait the window out.
-        defaultRetryAfterMs: 60_000,
-      })
-      return new State(new SyncroClient(core, conn.settings, limits))
-    })
-  }
+/** One connection: its client, and the lists names are resolved against. */
+class SyncroConnection implements PsaOperations {
+  private readonly problemTypes = new CachedResult<PsaEntity[]>(listsKeptMs)
+  private readonly ticketSettings = new CachedResult<{ statuses: PsaEntity[]; priorities: PsaEntity[] }>(
+    listsKeptMs,
+  )
 
-  test(conn: Conn, call: PsaCall): Promise<PsaResult<{ detail: string }>> {
-    return connectionTest(this.pool.of(conn).client, call)
+  constructor(private readonly client: SyncroClient) {}
+
+  test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
+    return checkConnection(this.client, call)
   }
 
   async createTicket(
-    conn: Conn,
     t: NewPsaTicket,
     call: CreateCall,
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
-    const state = this.pool.of(conn)
-    const { client } = state
+    const { client } = this
     const customer = await customerId(client, t.companyId, call)
     if (!customer.ok) return customer
     const ref = externalRef(call.ref, refMax)
@@ -111,7 +99,7 @@ export class SyncroPsa implements PsaAdapter<Settings> {
       if (!found.ok) return found
       if (found.value !== null) return ok({ ticketId: found.value, adopted: true })
     }
-    const problemType = await this.problemTypeOf(state, t.board ?? t.type, call)
+    const problemType = await this.problemTypeOf(t.board ?? t.type, call)
     if (!problemType.ok) return problemType
     const body: Record<string, unknown> = {
       customer_id: customer.value,
@@ -128,7 +116,7 @@ export class SyncroPsa implements PsaAdapter<Settings> {
       ],
     }
     if (t.status !== null || t.priority !== null) {
-      const settings = await state.ticketSettings.get((c) => ticketSettings(client, c), call)
+      const settings = await this.ticketSettings.get((c) => ticketSettings(client, c), call)
       if (!settings.ok) return settings
       if (t.status !== null) {
         const status = byIdOrName(settings.value.statuses, t.status)
@@ -144,8 +132,8 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     return ok({ ticketId: String(id), adopted: false })
   }
 
-  async appendNote(conn: Conn, ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
-    const { client } = this.pool.of(conn)
+  async appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
+    const { client } = this
     if (call.adopt && call.marker !== '') {
       // An earlier attempt's comment, its answer lost: the ticket's comments come with the ticket.
       const got = await client.api('GET', `/tickets/${ticketId}`, call)
@@ -157,13 +145,11 @@ export class SyncroPsa implements PsaAdapter<Settings> {
   }
 
   async closeTicket(
-    conn: Conn,
     ticketId: string,
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
-    const state = this.pool.of(conn)
-    const { client } = state
+    const { client } = this
     const got = await client.api('GET', `/tickets/${ticketId}`, call)
     if (!got.ok) return got
     const ticket = itemOf<SyncroTicket>(got.value.body, 'ticket')
@@ -171,7 +157,7 @@ export class SyncroPsa implements PsaAdapter<Settings> {
       return fail({ kind: 'not-found', retryable: false, message: `Syncro has no ticket ${ticketId}` })
     // Closed already: by a technician, or (on a retry) by the attempt whose answer was lost.
     if (isClosed(ticket)) return ok({ alreadyClosed: !call.adopt })
-    const settings = await state.ticketSettings.get((c) => ticketSettings(client, c), call)
+    const settings = await this.ticketSettings.get((c) => ticketSettings(client, c), call)
     if (!settings.ok) return settings
     const target = close.closedStatus
       ? byIdOrName(settings.value.statuses, close.closedStatus)
@@ -196,24 +182,18 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     return put.ok ? ok({ alreadyClosed: false }) : put
   }
 
-  async lookup(
-    conn: Conn,
-    what: LookupKind,
-    _scope: unknown,
-    call: PsaCall,
-  ): Promise<PsaResult<PsaEntity[]>> {
-    const state = this.pool.of(conn)
-    const { client } = state
+  async lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {
+    const { client } = this
     switch (what) {
       case 'companies':
         return companies(client, call)
       // Syncro has no boards: a ticket's problem type is what sorts it (and what its types are).
       case 'boards':
       case 'types':
-        return state.problemTypes.get((c) => problemTypes(client, c), call, true)
+        return this.problemTypes.get((c) => problemTypes(client, c), call, true)
       case 'statuses':
       case 'priorities': {
-        const settings = await state.ticketSettings.get((c) => ticketSettings(client, c), call, true)
+        const settings = await this.ticketSettings.get((c) => ticketSettings(client, c), call, true)
         return settings.ok ? ok(settings.value[what]) : settings
       }
       // Lists this PSA does not have (or that no setting of this kind picks from): none.
@@ -224,27 +204,26 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     }
   }
 
-  ticketUrl(conn: Conn, ticketId: string): string | null {
-    return syncroTicketUrl(this.pool.of(conn).client.root, ticketId)
+  ticketUrl(ticketId: string): string | null {
+    return syncroTicketUrl(this.client.root, ticketId)
   }
 
-  billingLines(conn: Conn, companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
-    return billingLines(this.pool.of(conn).client, companyId, call)
+  billingLines(companyId: string, call: PsaCall): Promise<PsaResult<BillingLine[]>> {
+    return billingLines(this.client, companyId, call)
   }
 
   setQuantity(
-    conn: Conn,
     lineId: string,
     quantity: number,
     call: UsageCall,
   ): Promise<PsaResult<{ previous: number | null }>> {
     // Syncro dates nothing on a schedule line: the quantity is what the schedule's next invoice bills.
-    return setQuantity(this.pool.of(conn).client, lineId, quantity, call)
+    return setQuantity(this.client, lineId, quantity, call)
   }
 
   /** The problem type a setting names, or (Syncro requires one) the account's first. */
-  private async problemTypeOf(state: State, value: string | null, call: PsaCall): Promise<PsaResult<string>> {
-    const read = (fresh: boolean) => state.problemTypes.get((c) => problemTypes(state.client, c), call, fresh)
+  private async problemTypeOf(value: string | null, call: PsaCall): Promise<PsaResult<string>> {
+    const read = (fresh: boolean) => this.problemTypes.get((c) => problemTypes(this.client, c), call, fresh)
     let list = await read(false)
     // A problem type added in Syncro since the list was kept: read it again before refusing.
     if (list.ok && value !== null && !byIdOrName(list.value, value)) list = await read(true)
@@ -269,16 +248,4 @@ export class SyncroPsa implements PsaAdapter<Settings> {
     })
     return res.ok ? ok(null) : res
   }
-}
-
-/** The Syncro kind, talking through the service's outbound client. */
-export function syncroPsa(options: PsaKindOptions, tuning: SyncroTuning = {}): PsaKindEntry {
-  return psaKind({
-    kind: 'syncro',
-    settings: SyncroSettings,
-    secretFields: syncroSecrets,
-    adapter: new SyncroPsa(options, tuning),
-    problems: (s) =>
-      s.baseUrl || s.subdomain ? [] : ['psa needs subdomain (e.g. acme for acme.syncromsp.com) or baseUrl'],
-  })
 }

@@ -1,4 +1,4 @@
-// Testing a ConnectWise connection without changing anything: the site answers, knows the company
+// Checking a ConnectWise connection without changing anything: the site answers, knows the company
 // (codebase discovery), accepts the keys and the clientId, and lets the API member read what the
 // service uses. Each failure is one sentence saying what to fix.
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
@@ -12,7 +12,7 @@ const areas = [
   ['/company/companies', 'companies'],
 ] as const
 
-export async function connectionTest(
+export async function checkConnection(
   client: ConnectWiseClient,
   call: PsaCall,
 ): Promise<PsaResult<{ detail: string }>> {

@@ -1,25 +1,18 @@
-// Testing an Autotask connection without changing anything (the zone is found, the credentials are
+// Checking an Autotask connection without changing anything (the zone is found, the credentials are
 // accepted, the API user may read tickets and companies; each failure one sentence), saying what new
 // tickets will get: their queue, status, priority and ticket category as plan.ts works them out for
-// every alert (or the one sentence that says which must still be chosen, and where), and how notes are
-// written. And keeping the tenant's hourly request threshold: when this process has used most of it,
-// ThresholdInformation says how much the whole tenant has (other integrations count too), and near the
-// threshold calls pause.
+// every alert (or the one sentence that says which must still be chosen, and where), how notes are
+// written, and how much of the tenant's hourly request threshold is used.
 import type { Static } from 'typebox'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import { explain, refused } from '../core/explain.js'
-import type { ConnectionLimiter } from '../core/limiter.js'
+import type { Threshold } from './budget.js'
 import type { AutotaskClient } from './client.js'
 import { describeNotes } from './notes.js'
 import { describePlan, planTicket } from './plan.js'
 import type { AutotaskSettings } from './settings.js'
 
-interface Threshold {
-  externalRequestThreshold?: number
-  currentTimeframeRequestCount?: number
-}
-
-export async function connectionTest(
+export async function checkConnection(
   client: AutotaskClient,
   s: Static<typeof AutotaskSettings>,
   call: PsaCall,
@@ -85,32 +78,4 @@ function why(f: PsaFailure, where: string, area?: string): string {
     account: 'API user (its security level)',
     area,
   })
-}
-
-/** Reads the tenant's usage when this process has used most of the hour's budget, and pauses near it. */
-export class BudgetGuard {
-  private checkedAt = 0
-
-  constructor(
-    private readonly client: AutotaskClient,
-    private readonly limiter: ConnectionLimiter,
-    private readonly o: { budget: number; lookAtShare: number; pauseAtShare: number } = {
-      budget: 10_000,
-      lookAtShare: 0.8,
-      pauseAtShare: 0.95,
-    },
-  ) {}
-
-  async check(call: PsaCall): Promise<void> {
-    const used = (await this.limiter.budgetUsed()) ?? 0
-    if (used < this.o.budget * this.o.lookAtShare || Date.now() - this.checkedAt < 60_000) return
-    this.checkedAt = Date.now()
-    const res = await this.client.api('GET', 'ThresholdInformation', call)
-    if (!res.ok) return
-    const t = res.value.body as Threshold | null
-    const limit = t?.externalRequestThreshold ?? this.o.budget
-    // Our own reading of the tenant's threshold: a pause asked for, not guessed.
-    if ((t?.currentTimeframeRequestCount ?? 0) >= limit * this.o.pauseAtShare)
-      this.limiter.pause(60_000, true)
-  }
 }

@@ -1,4 +1,4 @@
-// Testing a HaloPSA connection without changing anything: the instance names its authorisation server
+// Checking a HaloPSA connection without changing anything: the instance names its authorisation server
 // (/api/authinfo), the token endpoint takes the client id and secret (and the tenant, where one is
 // needed), and the application's agent may read tickets and clients. Each failure is one sentence.
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
@@ -10,7 +10,7 @@ const areas = [
   ['/Client', 'clients'],
 ] as const
 
-export async function connectionTest(
+export async function checkConnection(
   client: HaloClient,
   call: PsaCall,
 ): Promise<PsaResult<{ detail: string }>> {

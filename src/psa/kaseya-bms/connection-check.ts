@@ -1,9 +1,9 @@
-// Testing a Kaseya BMS connection without changing anything: the host answers, the login (tenant,
+// Checking a Kaseya BMS connection without changing anything: the host answers, the login (tenant,
 // user name, password) is accepted, /v2/security/userinfo names the API user, the user may read
 // tickets and accounts, and the look-ups a ticket needs answer (docs/psa/kaseya-bms.md):
 // - the ticket types, sources and note types of /v2/system/lookup/{tableName}, whose table names BMS
 //   does not publish: the known spellings are tried (or the one `lookupTables` names) and the one that
-//   answers is remembered for the connection. When none does and no id is set by hand, the test fails
+//   answers is remembered for the connection. When none does and no id is set by hand, the check fails
 //   with a sentence naming the look-up and the setting that takes the id; a name set by hand must be
 //   one of the list's;
 // - the statuses, and which of them BMS treats as closed (learned from tickets BMS shows completed).
@@ -32,7 +32,7 @@ export interface Tested {
   s: Settings
 }
 
-export async function connectionTest(
+export async function checkConnection(
   { client, lists, completion, s }: Tested,
   call: PsaCall,
 ): Promise<PsaResult<{ detail: string }>> {

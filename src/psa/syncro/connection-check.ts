@@ -1,4 +1,4 @@
-// Testing a Syncro connection without changing anything: the account answers at its root, takes the
+// Checking a Syncro connection without changing anything: the account answers at its root, takes the
 // API token (GET /me), and the token's permissions let it read tickets and customers. Each failure is
 // one sentence saying what to fix.
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
@@ -11,7 +11,7 @@ const areas = [
   ['/customers', 'customers (Customers - List/Search)'],
 ] as const
 
-export async function connectionTest(
+export async function checkConnection(
   client: SyncroClient,
   call: PsaCall,
 ): Promise<PsaResult<{ detail: string }>> {

@@ -1,0 +1,29 @@
+// Every PSA kind alertbridge speaks to, in the order the portal offers them: the built-in sandbox,
+// then the PSAs elsewhere, each set up the same way by the PSA core (core/kind.ts). A new PSA is a
+// folder beside these and one line here (docs/psa/README.md).
+import type { Clock } from '../clock.js'
+import { autotaskPsa } from './autotask/adapter.js'
+import { connectWisePsa } from './connectwise/adapter.js'
+import type { PsaKindOptions } from './core/http.js'
+import { haloPsa } from './halopsa/adapter.js'
+import { kaseyaBmsPsa } from './kaseya-bms/adapter.js'
+import type { PsaKindEntry } from './registry.js'
+import { sandboxPsa } from './sandbox/adapter.js'
+import type { SandboxStore } from './sandbox/store.js'
+import { syncroPsa } from './syncro/adapter.js'
+
+export function psaKinds(
+  sandbox: SandboxStore,
+  clock: Clock,
+  options: PsaKindOptions & { syncroRequestsPerMinute?: number },
+): PsaKindEntry[] {
+  const { syncroRequestsPerMinute, ...common } = options
+  return [
+    sandboxPsa(sandbox, clock),
+    connectWisePsa(common),
+    autotaskPsa(common),
+    haloPsa(common),
+    kaseyaBmsPsa(common),
+    syncroPsa(common, { perMinute: syncroRequestsPerMinute }),
+  ]
+}
