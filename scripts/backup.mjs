@@ -1,5 +1,5 @@
 // `npm run backup -- <file>`: builds the TypeScript sources when they changed since the last build
-// (as `npm start` does), then takes an online backup of the embedded database (src/backup.ts).
+// (as `npm start` does), then takes an online backup of the embedded database (src/backup/).
 import { buildIfStale } from './build.mjs'
 
 try {
@@ -9,4 +9,4 @@ try {
   process.exit(1)
 }
 
-await import(new URL('../dist/backup.js', import.meta.url).href)
+await import(new URL('../dist/backup/command.js', import.meta.url).href)

@@ -1,4 +1,4 @@
-// Starting the service: open and migrate the database, settle the secret key and the admin token,
+// Starting the service: open and migrate the database, open the secret key's ring and the admin token,
 // build the services and the app. Shared by server.ts and the tests.
 
 import { dirname, join } from 'node:path'
@@ -11,8 +11,8 @@ import { openDatabase } from './db/connect.js'
 import { migrateToLatest } from './db/migrate.js'
 import { SettingsRepository } from './db/repositories/settings.js'
 import type { App } from './http/app-types.js'
-import { settleSecretKey } from './ops/secret-key.js'
-import { settleWithin } from './queue/wakeup.js'
+import { openKeyRing } from './ops/secret-key.js'
+import { waitAtMost } from './queue/wakeup.js'
 import { connectRedis, type RedisHandle } from './redis/connect.js'
 import { digest, newSecret } from './security/secrets.js'
 import { buildServices, type Services } from './services.js'
@@ -65,7 +65,7 @@ export async function boot(
       config.database.kind === 'sqlite' && config.database.path !== ':memory:'
         ? dirname(config.database.path)
         : null
-    const key = await settleSecretKey({
+    const key = await openKeyRing({
       kysely: db.kysely,
       secretKey: config.secretKey,
       secretKeyPrevious: config.secretKeyPrevious,
@@ -100,7 +100,7 @@ export async function boot(
     // Configuration notices heard before the first request: the subscription's first `all` (forget
     // every cached copy) then lands on empty caches, not on a copy a request just loaded.
     let heard = false
-    await settleWithin(
+    await waitAtMost(
       [
         services.notices.listening().then(() => {
           heard = true

@@ -11,8 +11,8 @@ import { PsaCalls } from './alerts/psa-calls.js'
 import { alertJob, alertKind } from './alerts/queued.js'
 import { VendorRateLimiter } from './alerts/rate-limit.js'
 import { OutcomeRecorder } from './alerts/recorder.js'
+import { ReservationWaits } from './alerts/reservation-waits.js'
 import { TicketReservations } from './alerts/reservations.js'
-import { Settlement } from './alerts/settlement.js'
 import { SynchronousAlerts } from './alerts/synchronous.js'
 import { UsagePushes, usagePushJob, usagePushKind } from './billing/usage-push.js'
 import { CatalogueMetrics } from './catalogue/metrics.js'
@@ -34,26 +34,18 @@ import { partnerOfKey } from './partner/api-key.js'
 import { PortalSessions } from './partner/portal-sessions.js'
 import { PortalUsers } from './partner/portal-users.js'
 import { PsaConnections } from './partner/psa-connection.js'
+import { PartnerRules } from './partner/rules.js'
 import { PartnerSetup } from './partner/setup.js'
 import { SignInThrottle } from './partner/sign-in-throttle.js'
-import { autotaskPsa } from './psa/autotask/adapter.js'
-import { connectWisePsa } from './psa/connectwise/adapter.js'
-import { haloPsa } from './psa/halopsa/adapter.js'
-import { kaseyaBmsPsa } from './psa/kaseya-bms/adapter.js'
+import { psaKinds } from './psa/kinds.js'
 import { PsaRegistry } from './psa/registry.js'
-import { sandboxPsa } from './psa/sandbox/adapter.js'
 import { SandboxStore } from './psa/sandbox/store.js'
-import { syncroPsa } from './psa/syncro/adapter.js'
-import { registerQueueMetrics } from './queue/metrics.js'
+import { queueBackend } from './queue/backend.js'
 import type { JobProducer } from './queue/port.js'
-import { RedisJobRunner } from './queue/redis-runner.js'
-import { bullQueue, QueueRelay, RedisJobQueue } from './queue/redis-transport.js'
-import { SqlJobQueue } from './queue/sql-queue.js'
-import { SqlJobRunner } from './queue/sql-runner.js'
+import type { SqlJobQueue } from './queue/sql-queue.js'
 import type { RedisHandle } from './redis/connect.js'
-import { memoryLimiters, redisLimiters } from './redis/limiters.js'
-import { type ConfigNotices, localNotices, redisNotices } from './redis/notices.js'
-import { redisGroupSlots } from './redis/slots.js'
+import { limitersFor } from './redis/limiters.js'
+import { type ConfigNotices, noticesFor } from './redis/notices.js'
 import { Runtime } from './runtime.js'
 import type { KeyRing } from './security/crypto-box.js'
 import { PasswordHasher } from './security/passwords.js'
@@ -62,9 +54,10 @@ import { Provisioning } from './tenants/provisioning.js'
 import { TenantStatus } from './tenants/status.js'
 import { VendorSetup } from './vendor-api/setup.js'
 import { TokenService } from './vendor-api/token-service.js'
-import { endpointSlots, WebhookDispatcher } from './webhooks/dispatcher.js'
+import { DeliveryJobs, deliveryJob, deliveryKind } from './webhooks/delivery-job.js'
 import { WebhookOutbox } from './webhooks/outbox.js'
 import { defaultRetryScheduleSeconds } from './webhooks/retry-policy.js'
+import { WebhookSender } from './webhooks/sender.js'
 
 export interface Services {
   config: Config
@@ -92,18 +85,22 @@ export interface Services {
   queue: JobProducer
   /** The jobs table itself, in both modes: depth, dead jobs, pruning. */
   jobs: SqlJobQueue
-  dispatcher: WebhookDispatcher
+  /** Queues webhook deliveries' jobs (the outbox, replays, an endpoint enabled again). */
+  deliveryJobs: DeliveryJobs
+  /** Sends one attempt of a delivery (the delivery job's handler); counts this process's attempts. */
+  webhookSender: WebhookSender
   runtime: Runtime
-  /** Prunes rows past their retention age (issue 10 §4); the runtime schedules it. */
+  /** Prunes rows past their retention age (docs/operations.md); the runtime schedules it. */
   retention: Retention
   provisioning: Provisioning
   partnerSetup: PartnerSetup
+  partnerRules: PartnerRules
   vendorSetup: VendorSetup
   auth: AuthHooks
-  /** Rotating credentials with an overlap window; disabling and enabling tenants (issue 10). */
+  /** Rotating credentials with an overlap window; disabling and enabling tenants. */
   credentials: CredentialRotation
   tenantStatus: TenantStatus
-  /** The partner portal's users and their sign-in sessions (issue 13). */
+  /** The partner portal's users and their sign-in sessions. */
   portalUsers: PortalUsers
   portalSessions: PortalSessions
   /** Set with REDIS_URL: the queue's transport, shared limits, configuration-changed notices. */
@@ -127,67 +124,44 @@ export function buildServices(deps: {
   const redis = deps.redis ?? null
   /** Closed by close(), newest first. */
   const closers: (() => Promise<void>)[] = []
-  // Issue 14: with Redis, rate limits are counted once for every process and configuration changes
-  // reach every process's caches (src/redis/); without it both stay within this process.
-  const limiters = redis ? redisLimiters(redis, log) : memoryLimiters
-  const notices = redis ? redisNotices(redis, log) : localNotices()
+  // Each port's backend is chosen once, by whether REDIS_URL is set: counted and heard across every
+  // process through Redis, or within this one.
+  const limiters = limitersFor(redis, log)
+  const notices = noticesFor(redis, log)
   closers.push(() => notices.close())
   const outbound = (userAgent: string) =>
     createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetwork, userAgent })
-  // Other processes may enqueue on PostgreSQL; the embedded database has one writer process.
-  const idleMs = db.dialect === 'postgres' ? 1000 : 10_000
 
   const store = new Store(db.kysely, box, false, db.sqlite)
   const metrics = new Registry()
-  // The process's own: event-loop delay (issue 11: background work must not stall the API), heap, GC.
+  // The process's own: event-loop delay (background work must not stall the API), heap, GC.
   collectDefaultMetrics({ register: metrics })
-  // Group commit of the hot paths' writes (issue 11): accepts, claims, reservations, outcomes, deliveries.
+  // Group commit of the hot paths' writes: accepts, claims, reservations, outcomes, deliveries.
   const writes = new WriteBatcher(store, {
     maxWorkWhileAccepting: config.workerWritesWhileAccepting,
     onBatch: writeBatchMetrics(metrics),
   })
   const sandbox = new SandboxStore(db.kysely, (work) => writes.run((tx) => work(tx.kysely)))
-  const psaHttp = outbound('alertbridge-psa/1')
-  const psaOptions = {
-    http: psaHttp,
-    log,
-    requestTimeoutMs: config.psaTimeoutMs,
-    limiters,
-    egress: config.egressName,
-  }
-  const psa = new PsaRegistry([
-    sandboxPsa(sandbox, clock),
-    connectWisePsa(psaOptions),
-    autotaskPsa(psaOptions),
-    haloPsa(psaOptions),
-    kaseyaBmsPsa(psaOptions),
-    syncroPsa(psaOptions, { perMinute: config.syncroRequestsPerMinute }),
-  ])
-  const tokens = new TokenService(
-    store,
-    clock,
-    config.accessTokenTtlSeconds,
-    config.accessTokenLimits,
-    limiters,
+  const psa = new PsaRegistry(
+    psaKinds(sandbox, clock, {
+      http: outbound('alertbridge-psa/1'),
+      log,
+      requestTimeoutMs: config.psaTimeoutMs,
+      limiters,
+      egress: config.egressName,
+      syncroRequestsPerMinute: config.syncroRequestsPerMinute,
+    }),
   )
-  const jobs = new SqlJobQueue(store, db, clock, writes)
-  // With Redis: PostgreSQL keeps the jobs, BullMQ carries those due now to any worker process, and the
-  // relay hands over what became due or what Redis lost (queue/redis-transport.ts).
-  const bull = redis ? bullQueue(redis, log) : null
-  if (bull) closers.push(() => bull.close())
-  let relay: QueueRelay | null = null
-  const queue: JobProducer =
-    redis && bull
-      ? new RedisJobQueue({ sql: jobs, store, writes, queue: bull, clock, log, onDue: () => relay?.wake() })
-      : jobs
+  const { accessTokenTtlSeconds: ttl, accessTokenLimits } = config
+  const tokens = new TokenService(store, clock, ttl, accessTokenLimits, limiters)
+  const concurrency = config.workerConcurrency
+  const backend = queueBackend({ db, store, writes, clock, log, metrics, redis, concurrency })
+  closers.push(() => backend.close())
+  const { producer: queue, table: jobs } = backend
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)
   const lifecycle = new IntegrationLifecycle(snapshots)
-  const usageJob = usagePushJob({
-    retryScheduleMs: config.usageRetryScheduleSeconds.map((s) => s * 1000),
-    psaTimeoutMs: config.psaTimeoutMs,
-  })
+  const usageJob = usagePushJob({ retryScheduleMs: config.usageRetryScheduleSeconds.map((s) => s * 1000) })
   const usagePushes = new UsagePushes(queue, usageJob)
-  registerQueueMetrics(metrics, jobs, bull)
   registerAlertMetrics(metrics, store)
   const catalogues = new CatalogueSource({
     store,
@@ -201,31 +175,22 @@ export function buildServices(deps: {
         .catch((err) => log.error({ err, integrationId }, 'catalogue: could not schedule a state_snapshot')),
     onForget: (integrationId) => notices.publish({ kind: 'catalogue', integrationId }),
   })
-  const outbox = new WebhookOutbox(clock, catalogues)
-  const dispatcher = new WebhookDispatcher({
-    store,
-    writes,
-    http: outbound('alertbridge-webhooks/1'),
-    clock,
-    log,
-    scheduleSeconds: config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds,
-    idleMs,
-    // With Redis the per-endpoint limit holds across every process (issue 14).
-    slots: endpointSlots(redis, log),
-  })
+  // A webhook delivery's attempts are jobs of the queue, 4 in flight per endpoint (webhooks/delivery-job.ts).
+  const scheduleSeconds = config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds
+  const deliveries = deliveryJob(scheduleSeconds)
+  const deliveryJobs = new DeliveryJobs(queue, deliveries)
+  const outbox = new WebhookOutbox(clock, catalogues, deliveryJobs)
+  const webhookHttp = outbound('alertbridge-webhooks/1')
+  const webhookSender = new WebhookSender({ store, writes, http: webhookHttp, clock, log, scheduleSeconds })
+  const { psaTimeoutMs } = config
   const executor = new AlertExecutor({
     store,
     writes,
     clock,
     log,
     catalogues,
-    psa: new PsaCalls({ store, psa, timeoutMs: config.psaTimeoutMs }),
-    reservations: new TicketReservations({
-      store,
-      clock,
-      settlement: new Settlement(),
-      psaTimeoutMs: config.psaTimeoutMs,
-    }),
+    psa: new PsaCalls({ store, psa, timeoutMs: psaTimeoutMs }),
+    reservations: new TicketReservations({ store, clock, waits: new ReservationWaits(), psaTimeoutMs }),
     recorder: new OutcomeRecorder({ writes, clock, lifecycle, outbox }),
   })
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
@@ -238,59 +203,33 @@ export function buildServices(deps: {
   })
   const intake = new AlertIntake(
     acceptReads,
-    // Issue 10 reads the tenant state fresh for every alert. On the embedded database one process
-    // makes every change, through routes that clear the intake caches (app.ts), so a copy kept until
-    // then is as fresh, and the read was a tenth of the accept path's CPU (issue 11). With Redis every
-    // change reaches every process as a notice (issue 14), so the same holds. PostgreSQL alone may
-    // have other processes changing it unheard: read every time.
-    db.dialect === 'sqlite' || redis
-      ? {
-          vendors: store.vendors,
-          integrations: {
-            findByOrgTokenDigest: (d) => store.integrations.findByOrgTokenDigest(d),
-            tenantState: acceptReads.tenantStateUntilChanged,
-          },
-        }
-      : store,
+    acceptReads.freshReads(db.dialect === 'sqlite' || redis !== null),
     new VendorRateLimiter(config.defaultAlertRateLimitPerMinute, limiters),
     clock,
   )
   const alerts = alertJob({
-    psaTimeoutMs: config.psaTimeoutMs,
     psaRetryScheduleMs: config.psaRetryScheduleSeconds.map((s) => s * 1000),
     partnerConcurrency: config.partnerConcurrency,
   })
-  const onDelivery = () => dispatcher.wake()
   // SECRET_KEY rotation: sealed values by key at /metrics; re-sealing in the worker's background.
   const sealed = new SealedValues(db.kysely)
   registerSealedMetrics(metrics, sealed, box)
   const resealer = new Resealer({ sealed, settings: store.settings, ring: box, log, registry: metrics })
   const retention = new Retention({ store, queue: jobs, clock, log, metrics, ...config.retention })
-  if (redis && bull) relay = new QueueRelay({ sql: jobs, queue: bull, redis, clock, log, metrics })
   const runtime = new Runtime({
     db,
-    store,
     queue: jobs,
-    relay,
-    runner: redis
-      ? new RedisJobRunner({
-          queue: jobs,
-          redis,
-          groups: redisGroupSlots(redis),
-          clock,
-          log,
-          concurrency: config.workerConcurrency,
-        })
-      : new SqlJobRunner({ queue: jobs, clock, log, concurrency: config.workerConcurrency, idleMs }),
+    relay: backend.relay,
+    runner: backend.runner,
     jobs: [
-      alertKind(alerts, { executor, onDelivery, tenants: store.integrations }),
-      snapshotKind({ store, outbox, catalogues, onDelivery }),
+      alertKind(alerts, { executor, deliveries: deliveryJobs, tenants: store.integrations }),
+      snapshotKind({ store, outbox, catalogues, deliveries: deliveryJobs }),
       usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
+      deliveryKind(deliveries, { store, sender: webhookSender, jobs, clock, log }),
     ],
-    dispatcher,
+    sender: webhookSender,
     resealer,
     retention,
-    clock,
     log,
     backlogLimit: config.queueBacklogLimit,
     metrics,
@@ -314,7 +253,7 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    syncAlerts: new SynchronousAlerts(executor, config.psaTimeoutMs),
+    syncAlerts: new SynchronousAlerts(intake, executor, config.psaTimeoutMs),
     acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock, async (id) => {
       const kind = await acceptReads.partnerPsaKind(id)
       return kind !== null && psa.isInProcess(kind)
@@ -324,11 +263,13 @@ export function buildServices(deps: {
     metrics,
     queue,
     jobs,
-    dispatcher,
+    deliveryJobs,
+    webhookSender,
     runtime,
     retention,
-    provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork),
+    provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork, deliveryJobs),
     partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues, usagePushes),
+    partnerRules: new PartnerRules(store, clock, catalogues),
     vendorSetup: new VendorSetup(store, clock, lifecycle, usagePushes),
     // Changes made through the services (not only the routes) clear the intake's copies at once, and
     // every other process's as their notice arrives.
@@ -338,7 +279,6 @@ export function buildServices(deps: {
       clock,
       queue,
       snapshots,
-      onVendorEnabled: () => dispatcher.wake(),
       onChange: () => notices.publish({ kind: 'configuration' }),
     }),
     portalUsers: new PortalUsers({ store, clock, passwords }),

@@ -1,10 +1,10 @@
 // `npm run backup -- <file>`: an online backup of the embedded SQLite database named by DATABASE_URL,
-// taken while the service runs (db/backup.ts). PostgreSQL has its own tools (pg_dump); see
+// taken while the service runs (backup/sqlite.ts). PostgreSQL has its own tools (pg_dump); see
 // docs/operations.md for both, and for restoring.
 
-import { ConfigError, loadConfig } from './config.js'
-import { BackupRefusal, backupSqlite } from './db/backup.js'
-import { DatabaseUnavailable } from './db/failures.js'
+import { ConfigError, loadConfig } from '../config.js'
+import { DatabaseUnavailable } from '../db/failures.js'
+import { BackupRefusal, backupSqlite } from './sqlite.js'
 
 async function main(): Promise<number> {
   const target = process.argv.slice(2).find((a) => !a.startsWith('-'))

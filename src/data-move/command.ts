@@ -1,9 +1,9 @@
 // `npm run migrate-data -- --from sqlite:<path> --to postgres://…`: moves an embedded installation's
-// data into a PostgreSQL database (ops/migrate-data.ts; docs/deploy.md says when and how).
+// data into a PostgreSQL database (data-move/move.ts; docs/deploy.md says when and how).
 
-import { ConfigError, secretValuesIn } from './config.js'
-import { DatabaseUnavailable } from './db/failures.js'
-import { CopyRefusal, moveData, moveRequest, UsageError, usage } from './ops/migrate-data.js'
+import { ConfigError, secretValuesIn } from '../config.js'
+import { DatabaseUnavailable } from '../db/failures.js'
+import { CopyRefusal, moveData, moveRequest, UsageError, usage } from './move.js'
 
 async function main(): Promise<number> {
   const request = moveRequest(process.argv.slice(2), process.env)
