@@ -1,4 +1,4 @@
-// The operator API (DESIGN §7).
+// The operator API (docs/operations.md#the-admin-api).
 import assert from 'node:assert/strict'
 import net from 'node:net'
 import { after, before, describe, test } from 'node:test'

@@ -1,7 +1,7 @@
-// Processing in batches (issue 11), in one process on both databases:
-// - a backlog of a few thousand alerts drains while GET /healthz keeps answering (a generous 500 ms
-//   bound: this is not a timing test), and every alert gets exactly one event, one status_update
-//   delivery and one sandbox ticket;
+// Processing in batches (docs/decisions/speed/write-batcher.md), in one process on both databases:
+// - a backlog of a thousand alerts (500 on PostgreSQL) drains while GET /healthz keeps answering
+//   (many times during the drain; how fast is measured by npm run bench, not asserted), and every
+//   alert gets exactly one event, one status_update delivery and one sandbox ticket;
 // - a batch in which some alerts fail (one whose event cannot be written, a partner whose PSA answers
 //   500) records the others and those failures correctly.
 import assert from 'node:assert/strict'
@@ -29,7 +29,7 @@ async function postMany(h: Hooked, n: number, parallel: number, title = (i: numb
   return ids
 }
 
-for (const backend of backends()) {
+for (const backend of backends('matrix')) {
   describe(`batched processing (${backend})`, () => {
     let svc: TestService
     const receivers: Receiver[] = []
@@ -72,10 +72,12 @@ for (const backend of backends()) {
         ).n,
       )
 
-    test('a drain of thousands keeps /healthz answering; one event, one status_update, one ticket each', async () => {
+    test('a drain of hundreds keeps /healthz answering; one event, one status_update, one ticket each', async (t) => {
       const h = await make()
-      const n = backend === 'sqlite' ? 3000 : 1500
+      const n = backend === 'sqlite' ? 1000 : 500
       let worstMs = 0
+      /** /healthz answers that came back while status_updates were still arriving. */
+      let duringDrain = 0
       let polling = true
       const poll = (async () => {
         while (polling) {
@@ -84,6 +86,7 @@ for (const backend of backends()) {
           await res.arrayBuffer()
           assert.equal(res.status, 200)
           worstMs = Math.max(worstMs, performance.now() - started)
+          if (polling) duringDrain++
           await new Promise((resolve) => setTimeout(resolve, 25))
         }
       })()
@@ -93,7 +96,12 @@ for (const backend of backends()) {
         await h.receiver.waitFor(() => updates().length >= n, `${n} status_updates`, 240_000)
         polling = false
         await poll
-        assert.ok(worstMs < 500, `the slowest /healthz answer took ${Math.round(worstMs)} ms`)
+        // Answered all along, not once the drain was over: many answers came back while it ran. How
+        // fast is the bench's to say (npm run bench: worst /healthz while draining), not a test's.
+        assert.ok(duringDrain >= 10, `/healthz answered ${duringDrain} times during the drain`)
+        t.diagnostic(
+          `${duringDrain} /healthz answers during the drain; the slowest ${Math.round(worstMs)} ms`,
+        )
 
         const byMessage = new Map<string, string[]>()
         for (const r of updates()) {

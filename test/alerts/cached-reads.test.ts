@@ -1,6 +1,6 @@
-// The intake's configuration cache (alerts/cached-reads.ts): a clear that lands while a read is loading
-// (a configuration notice from another process, issue 14) must not fail that read; the read answers
-// what it loads, and the next read loads again.
+// The intake's configuration cache (alerts/cached-reads.ts): a clear that lands while a read is loading (a
+// configuration notice from another process: docs/decisions/scale-out/configuration-notices.md) must not
+// fail that read; the read answers what it loads, and the next read loads again.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { CachedReads } from '../../src/alerts/cached-reads.js'

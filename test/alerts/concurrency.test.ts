@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
-for (const backend of backends()) {
+for (const backend of backends('matrix')) {
   describe(`concurrent alerts (${backend})`, () => {
     let svc: TestService
     before(async () => {

@@ -35,7 +35,7 @@ const payload: QueuedAlert = {
 const noTenantState = { tenantState: async () => null }
 
 function harness(failure: PsaFailure, canWait = true) {
-  const spec = alertJob({ psaTimeoutMs: 2000, psaRetryScheduleMs: [5_000, 30_000] })
+  const spec = alertJob({ psaRetryScheduleMs: [5_000, 30_000] })
   const retries: { delayMs: number; error: string }[] = []
   const deferred: boolean[] = []
   const runs: { job: AlertJob; policy: ExecutionPolicy }[] = []
@@ -51,7 +51,7 @@ function harness(failure: PsaFailure, canWait = true) {
       return { kind: 'recorded', outcome: created('c'), notified: false }
     },
   }
-  const kind = alertKind(spec, { executor, onDelivery: () => {}, tenants: noTenantState })
+  const kind = alertKind(spec, { executor, deliveries: { handOver: () => {} }, tenants: noTenantState })
   const attempt = async (n: number) => {
     const result = await kind.run({
       id: 'job-1',
@@ -138,9 +138,9 @@ describe('queued alert: PSA retries', () => {
 
   test('a payload that does not fit the alert job is refused before the executor runs', async () => {
     const h = harness(serverError)
-    const kind = alertKind(alertJob({ psaTimeoutMs: 2000, psaRetryScheduleMs: [] }), {
+    const kind = alertKind(alertJob({ psaRetryScheduleMs: [] }), {
       executor: { run: async () => assert.fail('the executor must not run') },
-      onDelivery: () => {},
+      deliveries: { handOver: () => {} },
       tenants: noTenantState,
     })
     const result = await kind.run({

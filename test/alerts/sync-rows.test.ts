@@ -1,5 +1,5 @@
-// Every row of DESIGN §3 over HTTP against the real service on loopback, with exact response shapes
-// and the audit event each row records (or the absence of one).
+// Every row of docs/decision-table.md over HTTP against the real service on loopback, with exact response
+// shapes and the audit event each row records (or the absence of one).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
@@ -7,7 +7,7 @@ import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectSyncFailure, expectSyncSuccess } from '../helpers/shapes.js'
 
 for (const backend of backends()) {
-  describe(`synchronous alerts, DESIGN §3 rows (${backend})`, () => {
+  describe(`synchronous alerts, decision-table rows (${backend})`, () => {
     let svc: TestService
     before(async () => {
       svc = await startService({ backend })

@@ -1,13 +1,14 @@
-// Usage counts reaching a PSA's billing line through the whole service (issue 12 §6), the same
-// scenarios for every PSA: the vendor posts counts over HTTP, the partner maps services (for every
-// account by product, or one account to one line), and the job sets the line's quantity in the PSA
-// (a simulator on loopback, or the built-in sandbox). A second count sets the new total; a PSA failure
-// is retried, then shown with the PSA's words, and pushed again on request; a count of an unmapped
-// service is kept and visible, and nothing reaches the PSA.
+// Usage counts reaching a PSA's billing line through the whole service
+// (docs/partner-api.md#usage-counts-reach-the-psas-billing), the same scenarios for every PSA: the vendor
+// posts counts over HTTP, the partner maps services (for every account by product, or one account to one
+// line), and the job sets the line's quantity in the PSA (a simulator on loopback, or the built-in
+// sandbox). A second count sets the new total; a PSA failure is retried, then shown with the PSA's words,
+// and pushed again on request; a count of an unmapped service is kept and visible, and nothing reaches the
+// PSA.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
-import { backends, startService, type TestService } from '../helpers/service.js'
+import { type Backend, backends, startService, type TestService } from '../helpers/service.js'
 
 export interface UsagePsa {
   /** The partner's PSA settings. */
@@ -47,8 +48,17 @@ const env = {
   PSA_TIMEOUT_MS: '3000',
 }
 
-export function usageThroughService(name: string, start: () => Promise<UsagePsa>): void {
-  for (const backend of backends()) {
+/**
+ * The scenarios for one PSA, on SQLite (`backends()`): what reaches the PSA does not depend on the
+ * service's database. One PSA's file passes `backends('matrix')`, so that the usage push is proven on
+ * PostgreSQL and PostgreSQL + Redis too (test/billing/autotask.usage.test.ts).
+ */
+export function usageThroughService(
+  name: string,
+  start: () => Promise<UsagePsa>,
+  on: Backend[] = backends(),
+): void {
+  for (const backend of on) {
     describe(`usage pushed to ${name} (${backend})`, () => {
       let svc: TestService
       let f: UsagePsa

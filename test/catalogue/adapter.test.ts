@@ -1,4 +1,5 @@
-// Reading a vendor's product-groups answer: the spec's shape, and a mapped one (spec §4.7).
+// Reading a vendor's product-groups answer: the contract's shape, and a mapped one
+// (docs/contract.md#vendor-endpoints, docs/decisions/catalogue/adapter.md).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { readCatalogueAnswer } from '../../src/catalogue/adapter.js'

@@ -1,6 +1,7 @@
-// The dynamic catalogue through the HTTP edge (issue 4 item 3): a local vendor endpoint, the
-// partner's credentials, the 15-minute cache on the injected clock, fallbacks, the spec §4.7 mapping,
-// row 6 and rule validation on the partner's list, /metrics.
+// The dynamic catalogue through the HTTP edge (docs/vendor-api.md#the-product-group-catalogue): a local
+// vendor endpoint, the partner's credentials, the 15-minute cache on the injected clock, fallbacks, the
+// productGroupsMapping (docs/decisions/catalogue/adapter.md), row 6 and rule validation on the partner's
+// list, /metrics.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../helpers/fixtures.js'
@@ -198,7 +199,7 @@ for (const backend of backends()) {
       vendorEndpoint.answer({ body: partnerList })
     })
 
-    test('a differently shaped endpoint is read through the vendor mapping (spec §4.7)', async () => {
+    test('a differently shaped endpoint is read through the vendor mapping', async () => {
       vendorEndpoint.answer({
         body: { data: { groups: [{ name: 'Email', types: [{ code: 'Phishing' }, { code: 'Spam' }] }] } },
       })

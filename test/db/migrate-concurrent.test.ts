@@ -1,6 +1,7 @@
-// Several processes starting together on one fresh PostgreSQL database (issue 14): every one comes up,
-// the schema is migrated once (one process applies every migration, the others find none pending),
-// and they then share one database: what one process writes the others read.
+// Several processes starting together on one fresh PostgreSQL database
+// (docs/decisions/scale-out/migration-lock.md): every one comes up, the schema is migrated once (one
+// process applies every migration, the others find none pending), and they then share one database: what
+// one process writes the others read.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { describe, test } from 'node:test'

@@ -1,4 +1,5 @@
-// Rotation windows, credential generations and tenant holds (issue 10 §3), without I/O.
+// Rotation windows, credential generations and tenant holds, without I/O
+// (docs/decisions/credentials/overlap-window.md, docs/decisions/credentials/disabled-tenants.md).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'

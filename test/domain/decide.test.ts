@@ -1,5 +1,5 @@
-// The decision table of DESIGN §3, row by row, without I/O. Rows 1–4 are answered at the HTTP edge
-// (see test/alerts/sync-rows.test.ts); rows 17 (closed in the PSA), 19 and 20 are the outcome
+// The decision table (docs/decision-table.md), row by row, without I/O. Rows 1–4 are answered at the HTTP
+// edge (see test/alerts/sync-rows.test.ts); rows 17 (closed in the PSA), 19 and 20 are the outcome
 // constructors the executor uses after the PSA call.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
@@ -31,12 +31,12 @@ function expectOutcome(
   return o
 }
 
-describe('decide: rows 5–18 of DESIGN §3', () => {
+describe('decide: rows 5–18 of the decision table', () => {
   test('row 5: an integration that is not pending or connected is refused with 409', () => {
     for (const state of ['created', 'mapping'] as const) {
       expectOutcome(
         decide(ctx({}, { integration: settings({ state }) })),
-        '5',
+        'integration-not-active',
         409,
         'failed',
         'Alerting Disabled',
@@ -50,14 +50,21 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
       { incidentStatus: 'RESOLVED', correlationId: 'cid-1' },
       { integration: settings({ alertsEnabled: false }), ticket: ticket() },
     )
-    const o = expectOutcome(decide(c), '5', 409, 'failed', 'Alerting Disabled', 'ALERTING_DISABLED')
+    const o = expectOutcome(
+      decide(c),
+      'integration-not-active',
+      409,
+      'failed',
+      'Alerting Disabled',
+      'ALERTING_DISABLED',
+    )
     assert.equal(o.event?.status, 'failed')
   })
 
   test('row 6: a product group or alert type outside the catalogue is 400', () => {
     expectOutcome(
       decide(ctx({ productGroup: 'Firewall' })),
-      '6',
+      'not-in-catalogue',
       400,
       'failed',
       'Invalid Alert',
@@ -65,19 +72,26 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
     )
     expectOutcome(
       decide(ctx({ alertType: 'Backup Failed' })),
-      '6',
+      'not-in-catalogue',
       400,
       'failed',
       'Invalid Alert',
       'INVALID_ALERT',
     )
-    expectOutcome(decide(ctx({}, { catalogue: null })), '6', 400, 'failed', 'Invalid Alert', 'INVALID_ALERT')
+    expectOutcome(
+      decide(ctx({}, { catalogue: null })),
+      'not-in-catalogue',
+      400,
+      'failed',
+      'Invalid Alert',
+      'INVALID_ALERT',
+    )
   })
 
   test('row 7: unknown account, unmapped account, no rule, all rules off are 404', () => {
     expectOutcome(
       decide(ctx({}, { accountKnown: false })),
-      '7',
+      'no-mapping-or-rule',
       404,
       'failed',
       'Failed To Create Ticket',
@@ -85,16 +99,23 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
     )
     expectOutcome(
       decide(ctx({}, { mappings: new Map() })),
-      '7',
+      'no-mapping-or-rule',
       404,
       'failed',
       'Failed To Create Ticket',
       'ACCOUNT_NOT_MAPPED',
     )
-    expectOutcome(decide(ctx({}, { rules: [] })), '7', 404, 'failed', 'Failed To Create Ticket', 'NO_RULE')
+    expectOutcome(
+      decide(ctx({}, { rules: [] })),
+      'no-mapping-or-rule',
+      404,
+      'failed',
+      'Failed To Create Ticket',
+      'NO_RULE',
+    )
     expectOutcome(
       decide(ctx({}, { rules: [rule({ alertTypes: ['Agent Offline'] })] })),
-      '7',
+      'no-mapping-or-rule',
       404,
       'failed',
       'Failed To Create Ticket',
@@ -102,7 +123,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
     )
     expectOutcome(
       decide(ctx({}, { rules: [rule({ enabled: false }), rule({ id: 'r2', enabled: false })] })),
-      '7',
+      'no-mapping-or-rule',
       404,
       'failed',
       'Failed To Create Ticket',
@@ -116,7 +137,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
       ctx({}, { rules: [rule({ suppressStatuses: ['OPEN'] })] }),
       ctx({}, { integration: settings({ ticketCreation: false }) }),
     ]) {
-      const o = expectOutcome(decide(c), '8', 200, 'suppressed', 'Failed To Create Ticket')
+      const o = expectOutcome(decide(c), 'suppressed', 200, 'suppressed', 'Failed To Create Ticket')
       assert.equal(o.event?.status, 'suppressed')
       assert.equal(o.correlationId, 'new-cid')
     }
@@ -124,13 +145,13 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
 
   test('row 8 comes before row 9: a suppressing rule wins over an open ticket', () => {
     const c = ctx({ correlationId: 'cid-1' }, { ticket: ticket(), rules: [rule({ action: 'suppress' })] })
-    expectOutcome(decide(c), '8', 200, 'suppressed', 'Failed To Create Ticket')
+    expectOutcome(decide(c), 'suppressed', 200, 'suppressed', 'Failed To Create Ticket')
   })
 
   test('row 9: OPEN with the correlationId of an open ticket appends to it', () => {
     const d = decide(ctx({ correlationId: 'cid-1' }, { ticket: ticket() }))
     assert.equal(d.kind, 'append')
-    assert.equal(d.kind === 'append' && d.row, '9')
+    assert.equal(d.kind === 'append' && d.row, 'repeat')
   })
 
   test('row 9: de-duplication folds an OPEN into the open ticket with the same key within the window', () => {
@@ -166,7 +187,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
 
   test('row 10: OPEN with the correlationId of a closed ticket is 409', () => {
     const c = ctx({ correlationId: 'cid-1' }, { ticket: ticket({ status: 'closed' }) })
-    expectOutcome(decide(c), '10', 409, 'failed', 'Failed To Create Ticket', 'TICKET_CLOSED')
+    expectOutcome(decide(c), 'reopen-refused', 409, 'failed', 'Failed To Create Ticket', 'TICKET_CLOSED')
   })
 
   test('row 11: OPEN otherwise creates, under the vendor’s correlationId or a new one', () => {
@@ -207,7 +228,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
     for (const incidentStatus of ['UPDATE', 'RESOLVED'] as const) {
       expectOutcome(
         decide(ctx({ incidentStatus })),
-        '12',
+        'missing-correlation-id',
         400,
         'failed',
         'Invalid Alert',
@@ -218,10 +239,17 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
 
   test('row 13: no ticket, its rule gone, or its mapping gone is 404 Ticket Not Found', () => {
     const base = { incidentStatus: 'UPDATE' as const, correlationId: 'cid-1' }
-    expectOutcome(decide(ctx(base)), '13', 404, 'failed', 'Ticket Not Found', 'TICKET_NOT_FOUND')
+    expectOutcome(
+      decide(ctx(base)),
+      'ticket-not-found',
+      404,
+      'failed',
+      'Ticket Not Found',
+      'TICKET_NOT_FOUND',
+    )
     expectOutcome(
       decide(ctx(base, { ticket: ticket(), rules: [] })),
-      '13',
+      'ticket-not-found',
       404,
       'failed',
       'Ticket Not Found',
@@ -229,7 +257,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
     )
     expectOutcome(
       decide(ctx(base, { ticket: ticket(), mappings: new Map() })),
-      '13',
+      'ticket-not-found',
       404,
       'failed',
       'Ticket Not Found',
@@ -242,7 +270,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
       { incidentStatus: 'UPDATE', correlationId: 'cid-1' },
       { ticket: ticket(), rules: [rule({ suppressStatuses: ['UPDATE'] })] },
     )
-    expectOutcome(decide(c), '13a', 200, 'suppressed', 'Alert Suppressed')
+    expectOutcome(decide(c), 'status-suppressed', 200, 'suppressed', 'Alert Suppressed')
   })
 
   test('row 14: UPDATE on an open ticket appends', () => {
@@ -251,7 +279,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
         ctx({ incidentStatus: 'UPDATE', correlationId: 'cid-1' }, { ticket: ticket({ status }) }),
       )
       assert.equal(d.kind, 'append')
-      assert.equal(d.kind === 'append' && d.row, '14')
+      assert.equal(d.kind === 'append' && d.row, 'update')
     }
   })
 
@@ -260,7 +288,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
       { incidentStatus: 'UPDATE', correlationId: 'cid-1' },
       { ticket: ticket({ status: 'closed' }) },
     )
-    expectOutcome(decide(c), '15', 409, 'failed', 'Ticket Already Closed', 'TICKET_CLOSED')
+    expectOutcome(decide(c), 'update-closed', 409, 'failed', 'Ticket Already Closed', 'TICKET_CLOSED')
   })
 
   test('row 16: RESOLVED with self-healing off is suppressed and leaves the ticket', () => {
@@ -268,7 +296,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
       { incidentStatus: 'RESOLVED', correlationId: 'cid-1' },
       { ticket: ticket(), integration: settings({ selfHealing: false }) },
     )
-    expectOutcome(decide(c), '16', 200, 'suppressed', 'Self-Healing Disabled')
+    expectOutcome(decide(c), 'self-healing-off', 200, 'suppressed', 'Self-Healing Disabled')
   })
 
   test('row 17: RESOLVED on a ticket closed here is 409', () => {
@@ -276,7 +304,7 @@ describe('decide: rows 5–18 of DESIGN §3', () => {
       { incidentStatus: 'RESOLVED', correlationId: 'cid-1' },
       { ticket: ticket({ status: 'closed' }) },
     )
-    expectOutcome(decide(c), '17', 409, 'failed', 'Ticket Already Closed', 'TICKET_CLOSED')
+    expectOutcome(decide(c), 'already-closed', 409, 'failed', 'Ticket Already Closed', 'TICKET_CLOSED')
   })
 
   test('row 18: RESOLVED on an open ticket closes it', () => {
@@ -290,7 +318,7 @@ describe('outcomes after the PSA call', () => {
     const o = alreadyClosed('cid-1', 'psa')
     assert.deepEqual(
       [o.row, o.httpStatus, o.message, o.event?.name, o.error],
-      ['17', 409, 'failed', 'Ticket Already Closed', 'TICKET_CLOSED'],
+      ['already-closed', 409, 'failed', 'Ticket Already Closed', 'TICKET_CLOSED'],
     )
   })
 
@@ -300,13 +328,16 @@ describe('outcomes after the PSA call', () => {
     const o = psaFailed('close', 'x', 'c')
     assert.deepEqual(
       [o.row, o.httpStatus, o.event?.name, o.error],
-      ['19', 502, 'Failed To Close Ticket', 'PSA_ERROR'],
+      ['psa-failed', 502, 'Failed To Close Ticket', 'PSA_ERROR'],
     )
   })
 
   test('row 20: anything unexpected is 500 Internal Error', () => {
     const o = internalError(null)
-    assert.deepEqual([o.row, o.httpStatus, o.event?.name, o.error], ['20', 500, 'Internal Error', 'INTERNAL'])
+    assert.deepEqual(
+      [o.row, o.httpStatus, o.event?.name, o.error],
+      ['internal-error', 500, 'Internal Error', 'INTERNAL'],
+    )
   })
 })
 

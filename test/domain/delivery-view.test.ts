@@ -1,5 +1,6 @@
-// What a partner may read of a delivery's errors (issue 10 §4): the kind of a failure without an HTTP
-// answer, never the vendor's host or address that its message names; our own sentences as they are.
+// What a partner may read of a delivery's errors (docs/decisions/bounded-growth/partner-delivery-view.md):
+// the kind of a failure without an HTTP answer, never the vendor's host or address that its message names;
+// our own sentences as they are.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { errorForPartner } from '../../src/domain/delivery.js'

@@ -1,11 +1,12 @@
-// immediateAnswer: what the webhook strategy answers before the queued job calls the PSA (DESIGN §3).
-// A create answers 201 created under the decision's correlationId, an append 200 updated and a close
-// 200 closed under the ticket's correlationId; a final outcome keeps its message, correlationId, error
-// and detail, and is always answered with 200 (the failure reaches the vendor in the body and, later,
-// in the status_update).
+// immediateAnswer: what the webhook strategy answers before the queued job calls the PSA
+// (docs/decisions/webhook-strategy/immediate-answer-is-a-preview.md). A create answers 201 created under
+// the decision's correlationId, an append 200 updated and a close 200 closed under the ticket's
+// correlationId; a final outcome keeps its message, correlationId, error and detail, and is always answered
+// with 200 (the failure reaches the vendor in the body and, later, in the status_update).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type Decision, decide, immediateAnswer } from '../../src/domain/decide.js'
+import { type Decision, decide } from '../../src/domain/decide.js'
+import { immediateAnswer } from '../../src/domain/immediate-answer.js'
 import { alreadyClosed, internalError, psaFailed, rejected, suppressed } from '../../src/domain/outcome.js'
 import type { AccountMapping, Ticket } from '../../src/domain/types.js'
 import { rule as baseRule, ticket as baseTicket, ctx } from '../helpers/decision.js'
@@ -35,7 +36,7 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
   })
 
   test('append answers 200 updated with the ticket’s correlationId, for rows 9 and 14', () => {
-    for (const row of ['9', '14'] as const) {
+    for (const row of ['repeat', 'update'] as const) {
       assert.deepEqual(immediateAnswer({ kind: 'append', row, ticket: ticket(), mapping }), {
         message: 'updated',
         httpStatus: 200,
@@ -54,7 +55,12 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
   })
 
   test('a suppressed outcome answers 200 suppressed with its correlationId and detail', () => {
-    const outcome = suppressed('16', 'Self-Healing Disabled', 'Self-healing is turned off.', 'cid-7')
+    const outcome = suppressed(
+      'self-healing-off',
+      'Self-Healing Disabled',
+      'Self-healing is turned off.',
+      'cid-7',
+    )
     assert.deepEqual(immediateAnswer({ kind: 'done', outcome }), {
       message: 'suppressed',
       httpStatus: 200,
@@ -66,7 +72,7 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
 
   test('a rejected outcome answers 200 failed, carrying its error and detail', () => {
     const outcome = rejected(
-      '13',
+      'ticket-not-found',
       'TICKET_NOT_FOUND',
       'No ticket has correlationId x.',
       'Ticket Not Found',
@@ -87,7 +93,13 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
       alreadyClosed('cid-1', 'here'),
       psaFailed('update', 'The PSA answered 503.', 'cid-2'),
       internalError(null),
-      rejected('12', 'CORRELATION_ID_REQUIRED', 'needs the correlationId', 'Invalid Alert', null),
+      rejected(
+        'missing-correlation-id',
+        'CORRELATION_ID_REQUIRED',
+        'needs the correlationId',
+        'Invalid Alert',
+        null,
+      ),
     ]) {
       assert.deepEqual(immediateAnswer({ kind: 'done', outcome }), {
         message: 'failed',

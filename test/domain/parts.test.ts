@@ -124,7 +124,7 @@ describe('catalogue', () => {
   })
 })
 
-describe('integration lifecycle (spec §3.1)', () => {
+describe('integration lifecycle', () => {
   test('the vendor starts mapping from created; later calls do not cut alerts off', () => {
     assert.deepEqual(transition('created', { kind: 'vendor-started-mapping' }), {
       ok: true,

@@ -1,5 +1,5 @@
-// The portal's pure rules (issue 13): what a session may do, when it ends, the last-admin guard; and
-// the password hasher's round trip.
+// The portal's pure rules (docs/partner-api.md#portal-users-and-sessions): what a session may do, when it
+// ends, the last-admin guard; and the password hasher's round trip.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'

@@ -1,4 +1,5 @@
-// The retention ages (issue 10 §4): how the environment's values read, and the cut-off each gives.
+// The retention ages (docs/decisions/bounded-growth/retention-ages.md): how the environment's values read,
+// and the cut-off each gives.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import {

@@ -1,5 +1,6 @@
-// The usage push's decisions (issue 12 §6), without I/O: where a count goes, which billing line a
-// product names on a company's agreements, and what a failed attempt leaves for the partner to see.
+// The usage push's decisions (docs/partner-api.md#usage-counts-reach-the-psas-billing), without I/O: where
+// a count goes, which billing line a product names on a company's agreements, and what a failed attempt
+// leaves for the partner to see.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { afterFailure, lineForProduct, usageTarget } from '../../src/domain/usage-push.js'

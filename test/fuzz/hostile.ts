@@ -119,7 +119,8 @@ const rawUrlFragments = [
   '%u0041',
 ]
 
-/** The findings of issue 10 come back often: a NUL, a leap second. */
+/** The findings of the first fuzzing come back often: a NUL, a leap second
+ * (docs/decisions/hostile-input/no-nul.md, docs/decisions/hostile-input/one-date-time.md). */
 const findings = fc.constantFrom(
   'x\u0000y',
   '\u0000',

@@ -1,9 +1,35 @@
-// Runs the real server process (src/server.ts through tsx) with a chosen environment: either until it
+// Runs the real server process (src/server.ts, see `entry`) with a chosen environment: either until it
 // listens (then the test talks HTTP to it and stops it), or until it exits (a start that must fail).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 
 const root = new URL('../..', import.meta.url).pathname
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name)
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+let built: boolean | undefined
+/**
+ * The arguments of `node` that run one of the service's entry points, `src/<path>.ts`: its build in
+ * dist/ when that is at least as new as every file of src/ (`npm run build`, as CI does before the
+ * tests; the same rule as `npm start`), else the sources through tsx. A process starts in about half
+ * the CPU time from the build, and the tests start many.
+ */
+export function entry(path: string): string[] {
+  if (built === undefined) {
+    const stamp = join(root, 'dist', '.tsbuildinfo')
+    built = existsSync(stamp) && newestMtime(join(root, 'src')) <= statSync(stamp).mtimeMs
+  }
+  return built ? [join('dist', `${path}.js`)] : ['--import', 'tsx', `src/${path}.ts`]
+}
 
 export interface Running {
   child: ChildProcess
@@ -39,7 +65,7 @@ export function startServer(
   /** Command-line arguments of the service (`--demo`, `--role=worker`). */
   args: string[] = [],
 ): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+  const child = spawn(process.execPath, [...entry('server'), ...args], {
     cwd: root,
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,7 +129,7 @@ export function failedStart(
   timeoutMs = 40_000,
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+  const child = spawn(process.execPath, [...entry('server'), ...args], {
     cwd: root,
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,20 +10,35 @@ import pg from 'pg'
 import { boot } from '../../src/boot.js'
 import type { Clock } from '../../src/clock.js'
 import { loadConfig } from '../../src/config.js'
-import { copyOrder } from '../../src/db/copy.js'
+import { copyOrder } from '../../src/data-move/copy.js'
 import type { Database } from '../../src/db/schema.js'
 import { dropPrefix } from '../../src/redis/connect.js'
 import type { Services } from '../../src/services.js'
 
-/** `postgres+redis`: PostgreSQL with REDIS_URL, the scale-out configuration (issue 14). */
+/** `postgres+redis`: PostgreSQL with REDIS_URL, the scale-out configuration (docs/deploy.md). */
 export type Backend = 'sqlite' | 'postgres' | 'postgres+redis'
 
 /**
- * The configurations this run tests: SQLite always, PostgreSQL when TEST_POSTGRES_URL names a server,
- * PostgreSQL + Redis when TEST_REDIS_URL does too. In CI none may be missing: a configuration is never
- * skipped silently.
+ * Which configurations a suite runs on. There are two kinds of suite, and one way to write either:
+ * `for (const backend of backends(…)) describe(`… (${backend})`, …)`.
+ *
+ * - `backends('matrix')`: every configuration this run has — SQLite always, PostgreSQL when
+ *   TEST_POSTGRES_URL names a server, PostgreSQL + Redis when TEST_REDIS_URL does too. For a suite whose
+ *   behaviour depends on the database or on several processes: transactions, locks and races, the job
+ *   queue and its leases, conflicts and uniqueness, ordering and paging, text matching (case, LIKE),
+ *   NUL, migrations, crashes and restarts, what Redis shares between processes (rate limits, caches,
+ *   group slots). In CI none may be missing: a configuration is never skipped silently.
+ * - `backends()`: SQLite alone. For a suite whose behaviour does not depend on the database: HTTP
+ *   shapes and validation, authorization, decisions, what reaches an outside system (a PSA simulator,
+ *   a vendor's endpoint). The same code runs on PostgreSQL in the matrix suites.
+ *
+ * docs/development.md#test-map lists which suites are which, and why.
+ *
+ * While working on one configuration, TEST_BACKEND=sqlite|postgres|postgres+redis (outside CI) runs
+ * either kind of suite on that one alone, when its server is set:
+ * `TEST_BACKEND=postgres+redis npm test -- <file>`.
  */
-export function backends(): Backend[] {
+export function backends(runs: 'matrix' | 'sqlite' = 'sqlite'): Backend[] {
   const pg = process.env.TEST_POSTGRES_URL
   const redis = process.env.TEST_REDIS_URL
   if (process.env.CI === 'true' && (!pg || !redis))
@@ -33,9 +48,9 @@ export function backends(): Backend[] {
     ...(pg ? (['postgres'] as const) : []),
     ...(pg && redis ? (['postgres+redis'] as const) : []),
   ]
-  // While working on one configuration: TEST_BACKEND=postgres+redis npm test -- <file>.
   const only = process.env.TEST_BACKEND
-  return only && process.env.CI !== 'true' ? all.filter((b) => b === only) : all
+  if (only && process.env.CI !== 'true') return all.filter((b) => b === only)
+  return runs === 'matrix' ? all : ['sqlite']
 }
 
 /** A Redis key prefix of its own per service (or `existing`), its keys deleted by drop(). */
@@ -92,7 +107,7 @@ export interface StartOptions {
   env?: Record<string, string>
   logger?: FastifyBaseLogger
   /**
-   * Another process of that service's installation (issue 14): the same database, SECRET_KEY,
+   * Another process of that service's installation (docs/decisions/scale-out/what-is-shared.md): the same database, SECRET_KEY,
    * ADMIN_TOKEN and Redis prefix, with its own HTTP port, caches and limiter stand-ins. Its close()
    * leaves the database and Redis keys to the first service's: close it first.
    */
@@ -171,6 +186,10 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     PSA_TIMEOUT_MS: '2000',
     // The cheapest password hash the service accepts: tests sign in often, on two shared cores.
     PASSWORD_HASH_COST: '14',
+    // State changes still coalesce into one state_snapshot, a moment ahead rather than 3 s: counts() and
+    // snapshot() wait for that work in flight, and a suite would otherwise wait 3 s at each of them.
+    // A suite that tests the coalescing sets its own window.
+    SNAPSHOT_COALESCE_MS: '100',
     ...options.env,
   })
   const { app, services } = await boot(config, { clock: options.clock, logger: options.logger })
@@ -242,7 +261,7 @@ async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
       .where('d.status', '=', 'pending')
       .where('v.webhook_state', '=', 'active')
       .where('v.disabled_at', 'is', null)
-      .where((eb) => eb.or([eb('d.lease_token', 'is not', null), eb('d.run_at', '<=', now)]))
+      .where('d.run_at', '<=', now)
       .select((eb) => eb.fn.countAll<number>().as('deliveries'))
       .executeTakeFirstOrThrow()
     if (Number(jobs) === 0 && Number(deliveries) === 0) return

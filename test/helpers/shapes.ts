@@ -1,4 +1,4 @@
-// Exact wire shapes of the contract (spec §4.1), asserted key by key.
+// Exact wire shapes of the contract (docs/contract.md#sync-answers), asserted key by key.
 import assert from 'node:assert/strict'
 import type { Response } from './service.js'
 

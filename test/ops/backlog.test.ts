@@ -1,5 +1,6 @@
-// A backlog over QUEUE_BACKLOG_LIMIT (issue 11) is said in /metrics and in the log, and goes away
-// once the backlog is back under it. The worker checks every 10 s; the test asks it once directly.
+// A backlog over QUEUE_BACKLOG_LIMIT (docs/decisions/speed/backlog-keeps-accepting.md) is said in /metrics
+// and in the log, and goes away once the backlog is back under it. The worker checks every 10 s; the test
+// asks it once directly.
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'

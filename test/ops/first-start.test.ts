@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
+import { entry } from '../helpers/process.js'
 
 const root = new URL('../..', import.meta.url).pathname
 
 function start(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+  const child = spawn(process.execPath, [...entry('server'), ...args], {
     cwd: root,
     env: {
       ...process.env,
@@ -104,7 +105,7 @@ describe('first start with --demo', () => {
   })
 
   test('a bad configuration stops the start with a message naming the variable', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, entry('server'), {
       cwd: root,
       env: { ...process.env, PORT: 'eighty', DATABASE_URL: `sqlite:${join(dataDir, 'x.db')}` },
     })

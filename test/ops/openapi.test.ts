@@ -54,7 +54,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(problems, [])
   })
 
-  test('the issue 4 vendor and operator calls are documented', () => {
+  test('the vendor API, token and billing calls are documented', () => {
     for (const [path, method] of [
       ['/api/oem-api/integration/list', 'get'],
       ['/api/vendor-api/organization/accounts', 'get'],

@@ -1,8 +1,9 @@
-// Bounded growth (issue 10 §4): rows older than their retention age are pruned — events, delivered and
-// dead deliveries, dead jobs, usage history, dead access tokens — while younger ones and the ones still
-// needed stay: an event a delivery or a queued job still points at, a pending delivery, the latest
-// usage count of a pair. Time moves through the service's clock; rows a flow cannot make old (a dead
-// job, a dead delivery) are written directly.
+// Bounded growth (docs/operations.md#retention): rows older than their retention age are pruned — events,
+// delivered and dead deliveries, dead jobs, usage history, dead access tokens — while younger ones and the
+// ones still needed stay: an event a delivery or a queued job still points at, a pending delivery, the
+// latest usage count of a pair. Time moves through the service's clock; rows a flow cannot make old (a dead
+// job, a dead delivery) are written directly. Then the repositories' own prunes on their own: webhook
+// deliveries with their attempts, and access tokens. (How the ages are read: test/domain/retention.test.ts.)
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
@@ -11,6 +12,7 @@ import pino from 'pino'
 import { Registry } from 'prom-client'
 import type { Database } from '../../src/db/schema.js'
 import { Store } from '../../src/db/store.js'
+import { must } from '../../src/domain/result.js'
 import { Retention } from '../../src/ops/retention.js'
 import { SqlJobQueue } from '../../src/queue/sql-queue.js'
 import { createCryptoBox } from '../../src/security/crypto-box.js'
@@ -20,7 +22,7 @@ import { backends, manualClock, startService, type TestService } from '../helper
 const day = 24 * 60 * 60 * 1000
 const silent = pino({ level: 'silent' })
 
-for (const backend of backends()) {
+for (const backend of backends('matrix')) {
   describe(`retention (${backend})`, () => {
     const clock = manualClock(new Date('2026-01-01T00:00:00.000Z'))
     let svc: TestService
@@ -106,7 +108,7 @@ for (const backend of backends()) {
         ticketId: `ticket-${messageId}`,
         correlationId: `c-${messageId}`,
         psaTicketId: 'SBX-1',
-        row: '11',
+        row: 'create',
         strategy,
         requestDigest: 'x',
         orphanedAt: at(),
@@ -337,7 +339,7 @@ for (const backend of backends()) {
   })
 }
 
-for (const backend of backends()) {
+for (const backend of backends('matrix')) {
   describe(`retention on its schedule (${backend})`, () => {
     const clock = manualClock(new Date('2026-01-01T00:00:00.000Z'))
     let svc: TestService
@@ -406,6 +408,140 @@ for (const backend of backends()) {
       assert.match(text, /alertbridge_retention_days\{kind="events"\} 0/)
       assert.match(text, /alertbridge_retention_pruned_total\{kind="delivered_deliveries"\} 1\n/)
       assert.match(text, /alertbridge_retention_pruned_total\{kind="events"\} 0\n/)
+    })
+  })
+}
+
+// The deliveries' own prune: delivered and dead deliveries older than the cut-off go with their attempts;
+// pending ones never do (docs/webhooks.md#dead).
+for (const backend of backends('matrix')) {
+  describe(`pruning webhook deliveries (${backend})`, () => {
+    let svc: TestService
+    before(async () => {
+      svc = await startService({ backend, env: { ROLE: 'api' } })
+    })
+    after(() => svc.close())
+
+    test('pruning removes finished deliveries older than the cut-off, with their attempts, and keeps the rest', async () => {
+      const { store } = svc.services
+      const { vendor } = must(await svc.services.provisioning.createVendor({ name: 'Old Vendor' }))
+      const old = '2026-01-01T00:00:00.000Z'
+      const recent = '2026-11-01T00:00:00.000Z'
+      const make = async (status: 'pending' | 'delivered' | 'dead', at: string) => {
+        const id = await store.deliveries.insert(
+          {
+            vendorId: vendor.id,
+            partnerId: null,
+            integrationId: null,
+            messageId: null,
+            eventType: 'status_update',
+            body: '{}',
+          },
+          at,
+        )
+        assert.ok(id)
+        await store.kysely
+          .updateTable('webhook_deliveries')
+          .set({ status, updated_at: at })
+          .where('id', '=', id)
+          .execute()
+        await store.kysely
+          .insertInto('webhook_attempts')
+          .values({
+            id: `a-${id}`,
+            delivery_id: id,
+            number: 1,
+            trigger: 'scheduled',
+            url: 'https://x',
+            started_at: at,
+            duration_ms: 1,
+            status_code: 500,
+            error: null,
+            response_body: null,
+            next_attempt_at: null,
+          })
+          .execute()
+        return id
+      }
+      const oldDelivered = await make('delivered', old)
+      const oldDead = await make('dead', old)
+      const oldPending = await make('pending', old)
+      const recentDead = await make('dead', recent)
+
+      const cutoff = '2026-10-01T00:00:00.000Z'
+      const pruned =
+        (await store.deliveries.prune('delivered', cutoff, 500)) +
+        (await store.deliveries.prune('dead', cutoff, 500))
+      assert.equal(pruned, 2)
+      const left = (await store.kysely.selectFrom('webhook_deliveries').select('id').execute()).map(
+        (r) => r.id,
+      )
+      assert.deepEqual(left.sort(), [oldPending, recentDead].sort())
+      const attempts = await store.kysely.selectFrom('webhook_attempts').select('delivery_id').execute()
+      assert.ok(
+        !attempts.some((a) => [oldDelivered, oldDead].includes(a.delivery_id)),
+        'attempts go with them',
+      )
+    })
+  })
+}
+
+// Access tokens' own purge: a token goes once the cut-off is past its expiry or its revocation,
+// whichever came first; the others are kept.
+for (const backend of backends('matrix')) {
+  describe(`purging access tokens (${backend})`, () => {
+    let svc: TestService
+    const clock = manualClock()
+    before(async () => {
+      svc = await startService({ backend, clock })
+    })
+    after(() => svc.close())
+
+    const admin = (method: string, path: string, body?: unknown) =>
+      svc.request(method, path, { token: svc.adminToken, body })
+    async function tokenFor(s: { clientId: string; clientSecret: string }): Promise<string> {
+      const res = await svc.request('POST', '/api/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret },
+      })
+      assert.equal(res.status, 200, res.text)
+      return res.body.access_token
+    }
+
+    test('tokens that expired or were revoked a month ago are purged; the rest are kept', async () => {
+      const s = await setupIntegration(svc, { vendorName: 'Purged' })
+      const tokens = svc.services.store.tokens
+      const list = async () =>
+        (await tokens.listForVendor(s.vendorId, { limit: 100 })).map((t) => t.id).sort()
+      const kept = await list()
+      const old = (await admin('GET', `/api/admin/vendors/${s.vendorId}/tokens`)).body.data[0].id
+      await tokenFor(s)
+      const now = clock().toISOString()
+      await admin('POST', `/api/admin/vendors/${s.vendorId}/tokens/${old}/revoke`)
+      // Purging is for every vendor; this vendor's tokens are all newer than this cut-off.
+      const all = await list()
+      assert.equal(all.length, kept.length + 1)
+      await tokens.purge(new Date(clock().getTime() - 1000).toISOString())
+      assert.deepEqual(await list(), all)
+      // A cut-off after the revocation and the expiry of everything: all go.
+      const later = new Date(clock().getTime() + 2 * 3600 * 1000).toISOString()
+      assert.ok(now < later)
+      assert.ok((await tokens.purge(later)) >= all.length)
+      assert.deepEqual(await list(), [])
+    })
+
+    test('a revoked token is purged a month after its revocation even if it has not expired', async () => {
+      const s = await setupIntegration(svc, { vendorName: 'Revoked purge' })
+      const ids = async () =>
+        (await svc.services.store.tokens.listForVendor(s.vendorId, { limit: 100 })).map((t) => t.id).sort()
+      const [revoked] = await ids()
+      await tokenFor(s) // a second token, never revoked
+      const at = (await admin('POST', `/api/admin/vendors/${s.vendorId}/tokens/${revoked}/revoke`)).body
+        .revokedAt
+      const justAfter = new Date(Date.parse(at) + 1000).toISOString()
+      await svc.services.store.tokens.purge(justAfter)
+      const left = await ids()
+      assert.ok(!left.includes(revoked!), 'the revoked token is gone')
+      assert.equal(left.length, 1, 'the other token, unexpired and not revoked, stays')
     })
   })
 }

@@ -62,7 +62,7 @@ describe('secrets', () => {
       await s.partner('PUT', '/api/partner/sandbox/fault', { mode: 'defect', count: 1 })
       await s.sync({ title: 'during a defect' })
       logger.info({ body: s.body() }, 'a log line that carries a whole alert body')
-      // The portal (issue 13): an invite, its acceptance with a password, a session and a change with it.
+      // The portal: an invite, its acceptance with a password, a session and a change with it.
       const invited = await s.partner('POST', '/api/partner/users', {
         email: 'log@msp.example',
         role: 'admin',

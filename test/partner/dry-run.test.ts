@@ -1,6 +1,6 @@
-// The rule tester's dry run (issue 13): the real decision over the integration's current rules,
-// toggles, mappings and tickets says create, append, close, suppress or refuse, and why — and not one
-// row changes.
+// The rule tester's dry run (docs/decisions/portal/dry-run.md): the real decision over the integration's
+// current rules, toggles, mappings and tickets says create, append, close, suppress or refuse, and why —
+// and not one row changes.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type AlertData, defaultAlert, type Setup, setupIntegration } from '../helpers/fixtures.js'
@@ -47,7 +47,7 @@ for (const backend of backends()) {
       })
       const r = await dry(s, {})
       assert.equal(r.action, 'create')
-      assert.equal(r.row, '11')
+      assert.equal(r.row, 'create')
       assert.equal(r.error, null)
       assert.equal(r.matchedRule.id, s.ruleId)
       assert.equal(r.matchedRule.productGroup, 'Endpoint Security')
@@ -82,7 +82,7 @@ for (const backend of backends()) {
       }
       const byId = await dry(s, {}, { correlationId: opened.correlationId })
       assert.equal(byId.action, 'append')
-      assert.equal(byId.row, '9')
+      assert.equal(byId.row, 'repeat')
       assert.deepEqual(byId.existingTicket, existing)
       assert.equal(byId.matchedRule.id, s.ruleId)
       assert.match(byId.reason, /is open; the alert would be added to it as a note/)
@@ -94,7 +94,7 @@ for (const backend of backends()) {
 
       const update = await dry(s, { incidentStatus: 'UPDATE' }, { correlationID: opened.correlationId })
       assert.equal(update.action, 'append')
-      assert.equal(update.row, '14')
+      assert.equal(update.row, 'update')
       assert.equal(update.matchedRule.id, s.ruleId)
       assert.equal(update.ticket, null)
     })
@@ -104,7 +104,7 @@ for (const backend of backends()) {
       const opened = expectSyncSuccess(await s.sync(), { status: 201, message: 'created' })
       const r = await dry(s, { incidentStatus: 'RESOLVED' }, { correlationId: opened.correlationId })
       assert.equal(r.action, 'close')
-      assert.equal(r.row, '18')
+      assert.equal(r.row, 'close')
       assert.equal(r.matchedRule.id, s.ruleId)
       assert.equal(r.existingTicket.status, 'open')
       assert.match(r.reason, /would get a resolution note and be closed/)
@@ -118,7 +118,7 @@ for (const backend of backends()) {
       })
       const r = await dry(s, { productGroup: 'Backup', alertType: 'Backup Warning' })
       assert.equal(r.action, 'suppress')
-      assert.equal(r.row, '8')
+      assert.equal(r.row, 'suppressed')
       assert.equal(r.matchedRule.id, quiet.body.id)
       assert.equal(r.ticket, null)
       assert.match(r.reason, /suppresses productGroup 'Backup'/)
@@ -127,19 +127,24 @@ for (const backend of backends()) {
       await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { selfHealing: false })
       const healing = await dry(s, { incidentStatus: 'RESOLVED' }, { correlationId: opened.correlationId })
       assert.equal(healing.action, 'suppress')
-      assert.equal(healing.row, '16')
+      assert.equal(healing.row, 'self-healing-off')
       assert.equal(healing.existingTicket.correlationId, opened.correlationId)
     })
 
     test('refuse: an unmapped account, an unknown type, an unknown or closed ticket, alerting off', async () => {
       const s = await setupIntegration(svc)
       const cases: [Partial<AlertData>, Record<string, unknown>, string, string][] = [
-        [{ accountId: 'globex-002' }, {}, 'ACCOUNT_NOT_MAPPED', '7'],
-        [{ accountId: 'nobody' }, {}, 'ACCOUNT_UNKNOWN', '7'],
-        [{ alertType: 'Coffee Spilled' }, {}, 'INVALID_ALERT', '6'],
-        [{ productGroup: 'Backup', alertType: 'Backup Failed' }, {}, 'NO_RULE', '7'],
-        [{ incidentStatus: 'UPDATE' }, {}, 'CORRELATION_ID_REQUIRED', '12'],
-        [{ incidentStatus: 'UPDATE' }, { correlationId: 'never-seen' }, 'TICKET_NOT_FOUND', '13'],
+        [{ accountId: 'globex-002' }, {}, 'ACCOUNT_NOT_MAPPED', 'no-mapping-or-rule'],
+        [{ accountId: 'nobody' }, {}, 'ACCOUNT_UNKNOWN', 'no-mapping-or-rule'],
+        [{ alertType: 'Coffee Spilled' }, {}, 'INVALID_ALERT', 'not-in-catalogue'],
+        [{ productGroup: 'Backup', alertType: 'Backup Failed' }, {}, 'NO_RULE', 'no-mapping-or-rule'],
+        [{ incidentStatus: 'UPDATE' }, {}, 'CORRELATION_ID_REQUIRED', 'missing-correlation-id'],
+        [
+          { incidentStatus: 'UPDATE' },
+          { correlationId: 'never-seen' },
+          'TICKET_NOT_FOUND',
+          'ticket-not-found',
+        ],
       ]
       for (const [data, extra, error, row] of cases) {
         const r = await dry(s, data, extra)
@@ -169,7 +174,7 @@ for (const backend of backends()) {
       const off = await dry(s, {})
       assert.equal(off.action, 'refuse')
       assert.equal(off.error, 'ALERTING_DISABLED')
-      assert.equal(off.row, '5')
+      assert.equal(off.row, 'integration-not-active')
     })
 
     test('refuse: the vendor is disabled by the operator (before any row of the table)', async () => {

@@ -1,5 +1,6 @@
-// Signing in to the partner portal (issue 13): the session cookie and its flags, signing out, wrong
-// credentials answered alike, throttling, CSRF, the viewer's read-only rights, the API key beside it.
+// Signing in to the partner portal (docs/partner-api.md#portal-users-and-sessions): the session cookie and
+// its flags, signing out, wrong credentials answered alike, throttling, CSRF, the viewer's read-only
+// rights, the API key beside it.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'

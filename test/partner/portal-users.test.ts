@@ -1,6 +1,6 @@
-// The partner portal's users (issue 13): invited by an admin or the operator, the invite accepted once,
-// roles, disabling and resetting (which end sessions), the last admin kept, and sessions that end when
-// idle or old.
+// The partner portal's users (docs/partner-api.md#portal-users-and-sessions): invited by an admin or the
+// operator, the invite accepted once, roles, disabling and resetting (which end sessions), the last admin
+// kept, and sessions that end when idle or old.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'

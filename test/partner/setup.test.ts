@@ -130,7 +130,7 @@ for (const backend of backends()) {
       const boards = await s.partner('GET', '/api/partner/psa/boards')
       assert.ok(boards.body.data.some((b: { name: string }) => b.name === 'Night Shift'))
       expectFailure(await s.partner('GET', '/api/partner/psa/tickets'), 400, 'VALIDATION_FAILED')
-      // Every kind DESIGN §7 names has an adapter since issue 12; a kind it does not name is refused.
+      // Every PSA kind of docs/psa/README.md has an adapter; a kind it does not name is refused.
       const unknown = await s.partner('PUT', '/api/partner/psa', {
         kind: 'freshservice',
         baseUrl: 'https://fs.example',

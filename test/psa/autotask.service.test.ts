@@ -15,32 +15,36 @@ const credentials = {
   integrationCode: 'TRACKING-ID-1',
 }
 
-throughService<AutotaskState>({
-  name: 'Autotask',
-  start: () => startAutotaskSim(),
-  settings: (url) => ({ kind: 'autotask', baseUrl: `${url}/ATServicesRest/`, ...credentials }),
-  badSettings: (url) => ({
-    kind: 'autotask',
-    baseUrl: `${url}/ATServicesRest/`,
-    ...credentials,
-    secret: 'wrong-secret',
-  }),
-  companyId: '0',
-  board: 'Monitoring Alerts',
-  tickets: (sim) => sim.state.tickets.length,
-  ticket(sim, id) {
-    const t = sim.state.tickets.find((x) => String(x.id) === id)
-    if (!t) throw new Error(`no Autotask ticket ${id}`)
-    return {
-      closed: t.status === 5,
-      notes: (sim.state.notes[id] ?? []).map((n) => n.description),
-      summary: t.title,
-      ref: t.externalID,
-    }
+throughService<AutotaskState>(
+  {
+    name: 'Autotask',
+    start: () => startAutotaskSim(),
+    settings: (url) => ({ kind: 'autotask', baseUrl: `${url}/ATServicesRest/`, ...credentials }),
+    badSettings: (url) => ({
+      kind: 'autotask',
+      baseUrl: `${url}/ATServicesRest/`,
+      ...credentials,
+      secret: 'wrong-secret',
+    }),
+    companyId: '0',
+    board: 'Monitoring Alerts',
+    tickets: (sim) => sim.state.tickets.length,
+    ticket(sim, id) {
+      const t = sim.state.tickets.find((x) => String(x.id) === id)
+      if (!t) throw new Error(`no Autotask ticket ${id}`)
+      return {
+        closed: t.status === 5,
+        notes: (sim.state.notes[id] ?? []).map((n) => n.description),
+        summary: t.title,
+        ref: t.externalID,
+      }
+    },
+    calls: autotaskCalls,
+    failureText: /Simulated failure/,
   },
-  calls: autotaskCalls,
-  failureText: /Simulated failure/,
-})
+  // The one PSA proven through the service on every configuration (through-service.ts).
+  backends('matrix'),
+)
 
 // A partner who connects an Autotask tenant whose queue picklist marks no default and maps an account
 // without naming a queue anywhere: the connection test and every alert say, in the same one sentence,

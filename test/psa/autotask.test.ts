@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { NewPsaTicket, PsaClient } from '../../src/psa/adapter.js'
+import type { NewPsaTicket, PsaOperations } from '../../src/psa/adapter.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
+import { BudgetGuard } from '../../src/psa/autotask/budget.js'
 import type { AutotaskClient } from '../../src/psa/autotask/client.js'
-import { BudgetGuard } from '../../src/psa/autotask/test.js'
 import { ConnectionLimiter } from '../../src/psa/core/limiter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { unitsOn } from '../sims/autotask/billing.js'
@@ -28,7 +28,7 @@ const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
 describe('Autotask adapter', () => {
   let sim: StartedSim<AutotaskState>
   let registry: PsaRegistry
-  const connect = (partnerId: string, settings: Record<string, unknown> = credentials): PsaClient => {
+  const connect = (partnerId: string, settings: Record<string, unknown> = credentials): PsaOperations => {
     const c = registry.connect(partnerId, { kind: 'autotask', settings })
     if (!c.ok) throw new Error(c.failure.message)
     return c.client

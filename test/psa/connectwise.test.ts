@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { PsaClient } from '../../src/psa/adapter.js'
+import type { PsaOperations } from '../../src/psa/adapter.js'
 import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { type ConnectWiseState, startConnectWiseSim } from '../sims/connectwise/server.js'
@@ -26,7 +26,7 @@ describe('ConnectWise adapter', () => {
       http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }),
     }),
   ])
-  const connect = (partnerId: string, settings: Record<string, unknown>): PsaClient => {
+  const connect = (partnerId: string, settings: Record<string, unknown>): PsaOperations => {
     const c = registry.connect(partnerId, { kind: 'connectwise', settings })
     if (!c.ok) throw new Error(c.failure.message)
     return c.client
@@ -129,7 +129,7 @@ describe('ConnectWise adapter', () => {
 
 describe('ConnectWise tickets after a lost answer, and long text', () => {
   let sim: StartedSim<ConnectWiseState>
-  let client: PsaClient
+  let client: PsaOperations
   let n = 0
   const ticketCall = (over: { ref?: string; marker?: string; adopt?: boolean } = {}) => {
     const ref = over.ref ?? `cw-unit-${Date.now()}-${n++}`

@@ -5,7 +5,7 @@
 // and a crash between the PSA's create and our record (the retry adopts the ticket).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { LookupKind, PsaClient, PsaResult } from '../../src/psa/adapter.js'
+import type { LookupKind, PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import type { LosableOp } from '../sims/harness.js'
 
 export interface PsaTicketState {
@@ -18,8 +18,8 @@ export interface PsaTicketState {
 
 export interface ContractFixture {
   /** A client with good settings, and one whose credentials the PSA refuses (null: it has none). */
-  client: PsaClient
-  badCredentials: PsaClient | null
+  client: PsaOperations
+  badCredentials: PsaOperations | null
   /** The PSA company, board and statuses a ticket is created with (names or ids, as a partner sets them). */
   fields: { companyId: string; board: string | null; priority: string | null; status: string | null }
   /** A status name that sounds closed but that the PSA does not treat as closed, and one it does. */

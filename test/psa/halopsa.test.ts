@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { NewPsaTicket, PsaClient } from '../../src/psa/adapter.js'
-import { haloPsa, limits } from '../../src/psa/halopsa/adapter.js'
+import type { NewPsaTicket, PsaOperations } from '../../src/psa/adapter.js'
+import { haloPsa } from '../../src/psa/halopsa/adapter.js'
 import { adoptReads, fallbackReads } from '../../src/psa/halopsa/adopt.js'
-import { haloErrorText } from '../../src/psa/halopsa/client.js'
+import { haloErrorText, limits } from '../../src/psa/halopsa/client.js'
 import { classify, closingStatus } from '../../src/psa/halopsa/lists.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { type HaloState, startHaloPsaSim } from '../sims/halopsa/server.js'
@@ -34,7 +34,7 @@ describe('HaloPSA adapter', () => {
   let settings: Record<string, unknown>
   let partner = 0
   /** A client of its own (its own token, limiter and lists), so tests do not share a pause or a budget. */
-  const connect = (extra: Record<string, unknown> = {}): PsaClient => {
+  const connect = (extra: Record<string, unknown> = {}): PsaOperations => {
     const c = registry.connect(`p-halo-${partner++}`, {
       kind: 'halopsa',
       settings: { ...settings, ...extra },

@@ -1,13 +1,13 @@
 // The PSA registry and the executor's way to a PSA: a kind's settings are checked against its schema
-// (what does not fit never reaches the adapter), secrets are masked per kind, a kind without an adapter
-// cannot be connected, and every call is given an AbortSignal that the PSA time budget fires, plus the
+// (what does not fit never reaches the adapter), secrets are masked per kind, a kind this build does not
+// list cannot be connected, and every call is given an AbortSignal that the PSA time budget fires, plus the
 // alert's correlationId, so a call that runs out of time is aborted rather than left running.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import Type from 'typebox'
 import { PsaCalls } from '../../src/alerts/psa-calls.js'
 import type { Store } from '../../src/db/store.js'
-import type { CreateCall, PsaAdapter } from '../../src/psa/adapter.js'
+import type { CreateCall, PsaAdapter, PsaOperations } from '../../src/psa/adapter.js'
 import { AutotaskSettings } from '../../src/psa/autotask/settings.js'
 import { ConnectWiseSettings } from '../../src/psa/connectwise/settings.js'
 import { HaloPsaSettings } from '../../src/psa/halopsa/settings.js'
@@ -25,9 +25,9 @@ const Settings = Type.Object({
 /** A PSA that never answers on its own: it ends a call only when the call's signal fires. */
 function slowPsa() {
   const seen: { correlationId: string; aborted: boolean; token: string }[] = []
-  const adapter: PsaAdapter<{ token: string }> = {
+  const adapter: PsaAdapter<{ token: string }> = (conn) => ({
     test: async () => ({ ok: true, value: { detail: 'fine' } }),
-    createTicket: (conn, _ticket, call: CreateCall) =>
+    createTicket: (_ticket, call: CreateCall) =>
       new Promise((resolve) => {
         call.signal.addEventListener('abort', () => {
           seen.push({
@@ -47,13 +47,25 @@ function slowPsa() {
     billingLines: async () => ({ ok: true, value: [] }),
     setQuantity: async () => ({ ok: true, value: { previous: null } }),
     lookup: async () => ({ ok: true, value: [] }),
-  }
+  })
   return { adapter, seen }
 }
 
-/** A kind this build knows but cannot talk to (its settings are checked, it has no adapter). */
+/** A PSA that answers every call at once, and fine. */
+const idlePsa = (): PsaOperations => ({
+  test: async () => ({ ok: true, value: { detail: 'fine' } }),
+  createTicket: async () => ({ ok: true, value: { ticketId: '1', adopted: false } }),
+  appendNote: async () => ({ ok: true, value: null }),
+  closeTicket: async () => ({ ok: true, value: { alreadyClosed: false } }),
+  ticketUrl: () => null,
+  billingLines: async () => ({ ok: true, value: [] }),
+  setQuantity: async () => ({ ok: true, value: { previous: null } }),
+  lookup: async () => ({ ok: true, value: [] }),
+})
+
+/** A second kind, with HaloPSA's settings and secrets. */
 const haloPsaKind = () =>
-  psaKind({ kind: 'halopsa', settings: HaloPsaSettings, secretFields: ['clientSecret'], adapter: null })
+  psaKind({ kind: 'halopsa', settings: HaloPsaSettings, secretFields: ['clientSecret'], adapter: idlePsa })
 
 const stored = (settings: Record<string, unknown>) => ({ kind: 'sandbox' as const, settings })
 
@@ -64,9 +76,10 @@ describe('PSA registry', () => {
     haloPsaKind(),
   ])
 
-  test('only kinds with an adapter are available; every known kind has its settings checked', () => {
-    assert.deepEqual(registry.available, ['sandbox'])
-    assert.equal(registry.isAvailable('halopsa'), false)
+  test('only the kinds of the list can be connected; each has its settings checked', () => {
+    assert.deepEqual(registry.kinds, ['sandbox', 'halopsa'])
+    assert.equal(registry.knows('halopsa'), true)
+    assert.equal(registry.knows('syncro'), false)
     const check = registry.check('halopsa', { clientId: 'acme' })
     assert.equal(check.ok, false)
     assert.match(check.ok ? '' : check.problems.join('; '), /psa must have required properties/)
@@ -95,7 +108,13 @@ describe('PSA registry', () => {
     assert.match(c.ok ? '' : c.failure.message, /the PSA settings are not valid: psa\/token/)
     const halo = registry.connect('p-1', { kind: 'halopsa', settings: {} })
     assert.equal(halo.ok, false)
-    assert.match(halo.ok ? '' : halo.failure.message, /'halopsa' is not available/)
+    assert.match(
+      halo.ok ? '' : halo.failure.message,
+      /the PSA settings are not valid: psa must have required/,
+    )
+    const syncro = registry.connect('p-1', { kind: 'syncro', settings: {} })
+    assert.equal(syncro.ok, false)
+    assert.match(syncro.ok ? '' : syncro.failure.message, /'syncro' is not available/)
   })
 
   test('each kind’s settings accept only its own fields, at every level, naming the one that is not', () => {
@@ -153,13 +172,13 @@ describe('PSA registry', () => {
         kind: 'sandbox',
         settings: closed,
         secretFields: [],
-        adapter: {
-          ...adapter,
-          test: async (conn) => {
+        adapter: (conn) => ({
+          ...adapter(conn),
+          test: async () => {
             seen.push(conn.settings)
             return { ok: true, value: { detail: 'fine' } }
           },
-        },
+        }),
       }),
     ])
     assert.equal(legacy.check('sandbox', { token: 't', board: 'x' }).ok, false)
@@ -167,13 +186,13 @@ describe('PSA registry', () => {
     assert.ok(c.ok)
     void c.client.test({ signal: AbortSignal.timeout(1000) })
     assert.deepEqual(seen, [{ token: 't' }])
-    assert.deepEqual(c.client.defaults, { board: 'Ops' })
+    assert.deepEqual(c.defaults, { board: 'Ops' })
   })
 
   test('a connected client carries the connection’s ticket defaults', () => {
     const c = registry.connect('p-1', stored({ token: 't', defaults: { board: 'Security' } }))
     assert.ok(c.ok)
-    assert.deepEqual(c.client.defaults, { board: 'Security' })
+    assert.deepEqual(c.defaults, { board: 'Security' })
   })
 })
 

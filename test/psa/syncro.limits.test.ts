@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test'
 import pino from 'pino'
 import { RateLimiterMemory } from 'rate-limiter-flexible'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { PsaClient, PsaResult } from '../../src/psa/adapter.js'
+import type { PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import type { PsaKindOptions } from '../../src/psa/core/http.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { type SyncroTuning, syncroPsa } from '../../src/psa/syncro/adapter.js'
@@ -27,7 +27,7 @@ const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
 /** One process's Syncro kind: its registry, and a client per partner connecting through it. */
 function process_(options: Partial<PsaKindOptions> = {}, tuning: SyncroTuning = {}) {
   const registry = new PsaRegistry([syncroPsa({ http, ...options }, tuning)])
-  return (sim: StartedSim<SyncroState>, partnerId: string): PsaClient => {
+  return (sim: StartedSim<SyncroState>, partnerId: string): PsaOperations => {
     const c = registry.connect(partnerId, {
       kind: 'syncro',
       settings: { baseUrl: sim.url, apiToken: 'syncro-api-token' },
@@ -38,9 +38,9 @@ function process_(options: Partial<PsaKindOptions> = {}, tuning: SyncroTuning = 
 }
 
 /** One Syncro call (the statuses list, read afresh every time). */
-const oneCall = (client: PsaClient) => client.lookup('statuses', {}, call())
+const oneCall = (client: PsaOperations) => client.lookup('statuses', {}, call())
 
-async function calls(client: PsaClient, n: number): Promise<PsaResult<unknown>[]> {
+async function calls(client: PsaOperations, n: number): Promise<PsaResult<unknown>[]> {
   const out = []
   for (let i = 0; i < n; i++) out.push(await oneCall(client))
   return out

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { OutboundCall, OutboundResult } from '../../src/outbound/http.js'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { NewPsaTicket, PsaClient } from '../../src/psa/adapter.js'
+import type { NewPsaTicket, PsaOperations } from '../../src/psa/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { syncroPsa } from '../../src/psa/syncro/adapter.js'
 import { rootOf } from '../../src/psa/syncro/client.js'
@@ -34,7 +34,7 @@ const ticket: NewPsaTicket = {
 const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
 
 /** A client of the simulator, on a connection of its own (its own limiter) for each partner id. */
-function connect(sim: StartedSim<SyncroState>, partnerId: string, settings: object = {}): PsaClient {
+function connect(sim: StartedSim<SyncroState>, partnerId: string, settings: object = {}): PsaOperations {
   const registry = new PsaRegistry([syncroPsa({ http })])
   const c = registry.connect(partnerId, {
     kind: 'syncro',

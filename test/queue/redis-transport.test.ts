@@ -1,8 +1,8 @@
-// The Redis transport's producer and relay on their own (issue 14), against a ROLE=api service on
-// PostgreSQL + Redis (no runner, no relay of its own running), with a clock the test moves: a job due
-// now is handed to BullMQ at once; one scheduled for later only when the relay sees it due; after Redis
-// lost the installation's keys, the relay's next look sends every due job again; ids BullMQ would
-// refuse (colons, integers) are encoded.
+// The Redis transport's producer and relay on their own (docs/decisions/scale-out/hand-over-and-relay.md),
+// against a ROLE=api service on PostgreSQL + Redis (no runner, no relay of its own running), with a clock
+// the test moves: a job due now is handed to BullMQ at once; one scheduled for later only when the relay
+// sees it due; after Redis lost the installation's keys, the relay's next look sends every due job again;
+// ids BullMQ would refuse (colons, integers) are encoded.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Queue } from 'bullmq'
@@ -12,7 +12,8 @@ import { type BullJobData, bullJobId, bullQueue, QueueRelay } from '../../src/qu
 import { backends, manualClock, redisPrefix, startService, type TestService } from '../helpers/service.js'
 
 describe('the Redis transport: hand-over and relay (postgres+redis)', {
-  skip: !backends().includes('postgres+redis') && 'TEST_POSTGRES_URL and TEST_REDIS_URL are not both set',
+  skip:
+    !backends('matrix').includes('postgres+redis') && 'TEST_POSTGRES_URL and TEST_REDIS_URL are not both set',
 }, () => {
   const clock = manualClock()
   let svc: TestService

@@ -1,10 +1,11 @@
 // The embedded job queue against a real database, on each backend. The service runs with ROLE=api
 // (no runner), so the test drives the queue itself, and with a manual clock, which the queue uses for
 // every run_at comparison: a job commits or rolls back with its transaction; only due jobs are
-// claimed; a claim hides a job until its lease (one for all, or its kind's) ends, then it is claimed
-// again with a new lease token; completing needs the current token; retryAt reschedules; a dead job is
-// kept and never claimed; a dedupe key coalesces queued jobs only; nextDueAt and depth report what is
-// waiting or running.
+// claimed, and only of the kinds asked for; a claim hides a job until its lease ends, then it is
+// claimed again with a new lease token; a renewal moves the end of a lease that is still its claim's;
+// completing needs the current token; retryAt reschedules; a dead job is kept and never claimed; a
+// dedupe key coalesces queued jobs only; dropping a group's queued jobs leaves its running ones;
+// nextDueAt and depth report what is waiting or running.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import type { NewJob } from '../../src/queue/port.js'
@@ -13,7 +14,7 @@ import { backends, manualClock, startService, type TestService } from '../helper
 
 const leaseMs = 30_000
 
-for (const backend of backends()) {
+for (const backend of backends('matrix')) {
   describe(`SqlJobQueue (${backend})`, () => {
     const clock = manualClock()
     let svc: TestService
@@ -132,13 +133,52 @@ for (const backend of backends()) {
       assert.equal(await queue.complete([]), 0)
     })
 
-    test('a lease per kind: each claimed job is hidden for its own kind; other kinds are not taken', async () => {
+    test('only the kinds asked for are taken, each hidden for the one lease; other kinds are not taken', async () => {
       await enqueue(job('a-1'), job('s-1', { kind: 'snapshot' }), job('x-1', { kind: 'other' }))
-      const claimed = await queue.claim(10, { alert: 1000, snapshot: 5000 })
+      const claimed = await queue.claim(10, leaseMs, [], ['alert', 'snapshot'])
       assert.deepEqual(ids(claimed), ['a-1', 's-1'])
       const runAt = async (id: string) => Date.parse((await row(id))!.run_at) - clock().getTime()
-      assert.deepEqual([await runAt('a-1'), await runAt('s-1'), await runAt('x-1')], [1000, 5000, 0])
+      assert.deepEqual([await runAt('a-1'), await runAt('s-1'), await runAt('x-1')], [leaseMs, leaseMs, 0])
       assert.equal((await row('x-1'))?.lease_token, null, 'a kind this runner does not know waits')
+      assert.deepEqual(await queue.claim(10, leaseMs, [], []), [], 'no kind: nothing is taken')
+    })
+
+    test('a renewal moves the lease of a claim still its own; a settled or lost claim is not renewed', async () => {
+      await enqueue(job('r-1'), job('r-2'))
+      const [first, second] = await queue.claim(10, leaseMs)
+      assert.ok(first && second)
+      clock.advance(leaseMs - 1)
+      assert.equal(await queue.renew([first, second], leaseMs), 2)
+      clock.advance(leaseMs - 1)
+      assert.deepEqual(await queue.claim(10, leaseMs), [], 'renewed: still hidden past the first lease')
+      assert.equal(await complete(first), true)
+      clock.advance(2)
+      const [again] = await queue.claim(10, leaseMs)
+      assert.equal(again?.id, 'r-2', 'the lease ran out without a renewal: claimed again')
+      assert.equal(await queue.renew([first, second], leaseMs), 0, 'finished, and taken by another claim')
+      assert.equal(await queue.renew([again!], leaseMs), 1)
+    })
+
+    test("dropping a group's queued jobs leaves the running ones, other groups and dead jobs", async () => {
+      await enqueue(job('d-dead', { group: 'delivery:v1' }))
+      const [dead] = await queue.claim(1, leaseMs)
+      await queue.kill(dead!, 'does not fit')
+      await enqueue(
+        job('d-run', { group: 'delivery:v1' }),
+        job('d-wait', { group: 'delivery:v1', runAt: later(60_000) }),
+        job('d-now', { group: 'delivery:v1', runAt: later(1) }),
+        job('other', { group: 'delivery:v2' }),
+      )
+      const [running] = await queue.claim(1, leaseMs)
+      assert.equal(running?.id, 'd-run')
+      const dropped = await svc.services.store.transaction((tx) => queue.dropQueued(tx, 'delivery:v1'))
+      assert.equal(dropped, 2)
+      const left = await svc.services.db.kysely.selectFrom('jobs').select('id').orderBy('id').execute()
+      assert.deepEqual(
+        left.map((r) => r.id),
+        ['d-dead', 'd-run', 'other'],
+      )
+      assert.equal(await complete(running!), true, 'the running job settles as usual')
     })
 
     test('jobs of a busy group are left for later; other groups and ungrouped jobs are taken', async () => {

@@ -4,6 +4,7 @@
 // kind's retry delay (or the handler's later notBefore) with the attempt counted and `canRetry` told;
 // a handler that throws is retried the same way; a payload that does not fit makes the job dead
 // without running anything, and a kind the catalogue lacks is left queued for a runner that knows it.
+// A job running longer than its lease keeps it (the runner renews it) and runs once.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import pino from 'pino'
@@ -16,7 +17,6 @@ import { backends, startService, type TestService } from '../helpers/service.js'
 const echo = defineJob({
   kind: 'echo',
   payload: Type.Object({ n: Type.Integer(), answer: Type.Enum(['done', 'retry', 'later', 'throw', 'wait']) }),
-  leaseMs: 30_000,
   retry: { delaysMs: [20, 40], maxDelayMs: 60_000 },
 })
 
@@ -24,19 +24,25 @@ const echo = defineJob({
 const stale = defineJob({
   kind: 'stale',
   payload: Type.Object({}),
-  leaseMs: 30_000,
   retry: { delaysMs: [20], maxDelayMs: 60_000, waitLimitMs: 0 },
 })
+
+/** Runs for several of this test's short leases. */
+const long = defineJob({
+  kind: 'long',
+  payload: Type.Object({}),
+  retry: { delaysMs: [], maxDelayMs: 1000 },
+})
+const leaseMs = 1500
 
 const grouped = defineJob({
   kind: 'grouped',
   payload: Type.Object({ name: Type.String() }),
-  leaseMs: 30_000,
   retry: { delaysMs: [], maxDelayMs: 1000 },
   perGroup: 1,
 })
 
-for (const backend of backends()) {
+for (const backend of backends('matrix')) {
   describe(`SqlJobRunner (${backend})`, () => {
     let svc: TestService
     let runner: SqlJobRunner
@@ -44,6 +50,7 @@ for (const backend of backends()) {
     const calledAt: number[] = []
     const staleRuns: [number, boolean, boolean][] = []
     const spans: { name: string; start: number; end: number }[] = []
+    const longRuns: number[] = []
     before(async () => {
       svc = await startService({ backend, env: { ROLE: 'api' } })
       runner = new SqlJobRunner({
@@ -52,6 +59,9 @@ for (const backend of backends()) {
         log: pino({ level: 'silent' }),
         concurrency: 4,
         idleMs: 50,
+        // Short leases, renewed often: a job running longer than one is not claimed again.
+        leaseMs,
+        renewEveryMs: 250,
       })
       runner.start([
         jobKind(echo, async (job): Promise<JobResult> => {
@@ -78,6 +88,11 @@ for (const backend of backends()) {
           return job.attempt < 2
             ? { kind: 'wait', reason: 'asked to wait', notBeforeMs: 0 }
             : { kind: 'done' }
+        }),
+        jobKind(long, async () => {
+          longRuns.push(Date.now())
+          await new Promise((r) => setTimeout(r, 3 * leaseMs))
+          return { kind: 'done' }
         }),
         jobKind(grouped, async (job) => {
           const start = Date.now()
@@ -117,6 +132,15 @@ for (const backend of backends()) {
       const span = (name: string) => spans.find((s) => s.name === name)!
       assert.ok(span('p1-b').start >= span('p1-a').end, 'the second of p1 waited for the first')
       assert.ok(span('p2-a').start < span('p1-a').end, 'p2 ran beside p1')
+    })
+
+    test('a job running three leases long keeps its lease (renewed) and runs once', async () => {
+      await svc.services.jobs.add([long.job({ id: 'j-long', payload: {} })])
+      await until('the job to start', async () => longRuns.length === 1)
+      const claimedUntil = Date.parse((await jobs())[0]!.run_at)
+      await until('the lease to be renewed', async () => Date.parse((await jobs())[0]!.run_at) > claimedUntil)
+      await until('the job to be removed', gone)
+      assert.equal(longRuns.length, 1, 'never claimed again while it ran')
     })
 
     test('a done job runs once with its typed payload and is removed', async () => {

@@ -1,4 +1,4 @@
-// Wakeup, the sleep of the worker and the dispatcher: a wake that came before the wait is not lost
+// Wakeup, the sleep of the job runner and the queue relay: a wake that came before the wait is not lost
 // (the wait returns at once, and only once), a wait otherwise lasts its timeout, and a wake during a
 // wait ends it early. Timers are node:test mock timers, so nothing here sleeps or depends on speed.
 import assert from 'node:assert/strict'

@@ -1,5 +1,6 @@
-// Rotating a vendor's webhook signing secret (issue 10 §3): during the overlap window every delivery
-// carries two `v1,` signatures in `webhook-signature` (Standard Webhooks allows several), one per
+// Rotating a vendor's webhook signing secret
+// (docs/decisions/credentials/webhook-signatures-during-a-window.md): during the overlap window every
+// delivery carries two `v1,` signatures in `webhook-signature` (Standard Webhooks allows several), one per
 // secret, so a receiver verifying with either secret accepts it — checked with the `standardwebhooks`
 // verifier itself; once the window ends (or is ended early) only the new secret signs.
 import assert from 'node:assert/strict'

@@ -1,5 +1,5 @@
-// The vendor's token and setup calls (spec §4.6, DESIGN §5) and the lifecycle they drive (spec §3.1):
-// from a new integration to a first ticket through the APIs alone.
+// The vendor's token and setup calls (docs/contract.md#vendor-api-calls) and the lifecycle they drive
+// (docs/contract.md#integration-states): from a new integration to a first ticket through the APIs alone.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { catalogue } from '../helpers/fixtures.js'

@@ -1,8 +1,8 @@
 // The bodies of the two webhook events, field for field, as vendors code against them. status_update
-// (spec §6.1): module 'alerts', the audit event's name and status, messageId and its recorded
-// spelling messageID, the ids of vendor, partner and integration, and a message that is a sentence
-// for a success and the outcome's detail for anything else. state_snapshot (spec §6.2) under module
-// 'integrations': the integration's state, the catalogue and its mapped accounts, sorted.
+// (docs/contract.md#webhook-events): module 'alerts', the audit event's name and status, messageId and its
+// recorded spelling messageID, the ids of vendor, partner and integration, and a message that is a sentence
+// for a success and the outcome's detail for anything else. state_snapshot under module 'integrations': the
+// integration's state, the catalogue and its mapped accounts, sorted.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import {
@@ -28,7 +28,7 @@ const ids = {
 const update = (outcome: Outcome, correlationId: string | null = outcome.correlationId) =>
   statusUpdate({ outcome, correlationId, ...ids })
 
-/** The whole §6.1 body for one event, status and message. */
+/** The whole status_update body for one event, status and message. */
 const expected = (event: string, status: string, message: string, correlationId: string | null) => ({
   module: 'alerts',
   eventType: 'status_update',
@@ -44,8 +44,8 @@ const expected = (event: string, status: string, message: string, correlationId:
   },
 })
 
-describe('statusUpdate (spec §6.1)', () => {
-  test('a created ticket: exactly the §6.1 fields, messageId and messageID equal', () => {
+describe('statusUpdate', () => {
+  test('a created ticket: exactly the status_update fields, messageId and messageID equal', () => {
     const body = update(created('cid-1'))
     assert.deepEqual(body, expected('Ticket Created', 'success', 'The ticket was created.', 'cid-1'))
     assert.equal(body.payload.messageID, body.payload.messageId)
@@ -53,11 +53,11 @@ describe('statusUpdate (spec §6.1)', () => {
 
   test('successes carry a sentence for a message, never the bare outcome word', () => {
     assert.deepEqual(
-      update(updated('9', 'cid-2')),
+      update(updated('repeat', 'cid-2')),
       expected('Ticket Updated', 'success', 'The alert was added to the ticket.', 'cid-2'),
     )
     assert.deepEqual(
-      update(updated('14', 'cid-2')),
+      update(updated('update', 'cid-2')),
       expected('Ticket Updated', 'success', 'The alert was added to the ticket.', 'cid-2'),
     )
     assert.deepEqual(
@@ -68,7 +68,7 @@ describe('statusUpdate (spec §6.1)', () => {
 
   test('a suppressed outcome carries its detail and the suppressed status', () => {
     const outcome = suppressed(
-      '16',
+      'self-healing-off',
       'Self-Healing Disabled',
       'Self-healing is turned off; the ticket was left untouched.',
       'cid-4',
@@ -111,14 +111,14 @@ describe('statusUpdate (spec §6.1)', () => {
 
   test('the correlationId is the one passed in, not the outcome’s', () => {
     // The executor passes the ticket's correlationId once it is known (e.g. a fold into another ticket).
-    const body = update(updated('9', 'outcome-cid'), 'ticket-cid')
+    const body = update(updated('repeat', 'outcome-cid'), 'ticket-cid')
     assert.equal(body.payload.correlationId, 'ticket-cid')
     assert.equal(update(created('cid-7'), null).payload.correlationId, null)
   })
 
   test('an outcome without an audit event is reported as a failed create', () => {
     const outcome = rejected(
-      '4',
+      'unknown-integration',
       'INTEGRATION_NOT_FOUND',
       'No integration links this vendor and partner.',
       null,
@@ -131,7 +131,7 @@ describe('statusUpdate (spec §6.1)', () => {
   })
 })
 
-describe('stateSnapshot (spec §6.2)', () => {
+describe('stateSnapshot', () => {
   const input = {
     isIntegrationActive: true,
     isAlertsEnabled: false,
@@ -142,7 +142,7 @@ describe('stateSnapshot (spec §6.2)', () => {
     integrationId: 'integration-1',
   }
 
-  test('exactly the §6.2 fields under module integrations, with the accounts sorted', () => {
+  test('exactly the state_snapshot fields under module integrations, with the accounts sorted', () => {
     assert.deepEqual(stateSnapshot(input), {
       module: 'integrations',
       eventType: 'state_snapshot',

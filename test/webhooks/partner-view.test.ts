@@ -1,6 +1,6 @@
-// What a partner sees of its deliveries (issue 10 §4): status, timing and HTTP codes of every attempt,
-// never the vendor's webhook URL, its endpoint's answers, or the address a failed connection named.
-// The operator still sees all of it.
+// What a partner sees of its deliveries (docs/decisions/bounded-growth/partner-delivery-view.md): status,
+// timing and HTTP codes of every attempt, never the vendor's webhook URL, its endpoint's answers, or the
+// address a failed connection named. The operator still sees all of it.
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import http from 'node:http'

@@ -1,8 +1,8 @@
-// The billing side of a fresh simulated tenant (reference §2.8): the field definitions of Contracts,
-// Services, ContractServices, ContractServiceUnits and ContractServiceAdjustments, and seeded data.
-// The second company has an active Recurring Service contract with two services and an inactive one;
-// the third has one service on a contract. Units are kept per monthly period: the simulator seeds last
-// month, this month and next month around the day it starts.
+// The billing side of a fresh simulated tenant (docs/psa/autotask.md#usage-push-contract-services): the
+// field definitions of Contracts, Services, ContractServices, ContractServiceUnits and
+// ContractServiceAdjustments, and seeded data. The second company has an active Recurring Service contract
+// with two services and an inactive one; the third has one service on a contract. Units are kept per
+// monthly period: the simulator seeds last month, this month and next month around the day it starts.
 import type { FieldSpec } from './seed.js'
 import type { AutotaskState, Company, ContractServiceUnit, PicklistValue } from './types.js'
 

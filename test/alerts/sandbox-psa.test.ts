@@ -1,16 +1,15 @@
-// Issue 11: the built-in sandbox PSA's rows are written in the same transaction as the outcome. A
-// synchronous create on the sandbox is one write (its reservation, the sandbox's ticket, the effect and
-// the outcome), where a PSA elsewhere needs three (the reservation committed before the call). Seen
-// through /metrics' write counters on a ROLE=api service, where nothing else writes meanwhile; and what
-// the one write leaves is checked too: a failed call leaves no reservation, a defect nothing at all.
+// The built-in sandbox PSA is an adapter like any other: the reservation is committed before it is
+// called (seen through /metrics' commit counter on a ROLE=api service, where nothing else writes
+// meanwhile), its ticket, notes and close are its own rows, a failed call leaves no reservation behind
+// and a defect none of its rows.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectSyncFailure, expectSyncSuccess } from '../helpers/shapes.js'
 
-for (const backend of backends()) {
-  describe(`the sandbox PSA writes with the outcome (${backend})`, () => {
+for (const backend of backends('matrix')) {
+  describe(`the sandbox PSA, an adapter like any other (${backend})`, () => {
     let svc: TestService
     before(async () => {
       svc = await startService({ backend, env: { ROLE: 'api' } })
@@ -48,7 +47,7 @@ for (const backend of backends()) {
       return s
     }
 
-    test('create, update and close are one write each, and the ticket is in the sandbox', async () => {
+    test('create, update and close reach the sandbox; the reservation commits before the call', async () => {
       const s = await connected()
       let correlationId = ''
       const create = await written(async () => {
@@ -58,21 +57,22 @@ for (const backend of backends()) {
         })
         correlationId = res.correlationId
       })
-      assert.deepEqual(create, { commits: 1, writes: 1 })
+      // The reservation, the sandbox's ticket, then the effect with the outcome: apart, as for any PSA.
+      assert.ok(create.commits >= 3, `create: ${JSON.stringify(create)}`)
       const update = await written(async () => {
         expectSyncSuccess(await s.sync({ incidentStatus: 'UPDATE' }, { correlationId }), {
           status: 200,
           message: 'updated',
         })
       })
-      assert.deepEqual(update, { commits: 1, writes: 1 })
+      assert.ok(update.commits >= 2, `update: ${JSON.stringify(update)}`)
       const close = await written(async () => {
         expectSyncSuccess(await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId }), {
           status: 200,
           message: 'closed',
         })
       })
-      assert.deepEqual(close, { commits: 1, writes: 1 })
+      assert.ok(close.commits >= 3, `close: ${JSON.stringify(close)}`)
 
       const ticket = await s.partner('GET', `/api/partner/tickets/${correlationId}`)
       assert.equal(ticket.body.status, 'closed')
@@ -83,17 +83,14 @@ for (const backend of backends()) {
       assert.equal(made.notes.length, 2, 'the update and the resolution')
     })
 
-    test('a PSA failure is one write too, and leaves no reservation behind', async () => {
+    test('a PSA failure leaves no reservation behind', async () => {
       const s = await connected()
       await s.partner('PUT', '/api/partner/sandbox/fault', {
         mode: 'error',
         operations: ['create'],
         count: 1,
       })
-      const failed = await written(async () => {
-        expectSyncFailure(await s.sync({ title: 'cpu' }), { status: 502, error: 'PSA_ERROR' })
-      })
-      assert.deepEqual(failed, { commits: 1, writes: 1 })
+      expectSyncFailure(await s.sync({ title: 'cpu' }), { status: 502, error: 'PSA_ERROR' })
       const tickets = await svc.services.store.tickets.list({ partnerId: s.partnerId, limit: 10 })
       assert.deepEqual(
         tickets.map((t) => t.status),

@@ -1,4 +1,4 @@
-// `npm run migrate-data` (src/migrate-data.ts, ops/migrate-data.ts, db/copy.ts): an embedded
+// `npm run migrate-data` (src/data-move/): an embedded
 // installation filled through its HTTP API is stopped, moved to PostgreSQL, and a service started on
 // the copy holds every row as it was and goes on working: an alert appends to a ticket created before
 // the move, the partner's sealed PSA credentials still open (the PSA accepts them), the vendor's
@@ -12,11 +12,11 @@ import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { copyOrder } from '../../src/db/copy.js'
-import { CopyRefusal, moveData, moveRequest } from '../../src/ops/migrate-data.js'
+import { copyOrder } from '../../src/data-move/copy.js'
+import { CopyRefusal, moveData, moveRequest } from '../../src/data-move/move.js'
 import { setupIntegration } from '../helpers/fixtures.js'
 import { hooked } from '../helpers/hooked.js'
-import { newKey } from '../helpers/process.js'
+import { entry, newKey } from '../helpers/process.js'
 import { postgresDatabase, type Response, requester, startService } from '../helpers/service.js'
 import { expectSyncSuccess } from '../helpers/shapes.js'
 import { startConnectWiseSim } from '../sims/connectwise/server.js'
@@ -27,7 +27,7 @@ function migrateData(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/migrate-data.ts', ...args], {
+  const child = spawn(process.execPath, [...entry('data-move/command'), ...args], {
     cwd: root,
     env: { ...process.env, SECRET_KEY: '', SECRET_KEY_PREVIOUS: '', REDIS_URL: '', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

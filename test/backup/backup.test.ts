@@ -1,4 +1,4 @@
-// `npm run backup -- <file>` (src/backup.ts): an online backup of the embedded database while the
+// `npm run backup -- <file>` (src/backup/): an online backup of the embedded database while the
 // service takes alerts. The copy passes integrity_check, is a self-contained file, holds every ticket
 // answered before the backup began, and is consistent: each created ticket and its event were
 // committed together, so the copy has both or neither. PostgreSQL, a missing database and an existing
@@ -11,13 +11,13 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import { setupIntegration } from '../helpers/fixtures.js'
-import { newKey, stackFrame } from '../helpers/process.js'
+import { entry, newKey, stackFrame } from '../helpers/process.js'
 import { startService } from '../helpers/service.js'
 
 const root = new URL('../..', import.meta.url).pathname
 
 function backup(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/backup.ts', file], {
+  const child = spawn(process.execPath, [...entry('backup/command'), file], {
     cwd: root,
     env: { ...process.env, SECRET_KEY: '', SECRET_KEY_PREVIOUS: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,8 +117,8 @@ describe('npm run backup', () => {
               id: string
             }[]
           ).map((r) => r.id)
-          // A ticket whose PSA call has just succeeded is written down with its psa_effects row a
-          // moment before its event (issue 10 §1): the copy may hold it so.
+          // A ticket whose PSA call has just succeeded is written down with its psa_effects row a moment
+          // before its event (docs/decision-table.md#psa-effect-first): the copy may hold it so.
           const effects = (
             copy.prepare("select correlation_id as id from psa_effects where row = '11'").all() as {
               id: string
