@@ -1,22 +1,51 @@
-// `npm test`: every test/**/*.test.ts file under Node's built-in runner, TypeScript through tsx, four
-// files at a time (TEST_CONCURRENCY=n for another number: many files wait on timers, processes and the
-// network rather than the two cores). The slowest files start first, so that none of them is left to
+// `npm test`: every test/**/*.test.ts file under Node's built-in runner, four files at a time
+// (TEST_CONCURRENCY=n for another number: many files wait on timers, processes and the network rather
+// than the two cores). The whole suite runs compiled: one esbuild pass turns src/, test/ and
+// scripts/*.ts into JavaScript under .tmp/test-build/ (a fraction of a second), beside links to what
+// the tests read as files (web/, dist/, node_modules/, the .mjs scripts), which halves the CPU of
+// every test process that starts the service (tsx would compile it again in each; the tests are
+// CPU-bound on two cores, docs/performance.md). Named files run through tsx, as before. The slowest
+// files start first, so that none of them is left to
 // run alone at the end. Extra arguments are passed on (e.g. `npm test -- --test-name-pattern=dedup`).
 // TEST_TIMINGS=<file> also writes each file's time and the slowest tests to that file
 // (scripts/test-timings.mjs). docs/development.md#test-map says what runs where and how long it takes.
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildSync } from 'esbuild'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-function find(dir) {
+function find(dir, suffix = '.test.ts') {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name)
-    if (e.isDirectory()) return find(path)
-    return e.name.endsWith('.test.ts') ? [relative(root, path)] : []
+    if (e.isDirectory()) return find(path, suffix)
+    return e.name.endsWith(suffix) ? [relative(root, path)] : []
   })
+}
+
+/** Compiles src/, test/ and scripts/*.ts into `out` (same layout), with links to what they read. */
+function compile(out) {
+  rmSync(out, { recursive: true, force: true })
+  const sources = [...find(join(root, 'src'), '.ts'), ...find(join(root, 'test'), '.ts')]
+  const scripts = readdirSync(join(root, 'scripts'))
+  sources.push(...scripts.filter((f) => f.endsWith('.ts')).map((f) => join('scripts', f)))
+  buildSync({
+    entryPoints: sources.map((f) => join(root, f)),
+    outdir: out,
+    outbase: root,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  })
+  for (const name of ['web', 'dist', 'node_modules', 'package.json'])
+    symlinkSync(join(root, name), join(out, name))
+  mkdirSync(join(out, 'scripts'), { recursive: true })
+  for (const f of scripts.filter((f) => f.endsWith('.mjs')))
+    symlinkSync(join(root, 'scripts', f), join(out, 'scripts', f))
 }
 
 /** The files that take longest (TEST_TIMINGS), slowest first: started first. */
@@ -45,11 +74,14 @@ if ([...args, ...files].some((f) => f.includes('test/portal'))) {
   const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'web'], { stdio: 'inherit' })
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
+// The whole suite runs compiled; named files (or none found) through tsx.
+const compiled = files.length > 0
+const out = join(root, '.tmp', 'test-build')
+if (compiled) compile(out)
 const result = spawnSync(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    ...(compiled ? ['--enable-source-maps'] : ['--import', 'tsx']),
     '--test',
     '--test-reporter=spec',
     ...(process.env.TEST_TIMINGS
@@ -62,7 +94,7 @@ const result = spawnSync(
     `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 4}`,
     '--test-timeout=300000',
     ...args,
-    ...files,
+    ...(compiled ? files.map((f) => join(out, f.replace(/\.ts$/, '.js'))) : files),
   ],
   { cwd: root, stdio: 'inherit' },
 )

@@ -14,7 +14,8 @@ import { setupIntegration } from '../helpers/fixtures.js'
 import { entry, newKey, stackFrame } from '../helpers/process.js'
 import { startService } from '../helpers/service.js'
 
-const root = new URL('../..', import.meta.url).pathname
+/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
+const root = process.cwd()
 
 function backup(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [...entry('backup/command'), file], {

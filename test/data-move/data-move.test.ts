@@ -21,7 +21,8 @@ import { postgresDatabase, type Response, requester, startService } from '../hel
 import { expectSyncSuccess } from '../helpers/shapes.js'
 import { startConnectWiseSim } from '../sims/connectwise/server.js'
 
-const root = new URL('../..', import.meta.url).pathname
+/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
+const root = process.cwd()
 
 function migrateData(
   args: string[],

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-const root = new URL('../..', import.meta.url).pathname
+/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
+const root = process.cwd()
 
 function newestMtime(dir: string): number {
   let newest = 0

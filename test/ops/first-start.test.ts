@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { entry } from '../helpers/process.js'
 
-const root = new URL('../..', import.meta.url).pathname
+/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
+const root = process.cwd()
 
 function start(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; output: string }> {
   const child = spawn(process.execPath, [...entry('server'), ...args], {
