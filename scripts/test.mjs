@@ -2,7 +2,7 @@
 // (TEST_CONCURRENCY=n for another number: many files wait on timers, processes and the network rather
 // than the two cores). The whole suite runs compiled: one esbuild pass turns src/, test/ and
 // scripts/*.ts into JavaScript under .tmp/test-build/ (a fraction of a second), beside links to what
-// the tests read as files (web/, dist/, node_modules/, the .mjs scripts), which halves the CPU of
+// the tests read as files (web/dist/, the portal's API types, dist/, node_modules/, the .mjs scripts), which halves the CPU of
 // every test process that starts the service (tsx would compile it again in each; the tests are
 // CPU-bound on two cores, docs/performance.md). Named files run through tsx, as before. The slowest
 // files start first, so that none of them is left to
@@ -11,7 +11,7 @@
 // (scripts/test-timings.mjs). docs/development.md#test-map says what runs where and how long it takes.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
 
@@ -28,7 +28,9 @@ function find(dir, suffix = '.test.ts') {
 /** Compiles src/, test/ and scripts/*.ts into `out` (same layout), with links to what they read. */
 function compile(out) {
   rmSync(out, { recursive: true, force: true })
-  const sources = [...find(join(root, 'src'), '.ts'), ...find(join(root, 'test'), '.ts')]
+  // The portal's plain modules that tests import (web/src/match.ts); its JSX and types stay out.
+  const portal = find(join(root, 'web', 'src'), '.ts').filter((f) => !f.endsWith('.d.ts'))
+  const sources = [...find(join(root, 'src'), '.ts'), ...find(join(root, 'test'), '.ts'), ...portal]
   const scripts = readdirSync(join(root, 'scripts'))
   sources.push(...scripts.filter((f) => f.endsWith('.ts')).map((f) => join('scripts', f)))
   buildSync({
@@ -41,8 +43,16 @@ function compile(out) {
     sourcemap: 'inline',
     logLevel: 'warning',
   })
-  for (const name of ['web', 'dist', 'node_modules', 'package.json'])
+  for (const name of [
+    'dist',
+    'node_modules',
+    'package.json',
+    join('web', 'dist'),
+    join('web', 'src', 'api', 'schema.d.ts'),
+  ]) {
+    mkdirSync(dirname(join(out, name)), { recursive: true })
     symlinkSync(join(root, name), join(out, name))
+  }
   mkdirSync(join(out, 'scripts'), { recursive: true })
   for (const f of scripts.filter((f) => f.endsWith('.mjs')))
     symlinkSync(join(root, 'scripts', f), join(out, 'scripts', f))
