@@ -121,20 +121,20 @@ export class AlertExecutor {
       case 'done':
         return recorder.record(job, integration, decision.outcome)
       case 'create':
-        return this.settling(integration.id, () => this.create(attempt, integration, decision))
+        return this.reserved(integration.id, () => this.create(attempt, integration, decision))
       case 'append':
       case 'close': {
         const psaTicketId = await reservations.createdTicketId(integration.id, decision.ticket)
         if (psaTicketId === null) return { kind: 'again' }
         return decision.kind === 'append'
           ? this.append(attempt, integration, decision, psaTicketId)
-          : this.settling(integration.id, () => this.close(attempt, integration, decision, psaTicketId))
+          : this.reserved(integration.id, () => this.close(attempt, integration, decision, psaTicketId))
       }
     }
   }
 
   /** Runs an operation that holds a reservation; the requests waiting on it are woken when it ends. */
-  private async settling(integrationId: string, op: () => Promise<Step>): Promise<Step> {
+  private async reserved(integrationId: string, op: () => Promise<Step>): Promise<Step> {
     try {
       return await op()
     } finally {
@@ -242,7 +242,7 @@ export class AlertExecutor {
     const psa = await this.d.psa.open(integration.partnerId)
     const claimed = await reservations.claimClose(integration.id, ticket, (w) => writes.run(w))
     if (claimed !== 'claimed') return busy(claimed)
-    let settled = false
+    let claimEnded = false
     try {
       const close = {
         note: noteText(job.facts, job.messageId, null),
@@ -263,10 +263,10 @@ export class AlertExecutor {
           await tx.tickets.releaseClose(ticket.id)
           return true
         })
-        settled = execution.kind === 'recorded'
+        claimEnded = execution.kind === 'recorded'
         return execution
       }
-      settled = true
+      claimEnded = true
       const row = result.value.alreadyClosed ? 'already-closed' : 'close'
       const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row } as const
       return await this.effects.remember(
@@ -278,7 +278,7 @@ export class AlertExecutor {
         outcomeOfEffect(done),
       )
     } finally {
-      if (!settled) await writes.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
+      if (!claimEnded) await writes.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
     }
   }
 

@@ -4,33 +4,23 @@
 // committed together, so the copy has both or neither. PostgreSQL, a missing database and an existing
 // target are refused with a sentence.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import SQLite from 'better-sqlite3'
 import { setupIntegration } from '../helpers/fixtures.js'
-import { entry, newKey, stackFrame } from '../helpers/process.js'
+import { newKey, runToExit, stackFrame } from '../helpers/process.js'
 import { startService } from '../helpers/service.js'
 
-/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
-const root = process.cwd()
-
 function backup(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...entry('backup/command'), file], {
-    cwd: root,
-    env: { ...process.env, SECRET_KEY: '', SECRET_KEY_PREVIOUS: '', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runToExit('backup/command', [file], {
+    ...process.env,
+    SECRET_KEY: '',
+    SECRET_KEY_PREVIOUS: '',
+    REDIS_URL: '',
+    ...env,
   })
-  let output = ''
-  child.stdout.on('data', (c) => {
-    output += String(c)
-  })
-  child.stderr.on('data', (c) => {
-    output += String(c)
-  })
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })))
 }
 
 describe('npm run backup', () => {

@@ -5,7 +5,6 @@
 // webhook secret still signs, and tokens issued before the move are still valid. The move refuses a
 // missing or wrong SECRET_KEY, a target that holds rows (unless --force) and a table it cannot copy.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,31 +15,23 @@ import { copyOrder } from '../../src/data-move/copy.js'
 import { CopyRefusal, moveData, moveRequest } from '../../src/data-move/move.js'
 import { setupIntegration } from '../helpers/fixtures.js'
 import { hooked } from '../helpers/hooked.js'
-import { entry, newKey } from '../helpers/process.js'
+import { newKey, runToExit } from '../helpers/process.js'
 import { postgresDatabase, type Response, requester, startService } from '../helpers/service.js'
 import { expectSyncSuccess } from '../helpers/shapes.js'
 import { startConnectWiseSim } from '../sims/connectwise/server.js'
-
-/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
-const root = process.cwd()
 
 function migrateData(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...entry('data-move/command'), ...args], {
-    cwd: root,
-    env: { ...process.env, SECRET_KEY: '', SECRET_KEY_PREVIOUS: '', REDIS_URL: '', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runToExit('data-move/command', args, {
+    ...process.env,
+    SECRET_KEY: '',
+    SECRET_KEY_PREVIOUS: '',
+    REDIS_URL: '',
+    DATABASE_URL: '',
+    ...env,
   })
-  let output = ''
-  child.stdout.on('data', (c) => {
-    output += String(c)
-  })
-  child.stderr.on('data', (c) => {
-    output += String(c)
-  })
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })))
 }
 
 async function rowsIn(url: string): Promise<number> {

@@ -171,3 +171,21 @@ export async function setupIntegration(
     partner,
   }
 }
+
+/** A new access token for the vendor's credentials (client_credentials), bound to `orgToken` if given. */
+export async function issueToken(
+  svc: Pick<TestService, 'request'>,
+  s: { clientId: string; clientSecret: string },
+  orgToken?: string,
+): Promise<string> {
+  const res = await svc.request('POST', '/api/oauth/token', {
+    body: {
+      grant_type: 'client_credentials',
+      client_id: s.clientId,
+      client_secret: s.clientSecret,
+      ...(orgToken ? { organization_oem_token: orgToken } : {}),
+    },
+  })
+  assert.equal(res.status, 200, res.text)
+  return res.body.access_token
+}

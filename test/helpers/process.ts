@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
-const root = process.cwd()
+export const root = process.cwd()
 
 function newestMtime(dir: string): number {
   let newest = 0
@@ -130,9 +130,22 @@ export function failedStart(
   timeoutMs = 40_000,
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...entry('server'), ...args], {
+  return runToExit('server', args, baseEnv(env), timeoutMs)
+}
+
+/**
+ * Runs an entry point (`src/<path>.ts`, see `entry`) until it exits: its exit code and everything it
+ * printed. With `timeoutMs`, a process still running then is killed and the promise rejects.
+ */
+export function runToExit(
+  path: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs?: number,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [...entry(path), ...args], {
     cwd: root,
-    env: baseEnv(env),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -143,10 +156,13 @@ export function failedStart(
     output += String(c)
   })
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`the process did not exit within ${timeoutMs} ms:\n${output}`))
-    }, timeoutMs)
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill('SIGKILL')
+            reject(new Error(`the process did not exit within ${timeoutMs} ms:\n${output}`))
+          }, timeoutMs)
     child.on('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, output })

@@ -7,10 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { entry } from '../helpers/process.js'
-
-/** The repository: where the tests run from (`npm test` runs them there, compiled or not). */
-const root = process.cwd()
+import { entry, root } from '../helpers/process.js'
 
 function start(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; output: string }> {
   const child = spawn(process.execPath, [...entry('server'), ...args], {

@@ -16,7 +16,7 @@ import { must } from '../../src/domain/result.js'
 import { Retention } from '../../src/ops/retention.js'
 import { SqlJobQueue } from '../../src/queue/sql-queue.js'
 import { createCryptoBox } from '../../src/security/crypto-box.js'
-import { type Setup, setupIntegration } from '../helpers/fixtures.js'
+import { issueToken, type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 
 const day = 24 * 60 * 60 * 1000
@@ -499,13 +499,7 @@ for (const backend of backends('matrix')) {
 
     const admin = (method: string, path: string, body?: unknown) =>
       svc.request(method, path, { token: svc.adminToken, body })
-    async function tokenFor(s: { clientId: string; clientSecret: string }): Promise<string> {
-      const res = await svc.request('POST', '/api/oauth/token', {
-        body: { grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret },
-      })
-      assert.equal(res.status, 200, res.text)
-      return res.body.access_token
-    }
+    const tokenFor = (s: Setup) => issueToken(svc, s)
 
     test('tokens that expired or were revoked a month ago are purged; the rest are kept', async () => {
       const s = await setupIntegration(svc, { vendorName: 'Purged' })

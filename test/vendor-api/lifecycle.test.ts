@@ -3,7 +3,7 @@
 // counterparts of the setup calls; GET /api/oem-api/integration/list.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { setupIntegration } from '../helpers/fixtures.js'
+import { issueToken, type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
@@ -19,21 +19,7 @@ for (const backend of backends('matrix')) {
     const admin = (method: string, path: string, body?: unknown) =>
       svc.request(method, path, { token: svc.adminToken, body })
 
-    async function tokenFor(
-      s: { clientId: string; clientSecret: string },
-      orgToken?: string,
-    ): Promise<string> {
-      const res = await svc.request('POST', '/api/oauth/token', {
-        body: {
-          grant_type: 'client_credentials',
-          client_id: s.clientId,
-          client_secret: s.clientSecret,
-          ...(orgToken ? { organization_oem_token: orgToken } : {}),
-        },
-      })
-      assert.equal(res.status, 200, res.text)
-      return res.body.access_token
-    }
+    const tokenFor = (s: Setup, orgToken?: string) => issueToken(svc, s, orgToken)
 
     test('a vendor holds several tokens; the operator lists them and revokes one or all', async () => {
       const s = await setupIntegration(svc)

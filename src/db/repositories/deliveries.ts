@@ -89,6 +89,14 @@ export interface DeliveryEndpoint {
   state: WebhookEndpointState
 }
 
+type EndpointColumns = Pick<Selectable<Database['vendors']>, 'disabled_at' | 'webhook_url' | 'webhook_state'>
+const toEndpoint = (vendorId: string, v: EndpointColumns): DeliveryEndpoint => ({
+  vendorId,
+  vendorDisabled: v.disabled_at !== null,
+  hasUrl: v.webhook_url !== null,
+  state: v.webhook_state as WebhookEndpointState,
+})
+
 export class DeliveryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -105,13 +113,7 @@ export class DeliveryRepository {
       .where('id', '=', vendorId)
       .$if(locking, (q) => q.forShare())
       .executeTakeFirst()
-    if (!row) return null
-    return {
-      vendorId: row.id,
-      vendorDisabled: row.disabled_at !== null,
-      hasUrl: row.webhook_url !== null,
-      state: row.webhook_state as WebhookEndpointState,
-    }
+    return row ? toEndpoint(row.id, row) : null
   }
 
   /** Stores a delivery; null (and nothing stored) when its messageId has a delivery already. */
@@ -225,23 +227,10 @@ export class DeliveryRepository {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
       .selectAll('d')
-      .select([
-        'v.disabled_at as v_disabled_at',
-        'v.webhook_url as v_webhook_url',
-        'v.webhook_state as v_state',
-      ])
+      .select(['v.disabled_at', 'v.webhook_url', 'v.webhook_state'])
       .where('d.id', '=', id)
       .executeTakeFirst()
-    if (!row) return null
-    return {
-      delivery: toDelivery(row),
-      endpoint: {
-        vendorId: row.vendor_id,
-        vendorDisabled: row.v_disabled_at !== null,
-        hasUrl: row.v_webhook_url !== null,
-        state: row.v_state as WebhookEndpointState,
-      },
-    }
+    return row ? { delivery: toDelivery(row), endpoint: toEndpoint(row.vendor_id, row) } : null
   }
 
   async get(id: string): Promise<Delivery | null> {
