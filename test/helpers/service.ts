@@ -282,10 +282,11 @@ async function dueSoonDone(services: Services, soonMs: number, timeoutMs = 15_00
   let before = services.clock().getTime()
   for (;;) {
     const horizon = new Date(services.clock().getTime() + soonMs).toISOString()
+    // A job claimed since settled() looked is running: its run_at is its lease's end, not soon.
     const { jobs } = await services.db.kysely
       .selectFrom('jobs')
       .where('failed_at', 'is', null)
-      .where('run_at', '<=', horizon)
+      .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('run_at', '<=', horizon)]))
       .select((eb) => eb.fn.countAll<number>().as('jobs'))
       .executeTakeFirstOrThrow()
     if (Number(jobs) === 0) return
