@@ -1,9 +1,11 @@
 // One interface for every PSA (PsaOperations). Adapters answer with values, never throw for a PSA's
 // own failures: an exception out of an adapter is a defect, a PsaFailure is the PSA failing
 // (docs/psa/README.md, "Adapters answer with values").
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
 import type { PsaKind } from '../domain/partner.js'
+import type { NoteCall, PsaCall, PsaFailure, PsaResult, TicketCall } from './calls.js'
+import type { PsaSyncOperations } from './sync-port.js'
+
+export type { NoteCall, PsaCall, PsaFailure, PsaFailureKind, PsaResult, TicketCall } from './calls.js'
 
 /** A partner's connection to one PSA: its settings, already checked against their kind's schema. */
 export interface PsaConnection<S> {
@@ -12,38 +14,12 @@ export interface PsaConnection<S> {
   settings: S
 }
 
-/** Every call may be given up: the executor's PSA time budget aborts it rather than racing it. */
-export interface PsaCall {
-  signal: AbortSignal
-}
-
-/** A call on behalf of one alert: its correlationId lets an adapter find a ticket a lost answer made. */
-export interface TicketCall extends PsaCall {
-  correlationId: string
-  /**
-   * For a kind that answers in this process (the sandbox): the transaction the alert's outcome is
-   * being written in. Its rows go in it, so they commit with the outcome, or not at all. A PSA
-   * elsewhere never gets one.
-   */
-  within?: Kysely<Database>
-}
-
 /** A create: the ticket is tagged with `ref` in a field the PSA can search, and when an earlier attempt
  * may have made it (a retry, a crash, a lost answer) the adapter first looks for that tag and adopts
  * the ticket. `ref` is the correlationId, qualified by the integration where the vendor chose it
  * (vendors' ids are unique per integration only). */
 export interface CreateCall extends TicketCall {
   ref: string
-  adopt: boolean
-}
-
-/**
- * A note: its text carries `marker` (the alert's messageId), and when an earlier attempt may have
- * written it (a retry after a lost answer), the adapter first looks on the ticket for a note that
- * carries the marker and, finding one, writes nothing.
- */
-export interface NoteCall extends TicketCall {
-  marker: string
   adopt: boolean
 }
 
@@ -70,40 +46,6 @@ export interface NewPsaTicket {
   summary: string
   description: string
 }
-
-/**
- * timeout: no answer in time; unreachable: no connection (DNS, refused, TLS); unavailable: the PSA
- * answered 5xx (or keeps failing); rate-limited: 429 or our own limits; auth: credentials refused (401);
- * forbidden: the API user lacks a permission (403); not-found: 404; rejected: any other refusal;
- * needs-input: the request lacks something only the caller can give (a board for board-scoped lists).
- */
-export type PsaFailureKind =
-  | 'timeout'
-  | 'unreachable'
-  | 'unavailable'
-  | 'rate-limited'
-  | 'rejected'
-  | 'auth'
-  | 'forbidden'
-  | 'not-found'
-  | 'needs-input'
-
-export interface PsaFailure {
-  kind: PsaFailureKind
-  message: string
-  /** Worth trying again later (network trouble, 429, 5xx). */
-  retryable: boolean
-  retryAfterMs?: number
-  /**
-   * Not a failure but a wait: the PSA asked for `retryAfterMs` (a 429 or 503 with Retry-After), or the
-   * connection's own limits hold calls back that long. A queued alert waits without spending one of
-   * its attempts; the synchronous strategy waits when the wait fits its budget.
-   */
-  throttled?: boolean
-  status?: number
-}
-
-export type PsaResult<T> = { ok: true; value: T } | { ok: false; failure: PsaFailure }
 
 export const lookupKinds = [
   'companies',
@@ -155,10 +97,11 @@ export interface UsageCall extends PsaCall {
 }
 
 /**
- * What a PSA does on one partner's connection: every operation, declared here once. A kind's adapter
- * makes these for a connection (PsaAdapter); the registry hands them out (PsaRegistry.connect).
+ * What a PSA does on one partner's connection: every operation, declared here once (two-way sync's in
+ * sync-port.ts). A kind's adapter makes these for a connection (PsaAdapter); the registry hands them
+ * out (PsaRegistry.connect).
  */
-export interface PsaOperations {
+export interface PsaOperations extends PsaSyncOperations {
   /**
    * The connection check (each kind's connection-check.ts): the connection and the credentials work,
    * without changing anything in the PSA; the failure says in one sentence what is wrong.

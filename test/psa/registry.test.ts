@@ -47,6 +47,9 @@ function slowPsa() {
     billingLines: async () => ({ ok: true, value: [] }),
     setQuantity: async () => ({ ok: true, value: { previous: null } }),
     lookup: async () => ({ ok: true, value: [] }),
+    readTickets: async () => ({ ok: true, value: [] }),
+    reopenTicket: async () => ({ ok: true, value: null }),
+    push: null,
   })
   return { adapter, seen }
 }
@@ -61,6 +64,9 @@ const idlePsa = (): PsaOperations => ({
   billingLines: async () => ({ ok: true, value: [] }),
   setQuantity: async () => ({ ok: true, value: { previous: null } }),
   lookup: async () => ({ ok: true, value: [] }),
+  readTickets: async () => ({ ok: true, value: [] }),
+  reopenTicket: async () => ({ ok: true, value: null }),
+  push: null,
 })
 
 /** A second kind, with HaloPSA's settings and secrets. */

@@ -73,9 +73,11 @@ function seedTicket(sim: StartedSim<SyncroState>, subject = 'seeded', body?: str
               hidden: true,
               do_not_email: true,
               tech: null,
+              user_id: null,
               created_at: at,
             },
           ],
+    ticket_timers: [],
   })
   return String(id)
 }

@@ -3,11 +3,13 @@
 // PATCH (id in the body), keyset paging through nextPageUrl, picklists, the thread limit, the hourly
 // budget, a zone that moves, and the harness's faults.
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
+import { createServer } from 'node:http'
 import { after, before, describe, test } from 'node:test'
-import { type AutotaskState, autotaskCalls, startAutotaskSim } from './autotask/server.js'
-import { loseNextAnswer, type StartedSim } from './harness.js'
+import { type AutotaskSim, autotaskCalls, startAutotaskSim } from './autotask/server.js'
+import { loseNextAnswer } from './harness.js'
 
-let sim: StartedSim<AutotaskState>
+let sim: AutotaskSim
 const auth = { ApiIntegrationCode: 'TRACKING-ID-1', UserName: 'api-user@acme.example', Secret: 'api-secret' }
 type Answer = { status: number; json: any }
 
@@ -548,5 +550,88 @@ describe('Autotask simulator: a tenant as strict as Autotask', () => {
       ['Service Desk'],
       'a fresh tenant marks a default queue',
     )
+  })
+})
+
+describe('Autotask simulator: technicians and ticket webhooks over HTTP', () => {
+  test('the technician endpoints act as a technician; a webhook callout is signed sha1=<base64>', async () => {
+    const got: { headers: Record<string, unknown>; body: string }[] = []
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8')
+      })
+      req.on('end', () => {
+        got.push({ headers: req.headers, body })
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`
+    try {
+      const hook = await api('POST', 'TicketWebhooks', {
+        Name: 'test',
+        WebhookUrl: url,
+        DeactivationUrl: `${url}/off`,
+        SecretKey: 's3cret',
+        IsActive: true,
+        IsSubscribedToUpdateEvents: true,
+        IsSubscribedToDeleteEvents: true,
+        SendThresholdExceededNotification: false,
+      })
+      assert.equal(hook.status, 200)
+      const field = await api('POST', `TicketWebhooks/${hook.json.itemId}/Fields`, {
+        FieldID: 4,
+        IsSubscribedField: true,
+        IsDisplayAlwaysField: false,
+      })
+      assert.equal(field.status, 200)
+      const made = await api('POST', 'Tickets', ticket)
+      const id = String(made.json.itemId)
+      const act = (action: string, body: object) =>
+        fetch(`${sim.url}/__sim/technician/${action}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      assert.equal((await act('note', { id, text: 'Called the customer' })).status, 204)
+      assert.equal((await act('time', { id })).status, 204)
+      assert.equal((await act('close', { id })).status, 204)
+      const t = (await api('GET', `Tickets/${id}`)).json.item
+      assert.equal(t.status, 5)
+      assert.equal(t.completedByResourceID, 29682885)
+      assert.equal(sim.state.timeEntries.filter((e) => String(e.ticketID) === id).length, 1)
+      assert.equal(sim.state.notes[id]?.[0]?.creatorResourceID, 29682885)
+      const drop = await fetch(`${sim.url}/__sim/pushes`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ drop: 1 }),
+      })
+      assert.equal(drop.status, 204)
+      assert.equal((await act('reopen', { id })).status, 204)
+      await sim.pushes.settled()
+      // Only the close changed Status (the note and the time entry did not); the reopen was dropped.
+      assert.equal(got.length, 1)
+      const sent = got[0]
+      const expected = `sha1=${createHmac('sha1', 's3cret')
+        .update(sent?.body ?? '')
+        .digest('base64')}`
+      assert.equal(sent?.headers['x-hook-signature'], expected)
+      const body = JSON.parse(sent?.body ?? '{}')
+      assert.deepEqual(Object.keys(body), [
+        'Action',
+        'Guid',
+        'EntityType',
+        'Id',
+        'Fields',
+        'EventTime',
+        'SequenceNumber',
+        'PersonID',
+      ])
+      assert.equal(body.Fields.status, 5)
+      assert.equal((await api('DELETE', `TicketWebhooks/${hook.json.itemId}`)).status, 200)
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
   })
 })

@@ -322,7 +322,8 @@ describe('ConnectWise simulator', () => {
     assert.equal(byName.get('New')?.defaultFlag, true)
     assert.equal(byName.get('Resolved')?.closedStatus, false)
     assert.equal(byName.get('Closed (resolved)')?.closedStatus, true)
-    assert.equal(desk.filter((s) => s.closedStatus === true).length, 2)
+    // Closed (resolved), Cancelled, and Closed (merged) (what a technician's merge closes with).
+    assert.equal(desk.filter((s) => s.closedStatus === true).length, 3)
     const closedOnSecurity = (await (
       await call(`/service/boards/2/statuses?conditions=${encodeURIComponent('closedStatus=true')}`)
     ).json()) as Json[]

@@ -4,7 +4,7 @@
 // documented filters only, tickets with Syncro's required fields, its field limits and Rails-style 422s,
 // comments (read with their ticket), closing with Resolved (resolved_at) while the custom "Resolved -
 // Pending Confirmation" leaves a ticket open, invoice schedules and their line items, 180 requests a
-// minute, and a lost answer.
+// minute, a lost answer, a delete, and a technician's changes in the web app (two-way sync).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { loseNextAnswer, type StartedSim } from './harness.js'
@@ -241,5 +241,29 @@ describe('Syncro simulator', () => {
     assert.equal((await http('GET', '/me')).status, 503)
     assert.equal((await http('GET', '/me')).status, 200)
     assert.match(sim.describe(), /Bearer syncro-api-token/)
+  })
+
+  test('a technician in the web app: authored comments and timers move updated_at; a delete is a 404', async () => {
+    const made = (await http('POST', '/tickets', ticket)).json.ticket
+    const technician = (action: string, body: object) =>
+      fetch(`${sim.url}/__sim/technician/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: String(made.id), ...body }),
+      })
+    assert.equal((await technician('note', { text: 'Called the customer' })).status, 204)
+    assert.equal((await technician('time', {})).status, 204)
+    const t = (await http('GET', `/tickets/${made.id}`)).json.ticket
+    assert.equal(t.comments.at(-1).tech, 'Jamie Rivera')
+    assert.equal(t.ticket_timers.length, 1)
+    assert.ok(t.updated_at >= made.updated_at)
+    assert.equal(
+      (await http('DELETE', `/tickets/${made.id}`, undefined, { authorization: 'Bearer limited-token' }))
+        .status,
+      403,
+    )
+    assert.equal((await http('DELETE', `/tickets/${made.id}`)).status, 200)
+    assert.equal((await http('GET', `/tickets/${made.id}`)).status, 404)
+    assert.equal((await technician('close', {})).status, 404)
   })
 })

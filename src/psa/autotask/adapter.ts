@@ -5,7 +5,8 @@
 // statuses, priorities, issue types, sources and ticket categories read as picklists of
 // Tickets/entityInformation/fields. Settings may name a picklist value or its label. Every text is
 // fitted to the tenant's field lengths. Billing lines are contract services, their units changed by
-// adjustments (usage.ts).
+// adjustments (usage.ts). Two-way sync reads tickets back and reopens them (sync.ts) and registers a
+// ticket webhook that excludes the API user's own changes (push.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -29,12 +30,15 @@ import { byIdOrName, externalRef } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import { autotaskTicketUrl } from '../core/ticket-urls.js'
 import type { PsaKindEntry } from '../registry.js'
+import type { PsaPush, PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { BudgetGuard } from './budget.js'
 import { AutotaskClient, autotaskErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, entries, lengthOf, planTicket } from './plan.js'
+import { AutotaskPush } from './push.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
+import { AutotaskSync } from './sync.js'
 import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof AutotaskSettings>
@@ -74,11 +78,21 @@ export function autotaskPsa({ lookupRoot = zoneLookupRoot, ...options }: Autotas
 
 /** One connection: its client, and the guard of the tenant's hourly threshold every operation passes. */
 class AutotaskConnection implements PsaOperations {
+  private readonly sync: AutotaskSync
+  readonly push: PsaPush
+
   constructor(
     private readonly client: AutotaskClient,
     private readonly budget: BudgetGuard,
     private readonly s: Settings,
-  ) {}
+  ) {
+    this.sync = new AutotaskSync(client, s)
+    this.push = new AutotaskPush(
+      client,
+      (call) => this.sync.ownResource(call),
+      (call) => budget.check(call),
+    )
+  }
 
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
     return checkConnection(this.client, this.s, call)
@@ -201,6 +215,17 @@ class AutotaskConnection implements PsaOperations {
       resolution: fitText(close.note, lengthOf(fields.value, 'resolution', limits.resolution), 'Autotask'),
     })
     return patched.ok ? ok({ alreadyClosed: false }) : patched
+  }
+
+  /** Two-way sync's read-back and reopen (sync.ts); the push is Autotask's ticket webhook (push.ts). */
+  async readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
+    await this.budget.check(call)
+    return this.sync.readTickets(ticketIds, call)
+  }
+
+  async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
+    await this.budget.check(call)
+    return this.sync.reopenTicket(ticketId, reopen, call)
   }
 
   ticketUrl(ticketId: string): string | null {

@@ -92,7 +92,7 @@ export class AutotaskClient {
 
   /** One call under {root}V1.0/; a 401 after a zone lookup looks the zone up again and retries once if it moved. */
   async api(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     call: PsaCall,
     body?: unknown,
@@ -144,7 +144,7 @@ export class AutotaskClient {
   }
 
   private send(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     call: PsaCall,
     body: unknown,

@@ -1,7 +1,8 @@
 // ConnectWise PSA (Manage), as its API pages describe it (docs/psa/connectwise.md): tickets at
 // /service/tickets (tickets.ts), notes with a visibility flag (notes.ts), closing with a status of the
 // ticket's board that ConnectWise marks closedStatus, the look-ups of the mapping screens (lists.ts),
-// and billing lines as agreement additions (usage.ts). Board, status, type and priority settings may
+// billing lines as agreement additions (usage.ts), and two-way sync: tickets read back and reopened
+// (sync.ts), ConnectWise callbacks as the push (push.ts). Board, status, type and priority settings may
 // name a PSA id or its name; names are resolved against the board's own lists. A retry after a lost
 // answer first looks for what the lost call made: the ticket by its externalXRef, a note by the
 // Message ID line its text ends with.
@@ -25,11 +26,14 @@ import type { PsaKindOptions } from '../core/http.js'
 import { remotePsaKind } from '../core/kind.js'
 import { connectWiseTicketUrl } from '../core/ticket-urls.js'
 import type { PsaKindEntry } from '../registry.js'
+import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { ConnectWiseClient, connectWiseErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { ConnectWiseLists } from './lists.js'
 import { appendNote } from './notes.js'
+import { ConnectWisePush } from './push.js'
 import { ConnectWiseSettings, connectWiseSecrets } from './settings.js'
+import { readTickets, reopenTicket } from './sync.js'
 import { closeTicket, createTicket } from './tickets.js'
 import { billingLines, setQuantity } from './usage.js'
 import { psaName } from './wire.js'
@@ -53,12 +57,14 @@ export function connectWisePsa(options: PsaKindOptions): PsaKindEntry {
 /** One connection: its client, and the lists names are resolved against. */
 class ConnectWiseConnection implements PsaOperations {
   private readonly lists: ConnectWiseLists
+  readonly push: ConnectWisePush
 
   constructor(
     private readonly client: ConnectWiseClient,
     private readonly s: Settings,
   ) {
     this.lists = new ConnectWiseLists(client)
+    this.push = new ConnectWisePush(client, s)
   }
 
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
@@ -82,6 +88,14 @@ class ConnectWiseConnection implements PsaOperations {
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     return closeTicket(this.client, this.lists, ticketId, close, call)
+  }
+
+  readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
+    return readTickets(this.client, ticketIds, call)
+  }
+
+  reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
+    return reopenTicket(this.client, this.lists, this.s, ticketId, reopen, call)
   }
 
   lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {

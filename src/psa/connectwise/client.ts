@@ -12,6 +12,7 @@ import type { ConnectWiseSettings } from './settings.js'
 
 type Settings = Static<typeof ConnectWiseSettings>
 type Query = Record<string, string | number | undefined>
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 /** Responses in a known model version, whatever the server's current one. */
 const accept = 'application/vnd.connectwise.com+json; version=2022.1'
@@ -78,7 +79,7 @@ export class ConnectWiseClient {
 
   /** One API call under /{codebase}apis/3.0; a 404 looks the codebase up again and retries once if it moved. */
   async api(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: Method,
     path: string,
     call: PsaCall,
     o: { query?: Query; body?: unknown } = {},
@@ -109,8 +110,17 @@ export class ConnectWiseClient {
     return { ok: true, value: items }
   }
 
+  /**
+   * A GET of a URL ConnectWise named (a callback's key_url), only on this connection's own host: the
+   * credentials never go anywhere else. null: another origin (nothing is sent).
+   */
+  getOwn(url: string, call: PsaCall): Promise<PsaResult<PsaResponse>> | null {
+    if (!this.root || !URL.canParse(url) || new URL(url).origin !== new URL(this.root).origin) return null
+    return this.send('GET', url, call, {})
+  }
+
   private send(
-    method: 'GET' | 'POST' | 'PATCH',
+    method: Method,
     url: string,
     call: PsaCall,
     o: { query?: Query; body?: unknown },

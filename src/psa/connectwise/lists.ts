@@ -13,6 +13,8 @@ export interface CwStatus {
   id: number
   name: string
   closedStatus?: boolean
+  /** The status a new ticket of the board gets. */
+  defaultFlag?: boolean
   inactive?: boolean
   sortOrder?: number
 }

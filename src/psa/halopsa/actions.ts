@@ -113,7 +113,7 @@ async function setStatus(
 }
 
 /** A note as a hidden action that e-mails no one. */
-function action(s: Settings, ticketId: string, note: string): HaloItem {
+export function action(s: Settings, ticketId: string, note: string): HaloItem {
   const outcome = s.noteOutcome ?? 'Private Note'
   return {
     ticket_id: Number(ticketId),
@@ -128,7 +128,7 @@ function action(s: Settings, ticketId: string, note: string): HaloItem {
  * Closed: its status is one Halo treats as closed. `hasbeenclosed` counts only where the status is not
  * known to be open (it stays true on a ticket a technician reopened).
  */
-function isClosed(ticket: HaloItem, statuses: HaloStatus[]): boolean {
+export function isClosed(ticket: HaloItem, statuses: HaloStatus[]): boolean {
   const status = statuses.find((s) => s.id === idText(ticket.status_id))
   return status ? status.closed : ticket.hasbeenclosed === true
 }

@@ -5,7 +5,8 @@
 // actions at /api/Actions (a retry looks for the alert's marker among the ticket's actions first), and
 // closing with an action whose new_status is the status Halo treats as closed (actions.ts; see lists.ts:
 // never a status picked by its name). Texts are fitted to the limits client.ts states. Usage counts set
-// the quantity of a recurring invoice line (billing.ts).
+// the quantity of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened
+// (sync.ts), and the webhook an administrator sets up in Halo (push.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -29,13 +30,16 @@ import { byIdOrName, externalRef } from '../core/names.js'
 import { fitTicket } from '../core/text.js'
 import { haloTicketUrl } from '../core/ticket-urls.js'
 import type { PsaKindEntry } from '../registry.js'
+import type { PsaPush, PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { appendNote, closeTicket } from './actions.js'
 import { findTicket } from './adopt.js'
 import { billingLines, setQuantity } from './billing.js'
 import { firstOf, HaloClient, type HaloItem, haloErrorText, limits, psaName } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { HaloLists, idText, nameOf } from './lists.js'
+import { haloPush } from './push.js'
 import { HaloPsaSettings, haloPsaSecrets } from './settings.js'
+import { HaloSync } from './sync.js'
 
 type Settings = Static<typeof HaloPsaSettings>
 
@@ -67,12 +71,16 @@ export function haloPsa(options: PsaKindOptions): PsaKindEntry {
 /** One connection: its client, and the lists names are resolved against. */
 class HaloConnection implements PsaOperations {
   private readonly lists: HaloLists
+  private readonly sync: HaloSync
+  /** Set up by an administrator in Halo (push.ts): register answers the steps. */
+  readonly push: PsaPush = haloPush
 
   constructor(
     private readonly client: HaloClient,
     private readonly s: Settings,
   ) {
     this.lists = new HaloLists(client)
+    this.sync = new HaloSync(client, this.lists, s)
   }
 
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
@@ -143,6 +151,14 @@ class HaloConnection implements PsaOperations {
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     return closeTicket(this.client, this.lists, this.s, ticketId, close, call)
+  }
+
+  readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
+    return this.sync.readTickets(ticketIds, call)
+  }
+
+  reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
+    return this.sync.reopenTicket(ticketId, reopen, call)
   }
 
   async lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {

@@ -4,7 +4,8 @@
 // of the Details (tag.ts), notes at …/tickets/{id}/notes, and closing with …/tickets/{id}/resolve and a
 // status BMS classes as completed (completion.ts). Settings may name a BMS id or its name; names are
 // resolved against BMS's look-ups. A retry after a lost answer looks before it writes: for the ticket
-// (tag.ts), for a note carrying the alert's marker (notes.ts).
+// (tag.ts), for a note carrying the alert's marker (notes.ts). Two-way sync: reads, reopen (sync.ts)
+// and BMS's webhooks (push.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -22,11 +23,13 @@ import {
   type PsaResult,
   type UsageCall,
 } from '../adapter.js'
+import { CachedResult } from '../core/connections.js'
 import type { PsaKindOptions } from '../core/http.js'
 import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import type { PsaKindEntry } from '../registry.js'
+import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
 import { KaseyaBmsClient } from './client.js'
 import { Completion, completedDateOf } from './completion.js'
@@ -35,7 +38,9 @@ import { ticketFields } from './fields.js'
 import { Lists } from './lists.js'
 import { lookup } from './lookups.js'
 import { noteMax, psaName, writeNote } from './notes.js'
+import { KaseyaBmsPush } from './push.js'
 import { KaseyaBmsSettings, kaseyaBmsSecrets } from './settings.js'
+import { type ApiUser, readApiUser, readTickets, reopenTicket } from './sync.js'
 import { findByTag, refTag, type TagSearch } from './tag.js'
 import { bmsErrorText, num, str } from './wire.js'
 
@@ -70,6 +75,9 @@ class KaseyaBmsConnection implements PsaOperations {
   readonly completion: Completion
   readonly services: ServicesWay = { read: null, units: null }
   readonly tags: TagSearch = { detailsFilterWorks: false }
+  readonly push: KaseyaBmsPush
+  /** alertbridge's own BMS user: its notes and changes are not a technician's work. */
+  private readonly me = new CachedResult<ApiUser>(6 * 60 * 60 * 1000)
 
   constructor(
     readonly client: KaseyaBmsClient,
@@ -77,6 +85,19 @@ class KaseyaBmsConnection implements PsaOperations {
   ) {
     this.lists = new Lists(client, s)
     this.completion = new Completion(s.completedStatusTypes)
+    this.push = new KaseyaBmsPush(client)
+  }
+
+  apiUser(call: PsaCall): Promise<PsaResult<ApiUser>> {
+    return this.me.get((own) => readApiUser(this.client, own), call)
+  }
+
+  readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
+    return readTickets(this, ticketIds, call)
+  }
+
+  reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
+    return reopenTicket(this, ticketId, reopen, call)
   }
 
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {

@@ -15,7 +15,7 @@ import { envelope, field, refusal, rows, str } from './wire.js'
 
 type Settings = Static<typeof KaseyaBmsSettings>
 export type Query = Record<string, string | number | boolean | undefined>
-type Method = 'GET' | 'POST' | 'PUT'
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 /** What a call answers: the envelope's result, and its record count where BMS gives one. */
 export interface Answer {

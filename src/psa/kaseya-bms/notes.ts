@@ -19,9 +19,16 @@ export const psaName = 'Kaseya BMS'
 /** Pages of notes read: 2,000 notes on one ticket. */
 const maxPages = 20
 
+/** What writing a note needs of a connection. */
+export interface NoteWriter {
+  client: KaseyaBmsClient
+  lists: Lists
+  s: Static<typeof KaseyaBmsSettings>
+}
+
 /** A note (with StatusId: the ticket moved too); on a retry, none when one with the marker is there. */
 export async function writeNote(
-  { client, lists, s }: { client: KaseyaBmsClient; lists: Lists; s: Static<typeof KaseyaBmsSettings> },
+  { client, lists, s }: NoteWriter,
   ticketId: string,
   text: string,
   statusId: string | null,

@@ -12,6 +12,7 @@ import {
   givenUp,
   type LookupKind,
   type NewPsaTicket,
+  type NoteCall,
   ok,
   type PsaCall,
   type PsaConnection,
@@ -23,8 +24,10 @@ import {
   type UsageCall,
 } from '../adapter.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
+import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { SandboxSettings } from './settings.js'
 import type { SandboxOperation, SandboxStore } from './store.js'
+import { SandboxSync } from './sync.js'
 
 type Settings = Static<typeof SandboxSettings>
 type Conn = PsaConnection<Settings>
@@ -95,6 +98,9 @@ export function sandboxPsa(store: SandboxStore, clock: Clock): PsaKindEntry {
 /** One partner's sandbox: its rows in the store, under the partner's id. */
 class SandboxConnection implements PsaOperations {
   private readonly partnerId: string
+  private readonly sync: SandboxSync
+  /** The sandbox cannot push: the poll reads its tickets back. */
+  readonly push = null
 
   constructor(
     private readonly store: SandboxStore,
@@ -102,6 +108,17 @@ class SandboxConnection implements PsaOperations {
     private readonly conn: Conn,
   ) {
     this.partnerId = conn.partnerId
+    this.sync = new SandboxSync(store, clock, conn.partnerId)
+  }
+
+  async readTickets(ids: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
+    const failure = await this.injected('lookup', call)
+    return failure ? fail(failure) : this.sync.readTickets(ids)
+  }
+
+  async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
+    const failure = await this.injected('append', call)
+    return failure ? fail(failure) : this.sync.reopenTicket(ticketId, reopen, call)
   }
 
   /** The failure the fault switch makes this call have, or the one of a call already given up. */

@@ -4,7 +4,8 @@
 // status Syncro treats as closed ("Resolved", which sets resolved_at) after a resolution comment, the
 // look-ups of the mapping screens, and invoice-schedule line items for usage. A retry after a lost
 // answer finds what the earlier attempt made (tickets.ts) instead of making it twice. Syncro's 180
-// requests a minute are counted per client address, shared by every connection (limits.ts).
+// requests a minute are counted per client address, shared by every connection (limits.ts). Two-way
+// sync (sync.ts): no push, tickets read back one by one, what changed listed by since_updated_at.
 import {
   type BillingLine,
   type CloseCall,
@@ -28,13 +29,23 @@ import { byIdOrName, externalRef } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import { syncroTicketUrl } from '../core/ticket-urls.js'
 import type { PsaKindEntry } from '../registry.js'
+import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { billingLines, setQuantity } from './billing.js'
 import { itemOf, rootOf, SyncroClient, syncroErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { SyncroLimits } from './limits.js'
 import { closingStatus, companies, customerId, priorityOf, problemTypes, ticketSettings } from './lookups.js'
 import { SyncroSettings, syncroSecrets } from './settings.js'
-import { findByRef, hasComment, isClosed, refLine, refProperty, type SyncroTicket } from './tickets.js'
+import { SyncroSync } from './sync.js'
+import {
+  findByRef,
+  hasComment,
+  isClosed,
+  ourTech,
+  refLine,
+  refProperty,
+  type SyncroTicket,
+} from './tickets.js'
 
 /** A ticket's subject, at most (Syncro publishes none; see docs/psa/syncro.md, "Text limits"). */
 export const subjectMax = 255
@@ -64,7 +75,8 @@ export function syncroPsa(options: PsaKindOptions, tuning: SyncroTuning = {}): P
     // Syncro counts a minute and sends no Retry-After: wait the window out.
     dialect: { name: 'Syncro', errorText: syncroErrorText, defaultRetryAfterMs: 60_000 },
     limits: (s) => ({ perEndpoint: s.maxConcurrent ?? 4, shared: [limits.budget(rootOf(s))] }),
-    connect: ({ http }, conn) => new SyncroConnection(new SyncroClient(http, conn.settings, limits)),
+    connect: ({ http }, conn) =>
+      new SyncroConnection(new SyncroClient(http, conn.settings, limits), conn.settings.defaults ?? {}),
   })
 }
 
@@ -75,7 +87,25 @@ class SyncroConnection implements PsaOperations {
     listsKeptMs,
   )
 
-  constructor(private readonly client: SyncroClient) {}
+  private readonly sync: SyncroSync
+  /** Syncro has no ticket push an API client can register: the poll alone hears technicians. */
+  readonly push = null
+
+  constructor(
+    private readonly client: SyncroClient,
+    defaults: { status?: string; closedStatus?: string },
+  ) {
+    this.sync = new SyncroSync({
+      client,
+      initialStatus: defaults.status ?? null,
+      closedStatus: defaults.closedStatus ?? null,
+      statuses: async (call) => {
+        const settings = await this.ticketSettings.get((c) => ticketSettings(client, c), call)
+        return settings.ok ? ok(settings.value.statuses) : settings
+      },
+      comment: (ticketId, subject, body, call) => this.comment(client, ticketId, subject, body, call),
+    })
+  }
 
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
     return checkConnection(this.client, call)
@@ -112,6 +142,7 @@ class SyncroConnection implements PsaOperations {
           body: `${fitted.description}${tag}`,
           hidden: true,
           do_not_email: true,
+          tech: ourTech,
         },
       ],
     }
@@ -204,6 +235,18 @@ class SyncroConnection implements PsaOperations {
     }
   }
 
+  readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
+    return this.sync.readTickets(ticketIds, call)
+  }
+
+  reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
+    return this.sync.reopenTicket(ticketId, reopen, call)
+  }
+
+  changedSince(since: string, call: PsaCall): Promise<PsaResult<{ ticketIds: string[] }>> {
+    return this.sync.changedSince(since, call)
+  }
+
   ticketUrl(ticketId: string): string | null {
     return syncroTicketUrl(this.client.root, ticketId)
   }
@@ -235,7 +278,7 @@ class SyncroConnection implements PsaOperations {
     )
   }
 
-  /** A hidden comment that e-mails no one, fitted to Syncro's limit. */
+  /** A hidden comment that e-mails no one, fitted to Syncro's limit, under our name (`ourTech`). */
   private async comment(
     client: SyncroClient,
     ticketId: string,
@@ -243,9 +286,9 @@ class SyncroConnection implements PsaOperations {
     body: string,
     call: PsaCall,
   ): Promise<PsaResult<null>> {
-    const res = await client.api('POST', `/tickets/${ticketId}/comment`, call, {
-      body: { subject, body: fitText(body, commentMax, 'Syncro'), hidden: true, do_not_email: true },
-    })
+    const text = fitText(body, commentMax, 'Syncro')
+    const comment = { subject, body: text, hidden: true, do_not_email: true, tech: ourTech }
+    const res = await client.api('POST', `/tickets/${ticketId}/comment`, call, { body: comment })
     return res.ok ? ok(null) : res
   }
 }

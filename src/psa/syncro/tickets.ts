@@ -16,6 +16,10 @@ import { itemOf, listOf, type SyncroClient, totalPages } from './client.js'
 export interface SyncroComment {
   subject?: string | null
   body?: string | null
+  /** The author's name as Syncro shows it; alertbridge sends its own (`ourTech`). */
+  tech?: string | null
+  /** The user who wrote it, where Syncro says. */
+  user_id?: number | string | null
 }
 
 export interface SyncroTicket {
@@ -24,10 +28,16 @@ export interface SyncroTicket {
   subject?: string | null
   status?: string | null
   created_at?: string | null
+  updated_at?: string | null
   resolved_at?: string | null
   properties?: Record<string, unknown> | null
   comments?: SyncroComment[] | null
+  /** Time logged on the ticket (embedded in `GET /tickets/{id}`). */
+  ticket_timers?: unknown[] | null
 }
+
+/** The author name (`tech`) every comment alertbridge writes carries, so that a read tells ours apart. */
+export const ourTech = 'alertbridge'
 
 /** The custom field (`properties` key) that holds our reference. */
 export const refProperty = 'alertbridge_ref'

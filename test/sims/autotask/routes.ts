@@ -19,6 +19,7 @@ import {
   select,
 } from './query.js'
 import { entityName, fieldSpecs } from './seed.js'
+import { webhookTicketFields } from './sync-seed.js'
 import { createNote, createTicket, lengthIn, requiredIn, updateTicket } from './tickets.js'
 import type { AutotaskState } from './types.js'
 
@@ -72,6 +73,11 @@ function itemsOf(state: AutotaskState, entity: string): object[] {
   if (entity === 'ContractServices') return state.contractServices
   if (entity === 'ContractServiceUnits') return state.contractServiceUnits
   if (entity === 'ContractServiceAdjustments') return []
+  if (entity === 'Resources') return state.resources
+  if (entity === 'TimeEntries') return state.timeEntries
+  if (entity === 'TicketWebhooks') return state.ticketWebhooks
+  if (entity === 'TicketWebhookFields') return state.ticketWebhookFields
+  if (entity === 'TicketWebhookExcludedResources') return state.ticketWebhookExcludedResources
   return state.companies
 }
 
@@ -108,7 +114,7 @@ function fields(state: AutotaskState, entity: string) {
     isPickList: !!s.picklist,
     picklistValues: s.picklist ? (state.picklists[entity]?.[s.name] ?? []) : null,
     picklistParentValueField: s.parentField ?? '',
-    isSupportedWebhookField: false,
+    isSupportedWebhookField: entity === 'Tickets' && webhookTicketFields.some(([, , n]) => n === s.name),
   }))
 }
 

@@ -3,6 +3,7 @@
 // (values taken from real tenants where public sources show them), and `companies` seeded companies.
 // Contracts and their services live in billing-seed.ts.
 import { billingFieldSpecs, billingPicklists } from './billing-seed.js'
+import { syncFieldSpecs, syncPicklists } from './sync-seed.js'
 import type { AutotaskState, Company, PicklistValue, Ticket } from './types.js'
 
 export type DataType = 'integer' | 'long' | 'double' | 'string' | 'boolean' | 'datetime'
@@ -51,6 +52,8 @@ export const fieldSpecs: Record<string, FieldSpec[]> = {
     f('lastActivityDate', 'datetime', { readOnly: true }),
     f('completedDate', 'datetime', { readOnly: true }),
     f('completedByResourceID', 'integer', { readOnly: true, reference: 'Resource' }),
+    f('lastActivityResourceID', 'integer', { readOnly: true, reference: 'Resource' }),
+    f('lastActivityPersonType', 'integer', { readOnly: true }),
   ],
   TicketNotes: [
     f('id', 'long', { readOnly: true }),
@@ -76,6 +79,7 @@ export const fieldSpecs: Record<string, FieldSpec[]> = {
     f('lastActivityDate', 'datetime', { readOnly: true }),
   ],
   ...billingFieldSpecs,
+  ...syncFieldSpecs,
 }
 
 /** The canonical entity name for a path segment ("tickets" → "Tickets"), or undefined. */
@@ -190,6 +194,7 @@ export function seedPicklists(): AutotaskState['picklists'] {
       ]),
     },
     ...billingPicklists(),
+    ...syncPicklists(),
   }
 }
 
@@ -250,6 +255,8 @@ export function seedTickets(count: number, companies: Company[]): Ticket[] {
     lastActivityDate: at,
     completedDate: i % 3 === 0 ? at : null,
     completedByResourceID: null,
+    lastActivityResourceID: null,
+    lastActivityPersonType: null,
     userDefinedFields: [],
   }))
 }

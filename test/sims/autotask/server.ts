@@ -10,12 +10,18 @@
 // A fresh tenant holds more tickets than one query page, a queue picklist that marks a default (unless
 // `noDefault` says otherwise) and refuses what Autotask refuses: a ticket without a queue, status or
 // priority, texts longer than the lengths its field information serves (tickets.ts).
+// Two-way sync: ticket webhooks and their callouts (webhooks.ts), a technician (technician.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
+import type { PushSender, Technician } from '../push.js'
 import { seedBilling } from './billing-seed.js'
 import { type ApiAnswer, entitiesOf, errors, routeApi } from './routes.js'
 import { seedCompanies, seedPicklists, seedTickets } from './seed.js'
+import { seedResources } from './sync-seed.js'
+import { autotaskTechnician, technicianRoutes } from './technician.js'
+import { API_RESOURCE_ID } from './tickets.js'
 import type { AutotaskState } from './types.js'
+import { apiWrite, autotaskRetryDelaysMs, ticketWebhooks, type Webhooks } from './webhooks.js'
 
 export type { AutotaskState } from './types.js'
 
@@ -41,8 +47,13 @@ export interface AutotaskSimOptions {
   noDefault?: string[]
   /** The tenant requires a ticket category on every ticket (its ticket category settings). */
   requireCategory?: boolean
+  /** The waits before each retry of a failed webhook callout (Autotask's: 5 tries within about 2 minutes). */
+  pushRetryDelaysMs?: number[]
   logger?: boolean
 }
+
+/** The simulator's handle: a technician working its tickets, and the webhook callouts it sends. */
+export type AutotaskSim = StartedSim<AutotaskState> & { technician: Technician; pushes: PushSender }
 
 /** The calls of each ticket operation, whose answers a test loses (the harness's loseAnswer). */
 export const autotaskCalls: OpCalls = {
@@ -80,7 +91,7 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v
 }
 
-export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<StartedSim<AutotaskState>> {
+export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<AutotaskSim> {
   const built = simApp({
     errorBody: (_status, message) => ({ errors: [message] }),
     logger: o.logger ?? false,
@@ -90,11 +101,12 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
   const fresh = (): AutotaskState => {
     const companies = seedCompanies(o.companies ?? 1200)
     const picklists = seedPicklists()
+    const username = o.username ?? 'api-user@acme.example'
     for (const name of o.noDefault ?? [])
       for (const v of picklists.Tickets?.[name] ?? []) v.isDefaultValue = false
     return {
       credentials: {
-        username: o.username ?? 'api-user@acme.example',
+        username,
         secret: o.secret ?? 'api-secret',
         integrationCode: o.integrationCode ?? 'TRACKING-ID-1',
       },
@@ -122,10 +134,18 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
       picklists,
       ...seedBilling(companies),
       adjustments: [],
-      nextId: { ticket: 128900, note: 30777600, adjustment: 88100 },
+      nextId: { ticket: 128900, note: 30777600, adjustment: 88100, time: 41200, webhook: 1, child: 1 },
+      resources: seedResources(username, API_RESOURCE_ID),
+      timeEntries: [],
+      ticketWebhooks: [],
+      ticketWebhookFields: [],
+      ticketWebhookExcludedResources: [],
     }
   }
   const state = fresh()
+  const hooks: Webhooks = ticketWebhooks(state, o.pushRetryDelaysMs ?? autotaskRetryDelaysMs)
+  const technician = autotaskTechnician(state, hooks)
+  technicianRoutes(app, technician, hooks)
 
   // Autotask reads a missing body as null (a query then fails on its filter), so an empty JSON body is
   // not a parse error here; malformed JSON is.
@@ -214,8 +234,22 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
         .code(404)
         .send({ errors: [`No HTTP resource was found that matches the request URI '${url.pathname}'.`] })
     }
+    const refused = guard(request, where)
+    // The API user's own writes reach the webhooks too (as the API user's resource, which a webhook
+    // may exclude).
+    const write = refused
+      ? null
+      : apiWrite(state, hooks, API_RESOURCE_ID, request.method, where.segments, request.body)
     const answer =
-      guard(request, where) ??
+      refused ??
+      hooks.route({
+        method: request.method,
+        segments: where.segments,
+        params: url.searchParams,
+        body: request.body,
+        root,
+        path: url.pathname,
+      }) ??
       routeApi(
         {
           method: request.method,
@@ -227,10 +261,19 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
         },
         state,
       )
+    if (write && answer.status < 300) write((answer.body as { itemId?: number } | null)?.itemId)
     return reply.code(answer.status).send(answer.body)
   })
 
-  const sim = await listen(built, state, () => Object.assign(state, fresh()), o.port ?? 0)
+  const sim = await listen(
+    built,
+    state,
+    () => {
+      hooks.reset()
+      Object.assign(state, fresh())
+    },
+    o.port ?? 0,
+  )
   baseUrl = sim.url
   state.zoneUrl = `${baseUrl}/ATServicesRest/`
   const describe = () =>
@@ -241,5 +284,5 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Star
       `  seeded: ${state.companies.length} companies, ${state.tickets.length} tickets; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
       `  billing: ${state.contracts.length} contracts (company ${state.companies[1]?.id ?? '-'} has an active one), ${state.contractServices.length} contract services (units per month in ContractServiceUnits, changed by POST ContractServiceAdjustments)`,
     ].join('\n')
-  return { ...sim, describe }
+  return { ...sim, describe, technician, pushes: hooks.pushes }
 }

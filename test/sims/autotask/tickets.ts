@@ -171,6 +171,8 @@ export function createTicket(state: AutotaskState, body: unknown): Outcome<numbe
     ticketNumber: nextTicketNumber(state, at),
     createDate: at,
     lastActivityDate: at,
+    lastActivityResourceID: API_RESOURCE_ID,
+    lastActivityPersonType: 1,
   })
   settle(null, ticket, at)
   state.tickets.push(ticket)
@@ -198,7 +200,14 @@ export function updateTicket(state: AutotaskState, body: unknown, replace: boole
   }
   const base: object = replace ? blankTicket() : existing
   const at = now()
-  const next = { ...base, ...sent, ...kept, lastActivityDate: at } as Ticket
+  const next = {
+    ...base,
+    ...sent,
+    ...kept,
+    lastActivityDate: at,
+    lastActivityResourceID: API_RESOURCE_ID,
+    lastActivityPersonType: 1,
+  } as Ticket
   const errors = ticketErrors(state, next as unknown as Entity)
   if (errors.length) return refuse(errors)
   settle(existing, next, at)
@@ -206,7 +215,13 @@ export function updateTicket(state: AutotaskState, body: unknown, replace: boole
   return { ok: true, value: id }
 }
 
-export function createNote(state: AutotaskState, ticketId: number, body: unknown): Outcome<number> {
+/** A note as the API writes it (`actor`: the resource it is recorded as; a technician's in the UI). */
+export function createNote(
+  state: AutotaskState,
+  ticketId: number,
+  body: unknown,
+  actor = API_RESOURCE_ID,
+): Outcome<number> {
   const ticket = state.tickets.find((t) => t.id === ticketId)
   if (!ticket) return refuse([`The parent Ticket ${ticketId} does not exist.`])
   const fields = coerce('TicketNotes', body)
@@ -224,10 +239,10 @@ export function createNote(state: AutotaskState, ticketId: number, body: unknown
     id: state.nextId.note++,
     createDateTime: at,
     lastActivityDate: at,
-    creatorResourceID: API_RESOURCE_ID,
+    creatorResourceID: actor,
   } as unknown as TicketNote
   const key = String(ticketId)
   state.notes[key] = [...(state.notes[key] ?? []), created]
-  ticket.lastActivityDate = at
+  Object.assign(ticket, { lastActivityDate: at, lastActivityResourceID: actor, lastActivityPersonType: 1 })
   return { ok: true, value: created.id }
 }

@@ -42,6 +42,10 @@ export interface Ticket {
   lastActivityDate: string
   completedDate: string | null
   completedByResourceID: number | null
+  /** The resource who last changed the ticket (its notes and time entries count), as Autotask records it. */
+  lastActivityResourceID: number | null
+  /** 1 a resource, 2 a contact (who made the last change). */
+  lastActivityPersonType: number | null
   userDefinedFields: UserDefinedField[]
 }
 
@@ -136,6 +140,58 @@ export interface ContractServiceAdjustment {
   quoteItemID: number | null
 }
 
+/** A resource (a technician, or the API user itself). */
+export interface Resource {
+  id: number
+  userName: string
+  email: string
+  firstName: string
+  lastName: string
+  isActive: boolean
+}
+
+export interface TimeEntry {
+  id: number
+  ticketID: number
+  resourceID: number
+  dateWorked: string
+  hoursWorked: number
+  summaryNotes: string | null
+  createDateTime: string
+}
+
+/** A ticket webhook as created through TicketWebhooks (its isActive follows the simulator's deliveries). */
+export interface TicketWebhook {
+  id: number
+  name: string
+  webhookUrl: string
+  deactivationUrl: string
+  secretKey: string
+  isActive: boolean
+  isReady: boolean
+  isSubscribedToCreateEvents: boolean
+  isSubscribedToUpdateEvents: boolean
+  isSubscribedToDeleteEvents: boolean
+  notificationEmailAddress: string | null
+  sendThresholdExceededNotification: boolean
+  ownerResourceID: number
+  webhookGUID: string
+}
+
+export interface TicketWebhookField {
+  id: number
+  webhookID: number
+  fieldID: number
+  isSubscribedField: boolean
+  isDisplayAlwaysField: boolean
+}
+
+export interface TicketWebhookExcludedResource {
+  id: number
+  webhookID: number
+  resourceID: number
+}
+
 export interface AutotaskState {
   /** The API user's credentials; any call with other values is refused. */
   credentials: { username: string; secret: string; integrationCode: string }
@@ -191,7 +247,13 @@ export interface AutotaskState {
   contractServiceUnits: ContractServiceUnit[]
   /** Every adjustment posted, in order. */
   adjustments: ContractServiceAdjustment[]
-  nextId: { ticket: number; note: number; adjustment: number }
+  nextId: { ticket: number; note: number; adjustment: number; time: number; webhook: number; child: number }
+  /** The tenant's resources: the API user's own and technicians (sync-seed.ts). */
+  resources: Resource[]
+  timeEntries: TimeEntry[]
+  ticketWebhooks: TicketWebhook[]
+  ticketWebhookFields: TicketWebhookField[]
+  ticketWebhookExcludedResources: TicketWebhookExcludedResource[]
 }
 
 export type Entity = Record<string, unknown>

@@ -88,6 +88,8 @@ export function renderTicket(ctx: RenderContext, t: CwTicket): Json {
     closedDate: t.closedDate,
     closedBy: t.closedBy,
     closedFlag: t.closedFlag,
+    actualHours: t.actualHours ?? 0,
+    mergedParentTicket: mergedRef(ctx, t.mergedParentTicketId),
     enteredBy: t.enteredBy,
     customerUpdatedFlag: false,
     approved: true,
@@ -109,6 +111,12 @@ export function renderTicket(ctx: RenderContext, t: CwTicket): Json {
   })
 }
 
+function mergedRef(ctx: RenderContext, id: number | null | undefined): Json | null {
+  if (id === null || id === undefined) return null
+  const parent = ctx.state.tickets.find((t) => t.id === id)
+  return { id, summary: parent?.summary, _info: { ticket_href: `${ctx.base}/service/tickets/${id}` } }
+}
+
 /** Every top-level field a ticket can carry (for checking condition field names). */
 export const TICKET_FIELDS = [
   'id',
@@ -125,6 +133,8 @@ export const TICKET_FIELDS = [
   'closedDate',
   'closedBy',
   'closedFlag',
+  'actualHours',
+  'mergedParentTicket',
   'enteredBy',
   'customerUpdatedFlag',
   'approved',

@@ -59,6 +59,8 @@ export function seedBoards(): CwBoard[] {
         status(15, 'Closed (resolved)', 4, { closedStatus: true, escalationStatus: 'Resolved' }),
         status(16, 'Cancelled', 5, { closedStatus: true, escalationStatus: 'NoEscalation' }),
         status(17, 'Legacy Queue', 6, { inactive: true, displayOnBoard: false }),
+        // What a technician's merge closes the absorbed ticket with (docs/psa/connectwise.md, "Two-way sync").
+        status(18, 'Closed (merged)', 7, { closedStatus: true, escalationStatus: 'NoEscalation' }),
       ],
       types: [type(101, 'Incident', true), type(102, 'Service Request'), type(103, 'Problem')],
     },

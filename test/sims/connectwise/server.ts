@@ -6,9 +6,11 @@
 // `clientId` header. Responses carry `api-current-version`, `x-cw-request-id` and `x-server-name`.
 // See routes-*.ts for the resources, paging.ts for lists, conditions.ts for the query language, and
 // docs/psa/connectwise.md for the published facts each behaviour follows.
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
+import { PushSender, type Technician } from '../push.js'
+import { CallbackPusher, callbackRoutes, signCallback } from './callbacks.js'
 import type { RouteDeps } from './deps.js'
 import { cwError } from './paging.js'
 import { financeRoutes } from './routes-finance.js'
@@ -23,6 +25,7 @@ import {
   seedProducts,
   seedTickets,
 } from './seed.js'
+import { connectWiseTechnician, syncSimRoutes } from './technician.js'
 import type { ConnectWiseState } from './types.js'
 
 export type { ConnectWiseState } from './types.js'
@@ -56,6 +59,8 @@ export interface ConnectWiseSimOptions {
   pageSizeMax?: number
   /** The status for a missing or unknown clientId: 401 by default; some report 400. */
   clientIdStatus?: 400 | 401
+  /** The waits before each retry of a callback ConnectWise could not deliver (its schedule is unpublished). */
+  pushRetryDelaysMs?: number[]
   logger?: boolean
 }
 
@@ -71,6 +76,7 @@ const DEFAULTS = {
   deny: [] as string[],
   pageSizeMax: 1000,
   clientIdStatus: 401 as 400 | 401,
+  pushRetryDelaysMs: [20, 40] as number[],
   logger: false,
 }
 
@@ -102,6 +108,9 @@ function freshState(o: typeof DEFAULTS): ConnectWiseState {
     nextTicketId: firstTicketId + tickets.length,
     nextNoteId: firstNoteId + tickets.reduce((n, t) => n + t.notes.length, 0),
     nextAdditionId: 3400,
+    callbacks: [],
+    nextCallbackId: 1,
+    signingKey: { id: randomUUID(), key: randomBytes(32).toString('base64') },
   }
 }
 
@@ -124,7 +133,7 @@ function sendHtml404(reply: FastifyReply) {
   return reply.code(404).type('text/html').send(HTML_404)
 }
 
-function apiRoutes(o: typeof DEFAULTS, deps: RouteDeps) {
+function apiRoutes(o: typeof DEFAULTS, deps: RouteDeps, pusher: CallbackPusher) {
   const { state } = deps
   const expectedUser = `${o.companyId}+${o.publicKey}`
   return async (api: FastifyInstance) => {
@@ -167,15 +176,25 @@ function apiRoutes(o: typeof DEFAULTS, deps: RouteDeps) {
     noteRoutes(api, deps)
     lookupRoutes(api, deps)
     financeRoutes(api, deps)
+    callbackRoutes(api, deps, pusher)
   }
 }
 
-export async function startConnectWiseSim(
-  options: ConnectWiseSimOptions = {},
-): Promise<StartedSim<ConnectWiseState>> {
+/** The started simulator, with two-way sync's technician and pushes (callbacks.ts, technician.ts). */
+export type ConnectWiseSim = StartedSim<ConnectWiseState> & { technician: Technician; pushes: PushSender }
+
+export async function startConnectWiseSim(options: ConnectWiseSimOptions = {}): Promise<ConnectWiseSim> {
   const o: typeof DEFAULTS = { ...DEFAULTS, ...options, deny: options.deny ?? [] }
   const state = freshState(o)
   const deps: RouteDeps = { state, pageSizeMax: o.pageSizeMax }
+  const base = { url: '' }
+  const pushes = new PushSender({
+    retryDelaysMs: o.pushRetryDelaysMs,
+    deactivateAfter: null,
+    headers: (body) => ({ 'x-content-signature': signCallback(body, state.signingKey.key) }),
+  })
+  const pusher = new CallbackPusher(state, base, pushes)
+  const technician = connectWiseTechnician(state, pusher)
   const built = simApp({
     errorBody: (status, message) => ({ code: codeFor(status), message }),
     logger: o.logger,
@@ -213,7 +232,8 @@ export async function startConnectWiseSim(
       IsCloud: state.isCloud,
     }
   })
-  await app.register(apiRoutes(o, deps), { prefix: '/:codebase/apis/3.0' })
+  syncSimRoutes(app, state, pusher, technician)
+  await app.register(apiRoutes(o, deps, pusher), { prefix: '/:codebase/apis/3.0' })
 
   const reset = () => {
     const fresh = freshState(o)
@@ -222,8 +242,11 @@ export async function startConnectWiseSim(
     }
   }
   const sim = await listen(built, state, reset, o.port)
+  base.url = sim.url
   return {
     ...sim,
+    technician,
+    pushes,
     describe: () =>
       [
         `ConnectWise PSA simulator: company id "${o.companyId}", codebase "${state.codebase}".`,
@@ -232,6 +255,7 @@ export async function startConnectWiseSim(
         `  auth:      Basic base64("${o.companyId}+${o.publicKey}:${o.privateKey}") and header clientId: ${o.clientId}`,
         `  seeded:    ${state.companies.length} companies, ${state.tickets.length} tickets, boards ${state.boards.map((b) => `"${b.name}"`).join(', ')}`,
         `  billing:   ${state.agreements.length} agreements (GET …/finance/agreements?conditions=company/id=1), additions' quantity set by PATCH`,
+        `  sync:      POST …/system/callbacks; POST ${sim.url}/__sim/technician/{close|reopen|merge|delete|note|time}`,
         ...(o.deny.length ? [`  denied (403): ${o.deny.join(', ')}`] : []),
       ].join('\n'),
   }

@@ -82,6 +82,10 @@ export interface CwTicket {
   lastUpdated: string
   updatedBy: string
   notes: CwNote[]
+  /** Merged into this ticket (ConnectWise's `mergedParentTicket`): closed, with the survivor named. */
+  mergedParentTicketId?: number | null
+  /** The hours of the ticket's time entries (ConnectWise's read-only `actualHours`). */
+  actualHours?: number
 }
 
 /** A catalogue item (procurement/catalog) an agreement addition bills. */
@@ -138,4 +142,23 @@ export interface ConnectWiseState {
   nextTicketId: number
   nextNoteId: number
   nextAdditionId: number
+  /** /system/callbacks: what pushes where (sync.ts). */
+  callbacks: CwCallback[]
+  nextCallbackId: number
+  /** The key callbacks are signed with, served at its key_url (sync.ts). */
+  signingKey: { id: string; key: string }
+}
+
+/** A callback entry as POST /system/callbacks stores it. */
+export interface CwCallback {
+  id: number
+  url: string
+  objectId: number
+  type: string
+  level: string
+  description: string
+  inactiveFlag: boolean
+  isSelfSuppressedFlag: boolean
+  memberId: number | null
+  payloadVersion: string | null
 }

@@ -1,6 +1,7 @@
 // The simulator's look-ups and recurring invoices. Clients and recurring invoices page and answer
 // {record_count, <key>}; teams, priorities, statuses, ticket types and outcomes answer bare arrays, as
-// Halo's configuration lists do. Recurring invoice quantities change through POST /api/RecurringInvoice
+// Halo's configuration lists do (a ticket type by id has its initial_status; /api/Agent/me is the API
+// application's agent). Recurring invoice quantities change through POST /api/RecurringInvoice
 // (the header with its lines: lines left out are removed, as Halo may do) or POST
 // /api/RecurringInvoice/updatelines (the lines given, by id).
 import {
@@ -43,12 +44,16 @@ export function listRoutes(req: ApiRequest, state: HaloState): Answer | null {
         const closed = flag(p, 'excludeclosed') ? state.closedStatusIds : []
         return answer(state.statuses.filter((s) => !closed.includes(s.id)))
       }
-      case 'tickettype':
-        return answer(
-          state.ticketTypes
-            .filter((t) => !t.inactive || flag(p, 'showinactive'))
-            .map(({ required: _r, ...t }) => t),
-        )
+      case 'tickettype': {
+        const types = state.ticketTypes.map(({ required: _r, ...t }) => t)
+        if (id === undefined) return answer(types.filter((t) => !t.inactive || flag(p, 'showinactive')))
+        const t = types.find((x) => String(x.id) === id)
+        return t ? answer(t) : refuse(404, `Ticket Type ${id} not found`)
+      }
+      // The agent the API application acts as.
+      case 'agent':
+        if (id === 'me') return answer(state.apiAgent)
+        break
       case 'outcome':
         return answer(state.outcomes)
       case 'recurringinvoice': {

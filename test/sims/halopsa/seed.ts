@@ -80,13 +80,13 @@ export const seedClosedStatusIds = () => [9, 23]
 
 export function seedTicketTypes(): HaloTicketType[] {
   return [
-    { id: 1, name: 'Incident', inactive: false, required: [], default_status_id: 1 },
-    { id: 3, name: 'Service Request', inactive: false, required: [], default_status_id: 1 },
+    { id: 1, name: 'Incident', inactive: false, required: [], initial_status: 1 },
+    { id: 3, name: 'Service Request', inactive: false, required: [], initial_status: 1 },
     // The type alerts usually go to: its configuration makes the details mandatory.
-    { id: 27, name: 'Alert', inactive: false, required: ['details'], default_status_id: 1 },
+    { id: 27, name: 'Alert', inactive: false, required: ['details'], initial_status: 1 },
     // A type whose configuration makes a category mandatory, which alerts do not set.
-    { id: 28, name: 'Change Request', inactive: false, required: ['category_1'], default_status_id: 1 },
-    { id: 30, name: 'Retired Type', inactive: true, required: [], default_status_id: 1 },
+    { id: 28, name: 'Change Request', inactive: false, required: ['category_1'], initial_status: 1 },
+    { id: 30, name: 'Retired Type', inactive: true, required: [], initial_status: 1 },
   ]
 }
 

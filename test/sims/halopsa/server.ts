@@ -4,11 +4,14 @@
 //   POST /auth/token         (under the auth_url authinfo names) a form: grant_type=client_credentials, client_id, client_secret, scope;
 //                            ?tenant= when the instance has one; {access_token, token_type, expires_in}
 //   /api/...                 `Authorization: Bearer <token>`; 401 when missing, unknown or expired
+// Two-way sync (sync.ts): POST /__sim/technician/{action}, POST|GET /__sim/webhooks, DELETE
+// /__sim/webhooks/{id}, PUT /__sim/pushes {drop}.
 // Paths ignore case. Refusals are plain text. An instance rate limit (state.rateLimit) answers 429
 // without Retry-After; the harness's faults (fail, latency, rate) act before everything else.
 import { randomUUID } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
+import { actionRoutes } from './actions.js'
 import { type Answer, type ApiRequest, param, refuse } from './answers.js'
 import { listRoutes } from './lists.js'
 import {
@@ -22,6 +25,7 @@ import {
   seedTickets,
   seedTicketTypes,
 } from './seed.js'
+import { type HaloSync, installSync } from './sync.js'
 import { ticketRoutes } from './tickets.js'
 import type { HaloState } from './types.js'
 
@@ -53,10 +57,15 @@ export interface HaloPsaSimOptions {
   /** How many tickets to seed (several pages of 100; 480 by default, three in four of them the first client's). */
   tickets?: number
   rateLimit?: { requests: number; perSeconds: number }
+  /** The waits before resending a failed webhook delivery (none by default: Halo documents no retry). */
+  pushRetryDelaysMs?: number[]
   logger?: boolean
 }
 
-export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<StartedSim<HaloState>> {
+/** The simulator's handle: a technician working its tickets, and the webhooks' pushes (sync.ts). */
+export type HaloPsaSim = StartedSim<HaloState> & HaloSync
+
+export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<HaloPsaSim> {
   const built = simApp({ errorBody: (_status, message) => message, logger: o.logger ?? false })
   const { app } = built
   let baseUrl = ''
@@ -84,10 +93,14 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
       tickets: seedTickets(clients, o.tickets ?? 480),
       actions: [],
       recurringInvoices: seedRecurringInvoices(clients),
+      apiAgent: { id: 2, name: 'alertbridge API' },
+      technicianAgent: { id: 5, name: 'Jane Tech' },
+      webhooks: [],
       nextId: { ticket: 2041, action: 90_001, line: 30_001 },
     }
   }
   const state = fresh()
+  const sync = installSync(app, state, { retryDelaysMs: o.pushRetryDelaysMs })
 
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -189,7 +202,10 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
       body: request.body,
     }
     return send(
-      ticketRoutes(req, state) ?? listRoutes(req, state) ?? refuse(404, `No route for ${url.pathname}`),
+      ticketRoutes(req, state) ??
+        actionRoutes(req, state) ??
+        listRoutes(req, state) ??
+        refuse(404, `No route for ${url.pathname}`),
     )
   })
 
@@ -203,5 +219,5 @@ export async function startHaloPsaSim(o: HaloPsaSimOptions = {}): Promise<Starte
       `  clientId: ${state.credentials.clientId}  clientSecret: ${state.credentials.clientSecret}${state.credentials.tenant ? `  tenant: ${state.credentials.tenant}` : ''}`,
       `  seeded: ${state.clients.length} clients (e.g. ${state.clients[0]?.id} ${state.clients[0]?.name}); teams ${state.teams.map((t) => t.name).join(', ')}; ${state.tickets.length} tickets; recurring invoices of client ${state.clients[0]?.id}`,
     ].join('\n')
-  return { ...sim, describe }
+  return { ...sim, describe, ...sync }
 }

@@ -1,12 +1,10 @@
-// The simulator's tickets and actions. GET /api/Tickets applies only query parameters Halo's published
-// API lists (client_id, status_id, open_only/closed_only, search/search_summary/search_details,
-// datesearch with startdate/enddate, order/orderdesc, paging): any other one (third_party_id_string,
-// say) is ignored, as Halo ignores what it does not know. GET /api/Actions takes ticket_id,
-// startdate/enddate and count, and answers every matching action (Halo documents no paging there).
-// POST /api/Tickets takes an array of Faults: without id a create (summary and client required, the
-// team by name, the type's own mandatory fields, every id checked), with id an update. POST
-// /api/Actions takes an array of actions: a note, an outcome by name or id, and new_status to move the
-// ticket. A ticket in a closed status has hasbeenclosed and dateclosed.
+// The simulator's tickets (its actions are in actions.ts). GET /api/Tickets applies only query
+// parameters Halo's published API lists (ticketids, client_id, status_id, open_only/closed_only,
+// search/search_summary/search_details, datesearch with startdate/enddate, order/orderdesc, paging): any
+// other one (third_party_id_string, say) is ignored, as Halo ignores what it does not know. POST
+// /api/Tickets takes an array of Faults: without id a create (summary and client required, the team by
+// name, the type's own mandatory fields, every id checked), with id an update. A ticket in a closed
+// status has hasbeenclosed and dateclosed.
 import {
   type Answer,
   type ApiRequest,
@@ -20,7 +18,7 @@ import {
   records,
   refuse,
 } from './answers.js'
-import type { HaloAction, HaloState, HaloTicket } from './types.js'
+import type { HaloState, HaloTicket } from './types.js'
 
 /** The summary's limit (a guess: Halo documents none; 255 is the width of its short text columns). */
 export const summaryMax = 255
@@ -41,10 +39,6 @@ export function ticketRoutes(req: ApiRequest, state: HaloState): Answer | null {
     }
     if (req.method === 'POST' && id === undefined) return postTickets(req.body, state)
   }
-  if (resource === 'actions' && id === undefined) {
-    if (req.method === 'GET') return listActions(req.params, state)
-    if (req.method === 'POST') return postActions(req.body, state)
-  }
   return null
 }
 
@@ -58,8 +52,13 @@ function listTickets(params: URLSearchParams, state: HaloState): Answer {
     return !v || text.toLowerCase().includes(v)
   }
   const closed = (t: HaloTicket) => state.closedStatusIds.includes(t.status_id)
+  // ticketids: "Returns only the tickets specified" (the swagger), a comma-separated list of ids.
+  const ids = param(params, 'ticketids')
+    ?.split(',')
+    .map((x) => x.trim())
   const found = state.tickets.filter(
     (t) =>
+      (!ids || ids.includes(String(t.id))) &&
       (clientId === null || t.client_id === clientId) &&
       (statusId === null || t.status_id === statusId) &&
       !(flag(params, 'open_only') && closed(t)) &&
@@ -82,7 +81,7 @@ const ticketDateFields: Record<string, string> = { dateoccured: 'dateoccurred', 
  * The date window of `datesearch` (a field Halo names) with `startdate`/`enddate`; for actions, the
  * action's date. An unknown field applies none; a date that is not one is refused.
  */
-function dateWindow(
+export function dateWindow(
   params: URLSearchParams,
   fields: Record<string, string> | string,
 ): { holds(r: Record<string, unknown>): boolean } | null | string {
@@ -124,19 +123,6 @@ function ordered<T extends { id: number }>(items: T[], params: URLSearchParams):
     return c !== 0 ? c : a.id - b.id
   })
   return desc ? sorted.reverse() : sorted
-}
-
-function listActions(params: URLSearchParams, state: HaloState): Answer {
-  const ticketId = intParam(params, 'ticket_id')
-  const dates = dateWindow(params, 'datetime')
-  if (typeof dates === 'string') return refuse(400, dates)
-  const found = state.actions.filter(
-    (a) =>
-      (ticketId === null || a.ticket_id === ticketId) &&
-      (dates === null || dates.holds(a as unknown as Record<string, unknown>)),
-  )
-  const count = intParam(params, 'count')
-  return answer({ record_count: found.length, actions: count === null ? found : found.slice(0, count) })
 }
 
 function postTickets(body: unknown, state: HaloState): Answer {
@@ -181,7 +167,7 @@ function checkNew(r: Record<string, unknown>, state: HaloState): string | (() =>
       client_name: client.name,
       site_id: client.main_site_id,
       tickettype_id: type.id,
-      status_id: type.default_status_id,
+      status_id: type.initial_status,
       priority_id: 3,
       team: '',
       agent_id: 0,
@@ -235,7 +221,7 @@ function checkFields(r: Record<string, unknown>, state: HaloState): string | Par
   return fields
 }
 
-function setStatus(ticket: HaloTicket, statusId: number, state: HaloState): void {
+export function setStatus(ticket: HaloTicket, statusId: number, state: HaloState): void {
   ticket.status_id = statusId
   if (state.closedStatusIds.includes(statusId)) {
     ticket.hasbeenclosed = true
@@ -243,47 +229,4 @@ function setStatus(ticket: HaloTicket, statusId: number, state: HaloState): void
   } else {
     ticket.dateclosed = null
   }
-}
-
-function postActions(body: unknown, state: HaloState): Answer {
-  const posted = records(body)
-  if (!posted || posted.length === 0) return refuse(400, 'The request body must be an array of actions.')
-  const made: (() => HaloAction)[] = []
-  for (const r of posted) {
-    const ticket = state.tickets.find((t) => t.id === num(r.ticket_id))
-    if (!ticket) return refuse(400, `Ticket ${String(r.ticket_id)} does not exist.`)
-    const note = typeof r.note === 'string' ? r.note : typeof r.note_html === 'string' ? r.note_html : ''
-    const newStatus = r.new_status === undefined || r.new_status === null ? null : num(r.new_status)
-    if (note.trim() === '' && newStatus === null) return refuse(400, 'Please enter a note.')
-    if (note.length > textMax) return refuse(400, `The note cannot be longer than ${textMax} characters.`)
-    if (newStatus !== null && !state.statuses.some((s) => s.id === newStatus))
-      return refuse(400, `Status ${String(r.new_status)} does not exist.`)
-    const outcome =
-      r.outcome_id !== undefined
-        ? state.outcomes.find((o) => o.id === num(r.outcome_id))
-        : typeof r.outcome === 'string'
-          ? state.outcomes.find((o) => o.outcome.toLowerCase() === String(r.outcome).toLowerCase())
-          : state.outcomes[0]
-    if (!outcome) return refuse(400, `Outcome '${String(r.outcome ?? r.outcome_id)}' does not exist.`)
-    made.push(() => {
-      const action: HaloAction = {
-        id: state.nextId.action++,
-        ticket_id: ticket.id,
-        outcome: outcome.outcome,
-        outcome_id: outcome.id,
-        note,
-        hiddenfromuser: r.hiddenfromuser === true,
-        sendemail: r.sendemail === true,
-        new_status: newStatus,
-        datetime: new Date().toISOString(),
-      }
-      state.actions.push(action)
-      if (newStatus !== null) setStatus(ticket, newStatus, state)
-      return action
-    })
-  }
-  return oneOrMany(
-    made.map((m) => m()),
-    201,
-  )
 }

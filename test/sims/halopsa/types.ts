@@ -1,6 +1,8 @@
 // The HaloPSA simulator's data: plain JSON-like values a test reads and changes through `sim.state` (or
 // GET /__sim/state). Field names are Halo's wire names (lower case, snake_case, as its API answers them).
 
+import type { PushSubscription } from '../push.js'
+
 export interface HaloClientRecord {
   id: number
   name: string
@@ -42,8 +44,8 @@ export interface HaloTicketType {
   inactive: boolean
   /** Fields this type makes mandatory (Halo's ticket types decide it; e.g. details, category_1). */
   required: string[]
-  /** The status a new ticket of this type starts in. */
-  default_status_id: number
+  /** The status a new ticket of this type starts in (RequestType.initial_status in Halo's swagger). */
+  initial_status: number
 }
 
 export interface HaloOutcome {
@@ -67,6 +69,11 @@ export interface HaloTicket {
   hasbeenclosed: boolean
   dateoccurred: string
   dateclosed: string | null
+  /** The ticket that absorbed this one (Faults.merged_into_id); absent or 0: not merged. */
+  merged_into_id?: number
+  /** Hours of time entered on the ticket's actions (Faults.timetaken). */
+  timetaken?: number
+  last_update?: string
 }
 
 export interface HaloAction {
@@ -79,6 +86,30 @@ export interface HaloAction {
   sendemail: boolean
   new_status: number | null
   datetime: string
+  /** Who wrote it: the agent's name and id, and the API application it came through (if any). */
+  who?: string
+  who_agentid?: number
+  actionby_application_id?: string | null
+  /** Hours of time entered (an action is Halo's time entry). */
+  timetaken?: number
+  /** On the surviving ticket of a merge: the ticket merged into it. */
+  merged_from_ticketid?: number
+}
+
+/** An agent: the one the API application acts as, or a technician working tickets in Halo's UI. */
+export interface HaloAgent {
+  id: number
+  name: string
+}
+
+/**
+ * A webhook an administrator set up in Halo (Configuration > Integrations > Webhooks): the payload URL,
+ * Basic authentication, and the events that trigger it. `secret` holds `username:password`.
+ */
+export interface HaloWebhook extends PushSubscription {
+  name: string
+  username: string
+  events: string[]
 }
 
 export interface HaloInvoiceLine {
@@ -132,5 +163,9 @@ export interface HaloState {
   tickets: HaloTicket[]
   actions: HaloAction[]
   recurringInvoices: HaloRecurringInvoice[]
+  /** The agent the API application acts as (GET /api/Agent/me), and the technician of sim.technician. */
+  apiAgent: HaloAgent
+  technicianAgent: HaloAgent
+  webhooks: HaloWebhook[]
   nextId: { ticket: number; action: number; line: number }
 }

@@ -9,9 +9,10 @@
 // when given, must be one that completes a ticket). Refusals are envelopes at HTTP 200.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { contains, input, intOf, okBody, page, query, refuse } from './envelope.js'
+import type { TicketEvents } from './events.js'
 import type { BmsTicket, KaseyaBmsState, LookupRole } from './types.js'
 
-export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void {
+export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events: TicketEvents): void {
   const table = (role: LookupRole) => state.lists[role]
   const matches = (text: string, part: string | undefined) =>
     state.textFilter === 'contains'
@@ -31,9 +32,12 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
   const out = (t: BmsTicket) => {
     const account = state.accounts.find((a) => a.id === t.accountId)
     const status = state.statuses.find((s) => s.id === t.statusId)
-    const { notes: _notes, ...fields } = t
+    const { notes: _notes, timelogs, related: _related, ...fields } = t
     return {
       ...fields,
+      createdBy: t.createdBy ?? state.users.api.id,
+      modifiedBy: t.modifiedBy ?? t.createdBy ?? state.users.api.id,
+      totalTimeSpent: (timelogs ?? []).reduce((sum, l) => sum + l.timespent, 0),
       accountName: account?.name ?? null,
       statusName: status?.name ?? null,
       statusOrder: status?.statusOrder ?? 0,
@@ -152,10 +156,12 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
       openDate,
       completedDate: null,
       createdOn: now,
+      createdBy: state.users.api.id,
       notes: [],
     }
     setStatus(t, t.statusId)
     state.tickets.push(t)
+    events.changed(t, 'Ticket Created')
     return okBody(out(t))
   })
 
@@ -231,6 +237,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
       createdOn: new Date().toISOString(),
     }
     t.notes.push(note)
+    events.changed(t, 'Ticket Updated')
     return okBody({ ...note, typeName: table('noteTypes').find((r) => r.id === typeId)?.name ?? null })
   })
 
@@ -261,6 +268,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState): void 
       noteDate: new Date().toISOString(),
       createdOn: new Date().toISOString(),
     })
+    events.changed(t, 'Ticket Updated')
     return okBody(out(t))
   })
 }

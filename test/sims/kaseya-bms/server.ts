@@ -9,15 +9,23 @@
 // (from 1 by default; `firstPage: 0` to count from 0). Each endpoint (the route, whatever the method)
 // takes `hourlyLimit` calls per rolling hour, then 429 with an envelope (and Retry-After unless
 // `retryAfter: false`): BMS publishes the number (1,500; once 500), not the signal.
+// Two-way sync (routes-sync.ts, routes-webhooks.ts, events.ts): ticket activities, related tickets,
+// merge and delete, webhooks registered at /v2/admin/webhooks and pushed on every ticket change, and a
+// technician working tickets in BMS's app (`sim.technician`, POST /__sim/technician/{action}); pushes
+// are dropped with `sim.pushes.drop(n)` or PUT /__sim/pushes {"drop": n|null}.
 // See routes-*.ts for the resources and types.ts for the state a test reads and changes.
 import formbody from '@fastify/formbody'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
+import type { PushSender, Technician } from '../push.js'
 import { authRoutes, bearer } from './auth.js'
 import { errorBody } from './envelope.js'
+import { seedWebhookEvents, TicketEvents } from './events.js'
 import { contractRoutes } from './routes-contracts.js'
 import { lookupRoutes } from './routes-lookups.js'
+import { syncRoutes } from './routes-sync.js'
 import { ticketRoutes } from './routes-tickets.js'
+import { webhookRoutes } from './routes-webhooks.js'
 import { seedAccounts, seedContracts, seedLists, seedStatuses, seedTickets } from './seed.js'
 import type { KaseyaBmsState, LookupRole } from './types.js'
 
@@ -50,7 +58,12 @@ export interface KaseyaBmsSimOptions {
   limits?: Partial<KaseyaBmsState['limits']>
   textFilter?: KaseyaBmsState['textFilter']
   logger?: boolean
+  /** The waits before each retry of a failed push (BMS publishes none). */
+  pushRetryDelaysMs?: number[]
 }
+
+/** The simulator's handle: its state, the technician working tickets, the pushes it sends. */
+export type KaseyaBmsSim = StartedSim<KaseyaBmsState> & { technician: Technician; pushes: PushSender }
 
 /** The calls whose answer a test loses: resolve writes the resolution Comment and completes the
  * ticket in one call, so 'close-note' and 'close' are the same call. */
@@ -118,14 +131,19 @@ function freshState(o: KaseyaBmsSimOptions): KaseyaBmsState {
       { id: 72, name: 'Backup Seat' },
       { id: 73, name: 'Email Security Seat' },
     ],
-    nextId: { ticket: 10001, note: 70001, service: 900 },
+    nextId: { ticket: 10001, note: 70001, service: 900, webhook: 301, timelog: 88001 },
+    users: {
+      api: { id: 17, name: 'AlertBridge API' },
+      technician: { id: 31, name: 'Dana Okafor' },
+    },
+    webhooks: [],
+    webhookEvents: seedWebhookEvents(),
   }
 }
 
-export async function startKaseyaBmsSim(
-  options: KaseyaBmsSimOptions = {},
-): Promise<StartedSim<KaseyaBmsState>> {
+export async function startKaseyaBmsSim(options: KaseyaBmsSimOptions = {}): Promise<KaseyaBmsSim> {
   const state = freshState(options)
+  const events = new TicketEvents(state, { retryDelaysMs: options.pushRetryDelaysMs })
   const built = simApp({
     errorBody: (status, message) => errorBody(status, message),
     logger: options.logger ?? false,
@@ -163,14 +181,18 @@ export async function startKaseyaBmsSim(
   )
   authRoutes(app, state)
   lookupRoutes(app, state)
-  ticketRoutes(app, state)
+  ticketRoutes(app, state, events)
   contractRoutes(app, state)
+  webhookRoutes(app, state)
+  const technician = syncRoutes(app, state, events)
 
   const reset = () => Object.assign(state, freshState(options))
   const sim = await listen(built, state, reset, options.port ?? 0)
   const c = state.credentials
   return {
     ...sim,
+    technician,
+    pushes: events.pushes,
     describe: () =>
       [
         `Kaseya BMS API v2 simulator: baseUrl ${sim.url} (the API is ${sim.url}/v2)`,

@@ -1,6 +1,8 @@
 // The Kaseya BMS simulator's data: plain values a test reads and changes through `sim.state` (or
 // GET /__sim/state). Names follow BMS's DTOs in camelCase, as BMS writes them on the wire.
 
+import type { PushSubscription } from '../push.js'
+
 export type LookupRole = 'ticketTypes' | 'sources' | 'noteTypes'
 
 export interface BmsLookupRow {
@@ -42,6 +44,35 @@ export interface BmsNote {
   typeId: number
   noteDate: string
   createdOn: string
+  /** Who wrote it (BMS's user id and name); missing: the API user. */
+  createdBy?: number
+  createdByName?: string
+}
+
+/** A time entry (TicketTimeEntryOutputDto), as a technician logs it. */
+export interface BmsTimeLog {
+  id: number
+  startDate: string
+  timespent: number
+  notes: string
+  userId: number
+  employeeName: string
+  createdOn: string
+}
+
+/** A BMS user who acts on tickets: the API user alertbridge signs in as, or a technician in the app. */
+export interface BmsUser {
+  id: number
+  name: string
+}
+
+/** A webhook as POST /v2/admin/webhooks stores it (WebhookConfigurationInputDto), with its push state. */
+export interface BmsWebhook extends PushSubscription {
+  name: string
+  contentType: number
+  sendAllEvents: boolean
+  events: number[]
+  createdOn: string
 }
 
 export interface BmsTicket {
@@ -60,6 +91,13 @@ export interface BmsTicket {
   completedDate: string | null
   createdOn: string
   notes: BmsNote[]
+  /** Who created it and who changed it last (BMS's user ids; missing: the API user). */
+  createdBy?: number
+  modifiedBy?: number
+  modifiedOn?: string
+  timelogs?: BmsTimeLog[]
+  /** Related tickets' ids (a merge relates the merged ticket and its absorber). */
+  related?: number[]
 }
 
 export interface BmsServiceChange {
@@ -151,5 +189,10 @@ export interface KaseyaBmsState {
   tickets: BmsTicket[]
   contracts: BmsContract[]
   catalog: { id: number; name: string }[]
-  nextId: { ticket: number; note: number; service: number }
+  nextId: { ticket: number; note: number; service: number; webhook: number; timelog: number }
+  /** The API user (userinfo's userId) and the technician who works tickets in BMS's app. */
+  users: { api: BmsUser; technician: BmsUser }
+  /** The webhooks registered through /v2/admin/webhooks, and the events they may subscribe to. */
+  webhooks: BmsWebhook[]
+  webhookEvents: { id: number; name: string; categoryId: number; categoryName: string }[]
 }

@@ -5,6 +5,7 @@
 //   POST /tickets            customer_id, subject (≤ 255) and problem_type required; comments_attributes
 //   GET  /tickets/{id}       {ticket} with its comments (the one published way to read them)
 //   PUT  /tickets/{id}       a status from the account's list; a closing one sets resolved_at
+//   DELETE /tickets/{id}     gone: a 404 from then on
 //   POST /tickets/{id}/comment   {subject, body, hidden, do_not_email}; some subjects move the status
 // List entries leave the comments out. "Not Closed" as a status filter means not in a closing status.
 // `query` matches the subject and the number only (what else Syncro's search covers is not published).
@@ -70,6 +71,7 @@ function newComment(state: SyncroState, ticketId: number, b: Body): Comment {
     hidden: b.hidden === true || b.hidden === 'true',
     do_not_email: b.do_not_email === true || b.do_not_email === 'true',
     tech: typeof b.tech === 'string' ? b.tech : null,
+    user_id: null,
     created_at: now(),
   }
 }
@@ -140,6 +142,7 @@ export function ticketRoutes(app: FastifyInstance, state: SyncroState) {
       updated_at: at,
       resolved_at: null,
       comments: [],
+      ticket_timers: [],
     }
     const attrs = b.comments_attributes
     const list = Array.isArray(attrs) ? attrs : attrs && typeof attrs === 'object' ? Object.values(attrs) : []
@@ -170,6 +173,14 @@ export function ticketRoutes(app: FastifyInstance, state: SyncroState) {
     if (b.status !== undefined) setStatus(state, t, str(b.status))
     t.updated_at = now()
     return { ticket: t }
+  })
+
+  // Deleted: gone from every list, and a 404 from then on (Syncro keeps no deleted state to read).
+  app.delete<{ Params: { id: string } }>('/api/v1/tickets/:id', async (request, reply) => {
+    const t = find(request.params.id)
+    if (!t) return fail(reply, 404, 'Record not found')
+    state.tickets.splice(state.tickets.indexOf(t), 1)
+    return { message: `Ticket ${t.id} deleted` }
   })
 
   app.post<{ Params: { id: string } }>('/api/v1/tickets/:id/comment', async (request, reply) => {

@@ -120,7 +120,7 @@ const SUBJECTS = [
 export function seedTickets(
   customers: Customer[],
   count: number,
-  next: { ticket: number; number: number; comment: number },
+  next: { ticket: number; number: number; comment: number; timer: number },
   now = Date.now(),
   days = 10,
 ): Ticket[] {
@@ -141,6 +141,7 @@ export function seedTickets(
       hidden: true,
       do_not_email: true,
       tech: null,
+      user_id: null,
       created_at: at,
     })
     const byUs = i % 2 === 0
@@ -167,6 +168,7 @@ export function seedTickets(
         comment('Update', `Repeated alert.\n\nMessage ID: seeded-u-${i}`),
         ...(resolved ? [comment('Resolution', `Resolved.\n\nMessage ID: seeded-r-${i}`)] : []),
       ],
+      ticket_timers: [],
     })
   }
   return out

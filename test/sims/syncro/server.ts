@@ -4,9 +4,11 @@
 // counted; 429 with a body and no rate headers, a Retry-After only where configured), then the API
 // token (`Authorization: Bearer {token}`, the raw token, or the legacy `?api_key=`; else 401), then the
 // token's permissions (403, e.g. a token without "Tickets - Create"). The harness's faults act before
-// all of these. See routes-*.ts for the resources.
+// all of these. See routes-*.ts for the resources, technician.ts for a
+// technician's changes in the web app (two-way sync).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
+import type { PushSender, Technician } from '../push.js'
 import { fail } from './answers.js'
 import { accountRoutes } from './routes-account.js'
 import { scheduleRoutes } from './routes-schedules.js'
@@ -20,9 +22,13 @@ import {
   seedSchedules,
   seedTickets,
 } from './seed.js'
+import { syncroPushes, syncroTechnician, technicianRoutes } from './technician.js'
 import type { ApiToken, SyncroState } from './types.js'
 
 export type { SyncroState } from './types.js'
+
+/** The started simulator, with a technician working its tickets in the web app (technician.ts). */
+export type SyncroSim = StartedSim<SyncroState> & { technician: Technician; pushes: PushSender }
 
 /** Tickets a fresh account holds: twelve pages of the ticket list, a third of them customer 1001's. */
 export const seededTickets = 300
@@ -69,6 +75,7 @@ const ALL_BUT_CREATE = [
 export function permissionOf(method: string, path: string): string | null {
   if (/^\/tickets\/settings$/.test(path)) return null
   if (/^\/tickets$/.test(path)) return method === 'POST' ? 'Tickets - Create' : 'Tickets - List/Search'
+  if (/^\/tickets\/[^/]+$/.test(path) && method === 'DELETE') return 'Tickets - Delete'
   if (/^\/tickets\/[^/]+(\/comments?)?$/.test(path))
     return method === 'GET' ? 'Tickets - View Details' : 'Tickets - Edit'
   if (/^\/customers(\/|$)/.test(path)) return 'Customers - List/Search'
@@ -77,11 +84,11 @@ export function permissionOf(method: string, path: string): string | null {
   return null
 }
 
-export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedSim<SyncroState>> {
+export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<SyncroSim> {
   const apiToken = o.apiToken ?? 'syncro-api-token'
   const fresh = (): SyncroState => {
     const customers = seedCustomers(o.customers ?? 60)
-    const nextId = { ticket: 9000, number: 1500, comment: 40000 }
+    const nextId = { ticket: 9000, number: 1500, comment: 40000, timer: 70000 }
     const tickets = seedTickets(customers, o.tickets ?? seededTickets, nextId)
     return {
       tokens: [
@@ -167,11 +174,16 @@ export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedS
   accountRoutes(app, state)
   ticketRoutes(app, state)
   scheduleRoutes(app, state)
+  const technician = syncroTechnician(state)
+  const pushes = syncroPushes()
+  technicianRoutes(app, technician, pushes)
 
   const reset = () => Object.assign(state, fresh())
   const sim = await listen(built, state, reset, o.port ?? 0)
   return {
     ...sim,
+    technician,
+    pushes,
     describe: () =>
       [
         `Syncro API v1 simulator (baseUrl ${sim.url}; the API is ${sim.url}/api/v1)`,
@@ -180,6 +192,7 @@ export async function startSyncroSim(o: SyncroSimOptions = {}): Promise<StartedS
         `  seeded:  ${state.customers.length} customers (every fourth a person), problem types ${state.problemTypes.join(', ')}`,
         `           statuses ${state.statuses.join(', ')} (closing: ${state.closingStatuses.join(', ')})`,
         `           ${state.tickets.length} tickets of the last days (${state.ticketOrder} first)`,
+        '  sync:    POST /__sim/technician/{close|reopen|merge|delete|note|time} {id, into, text}; no push',
         `           ${state.schedules.length} invoice schedules with line items (customers ${[...new Set(state.schedules.map((s) => s.customer_id))].join(', ')})`,
       ].join('\n'),
   }

@@ -20,7 +20,23 @@ export interface Comment {
   body: string
   hidden: boolean
   do_not_email: boolean
+  /** The author's name as Syncro shows it (set by the UI; an API caller may send it). */
   tech: string | null
+  /** The user who wrote it (a technician in the web app); null for one made through the API. */
+  user_id: number | null
+  created_at: string
+}
+
+/** A ticket timer entry (`ticket_timers` of a ticket): time a technician logged on it. */
+export interface TicketTimer {
+  id: number
+  ticket_id: number
+  user_id: number | null
+  start_time: string
+  end_time: string
+  recorded: boolean
+  billable: boolean
+  notes: string | null
   created_at: string
 }
 
@@ -40,6 +56,8 @@ export interface Ticket {
   /** Set when the ticket moves to a closing status, cleared when it moves out of one. */
   resolved_at: string | null
   comments: Comment[]
+  /** Time logged on the ticket, embedded in `GET /tickets/{id}` as Syncro does. */
+  ticket_timers: TicketTimer[]
 }
 
 export interface LineItem {
@@ -110,5 +128,5 @@ export interface SyncroState {
   ticketCustomFields: string[]
   tickets: Ticket[]
   schedules: Schedule[]
-  nextId: { ticket: number; number: number; comment: number }
+  nextId: { ticket: number; number: number; comment: number; timer: number }
 }

@@ -1,0 +1,65 @@
+// The calls every PSA operation takes and what each answers (docs/psa/README.md, "Adapters answer
+// with values"): a signal that gives the call up, the alert's correlationId, and a result that is a
+// value or the PSA's failure. adapter.ts declares the operations with them; sync-port.ts too.
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
+
+/** Every call may be given up: the executor's PSA time budget aborts it rather than racing it. */
+export interface PsaCall {
+  signal: AbortSignal
+}
+
+/** A call on behalf of one alert: its correlationId lets an adapter find a ticket a lost answer made. */
+export interface TicketCall extends PsaCall {
+  correlationId: string
+  /**
+   * For a kind that answers in this process (the sandbox): the transaction the alert's outcome is
+   * being written in. Its rows go in it, so they commit with the outcome, or not at all. A PSA
+   * elsewhere never gets one.
+   */
+  within?: Kysely<Database>
+}
+
+/**
+ * A note: its text carries `marker` (the alert's messageId), and when an earlier attempt may have
+ * written it (a retry after a lost answer), the adapter first looks on the ticket for a note that
+ * carries the marker and, finding one, writes nothing.
+ */
+export interface NoteCall extends TicketCall {
+  marker: string
+  adopt: boolean
+}
+
+/**
+ * timeout: no answer in time; unreachable: no connection (DNS, refused, TLS); unavailable: the PSA
+ * answered 5xx (or keeps failing); rate-limited: 429 or our own limits; auth: credentials refused (401);
+ * forbidden: the API user lacks a permission (403); not-found: 404; rejected: any other refusal;
+ * needs-input: the request lacks something only the caller can give (a board for board-scoped lists).
+ */
+export type PsaFailureKind =
+  | 'timeout'
+  | 'unreachable'
+  | 'unavailable'
+  | 'rate-limited'
+  | 'rejected'
+  | 'auth'
+  | 'forbidden'
+  | 'not-found'
+  | 'needs-input'
+
+export interface PsaFailure {
+  kind: PsaFailureKind
+  message: string
+  /** Worth trying again later (network trouble, 429, 5xx). */
+  retryable: boolean
+  retryAfterMs?: number
+  /**
+   * Not a failure but a wait: the PSA asked for `retryAfterMs` (a 429 or 503 with Retry-After), or the
+   * connection's own limits hold calls back that long. A queued alert waits without spending one of
+   * its attempts; the synchronous strategy waits when the wait fits its budget.
+   */
+  throttled?: boolean
+  status?: number
+}
+
+export type PsaResult<T> = { ok: true; value: T } | { ok: false; failure: PsaFailure }
