@@ -165,6 +165,13 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
 
+  // Where PSAs push to when PUBLIC_URL is not set: the address the service listens on.
+  app.addHook('onListen', async () => {
+    const address = app.server.address()
+    if (typeof address !== 'object' || !address) return
+    const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address
+    services.psaSync.listeningAt(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`)
+  })
   // A worker process serves only health checks and metrics; api and all serve every route.
   for (const register of services.config.role === 'worker' ? [registerHealth, registerMetrics] : routes)
     register(app, services)

@@ -111,7 +111,13 @@ export async function boot(
     if (!heard)
       logger.warn('configuration notices are not heard yet; starting anyway (caches expire within a second)')
     const app = await buildApp(services, logger)
-    if (config.role !== 'api') await services.runtime.start()
+    if (config.role !== 'api') {
+      await services.runtime.start()
+      // Every partner's push registered once and its poll running (docs/psa/sync.md).
+      await services.psaSync
+        .scheduleAll()
+        .catch((err) => logger.error({ err }, 'two-way sync: could not schedule the polls'))
+    }
     app.addHook('onClose', async () => {
       // Requests have drained by now; let jobs and deliveries in flight finish, then close.
       await services.runtime.stop(10_000)

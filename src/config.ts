@@ -39,6 +39,15 @@ export interface Config {
   egressName: string
   /** SYNCRO_REQUESTS_PER_MINUTE. */
   syncroRequestsPerMinute: number
+  /** Two-way sync (docs/psa/sync.md): PUBLIC_URL and the PSA_POLL_* and PSA_PUSH_* settings. */
+  sync: {
+    publicUrl: string | null
+    pollIntervalMs: number
+    pollPushIntervalMs: number
+    pollPageSize: number
+    pushCoalesceMs: number
+    pushRatePerMinute: number
+  }
   /** How long each kind of row is kept, how often and how much at a time it is pruned. */
   retention: { days: RetentionDays; intervalMs: number; batchSize: number }
   /** A vendor's access tokens, active at once and issued a minute. */
@@ -118,6 +127,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     psaTimeoutMs: env.PSA_TIMEOUT_MS,
     egressName: env.EGRESS_NAME,
     syncroRequestsPerMinute: env.SYNCRO_REQUESTS_PER_MINUTE,
+    sync: {
+      publicUrl: env.PUBLIC_URL ?? null,
+      pollIntervalMs: env.PSA_POLL_INTERVAL_MS,
+      pollPushIntervalMs: env.PSA_POLL_PUSH_INTERVAL_MS,
+      pollPageSize: env.PSA_POLL_PAGE_SIZE,
+      pushCoalesceMs: env.PSA_PUSH_COALESCE_MS,
+      pushRatePerMinute: env.PSA_PUSH_RATE_PER_MINUTE,
+    },
     retention: {
       days: {
         events: parseRetentionDays(env.RETENTION_EVENTS_DAYS),

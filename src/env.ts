@@ -105,6 +105,37 @@ export const EnvSchema = Type.Object({
     description:
       "Syncro's per-address limit this installation keeps to: lower it where other software calls Syncro from the same address; raise it only if Syncro raised the limit",
   }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s/]+(/[^\\s]*)?$',
+      description:
+        'the address PSAs reach this service at, for their pushes (two-way sync, docs/psa/sync.md); without it the address it listens on',
+    }),
+  ),
+  PSA_POLL_INTERVAL_MS: Type.Integer({
+    minimum: 100,
+    maximum: 86_400_000,
+    default: 300_000,
+    description: 'how often each open ticket is read back from a PSA that does not push (two-way sync)',
+  }),
+  PSA_POLL_PUSH_INTERVAL_MS: Type.Integer({
+    minimum: 100,
+    maximum: 86_400_000,
+    default: 1_800_000,
+    description: 'the same, where the PSA pushes: the poll only catches what a push lost',
+  }),
+  PSA_POLL_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+  PSA_PUSH_COALESCE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 1000,
+    description: 'pushes for a connection within this time are read back together',
+  }),
+  PSA_PUSH_RATE_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 6000,
+    description: 'pushes a minute one PSA connection may send before 429',
+  }),
   EGRESS_NAME: Type.String({
     pattern: '^[A-Za-z0-9_.:-]{1,64}$',
     default: 'default',

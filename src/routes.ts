@@ -20,6 +20,7 @@ import { registerPartnerDashboard } from './partner/routes/dashboard.js'
 import { registerPartnerDryRun } from './partner/routes/dry-run.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
+import { registerPartnerPsaSync } from './partner/routes/psa-sync.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
 import { registerPartnerSandbox } from './partner/routes/sandbox.js'
 import { registerPartnerServices } from './partner/routes/services.js'
@@ -27,6 +28,7 @@ import { registerPartnerSession } from './partner/routes/session.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
 import { registerPartnerUsers } from './partner/routes/users.js'
 import type { Services } from './services.js'
+import { registerPsaPush } from './sync/routes/push.js'
 import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
 import { registerVendorCredentials } from './vendor-api/routes/credentials.js'
 import { registerIntegrationList } from './vendor-api/routes/integration-list.js'
@@ -48,6 +50,8 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerVendorUsage,
   registerIntegrationList,
   registerVendorCredentials,
+  // The PSAs' pushes (two-way sync)
+  registerPsaPush,
   // Partner (the MSP)
   registerPartnerIntegrations,
   registerPartnerAccounts,
@@ -58,6 +62,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerActivity,
   registerPartnerDashboard,
   registerPartnerPsa,
+  registerPartnerPsaSync,
   registerPartnerSandbox,
   registerPartnerApiKey,
   registerPartnerSession,

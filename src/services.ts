@@ -4,15 +4,11 @@ import type { FastifyBaseLogger } from 'fastify'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { AlertAcceptor } from './alerts/accept.js'
 import { CachedReads } from './alerts/cached-reads.js'
-import { AlertExecutor } from './alerts/executor.js'
+import { type AlertExecutor, alertExecutor } from './alerts/executor.js'
 import { AlertIntake } from './alerts/intake.js'
 import { registerAlertMetrics } from './alerts/metrics.js'
-import { PsaCalls } from './alerts/psa-calls.js'
 import { alertJob, alertKind } from './alerts/queued.js'
 import { VendorRateLimiter } from './alerts/rate-limit.js'
-import { OutcomeRecorder } from './alerts/recorder.js'
-import { ReservationWaits } from './alerts/reservation-waits.js'
-import { TicketReservations } from './alerts/reservations.js'
 import { SynchronousAlerts } from './alerts/synchronous.js'
 import { UsagePushes, usagePushJob, usagePushKind } from './billing/usage-push.js'
 import { CatalogueMetrics } from './catalogue/metrics.js'
@@ -31,12 +27,12 @@ import { Resealer, registerSealedMetrics } from './ops/reseal.js'
 import { Retention } from './ops/retention.js'
 import { createOutboundHttp } from './outbound/http.js'
 import { partnerOfKey } from './partner/api-key.js'
-import { PortalSessions } from './partner/portal-sessions.js'
-import { PortalUsers } from './partner/portal-users.js'
+import { portalAccounts } from './partner/portal-accounts.js'
+import type { PortalSessions } from './partner/portal-sessions.js'
+import type { PortalUsers } from './partner/portal-users.js'
 import { PsaConnections } from './partner/psa-connection.js'
 import { PartnerRules } from './partner/rules.js'
 import { PartnerSetup } from './partner/setup.js'
-import { SignInThrottle } from './partner/sign-in-throttle.js'
 import { psaKinds } from './psa/kinds.js'
 import { PsaRegistry } from './psa/registry.js'
 import { SandboxStore } from './psa/sandbox/store.js'
@@ -48,7 +44,8 @@ import { limitersFor } from './redis/limiters.js'
 import { type ConfigNotices, noticesFor } from './redis/notices.js'
 import { Runtime } from './runtime.js'
 import type { KeyRing } from './security/crypto-box.js'
-import { PasswordHasher } from './security/passwords.js'
+import type { PsaSync } from './sync/service.js'
+import { twoWaySync } from './sync/wiring.js'
 import { CredentialRotation } from './tenants/credentials.js'
 import { Provisioning } from './tenants/provisioning.js'
 import { TenantStatus } from './tenants/status.js'
@@ -103,6 +100,8 @@ export interface Services {
   /** The partner portal's users and their sign-in sessions. */
   portalUsers: PortalUsers
   portalSessions: PortalSessions
+  /** Two-way sync: the PSAs' pushes, the poll, and what the partner sees of them (docs/psa/sync.md). */
+  psaSync: PsaSync
   /** Set with REDIS_URL: the queue's transport, shared limits, configuration-changed notices. */
   redis: RedisHandle | null
   /** "The configuration changed": every process (through Redis) clears its cached copies. */
@@ -121,6 +120,7 @@ export function buildServices(deps: {
   redis?: RedisHandle | null
 }): Services {
   const { config, db, box, clock, log } = deps
+  const { allowPrivateNetwork } = config
   const redis = deps.redis ?? null
   /** Closed by close(), newest first. */
   const closers: (() => Promise<void>)[] = []
@@ -129,8 +129,7 @@ export function buildServices(deps: {
   const limiters = limitersFor(redis, log)
   const notices = noticesFor(redis, log)
   closers.push(() => notices.close())
-  const outbound = (userAgent: string) =>
-    createOutboundHttp({ allowPrivateNetwork: config.allowPrivateNetwork, userAgent })
+  const outbound = (userAgent: string) => createOutboundHttp({ allowPrivateNetwork, userAgent })
 
   const store = new Store(db.kysely, box, false, db.sqlite)
   const metrics = new Registry()
@@ -183,15 +182,16 @@ export function buildServices(deps: {
   const webhookHttp = outbound('alertbridge-webhooks/1')
   const webhookSender = new WebhookSender({ store, writes, http: webhookHttp, clock, log, scheduleSeconds })
   const { psaTimeoutMs } = config
-  const executor = new AlertExecutor({
+  const executor = alertExecutor({
     store,
     writes,
     clock,
     log,
     catalogues,
-    psa: new PsaCalls({ store, psa, timeoutMs: psaTimeoutMs }),
-    reservations: new TicketReservations({ store, clock, waits: new ReservationWaits(), psaTimeoutMs }),
-    recorder: new OutcomeRecorder({ writes, clock, lifecycle, outbox }),
+    psa,
+    psaTimeoutMs,
+    lifecycle,
+    outbox,
   })
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
   // that could not be published); on the embedded database until this process changes it.
@@ -216,6 +216,20 @@ export function buildServices(deps: {
   registerSealedMetrics(metrics, sealed, box)
   const resealer = new Resealer({ sealed, settings: store.settings, ring: box, log, registry: metrics })
   const retention = new Retention({ store, queue: jobs, clock, log, metrics, ...config.retention })
+  // Two-way sync (docs/psa/sync.md): pushes and the poll read tickets back; changes are events and
+  // status_updates through the outbox.
+  const sync = twoWaySync({
+    store,
+    psa,
+    clock,
+    log,
+    queue,
+    config,
+    limiters,
+    outbox,
+    deliveries: deliveryJobs,
+  })
+  const { psaSync } = sync
   const runtime = new Runtime({
     db,
     queue: jobs,
@@ -226,6 +240,7 @@ export function buildServices(deps: {
       snapshotKind({ store, outbox, catalogues, deliveries: deliveryJobs }),
       usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
       deliveryKind(deliveries, { store, sender: webhookSender, jobs, clock, log }),
+      ...sync.kinds,
     ],
     sender: webhookSender,
     resealer,
@@ -234,14 +249,7 @@ export function buildServices(deps: {
     backlogLimit: config.queueBacklogLimit,
     metrics,
   })
-  const passwords = new PasswordHasher({ log2N: config.portal.passwordCost, r: 8, p: 1 })
-  const portalSessions = new PortalSessions({
-    store,
-    clock,
-    passwords,
-    throttle: new SignInThrottle(config.portal, limiters),
-    limits: { idleMs: config.portal.sessionIdleMs, absoluteMs: config.portal.sessionMaxMs },
-  })
+  const { portalSessions, portalUsers } = portalAccounts({ store, clock, portal: config.portal, limiters })
   return {
     config,
     clock,
@@ -267,7 +275,8 @@ export function buildServices(deps: {
     webhookSender,
     runtime,
     retention,
-    provisioning: new Provisioning(store, psa, clock, snapshots, config.allowPrivateNetwork, deliveryJobs),
+    provisioning: new Provisioning(store, psa, clock, snapshots, allowPrivateNetwork, deliveryJobs, psaSync),
+    psaSync,
     partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues, usagePushes),
     partnerRules: new PartnerRules(store, clock, catalogues),
     vendorSetup: new VendorSetup(store, clock, lifecycle, usagePushes),
@@ -281,7 +290,7 @@ export function buildServices(deps: {
       snapshots,
       onChange: () => notices.publish({ kind: 'configuration' }),
     }),
-    portalUsers: new PortalUsers({ store, clock, passwords }),
+    portalUsers,
     portalSessions,
     redis,
     notices,

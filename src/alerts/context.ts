@@ -22,7 +22,7 @@ export type CatalogueLookup = Pick<CatalogueSource, 'effective'>
 export interface ContextReads {
   vendorData: Pick<Store['vendorData'], 'accountExists'>
   rules: Pick<Store['rules'], 'list'>
-  tickets: Pick<Store['tickets'], 'findByCorrelation' | 'findByOpenDedupKey'>
+  tickets: Pick<Store['tickets'], 'findByCorrelation' | 'findByOpenDedupKey' | 'findLastClosedByDedupKey'>
   mappings: Pick<Store['mappings'], 'forAccounts'>
 }
 
@@ -46,8 +46,15 @@ async function loadDecisionContext(
   ])
   const ticket = live(byCorrelation, nowIso)
   const dedupTicket = live(byKey, nowIso)
+  // Only a policy other than refuse acts on a closed ticket of the key (decide.ts, closedTicketPolicy).
+  const closedDedupTicket =
+    lookUpDedup && !dedupTicket && !ticket && settings.closedTickets.policy !== 'refuse'
+      ? await store.tickets.findLastClosedByDedupKey(integration.id, key)
+      : null
   const accounts = new Set(
-    [alert.accountId, ticket?.accountId, dedupTicket?.accountId].filter((a) => a !== undefined),
+    [alert.accountId, ticket?.accountId, dedupTicket?.accountId, closedDedupTicket?.accountId].filter(
+      (a) => a !== undefined,
+    ),
   )
   const mappings = await store.mappings.forAccounts(integration.id, [...accounts])
   return {
@@ -60,6 +67,7 @@ async function loadDecisionContext(
     ticket,
     dedupKey: key,
     dedupTicket,
+    closedDedupTicket,
     newCorrelationId,
     now,
   }

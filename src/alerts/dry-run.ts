@@ -17,7 +17,7 @@ import type { TicketDefaultsValue } from '../psa/settings.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
 import { newTicket } from './ticket-text.js'
 
-export type DryRunAction = 'create' | 'append' | 'close' | 'suppress' | 'refuse'
+export type DryRunAction = 'create' | 'append' | 'reopen' | 'close' | 'suppress' | 'refuse'
 
 export interface DryRun {
   action: DryRunAction
@@ -66,7 +66,14 @@ export async function dryRun(
     }
   }
   const decision = await decideAlert(reads, catalogues, vendor, integration, alert, now, uuidv7())
-  return explain(decision, alert, rules, byCorrelation, defaults)
+  return explain(
+    decision,
+    alert,
+    rules,
+    byCorrelation,
+    defaults,
+    integration.settings.closedTickets.closeOnlyUntouched,
+  )
 }
 
 function explain(
@@ -75,6 +82,7 @@ function explain(
   rules: readonly Rule[],
   byCorrelation: Ticket | null,
   defaults: TicketDefaultsValue,
+  closeOnlyUntouched: boolean,
 ): DryRun {
   const ruleOf = (ticket: Ticket | null) => rules.find((r) => r.id === ticket?.ruleId) ?? null
   const matched = (): Rule | null => {
@@ -85,13 +93,16 @@ function explain(
   const base = { error: null, ticket: null }
   switch (decision.kind) {
     case 'create': {
-      const { rule, mapping } = decision
+      const { rule, mapping, replaces } = decision
       const t = newTicket(alert, decision, defaults, '')
+      const made = `a new ticket would be created for account '${mapping.accountId}' in PSA company '${mapping.psaCompanyId}'`
       return {
         ...base,
         action: 'create',
-        row: 'create',
-        reason: `Rule ${rule.id} (precedence ${rule.precedence}) matches; a new ticket would be created for account '${mapping.accountId}' in PSA company '${mapping.psaCompanyId}'.`,
+        row: replaces ? 'replace-closed' : 'create',
+        reason: replaces
+          ? `The ticket of correlationId '${replaces.correlationId}' is closed${replaces.psaDeleted ? ' (deleted in the PSA)' : ''}; the closed-ticket policy says ${made}, with a link to the closed one.`
+          : `Rule ${rule.id} (precedence ${rule.precedence}) matches; ${made}.`,
         matchedRule: rule,
         ticket: { board: t.board, priority: t.priority, type: t.type, status: t.status },
         existingTicket: null,
@@ -115,12 +126,21 @@ function explain(
         existingTicket: shown(ticket),
       }
     }
+    case 'reopen':
+      return {
+        ...base,
+        action: 'reopen',
+        row: 'reopen-closed',
+        reason: `The ticket of correlationId '${decision.ticket.correlationId}' is closed, within the reopen window: the closed-ticket policy would reopen it in the PSA with the alert as a note.`,
+        matchedRule: decision.rule,
+        existingTicket: shown(decision.ticket),
+      }
     case 'close':
       return {
         ...base,
         action: 'close',
         row: 'close',
-        reason: `Self-healing is on: the ticket of correlationId '${decision.ticket.correlationId}' would get a resolution note and be closed in the PSA.`,
+        reason: `Self-healing is on: the ticket of correlationId '${decision.ticket.correlationId}' would get a resolution note and be closed in the PSA${closeOnlyUntouched ? ', unless a technician has worked it (closeOnlyUntouched): then it would get a note and stay open' : ''}.`,
         matchedRule: decision.rule,
         existingTicket: shown(decision.ticket),
       }

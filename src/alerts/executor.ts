@@ -14,59 +14,54 @@
 //
 // The synchronous route (synchronous.ts) and the queued alert's job (queued.ts) run the same
 // executor; what each strategy does with the answer is theirs. Every step answers a value.
-import type { FastifyBaseLogger } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
-import type { Clock } from '../clock.js'
-import type { Store } from '../db/store.js'
-import type { WriteBatcher } from '../db/write-batch.js'
-import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
-import { created, internalError, rejected, updated } from '../domain/outcome.js'
-import { outcomeOfEffect } from '../domain/psa-effect.js'
-import { type CatalogueLookup, decideAlert } from './context.js'
+import { created, internalError, rejected, replaced } from '../domain/outcome.js'
+import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
+import type { PsaRegistry } from '../psa/registry.js'
+import type { WebhookOutbox } from '../webhooks/outbox.js'
+import { decideAlert } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
-import { callPsa, failedCall, type PsaCalls } from './psa-calls.js'
+import { type Attempt, busy, type ExecutorDeps, FollowUps, type Of, type Step } from './follow-ups.js'
+import { callPsa, failedCall, PsaCalls } from './psa-calls.js'
 import { PsaEffects, requestDigest } from './psa-effects.js'
-import type { OutcomeRecorder } from './recorder.js'
-import type { Busy, TicketReservations } from './reservations.js'
-import { newTicket, noteText } from './ticket-text.js'
+import { OutcomeRecorder } from './recorder.js'
+import { ReservationWaits } from './reservation-waits.js'
+import { TicketReservations } from './reservations.js'
+import { newTicket } from './ticket-text.js'
 
-export interface ExecutorDeps {
-  store: Store
-  /** Batched writes (db/write-batch.ts): each of an operation's writes goes in the next batch. */
-  writes: Pick<WriteBatcher, 'run'>
-  clock: Clock
-  log: FastifyBaseLogger
-  psa: PsaCalls
-  reservations: TicketReservations
-  recorder: OutcomeRecorder
-  /** The catalogue each partner may use (the not-in-catalogue case). */
-  catalogues: CatalogueLookup
-}
-
-/** What one attempt knows about its request beyond the job. */
-interface Attempt {
-  job: AlertJob
-  policy: ExecutionPolicy
-  /** SHA-256 of the request as received (credentials removed). */
-  digest: string
-}
-
-/** A step ends the execution, or asks to decide again (after waiting for whoever held the ticket). */
-type Step = Execution | { kind: 'again'; wait?: () => Promise<void> }
-
-type Of<K extends Decision['kind']> = Extract<Decision, { kind: K }>
+export type { ExecutorDeps } from './follow-ups.js'
 
 /** How many times a request decides again after losing a race to a concurrent one. */
 const maxRounds = 8
 
-const busy = (b: Busy): Step => ({ kind: 'again', wait: b.wait })
+/** What the executor is built from (services.ts): its parts are made here. */
+export interface ExecutorParts
+  extends Pick<ExecutorDeps, 'store' | 'writes' | 'clock' | 'log' | 'catalogues'> {
+  psa: PsaRegistry
+  psaTimeoutMs: number
+  lifecycle: IntegrationLifecycle
+  outbox: WebhookOutbox
+}
+
+/** The executor with its PSA calls, ticket reservations and outcome recorder. */
+export function alertExecutor(p: ExecutorParts): AlertExecutor {
+  const { store, clock, psaTimeoutMs } = p
+  return new AlertExecutor({
+    ...p,
+    psa: new PsaCalls({ store, psa: p.psa, timeoutMs: psaTimeoutMs }),
+    reservations: new TicketReservations({ store, clock, waits: new ReservationWaits(), psaTimeoutMs }),
+    recorder: new OutcomeRecorder({ writes: p.writes, clock, lifecycle: p.lifecycle, outbox: p.outbox }),
+  })
+}
 
 export class AlertExecutor {
   private readonly effects: PsaEffects
+  private readonly followUps: FollowUps
 
   constructor(private readonly d: ExecutorDeps) {
     this.effects = new PsaEffects({ ...d, holdMs: () => d.reservations.holdMs })
+    this.followUps = new FollowUps(d, this.effects)
   }
 
   async run(job: AlertJob, policy: ExecutionPolicy): Promise<Execution> {
@@ -122,13 +117,17 @@ export class AlertExecutor {
         return recorder.record(job, integration, decision.outcome)
       case 'create':
         return this.reserved(integration.id, () => this.create(attempt, integration, decision))
+      case 'reopen':
+        return this.followUps.reopen(attempt, integration, decision)
       case 'append':
       case 'close': {
         const psaTicketId = await reservations.createdTicketId(integration.id, decision.ticket)
         if (psaTicketId === null) return { kind: 'again' }
         return decision.kind === 'append'
-          ? this.append(attempt, integration, decision, psaTicketId)
-          : this.reserved(integration.id, () => this.close(attempt, integration, decision, psaTicketId))
+          ? this.followUps.append(attempt, integration, decision, psaTicketId)
+          : this.reserved(integration.id, () =>
+              this.followUps.close(attempt, integration, decision, psaTicketId),
+            )
       }
     }
   }
@@ -186,99 +185,14 @@ export class AlertExecutor {
         attempt.digest,
         integration,
         { ticketId, correlationId, psaTicketId, row: 'create' },
-        (tx) => tx.tickets.completeCreation(ticketId, psaTicketId, clock().toISOString()),
-        created(correlationId),
+        async (tx) => {
+          await tx.tickets.completeCreation(ticketId, psaTicketId, clock().toISOString())
+          if (d.replaces) await tx.tickets.linkReplaced(ticketId, d.replaces.id)
+        },
+        d.replaces ? replaced(correlationId, d.replaces.correlationId) : created(correlationId),
       )
     } finally {
       if (!keep) await writes.run((tx) => tx.tickets.releaseReservation(ticketId)).catch(() => {})
-    }
-  }
-
-  /** A note on the ticket (an UPDATE, or an OPEN repeating an open incident), then record. */
-  private async append(
-    attempt: Attempt,
-    integration: Integration,
-    d: Of<'append'>,
-    psaTicketId: string,
-  ): Promise<Step> {
-    const { job, policy } = attempt
-    const { clock, recorder } = this.d
-    const ticket = d.ticket
-    const psa = await this.d.psa.open(integration.partnerId)
-    const occurrence = job.facts.incidentStatus === 'OPEN' ? ticket.occurrenceCount + 1 : null
-    const note = noteText(job.facts, job.messageId, occurrence)
-    const result = await callPsa(psa, ticket.correlationId, policy, (client, call, again) =>
-      client.appendNote(psaTicketId, note, {
-        ...call,
-        marker: job.messageId,
-        adopt: job.attempt > 1 || again,
-      }),
-    )
-    if (!result.ok) {
-      const failed = failedCall('update', result.failure, ticket.correlationId)
-      return deferral(result, policy) ?? recorder.record(job, integration, failed)
-    }
-    const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
-    return this.effects.remember(
-      job,
-      attempt.digest,
-      integration,
-      done,
-      (tx) => tx.tickets.recordOccurrence(ticket.id, clock().toISOString()),
-      updated(d.row, ticket.correlationId),
-    )
-  }
-
-  /** Claim the close, close in the PSA (the resolution note first), record. */
-  private async close(
-    attempt: Attempt,
-    integration: Integration,
-    d: Of<'close'>,
-    psaTicketId: string,
-  ): Promise<Step> {
-    const { job, policy } = attempt
-    const { clock, recorder, reservations, writes } = this.d
-    const ticket = d.ticket
-    const psa = await this.d.psa.open(integration.partnerId)
-    const claimed = await reservations.claimClose(integration.id, ticket, (w) => writes.run(w))
-    if (claimed !== 'claimed') return busy(claimed)
-    let claimEnded = false
-    try {
-      const close = {
-        note: noteText(job.facts, job.messageId, null),
-        closedStatus: d.rule.ticket.closedStatus ?? psa.defaults.closedStatus ?? null,
-      }
-      const result = await callPsa(psa, ticket.correlationId, policy, (client, call, again) =>
-        client.closeTicket(psaTicketId, close, {
-          ...call,
-          marker: job.messageId,
-          adopt: job.attempt > 1 || again,
-        }),
-      )
-      const later = deferral(result, policy)
-      if (later) return later
-      if (!result.ok) {
-        const failed = failedCall('close', result.failure, ticket.correlationId)
-        const execution = await recorder.record(job, integration, failed, async (tx) => {
-          await tx.tickets.releaseClose(ticket.id)
-          return true
-        })
-        claimEnded = execution.kind === 'recorded'
-        return execution
-      }
-      claimEnded = true
-      const row = result.value.alreadyClosed ? 'already-closed' : 'close'
-      const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row } as const
-      return await this.effects.remember(
-        job,
-        attempt.digest,
-        integration,
-        done,
-        (tx) => tx.tickets.completeClose(ticket.id, clock().toISOString()),
-        outcomeOfEffect(done),
-      )
-    } finally {
-      if (!claimEnded) await writes.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
     }
   }
 

@@ -19,7 +19,16 @@ export function newTicket(
     type: d.rule.ticket.type ?? defaults.type ?? null,
     status: d.rule.ticket.status ?? defaults.status ?? null,
     summary: alert.title,
-    description: ticketDescription(alert, d.correlationId, messageId),
+    description: [
+      ticketDescription(alert, d.correlationId, messageId),
+      // The closed-ticket policy `new` (docs/decision-table.md#replace-closed): the ticket it replaces.
+      ...(d.replaces
+        ? [
+            '',
+            `Replaces the closed ticket ${d.replaces.psaTicketId ?? ''} (correlation ID ${d.replaces.correlationId}): the alert came back after it was closed${d.replaces.psaDeleted ? ' and deleted in the PSA' : ''}.`,
+          ]
+        : []),
+    ].join('\n'),
   }
 }
 

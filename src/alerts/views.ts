@@ -19,6 +19,16 @@ export const TicketView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   closedAt: Nullable(Type.String({ format: 'date-time' })),
+  closedBy: Nullable(
+    Type.Union([Type.Literal('alertbridge'), Type.Literal('psa')], {
+      description: 'alertbridge: a RESOLVED alert closed it; psa: someone closed or deleted it in the PSA',
+    }),
+  ),
+  psaStatus: Nullable(Type.String({ description: 'the PSA status name as two-way sync last read it' })),
+  psaDeleted: Type.Boolean({ description: 'the ticket was deleted in the PSA' }),
+  mergedFrom: Nullable(
+    Type.String({ description: 'the PSA ticket this one followed away from when the PSA merged it' }),
+  ),
 })
 export type TicketView = Static<typeof TicketView>
 
@@ -30,7 +40,9 @@ export const EventView = Type.Object({
   status: Type.Union([Type.Literal('success'), Type.Literal('suppressed'), Type.Literal('failed')]),
   httpStatus: Type.Integer(),
   incidentStatus: Nullable(Type.String()),
-  strategy: Type.Union([Type.Literal('sync'), Type.Literal('webhook')]),
+  strategy: Type.Union([Type.Literal('sync'), Type.Literal('webhook'), Type.Literal('psa')], {
+    description: 'sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md)',
+  }),
   detail: Nullable(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
 })
@@ -68,6 +80,10 @@ export function ticketView(t: TicketRecord): TicketView {
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     closedAt: t.closedAt,
+    closedBy: t.closedBy,
+    psaStatus: t.psaStatus,
+    psaDeleted: t.psaDeleted,
+    mergedFrom: t.mergedFrom,
   }
 }
 

@@ -20,6 +20,8 @@ export const copyOrder = [
   'partners',
   'partner_users',
   'partner_sessions',
+  'psa_sync',
+  'psa_sync_pending',
   'integrations',
   'vendor_tokens',
   'vendor_accounts',

@@ -24,6 +24,7 @@ import * as m0011 from './migrations/0011_portal_users.js'
 import * as m0012 from './migrations/0012_job_waits.js'
 import * as m0013 from './migrations/0013_row_names.js'
 import * as m0014 from './migrations/0014_delivery_jobs.js'
+import * as m0015 from './migrations/0015_psa_sync.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0012_job_waits': m0012,
   '0013_row_names': m0013,
   '0014_delivery_jobs': m0014,
+  '0015_psa_sync': m0015,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

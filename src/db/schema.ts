@@ -9,6 +9,8 @@ import type {
   PartnerSessionsTable,
   PartnersTable,
   PartnerUsersTable,
+  PsaSyncPendingTable,
+  PsaSyncTable,
   RulesTable,
   ServiceLineMappingsTable,
   ServiceMappingsTable,
@@ -65,4 +67,6 @@ export interface Database {
   operator_audit: OperatorAuditTable
   partner_users: PartnerUsersTable
   partner_sessions: PartnerSessionsTable
+  psa_sync: PsaSyncTable
+  psa_sync_pending: PsaSyncPendingTable
 }

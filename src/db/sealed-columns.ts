@@ -15,6 +15,7 @@ export const sealedColumns: readonly SealedColumn[] = [
   { table: 'vendors', id: 'id', column: 'webhook_auth_header_enc' },
   { table: 'vendors', id: 'id', column: 'previous_webhook_secret_enc' },
   { table: 'partners', id: 'id', column: 'psa_settings_enc' },
+  { table: 'psa_sync', id: 'partner_id', column: 'secret_enc' },
   { table: 'integrations', id: 'id', column: 'vendor_credentials_enc', field: 'sealedValue' },
 ]
 

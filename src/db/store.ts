@@ -11,6 +11,7 @@ import { MappingRepository } from './repositories/mappings.js'
 import { PartnerRepository } from './repositories/partners.js'
 import { PortalUserRepository } from './repositories/portal-users.js'
 import { PsaEffectRepository } from './repositories/psa-effects.js'
+import { PsaSyncRepository } from './repositories/psa-sync.js'
 import { RuleRepository } from './repositories/rules.js'
 import { ServiceMappingRepository } from './repositories/service-mappings.js'
 import { SettingsRepository } from './repositories/settings.js'
@@ -39,6 +40,8 @@ export class Store {
   readonly settings: SettingsRepository
   readonly deliveries: DeliveryRepository
   readonly psaEffects: PsaEffectRepository
+  /** Two-way sync: how each partner's PSA is heard, and the ticket reads and changes it makes. */
+  readonly psaSync: PsaSyncRepository
   /** The operator audit log. */
   readonly audit: AuditRepository
   /** The partner portal's users and their sessions. */
@@ -66,6 +69,7 @@ export class Store {
     this.settings = new SettingsRepository(kysely)
     this.deliveries = new DeliveryRepository(kysely)
     this.psaEffects = new PsaEffectRepository(kysely)
+    this.psaSync = new PsaSyncRepository(kysely, box)
     this.audit = new AuditRepository(kysely)
     this.portalUsers = new PortalUserRepository(kysely)
   }

@@ -1,7 +1,9 @@
 // The audit log's record of one alert call (the event of docs/architecture.md#the-data-model).
 import type { EventStatus, IncidentStatus } from './types.js'
 
-export type Strategy = 'sync' | 'webhook'
+/** How the event came: a vendor's alert by either strategy, or (psa) a change made in the PSA that
+ * two-way sync heard (docs/psa/sync.md). */
+export type Strategy = 'sync' | 'webhook' | 'psa'
 
 export interface AuditEvent {
   messageId: string

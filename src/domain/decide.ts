@@ -4,48 +4,14 @@
 // unknown-integration) are answered at the HTTP edge before any fact is loaded; already-closed in the
 // PSA, psa-failed and internal-error depend on the PSA call and are built with outcome.ts.
 import { checkAgainstCatalogue } from './catalogue.js'
+import { closedTicketPolicy } from './closed-tickets.js'
+import type { Decision, DecisionContext } from './decision.js'
 import { withinWindow } from './dedup.js'
 import { inactiveDetail, isActive } from './integration-state.js'
 import { alreadyClosed, type Outcome, rejected, suppressed } from './outcome.js'
 import { matchRule } from './rules.js'
-import type { AccountMapping, AlertFacts, Catalogue, IntegrationSettings, Rule, Ticket } from './types.js'
 
-export interface DecisionContext {
-  alert: AlertFacts
-  integration: IntegrationSettings
-  catalogue: Catalogue | null
-  /** Whether the vendor has declared the alert's accountId (docs/contract.md#vendor-api-calls). */
-  accountKnown: boolean
-  /** Account mappings for the alert's account and, on UPDATE/RESOLVED, the ticket's account. */
-  mappings: ReadonlyMap<string, AccountMapping>
-  rules: readonly Rule[]
-  /** The ticket named by alert.correlationId, if any. */
-  ticket: Ticket | null
-  /** The alert's dedup key under the integration's settings. */
-  dedupKey: string
-  /** The open ticket that holds dedupKey, if any (only looked up when de-duplication is on). */
-  dedupTicket: Ticket | null
-  /** The correlationId a new ticket (or a suppressed OPEN) gets when the vendor sent none. */
-  newCorrelationId: string
-  now: Date
-}
-
-export type Decision =
-  | { kind: 'done'; outcome: Outcome }
-  | {
-      kind: 'create'
-      rule: Rule
-      mapping: AccountMapping
-      /** The vendor's own correlationId, or the new one of the context. */
-      correlationId: string
-      dedupKey: string
-      /** Set when de-duplication is on: the key this ticket holds while open. */
-      dedupOpenKey: string | null
-      /** An open ticket holding the same key whose window has passed: it gives the key up. */
-      retireTicketId: string | null
-    }
-  | { kind: 'append'; row: 'repeat' | 'update'; ticket: Ticket; mapping: AccountMapping }
-  | { kind: 'close'; ticket: Ticket; mapping: AccountMapping; rule: Rule }
+export type { Decision, DecisionContext } from './decision.js'
 
 const done = (outcome: Outcome): Decision => ({ kind: 'done', outcome })
 
@@ -150,6 +116,9 @@ function decideOpen(ctx: DecisionContext): Decision {
     }
   }
   if (ticket) {
+    const onClosed = closedTicketPolicy(ctx, ticket, rule, mapping)
+    const retire = holder && holder.status !== 'closed' ? holder.id : null
+    if (onClosed) return onClosed.kind === 'reopen' ? onClosed : { ...onClosed, retireTicketId: retire }
     return done(
       rejected(
         'reopen-refused',
@@ -161,6 +130,15 @@ function decideOpen(ctx: DecisionContext): Decision {
     )
   }
 
+  // A de-duplicated OPEN whose ticket is closed: the closed-ticket policy says whether it reopens
+  // that ticket or opens a new one that links it.
+  const closedHolder = ctx.closedDedupTicket ?? null
+  const retireTicketId = holder && holder.status !== 'closed' ? holder.id : null
+  if (closedHolder && withinWindow(closedHolder.lastOccurrenceAt, dedup.windowMinutes, ctx.now)) {
+    const onClosed = closedTicketPolicy(ctx, closedHolder, rule, mapping)
+    if (onClosed) return onClosed.kind === 'reopen' ? onClosed : { ...onClosed, retireTicketId }
+  }
+
   // create.
   return {
     kind: 'create',
@@ -169,7 +147,8 @@ function decideOpen(ctx: DecisionContext): Decision {
     correlationId: alert.correlationId ?? ctx.newCorrelationId,
     dedupKey: ctx.dedupKey,
     dedupOpenKey: dedup.enabled ? ctx.dedupKey : null,
-    retireTicketId: holder && holder.status !== 'closed' ? holder.id : null,
+    retireTicketId,
+    replaces: null,
   }
 }
 
@@ -242,6 +221,8 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   if (alert.incidentStatus === 'UPDATE') {
     // update, update-closed.
     if (ticket.status === 'closed') {
+      const onClosed = closedTicketPolicy(ctx, ticket, rule, mapping)
+      if (onClosed) return onClosed
       return done(
         rejected(
           'update-closed',

@@ -24,6 +24,7 @@ export function immediateAnswer(decision: Decision): ImmediateAnswer {
     case 'create':
       return answer('created', decision.correlationId)
     case 'append':
+    case 'reopen':
       return answer('updated', decision.ticket.correlationId)
     case 'close':
       return answer('closed', decision.ticket.correlationId)

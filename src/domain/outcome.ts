@@ -14,6 +14,8 @@ export type RowId =
   | 'suppressed'
   | 'repeat'
   | 'reopen-refused'
+  | 'reopen-closed'
+  | 'replace-closed'
   | 'create'
   | 'missing-correlation-id'
   | 'ticket-not-found'
@@ -23,6 +25,7 @@ export type RowId =
   | 'self-healing-off'
   | 'already-closed'
   | 'close'
+  | 'close-left-open'
   | 'psa-failed'
   | 'internal-error'
 
@@ -30,6 +33,8 @@ export type EventName =
   | 'Ticket Created'
   | 'Ticket Updated'
   | 'Ticket Closed'
+  | 'Ticket Reopened'
+  | 'Ticket Left Open'
   | 'Failed To Create Ticket'
   | 'Failed To Update Ticket'
   | 'Failed To Close Ticket'
@@ -113,6 +118,25 @@ export const updated = (row: 'repeat' | 'update', correlationId: string): Outcom
   success(row, 'updated', 200, 'Ticket Updated', correlationId)
 export const closed = (correlationId: string): Outcome =>
   success('close', 'closed', 200, 'Ticket Closed', correlationId)
+
+/** Closed-ticket policy `reopen`: the closed ticket is open again with the alert as a note. */
+export const reopened = (correlationId: string): Outcome => ({
+  ...success('reopen-closed', 'updated', 200, 'Ticket Reopened', correlationId),
+  detail: 'The ticket was closed; the closed-ticket policy reopened it with the alert as a note.',
+})
+
+/** Closed-ticket policy `new`: a new ticket (its own correlationId) that links the closed one. */
+export const replaced = (correlationId: string, closedCorrelationId: string): Outcome => ({
+  ...success('replace-closed', 'created', 201, 'Ticket Created', correlationId),
+  detail: `The ticket of correlationId '${closedCorrelationId}' is closed; the closed-ticket policy opened this new ticket, which links it.`,
+})
+
+/** closeOnlyUntouched: a technician has worked the ticket, so RESOLVED adds a note and leaves it open. */
+export const leftOpen = (correlationId: string): Outcome => ({
+  ...success('close-left-open', 'updated', 200, 'Ticket Left Open', correlationId),
+  detail:
+    'A technician has worked this ticket, so it was left open with a note that the vendor reports the problem resolved (closeOnlyUntouched).',
+})
 
 export function alreadyClosed(correlationId: string, where: 'here' | 'psa'): Outcome {
   const detail =

@@ -3,12 +3,19 @@
 // outcome never got recorded is adopted by the next attempt of the same call instead of being done again.
 // Pure.
 import type { Strategy } from './audit.js'
-import { alreadyClosed, closed, created, type Outcome, updated } from './outcome.js'
+import { alreadyClosed, closed, created, leftOpen, type Outcome, reopened, updated } from './outcome.js'
 import type { IncidentStatus } from './types.js'
 
 /** The decision-table row an effect answers: created, updated (an UPDATE or a de-duplicated OPEN),
  * closed, or found closed in the PSA. */
-export type EffectRow = 'create' | 'repeat' | 'update' | 'close' | 'already-closed'
+export type EffectRow =
+  | 'create'
+  | 'repeat'
+  | 'update'
+  | 'close'
+  | 'already-closed'
+  | 'reopen-closed'
+  | 'close-left-open'
 
 export interface PsaEffect {
   /** The alert whose attempt made the call. */
@@ -38,6 +45,10 @@ export function outcomeOfEffect(e: Pick<PsaEffect, 'row' | 'correlationId'>): Ou
       return closed(e.correlationId)
     case 'already-closed':
       return alreadyClosed(e.correlationId, 'psa')
+    case 'reopen-closed':
+      return reopened(e.correlationId)
+    case 'close-left-open':
+      return leftOpen(e.correlationId)
   }
 }
 
@@ -53,10 +64,13 @@ export function retryOf(incidentStatus: IncidentStatus): {
 } {
   switch (incidentStatus) {
     case 'OPEN':
-      return { bySameRequest: ['create', 'repeat'], byCorrelationId: ['create'] }
+      return { bySameRequest: ['create', 'repeat', 'reopen-closed'], byCorrelationId: ['create'] }
     case 'UPDATE':
-      return { bySameRequest: ['update'], byCorrelationId: [] }
+      return { bySameRequest: ['update', 'create', 'reopen-closed'], byCorrelationId: [] }
     case 'RESOLVED':
-      return { bySameRequest: ['close', 'already-closed'], byCorrelationId: ['close', 'already-closed'] }
+      return {
+        bySameRequest: ['close', 'already-closed', 'close-left-open'],
+        byCorrelationId: ['close', 'already-closed'],
+      }
   }
 }

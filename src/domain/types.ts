@@ -22,7 +22,22 @@ export interface IntegrationSettings {
   ticketCreation: boolean
   selfHealing: boolean
   deduplication: DedupSettings
+  closedTickets: ClosedTicketSettings
 }
+
+/**
+ * What a later alert does to a ticket that is closed (docs/decision-table.md#closed-ticket-policy):
+ * refuse (409, the default), reopen it within `reopenWindowMinutes` of its closing (older, or deleted
+ * in the PSA: a new ticket), or open a new one that links the old. closeOnlyUntouched: self-healing
+ * leaves a ticket a technician has worked open, with a note.
+ */
+export interface ClosedTicketSettings {
+  policy: ClosedTicketPolicy
+  reopenWindowMinutes: number
+  closeOnlyUntouched: boolean
+}
+export const closedTicketPolicies = ['refuse', 'reopen', 'new'] as const
+export type ClosedTicketPolicy = (typeof closedTicketPolicies)[number]
 
 export interface TicketSettings {
   board: string | null
@@ -72,7 +87,16 @@ export interface Ticket {
   leaseUntil: string | null
   lastOccurrenceAt: string
   createdAt: string
+  /** When it was closed (here or in the PSA), and by whom; null while open. */
+  closedAt: string | null
+  closedBy: TicketCloser | null
+  /** The PSA's status name as last read, and whether the PSA deleted the ticket (docs/psa/sync.md). */
+  psaStatus: string | null
+  psaDeleted: boolean
 }
+
+/** alertbridge: a RESOLVED alert closed it; psa: someone in the PSA did (or deleted it). */
+export type TicketCloser = 'alertbridge' | 'psa'
 
 /** Product group name → its alert types. */
 export type Catalogue = ReadonlyMap<string, ReadonlySet<string>>
@@ -92,5 +116,7 @@ export interface TicketRecord extends Ticket {
   integrationId: string
   partnerId: string
   updatedAt: string
-  closedAt: string | null
+  /** The PSA ticket this one was merged away from, and the closed ticket a `new` policy replaced. */
+  mergedFrom: string | null
+  replacesTicketId: string | null
 }

@@ -37,7 +37,9 @@ export function inputProblem(part: string, value: unknown, maxDepth = maxInputDe
       if (v.includes(nul)) return nulProblem(placeName(part, path), v)
       continue
     }
-    if (v === null || typeof v !== 'object') continue
+    // A raw body (a PSA's push, kept as bytes for its signature) is not walked: nothing reads it as text
+    // but the PSA's verifier.
+    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue
     // An object or array one level below its parent: the part itself is level 1.
     if (path.length + 1 > maxDepth) {
       return `${placeName(part, path)} nests deeper than ${maxDepth} levels of objects and arrays; at most ${maxDepth} are accepted.`

@@ -2,7 +2,7 @@
 import Type, { type Static } from 'typebox'
 import type { Integration } from '../domain/integration.js'
 import { isActive } from '../domain/integration-state.js'
-import { dedupFields, integrationStates } from '../domain/types.js'
+import { closedTicketPolicies, dedupFields, integrationStates } from '../domain/types.js'
 import { Nullable } from '../http/schemas.js'
 
 export const DedupView = Type.Object({
@@ -10,6 +10,24 @@ export const DedupView = Type.Object({
   keyFields: Type.Array(Type.Enum(dedupFields)),
   windowMinutes: Nullable(Type.Integer({ description: 'null: no time limit' })),
 })
+
+export const ClosedTicketsView = Type.Object(
+  {
+    policy: Type.Enum(closedTicketPolicies, {
+      description:
+        'what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it',
+    }),
+    reopenWindowMinutes: Type.Integer({
+      minimum: 1,
+      maximum: 525600,
+      description: 'reopen only a ticket closed this recently; an older one gets a new ticket',
+    }),
+    closeOnlyUntouched: Type.Boolean({
+      description: 'RESOLVED leaves a ticket a technician has worked open, with a note',
+    }),
+  },
+  { description: 'docs/decision-table.md#closed-ticket-policy' },
+)
 
 export const IntegrationView = Type.Object({
   integrationId: Type.String(),
@@ -21,6 +39,7 @@ export const IntegrationView = Type.Object({
   ticketCreation: Type.Boolean(),
   selfHealing: Type.Boolean(),
   deduplication: DedupView,
+  closedTickets: ClosedTicketsView,
   vendorCredentials: Nullable(
     Type.Object(
       { header: Type.String(), configured: Type.Literal(true) },
@@ -46,6 +65,7 @@ export function integrationView(i: Integration): IntegrationView {
     ticketCreation: s.ticketCreation,
     selfHealing: s.selfHealing,
     deduplication: s.deduplication,
+    closedTickets: s.closedTickets,
     vendorCredentials: i.vendorCredentials ? { header: i.vendorCredentials.header, configured: true } : null,
     mappingCompletedAt: i.mappingCompletedAt,
     connectedAt: i.connectedAt,

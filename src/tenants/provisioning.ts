@@ -17,6 +17,7 @@ import type { SnapshotScheduler } from '../integrations/snapshots.js'
 import { checkOutboundUrl } from '../outbound/address.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { digest, newClientId, newSecret, newWebhookSecret } from '../security/secrets.js'
+import type { PsaSync } from '../sync/service.js'
 import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 
 export interface VendorInput {
@@ -42,6 +43,7 @@ export const defaultIntegrationSettings = (): IntegrationSettings => ({
   ticketCreation: true,
   selfHealing: true,
   deduplication: { enabled: true, keyFields: [...defaultDedupFields], windowMinutes: null },
+  closedTickets: { policy: 'refuse', reopenWindowMinutes: 1440, closeOnlyUntouched: false },
 })
 
 /** What the audit log says of a vendor change: the fields set, and only values that are never secret. */
@@ -71,6 +73,8 @@ export class Provisioning {
     private readonly allowPrivateNetwork: boolean,
     /** A webhook endpoint made active again takes back the deliveries held for it. */
     private readonly deliveries: Pick<DeliveryJobs, 'endpointEnabled' | 'handOver'>,
+    /** A partner's PSA connection saved: its push is registered (again) and its poll started. */
+    private readonly sync: Pick<PsaSync, 'connectionChanged' | 'handOver'>,
   ) {}
 
   /** Outbound URLs are checked when configured (and again at every connection): the refusal, or null. */
@@ -215,8 +219,10 @@ export class Provisioning {
         { action: 'partner.create', targetType: 'partner', targetId: partner.id, summary },
         now,
       )
+      await this.sync.connectionChanged(tx, partner.id)
       return partner
     })
+    this.sync.handOver()
     return ok({ partner, apiKey })
   }
 
@@ -243,8 +249,10 @@ export class Provisioning {
         { action: 'partner.update', targetType: 'partner', targetId: id, summary },
         now,
       )
+      if (psa) await this.sync.connectionChanged(tx, id)
       return partner
     })
+    if (psa) this.sync.handOver()
     return partner ? ok(partner) : notFound(`Partner '${id}'`)
   }
 

@@ -38,30 +38,43 @@ const successText: Partial<Record<Outcome['message'], string>> = {
   closed: 'The ticket was closed.',
 }
 
-export function statusUpdate(input: {
-  outcome: Outcome
+interface StatusUpdateTarget {
   messageId: string
   correlationId: string | null
   vendorId: string
   partnerId: string
   integrationId: string
-}): StatusUpdate {
+}
+
+export function statusUpdate(input: StatusUpdateTarget & { outcome: Outcome }): StatusUpdate {
   const { outcome } = input
+  return statusEvent({
+    ...input,
+    event: outcome.event?.name ?? 'Failed To Create Ticket',
+    status: outcome.event?.status ?? 'failed',
+    message: outcome.detail ?? successText[outcome.message] ?? outcome.message,
+  })
+}
+
+/**
+ * A status_update of any event: an alert's outcome, or a change made in the PSA (docs/psa/sync.md),
+ * whose messageId is the event's own (no vendor message caused it).
+ */
+export function statusEvent(
+  input: StatusUpdateTarget & { event: string; status: string; message: string },
+): StatusUpdate {
   return {
     module: 'alerts',
     eventType: 'status_update',
     payload: {
-      event: outcome.event?.name ?? 'Failed To Create Ticket',
+      event: input.event,
       messageId: input.messageId,
       messageID: input.messageId,
       correlationId: input.correlationId,
       vendorOrganizationId: input.vendorId,
       vendorUserOrganizationId: input.partnerId,
       integrationId: input.integrationId,
-      payload: {
-        status: outcome.event?.status ?? 'failed',
-        message: outcome.detail ?? successText[outcome.message] ?? outcome.message,
-      },
+      payload: { status: input.status, message: input.message },
     },
   }
 }

@@ -12,7 +12,7 @@ import { isActive } from '../domain/integration-state.js'
 import type { Outcome } from '../domain/outcome.js'
 import type { Vendor } from '../domain/vendor.js'
 import type { DeliveryJobs } from './delivery-job.js'
-import { stateSnapshot, statusUpdate } from './events.js'
+import { stateSnapshot, statusEvent, statusUpdate } from './events.js'
 
 export class WebhookOutbox {
   constructor(
@@ -38,6 +38,33 @@ export class WebhookOutbox {
       messageId: input.messageId,
       correlationId: input.correlationId,
       vendorId: input.vendorId,
+      partnerId: input.integration.partnerId,
+      integrationId: input.integration.id,
+    })
+    return this.put(tx, await tx.vendors.findById(input.vendorId), {
+      partnerId: input.integration.partnerId,
+      integrationId: input.integration.id,
+      messageId: input.messageId,
+      eventType: 'status_update',
+      body: JSON.stringify(body),
+    })
+  }
+
+  /** The status_update of a change made in the PSA (docs/psa/sync.md): its own event, status success. */
+  async psaChange(
+    tx: Store,
+    input: {
+      vendorId: string
+      integration: Pick<Integration, 'id' | 'partnerId'>
+      messageId: string
+      correlationId: string
+      event: string
+      message: string
+    },
+  ): Promise<string | null> {
+    const body = statusEvent({
+      ...input,
+      status: 'success',
       partnerId: input.integration.partnerId,
       integrationId: input.integration.id,
     })

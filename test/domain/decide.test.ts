@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { type Decision, decide } from '../../src/domain/decide.js'
 import { alreadyClosed, internalError, type Outcome, psaFailed } from '../../src/domain/outcome.js'
 import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/domain/types.js'
-import { ctx, rule, settings, ticket } from '../helpers/decision.js'
+import { ctx, now, rule, settings, ticket } from '../helpers/decision.js'
 
 function outcome(d: Decision): Outcome {
   assert.equal(d.kind, 'done', `expected a final outcome, got ${d.kind}`)
@@ -310,6 +310,82 @@ describe('decide: rows 5–18 of the decision table', () => {
   test('row 18: RESOLVED on an open ticket closes it', () => {
     const d = decide(ctx({ incidentStatus: 'RESOLVED', correlationId: 'cid-1' }, { ticket: ticket() }))
     assert.equal(d.kind, 'close')
+  })
+})
+
+describe('decide: the closed-ticket policy (docs/decision-table.md#closed-ticket-policy)', () => {
+  const policy = (p: 'refuse' | 'reopen' | 'new', reopenWindowMinutes = 60) =>
+    settings({ closedTickets: { policy: p, reopenWindowMinutes, closeOnlyUntouched: false } })
+  const closedAt = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString()
+  const closed = (over: Partial<Ticket> = {}) =>
+    ticket({ status: 'closed', closedAt: closedAt(10), closedBy: 'psa', ...over })
+  const update = { incidentStatus: 'UPDATE' as const, correlationId: 'cid-1' }
+  const open = { incidentStatus: 'OPEN' as const, correlationId: 'cid-1' }
+
+  test('refuse (the default) answers as the table always has: rows 10 and 15', () => {
+    expectOutcome(
+      decide(ctx(open, { ticket: closed() })),
+      'reopen-refused',
+      409,
+      'failed',
+      'Failed To Create Ticket',
+    )
+    expectOutcome(
+      decide(ctx(update, { ticket: closed() })),
+      'update-closed',
+      409,
+      'failed',
+      'Ticket Already Closed',
+    )
+  })
+
+  test('reopen-closed: an UPDATE or an OPEN of a ticket closed within the window reopens it', () => {
+    for (const alert of [update, open]) {
+      const d = decide(ctx(alert, { integration: policy('reopen'), ticket: closed() }))
+      assert.equal(d.kind, 'reopen')
+      assert.equal((d as Extract<Decision, { kind: 'reopen' }>).ticket.correlationId, 'cid-1')
+    }
+  })
+
+  test('replace-closed: past the reopen window, or deleted in the PSA, a new ticket links the closed one', () => {
+    for (const t of [closed({ closedAt: closedAt(61) }), closed({ psaDeleted: true })]) {
+      const d = decide(ctx(update, { integration: policy('reopen'), ticket: t }))
+      assert.equal(d.kind, 'create')
+      const c = d as Extract<Decision, { kind: 'create' }>
+      assert.equal(c.replaces?.id, t.id)
+      assert.equal(c.correlationId, 'new-cid', 'the closed ticket keeps its correlationId')
+      assert.equal(c.rule.id, 'rule-1')
+    }
+  })
+
+  test('replace-closed: policy new always opens a new ticket, from an OPEN or an UPDATE', () => {
+    for (const alert of [update, open]) {
+      const d = decide(ctx(alert, { integration: policy('new'), ticket: closed() }))
+      assert.equal(d.kind, 'create')
+      assert.equal((d as Extract<Decision, { kind: 'create' }>).replaces?.correlationId, 'cid-1')
+    }
+  })
+
+  test('a de-duplicated OPEN whose ticket is closed follows the policy; under refuse it creates as before', () => {
+    const holder = closed({ id: 'ticket-9', correlationId: 'cid-9', lastOccurrenceAt: closedAt(10) })
+    const reopen = decide(ctx({}, { integration: policy('reopen'), closedDedupTicket: holder }))
+    assert.equal(reopen.kind, 'reopen')
+    const made = decide(ctx({}, { integration: policy('new'), closedDedupTicket: holder }))
+    assert.equal((made as Extract<Decision, { kind: 'create' }>).replaces?.id, 'ticket-9')
+    const refused = decide(ctx({}, { integration: policy('refuse'), closedDedupTicket: null }))
+    assert.equal((refused as Extract<Decision, { kind: 'create' }>).replaces, null)
+  })
+
+  test('RESOLVED of a closed ticket is row 17 under every policy', () => {
+    for (const p of ['refuse', 'reopen', 'new'] as const) {
+      const d = decide(
+        ctx(
+          { incidentStatus: 'RESOLVED', correlationId: 'cid-1' },
+          { integration: policy(p), ticket: closed() },
+        ),
+      )
+      expectOutcome(d, 'already-closed', 409, 'failed', 'Ticket Already Closed')
+    }
   })
 })
 

@@ -25,6 +25,7 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
       dedupKey: 'key',
       dedupOpenKey: 'key',
       retireTicketId: null,
+      replaces: null,
     }
     assert.deepEqual(immediateAnswer(decision), {
       message: 'created',

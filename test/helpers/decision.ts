@@ -35,6 +35,10 @@ export const ticket = (over: Partial<Ticket> = {}): Ticket => ({
   leaseUntil: null,
   lastOccurrenceAt: '2026-11-22T11:55:00.000Z',
   createdAt: '2026-11-22T11:55:00.000Z',
+  closedAt: null,
+  closedBy: null,
+  psaStatus: null,
+  psaDeleted: false,
   ...over,
 })
 
@@ -48,6 +52,7 @@ export const settings = (over: Partial<IntegrationSettings> = {}): IntegrationSe
     keyFields: ['accountId', 'productGroup', 'alertType'],
     windowMinutes: null,
   },
+  closedTickets: { policy: 'refuse', reopenWindowMinutes: 1440, closeOnlyUntouched: false },
   ...over,
 })
 

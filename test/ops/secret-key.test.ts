@@ -111,7 +111,9 @@ for (const backend of backends('matrix')) {
       assert.equal(await first.stop(), 0)
 
       const onA = await sealedValues(databaseUrl)
-      assert.equal(onA.size, 4, [...onA.keys()].join(', '))
+      // The vendor's webhook secret and auth header, the PSA settings, the PSA push's secret (two-way
+      // sync) and the catalogue credential.
+      assert.equal(onA.size, 5, [...onA.keys()].join(', '))
       const ringA = createKeyRing(A)
       const plain = new Map([...onA].map(([where, v]) => [where, ringA.open(v)]))
 
@@ -130,8 +132,8 @@ for (const backend of backends('matrix')) {
         const call = requester(second.url)
         const metrics = (await call('GET', '/metrics')).text
         assert.equal(metric(metrics, 'previous'), 0)
-        assert.equal(metric(metrics, 'current'), 4)
-        assert.match(metrics, /^alertbridge_resealed_values_total 4$/m)
+        assert.equal(metric(metrics, 'current'), 5)
+        assert.match(metrics, /^alertbridge_resealed_values_total 5$/m)
         // The PSA settings open (the sandbox appends), the webhook secret signs and the auth header goes along.
         const updated = await call('POST', '/api/oem-alerts-api/alert/sync', {
           body: s.body({ incidentStatus: 'UPDATE' }, { correlationId: created.body.data.correlationID }),

@@ -4,44 +4,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
-import type { AutotaskState } from '../sims/autotask/server.js'
-import { autotaskCalls, startAutotaskSim } from '../sims/autotask/server.js'
-import type { StartedSim } from '../sims/harness.js'
+import { type AutotaskSim, startAutotaskSim } from '../sims/autotask/server.js'
+import { autotaskService } from './service-fixtures.js'
 import { throughService } from './through-service.js'
 
-const credentials = {
-  username: 'api-user@acme.example',
-  secret: 'api-secret',
-  integrationCode: 'TRACKING-ID-1',
-}
-
-throughService<AutotaskState>(
-  {
-    name: 'Autotask',
-    start: () => startAutotaskSim(),
-    settings: (url) => ({ kind: 'autotask', baseUrl: `${url}/ATServicesRest/`, ...credentials }),
-    badSettings: (url) => ({
-      kind: 'autotask',
-      baseUrl: `${url}/ATServicesRest/`,
-      ...credentials,
-      secret: 'wrong-secret',
-    }),
-    companyId: '0',
-    board: 'Monitoring Alerts',
-    tickets: (sim) => sim.state.tickets.length,
-    ticket(sim, id) {
-      const t = sim.state.tickets.find((x) => String(x.id) === id)
-      if (!t) throw new Error(`no Autotask ticket ${id}`)
-      return {
-        closed: t.status === 5,
-        notes: (sim.state.notes[id] ?? []).map((n) => n.description),
-        summary: t.title,
-        ref: t.externalID,
-      }
-    },
-    calls: autotaskCalls,
-    failureText: /Simulated failure/,
-  },
+throughService(
+  autotaskService,
   // The one PSA proven through the service on every configuration (through-service.ts).
   backends('matrix'),
 )
@@ -52,7 +20,7 @@ throughService<AutotaskState>(
 for (const backend of backends()) {
   describe(`Autotask through the service: a tenant that marks no default queue (${backend})`, () => {
     let svc: TestService
-    let sim: StartedSim<AutotaskState>
+    let sim: AutotaskSim
     before(async () => {
       sim = await startAutotaskSim({ noDefault: ['queueID'], tickets: 0, companies: 3 })
       svc = await startService({ backend, env: { ALLOW_PRIVATE_NETWORK: 'true', PSA_RETRY_SCHEDULE: '0.2' } })
@@ -63,7 +31,7 @@ for (const backend of backends()) {
     })
 
     test('the connection test and the alert say a default queue must be chosen; choosing one fixes both', async () => {
-      const psa = { kind: 'autotask', baseUrl: `${sim.url}/ATServicesRest/`, ...credentials }
+      const psa = autotaskService.settings(sim.url)
       const s = await setupIntegration(svc, {
         psa,
         psaCompanyId: '0',

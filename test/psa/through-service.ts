@@ -10,9 +10,9 @@ import type { Receiver } from '../helpers/receiver.js'
 import { type Backend, backends, startService, type TestService } from '../helpers/service.js'
 import { loseNextAnswer, type OpCalls, type StartedSim } from '../sims/harness.js'
 
-export interface ServiceFixture<S> {
+export interface ServiceFixture<T extends StartedSim<unknown>> {
   name: string
-  start(): Promise<StartedSim<S>>
+  start(): Promise<T>
   /** The partner's PSA settings for a simulator at `url`. */
   settings(url: string): Record<string, unknown> & { kind: string }
   /** Settings the PSA refuses (wrong secret). */
@@ -20,12 +20,9 @@ export interface ServiceFixture<S> {
   /** The PSA company the account maps to, and the rule's board (queue). */
   companyId: string
   board: string
-  tickets(sim: StartedSim<S>): number
+  tickets(sim: T): number
   /** The PSA ticket, by its id as alertbridge stores it: its notes' texts, its title as the PSA holds it. */
-  ticket(
-    sim: StartedSim<S>,
-    id: string,
-  ): { closed: boolean; notes: string[]; summary: string; ref: string | null }
+  ticket(sim: T, id: string): { closed: boolean; notes: string[]; summary: string; ref: string | null }
   /** The simulator's calls per ticket operation, whose answers a test loses. */
   calls: OpCalls
   /** Environment of the service beside the suite's own (a PSA's limits, say). */
@@ -48,11 +45,14 @@ const env = {
  * service's database. One PSA's file passes `backends('matrix')`, so that the path through the
  * service to a PSA is proven on PostgreSQL and PostgreSQL + Redis too (test/psa/autotask.service.test.ts).
  */
-export function throughService<S>(f: ServiceFixture<S>, on: Backend[] = backends()): void {
+export function throughService<T extends StartedSim<unknown>>(
+  f: ServiceFixture<T>,
+  on: Backend[] = backends(),
+): void {
   for (const backend of on) {
     describe(`${f.name} through the service (${backend})`, () => {
       let svc: TestService
-      let sim: StartedSim<S>
+      let sim: T
       const receivers: Receiver[] = []
       before(async () => {
         sim = await f.start()

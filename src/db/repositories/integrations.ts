@@ -1,7 +1,12 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { TenantState } from '../../domain/credentials.js'
 import type { Integration, VendorCredentials } from '../../domain/integration.js'
-import type { DedupField, IntegrationSettings, IntegrationState } from '../../domain/types.js'
+import {
+  closedTicketPolicies,
+  type DedupField,
+  type IntegrationSettings,
+  type IntegrationState,
+} from '../../domain/types.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
 import { prepared } from '../prepared.js'
 import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../rows.js'
@@ -13,8 +18,11 @@ interface StoredVendorCredentials {
   sealedValue: string
 }
 
-export type SettingsPatch = Partial<Omit<IntegrationSettings, 'state' | 'deduplication'>> & {
+export type SettingsPatch = Partial<
+  Omit<IntegrationSettings, 'state' | 'deduplication' | 'closedTickets'>
+> & {
   deduplication?: Partial<IntegrationSettings['deduplication']>
+  closedTickets?: Partial<IntegrationSettings['closedTickets']>
 }
 
 function toIntegration(r: Selectable<IntegrationsTable>): Integration {
@@ -31,6 +39,11 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
         enabled: toBool(r.dedup_enabled),
         keyFields: parseJson<DedupField[]>(r.dedup_key_fields),
         windowMinutes: r.dedup_window_minutes,
+      },
+      closedTickets: {
+        policy: closedTicketPolicies.find((p) => p === r.closed_ticket_policy) ?? 'refuse',
+        reopenWindowMinutes: r.reopen_window_minutes,
+        closeOnlyUntouched: toBool(r.close_only_untouched),
       },
     },
     vendorCredentials:
@@ -103,6 +116,9 @@ export class IntegrationRepository {
         dedup_enabled: toInt(s.deduplication.enabled),
         dedup_key_fields: JSON.stringify(s.deduplication.keyFields),
         dedup_window_minutes: s.deduplication.windowMinutes,
+        closed_ticket_policy: s.closedTickets.policy,
+        reopen_window_minutes: s.closedTickets.reopenWindowMinutes,
+        close_only_untouched: toInt(s.closedTickets.closeOnlyUntouched),
         mapping_completed_at: null,
         connected_at: null,
         created_at: i.now,
@@ -213,6 +229,12 @@ export class IntegrationRepository {
       dedup_enabled: d?.enabled === undefined ? undefined : toInt(d.enabled),
       dedup_key_fields: d?.keyFields === undefined ? undefined : JSON.stringify(d.keyFields),
       dedup_window_minutes: d?.windowMinutes,
+      closed_ticket_policy: patch.closedTickets?.policy,
+      reopen_window_minutes: patch.closedTickets?.reopenWindowMinutes,
+      close_only_untouched:
+        patch.closedTickets?.closeOnlyUntouched === undefined
+          ? undefined
+          : toInt(patch.closedTickets.closeOnlyUntouched),
     }
     const set = Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined))
     await this.db

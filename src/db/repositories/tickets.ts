@@ -1,77 +1,18 @@
 // Tickets and the reservation protocol that keeps one ticket per correlationId and per open dedup key:
 // a row is inserted with status 'creating' before the PSA is called, and the unique constraints of
 // the table decide which of several concurrent requests creates the ticket.
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
-import type { Ticket, TicketRecord, TicketStatus } from '../../domain/types.js'
+import { type Kysely, sql } from 'kysely'
+import type { Ticket, TicketCloser, TicketRecord } from '../../domain/types.js'
 import { containing } from '../like.js'
-import { prepared, preparedRow } from '../prepared.js'
-import type { Database, TicketsTable } from '../schema.js'
-
-// The writes of every create, prepared (docs/decisions/speed/prepared-outcome-writes.md): the reservation
-// with its clean-up of dead creators' reservations (by correlationId, or by it and the dedup key), and the
-// completion.
-const deadCreating = (db: Kysely<Database>, integrationId: string, now: string) =>
-  db
-    .deleteFrom('tickets')
-    .where('integration_id', '=', integrationId)
-    .where('status', '=', 'creating')
-    .where('lease_until', '<', now)
-const deadByCorrelation = prepared(
-  3,
-  (db: Kysely<Database>, integrationId: string, now: string, correlationId: string) =>
-    deadCreating(db, integrationId, now)
-      .where('correlation_id', '=', correlationId)
-      .returning('correlation_id'),
-)
-const deadByCorrelationOrKey = prepared(
-  4,
-  (db: Kysely<Database>, integrationId: string, now: string, correlationId: string, key: string) =>
-    deadCreating(db, integrationId, now)
-      .where((eb) => eb.or([eb('correlation_id', '=', correlationId), eb('dedup_open_key', '=', key)]))
-      .returning('correlation_id'),
-)
-const insertReservation = preparedRow((db, row: Insertable<TicketsTable>) =>
-  db
-    .insertInto('tickets')
-    .values(row)
-    .onConflict((oc) => oc.doNothing()),
-)
-const completed = prepared(3, (db: Kysely<Database>, id: string, psaTicketId: string, now: string) =>
-  db
-    .updateTable('tickets')
-    .set({ status: 'open', psa_ticket_id: psaTicketId, lease_until: null, updated_at: now })
-    .where('id', '=', id),
-)
-
-function toTicket(r: Selectable<TicketsTable>): Ticket {
-  return {
-    id: r.id,
-    correlationId: r.correlation_id,
-    status: r.status as TicketStatus,
-    accountId: r.account_id,
-    productGroup: r.product_group,
-    alertType: r.alert_type,
-    title: r.title,
-    ruleId: r.rule_id,
-    psaKind: r.psa_kind,
-    psaTicketId: r.psa_ticket_id,
-    dedupKey: r.dedup_key,
-    occurrenceCount: r.occurrence_count,
-    leaseUntil: r.lease_until,
-    lastOccurrenceAt: r.last_occurrence_at,
-    createdAt: r.created_at,
-  }
-}
-
-function toRecord(r: Selectable<TicketsTable>): TicketRecord {
-  return {
-    ...toTicket(r),
-    integrationId: r.integration_id,
-    partnerId: r.partner_id,
-    updatedAt: r.updated_at,
-    closedAt: r.closed_at,
-  }
-}
+import type { Database } from '../schema.js'
+import {
+  completed,
+  deadByCorrelation,
+  deadByCorrelationOrKey,
+  insertReservation,
+  toRecord,
+  toTicket,
+} from './ticket-rows.js'
 
 export interface Reservation {
   id: string
@@ -217,21 +158,85 @@ export class TicketRepository {
     return Number(r.numUpdatedRows) === 1
   }
 
-  async completeClose(id: string, now: string): Promise<void> {
+  /** closedBy psa: the close found the ticket closed in the PSA already. */
+  async completeClose(id: string, now: string, closedBy: TicketCloser = 'alertbridge'): Promise<void> {
     await this.db
       .updateTable('tickets')
-      .set({ status: 'closed', dedup_open_key: null, lease_until: null, closed_at: now, updated_at: now })
+      .set({
+        status: 'closed',
+        dedup_open_key: null,
+        lease_until: null,
+        closed_at: now,
+        closed_by: closedBy,
+        updated_at: now,
+      })
       .where('id', '=', id)
       .execute()
   }
 
-  async releaseClose(id: string): Promise<void> {
+  /**
+   * Open again (closed-ticket policy `reopen`, or reopened in the PSA). The ticket takes no dedup key
+   * back: a newer ticket may hold it (docs/decision-table.md#closed-ticket-policy).
+   */
+  async reopen(id: string, now: string, psaStatus?: string | null): Promise<void> {
     await this.db
       .updateTable('tickets')
-      .set({ status: 'open', lease_until: null })
+      .set({
+        status: 'open',
+        closed_at: null,
+        closed_by: null,
+        ...(psaStatus === undefined ? {} : { psa_status: psaStatus }),
+        updated_at: now,
+        last_occurrence_at: now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'closed')
+      .execute()
+  }
+
+  /** The ticket a `new` closed-ticket policy made in place of the closed one. */
+  async linkReplaced(id: string, replacesTicketId: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set({ replaces_ticket_id: replacesTicketId })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The latest closed ticket of a dedup key (closed-ticket policies other than `refuse`). */
+  async findLastClosedByDedupKey(integrationId: string, key: string): Promise<Ticket | null> {
+    const r = await this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('integration_id', '=', integrationId)
+      .where('dedup_key', '=', key)
+      .where('status', '=', 'closed')
+      .orderBy('closed_at', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    return r ? toTicket(r) : null
+  }
+
+  /**
+   * Gives the close claim back (closing → open). `syncHoldUntil`: the close may have happened in the PSA
+   * (its answer was lost) and is retried, so two-way sync leaves the ticket alone until then.
+   */
+  async releaseClose(id: string, syncHoldUntil?: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set({
+        status: 'open',
+        lease_until: null,
+        ...(syncHoldUntil ? { sync_hold_until: syncHoldUntil } : {}),
+      })
       .where('id', '=', id)
       .where('status', '=', 'closing')
       .execute()
+  }
+
+  /** Two-way sync leaves the ticket alone until then (an alert's reopen is being retried). */
+  async holdSync(id: string, until: string): Promise<void> {
+    await this.db.updateTable('tickets').set({ sync_hold_until: until }).where('id', '=', id).execute()
   }
 
   async findRecord(

@@ -78,6 +78,34 @@ export interface IntegrationsTable {
   previous_org_token_digest: string | null
   previous_org_token_expires_at: string | null
   org_token_rotated_at: string | null
+  /** refuse | reopen | new (docs/decision-table.md#closed-ticket-policy). */
+  closed_ticket_policy: Generated<string>
+  reopen_window_minutes: Generated<number>
+  close_only_untouched: Generated<number>
+}
+
+/** One partner's PSA connection as two-way sync hears it (docs/psa/sync.md). */
+export interface PsaSyncTable {
+  partner_id: string
+  token_digest: string
+  secret_enc: string
+  psa_kind: string
+  mechanism: string
+  registration_id: string | null
+  detail: string | null
+  registered_at: string | null
+  last_push_at: string | null
+  last_poll_at: string | null
+  last_heard_at: string | null
+  pushes_refused: Generated<number>
+  created_at: string
+  updated_at: string
+}
+
+export interface PsaSyncPendingTable {
+  partner_id: string
+  psa_ticket_id: string
+  created_at: string
 }
 
 export interface VendorTokensTable {

@@ -24,6 +24,19 @@ export interface TicketsTable {
   created_at: string
   updated_at: string
   closed_at: string | null
+  /** alertbridge | psa (docs/psa/sync.md); null while open or before migration 0015. */
+  closed_by: string | null
+  /** The PSA's status name as alertbridge last read it. */
+  psa_status: string | null
+  psa_deleted_at: string | null
+  /** The PSA ticket id this one followed away from when the PSA merged it. */
+  merged_from: string | null
+  /** When the poll (or a push) last read the ticket back from the PSA. */
+  psa_checked_at: string | null
+  /** The closed ticket a `new` closed-ticket policy replaced with this one. */
+  replaces_ticket_id: string | null
+  /** Two-way sync leaves the ticket alone until then: an alert's close or reopen is being retried. */
+  sync_hold_until: string | null
 }
 
 export interface EventsTable {

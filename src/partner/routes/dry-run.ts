@@ -37,7 +37,7 @@ const DryRunView = Type.Object({
     description:
       'OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket',
   }),
-  action: Type.Enum(['create', 'append', 'close', 'suppress', 'refuse']),
+  action: Type.Enum(['create', 'append', 'reopen', 'close', 'suppress', 'refuse']),
   reason: Type.String({ description: 'why, in one sentence' }),
   ticket: Type.Union([TicketSettingsView, Type.Null()], {
     description: 'with create: the new ticket’s settings, the PSA connection’s defaults applied',

@@ -7,7 +7,7 @@ import { partnerId } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
-import { IntegrationView, integrationView } from '../../integrations/views.js'
+import { ClosedTicketsView, IntegrationView, integrationView } from '../../integrations/views.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
 const PatchIntegration = Type.Object({
@@ -21,6 +21,7 @@ const PatchIntegration = Type.Object({
       windowMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 525600 }))),
     }),
   ),
+  closedTickets: Type.Optional(Type.Partial(ClosedTicketsView)),
   vendorCredentials: Type.Optional(
     Nullable(
       Type.Object(
@@ -85,7 +86,7 @@ export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): voi
       schema: {
         ...meta,
         summary:
-          "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication) and the credentials for the vendor's product-groups endpoint",
+          "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets) and the credentials for the vendor's product-groups endpoint",
         params: IdParams,
         body: PatchIntegration,
         response: { 200: IntegrationView, ...failures(400, 401, 404) },

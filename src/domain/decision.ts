@@ -1,0 +1,50 @@
+// What the decision table (decide.ts) is given and what it answers: the facts of one alert, and the
+// decision an executor carries out. Types only.
+import type { Outcome } from './outcome.js'
+import type { AccountMapping, AlertFacts, Catalogue, IntegrationSettings, Rule, Ticket } from './types.js'
+
+export interface DecisionContext {
+  alert: AlertFacts
+  integration: IntegrationSettings
+  catalogue: Catalogue | null
+  /** Whether the vendor has declared the alert's accountId (docs/contract.md#vendor-api-calls). */
+  accountKnown: boolean
+  /** Account mappings for the alert's account and, on UPDATE/RESOLVED, the ticket's account. */
+  mappings: ReadonlyMap<string, AccountMapping>
+  rules: readonly Rule[]
+  /** The ticket named by alert.correlationId, if any. */
+  ticket: Ticket | null
+  /** The alert's dedup key under the integration's settings. */
+  dedupKey: string
+  /** The open ticket that holds dedupKey, if any (only looked up when de-duplication is on). */
+  dedupTicket: Ticket | null
+  /**
+   * The latest closed ticket of dedupKey, looked up only for an OPEN when de-duplication is on, no
+   * open ticket holds the key and the closed-ticket policy is not `refuse`.
+   */
+  closedDedupTicket?: Ticket | null
+  /** The correlationId a new ticket (or a suppressed OPEN) gets when the vendor sent none. */
+  newCorrelationId: string
+  now: Date
+}
+
+export type Decision =
+  | { kind: 'done'; outcome: Outcome }
+  | {
+      kind: 'create'
+      rule: Rule
+      mapping: AccountMapping
+      /** The vendor's own correlationId, or the new one of the context. */
+      correlationId: string
+      dedupKey: string
+      /** Set when de-duplication is on: the key this ticket holds while open. */
+      dedupOpenKey: string | null
+      /** An open ticket holding the same key whose window has passed: it gives the key up. */
+      retireTicketId: string | null
+      /** The closed ticket this one replaces (closed-ticket policy `new`): its description links it. */
+      replaces: Ticket | null
+    }
+  | { kind: 'append'; row: 'repeat' | 'update'; ticket: Ticket; mapping: AccountMapping }
+  /** Closed-ticket policy `reopen`: the closed ticket goes back to open with the alert as a note. */
+  | { kind: 'reopen'; ticket: Ticket; mapping: AccountMapping; rule: Rule }
+  | { kind: 'close'; ticket: Ticket; mapping: AccountMapping; rule: Rule }

@@ -1,0 +1,13 @@
+// Syncro two-way sync through the service: Syncro cannot push, so the poll (since_updated_at, then the
+// open tickets page by page) hears every change (test/psa/sync-through-service.ts).
+import { syncroService } from './service-fixtures.js'
+import { syncThroughService } from './sync-through-service.js'
+
+syncThroughService({
+  service: syncroService,
+  push: 'none',
+  reads: { pattern: /\/api\/v1\/tickets\/\d+$/, method: 'GET' },
+  // Syncro has no merge: a technician resolves the duplicate with a comment (docs/psa/syncro.md).
+  merges: false,
+  signsBody: false,
+})
