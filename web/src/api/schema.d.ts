@@ -918,7 +918,8 @@ export interface paths {
                                 integrationId: string;
                                 messageId: string;
                                 status: "success" | "suppressed" | "failed";
-                                strategy: "sync" | "webhook";
+                                /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
+                                strategy: "sync" | "webhook" | "psa";
                             }[];
                             /** @description null on the last page */
                             nextCursor: string | null;
@@ -1159,6 +1160,18 @@ export interface paths {
                         "application/json": {
                             data: {
                                 alertsEnabled: boolean;
+                                /** @description docs/decision-table.md#closed-ticket-policy */
+                                closedTickets: {
+                                    /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                                    closeOnlyUntouched: boolean;
+                                    /**
+                                     * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                                     * @enum {unknown}
+                                     */
+                                    policy: "refuse" | "reopen" | "new";
+                                    /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                    reopenWindowMinutes: number;
+                                };
                                 connectedAt: string | null;
                                 createdAt: string;
                                 deduplication: {
@@ -1288,6 +1301,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             alertsEnabled: boolean;
+                            /** @description docs/decision-table.md#closed-ticket-policy */
+                            closedTickets: {
+                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                                closeOnlyUntouched: boolean;
+                                /**
+                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                                 * @enum {unknown}
+                                 */
+                                policy: "refuse" | "reopen" | "new";
+                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                reopenWindowMinutes: number;
+                            };
                             connectedAt: string | null;
                             createdAt: string;
                             deduplication: {
@@ -1405,7 +1430,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication) and the credentials for the vendor's product-groups endpoint */
+        /** Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets) and the credentials for the vendor's product-groups endpoint */
         patch: {
             parameters: {
                 query?: never;
@@ -1419,6 +1444,17 @@ export interface paths {
                 content: {
                     "application/json": {
                         alertsEnabled?: boolean;
+                        closedTickets?: {
+                            /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                            closeOnlyUntouched?: boolean;
+                            /**
+                             * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                             * @enum {unknown}
+                             */
+                            policy?: "refuse" | "reopen" | "new";
+                            /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                            reopenWindowMinutes?: number;
+                        };
                         deduplication?: {
                             enabled?: boolean;
                             keyFields?: ("accountId" | "productGroup" | "alertType" | "title")[];
@@ -1443,6 +1479,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             alertsEnabled: boolean;
+                            /** @description docs/decision-table.md#closed-ticket-policy */
+                            closedTickets: {
+                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                                closeOnlyUntouched: boolean;
+                                /**
+                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                                 * @enum {unknown}
+                                 */
+                                policy: "refuse" | "reopen" | "new";
+                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                reopenWindowMinutes: number;
+                            };
                             connectedAt: string | null;
                             createdAt: string;
                             deduplication: {
@@ -1968,6 +2016,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             alertsEnabled: boolean;
+                            /** @description docs/decision-table.md#closed-ticket-policy */
+                            closedTickets: {
+                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                                closeOnlyUntouched: boolean;
+                                /**
+                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                                 * @enum {unknown}
+                                 */
+                                policy: "refuse" | "reopen" | "new";
+                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                reopenWindowMinutes: number;
+                            };
                             connectedAt: string | null;
                             createdAt: string;
                             deduplication: {
@@ -2163,7 +2223,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {unknown} */
-                            action: "create" | "append" | "close" | "suppress" | "refuse";
+                            action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse";
                             /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
                             error: string | null;
                             /** @description the ticket the alert would be appended to or close, or that its correlationId names */
@@ -4359,6 +4419,18 @@ export interface paths {
                         "application/json": {
                             data: {
                                 alertsEnabled: boolean;
+                                /** @description docs/decision-table.md#closed-ticket-policy */
+                                closedTickets: {
+                                    /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                                    closeOnlyUntouched: boolean;
+                                    /**
+                                     * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                                     * @enum {unknown}
+                                     */
+                                    policy: "refuse" | "reopen" | "new";
+                                    /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                    reopenWindowMinutes: number;
+                                };
                                 connectedAt: string | null;
                                 createdAt: string;
                                 deduplication: {
@@ -4950,6 +5022,202 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/psa/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How your PSA’s changes reach alertbridge (push or poll) and when it was last heard */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string | null;
+                            instructions: string[] | null;
+                            lastHeardAt: string | null;
+                            lastPollAt: string | null;
+                            lastPushAt: string | null;
+                            /**
+                             * @description push: the PSA pushes changes (registered by alertbridge); manual: an administrator sets the push up in the PSA; poll: alertbridge reads tickets back
+                             * @enum {unknown}
+                             */
+                            mechanism: "push" | "manual" | "poll";
+                            pollIntervalMs: number;
+                            /** @description pushes refused (bad signature, wrong secret, stale) */
+                            pushesRefused: number;
+                            pushSecret: string | null;
+                            pushUrl: string | null;
+                            registeredAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/psa/sync/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register the PSA’s push again (after fixing a permission, say); answers at once, it runs in the background */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            queued: boolean;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error of the non-alert APIs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description what went wrong and what to do about it */
+                            detail: string;
+                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
+                            error: string;
+                            /** @enum {string} */
+                            message: "failed";
+                            requestId: string;
+                            /** @description the HTTP status */
+                            statusCode: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6008,14 +6276,19 @@ export interface paths {
                                 accountId: string;
                                 alertType: string;
                                 closedAt: string | null;
+                                closedBy: ("alertbridge" | "psa") | null;
                                 correlationId: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 integrationId: string;
+                                mergedFrom: string | null;
                                 /** @description alerts folded into this ticket */
                                 occurrenceCount: number;
                                 productGroup: string;
+                                /** @description the ticket was deleted in the PSA */
+                                psaDeleted: boolean;
                                 psaKind: string;
+                                psaStatus: string | null;
                                 psaTicketId: string | null;
                                 status: "open" | "closed";
                                 title: string;
@@ -6132,6 +6405,7 @@ export interface paths {
                             accountId: string;
                             alertType: string;
                             closedAt: string | null;
+                            closedBy: ("alertbridge" | "psa") | null;
                             correlationId: string;
                             /** Format: date-time */
                             createdAt: string;
@@ -6150,13 +6424,18 @@ export interface paths {
                                 integrationId: string;
                                 messageId: string;
                                 status: "success" | "suppressed" | "failed";
-                                strategy: "sync" | "webhook";
+                                /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
+                                strategy: "sync" | "webhook" | "psa";
                             }[];
                             integrationId: string;
+                            mergedFrom: string | null;
                             /** @description alerts folded into this ticket */
                             occurrenceCount: number;
                             productGroup: string;
+                            /** @description the ticket was deleted in the PSA */
+                            psaDeleted: boolean;
                             psaKind: string;
+                            psaStatus: string | null;
                             psaTicketId: string | null;
                             /** @description the ticket's page in your PSA's web app, where the PSA has ticket URLs (docs/psa/<kind>.md); null otherwise */
                             psaTicketUrl: string | null;

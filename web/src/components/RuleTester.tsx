@@ -1,5 +1,5 @@
 // The rule tester: build or paste an alert's `data`, and see what the service would do with it now
-// (which rule matches, create / append / close / suppress / refuse, and why). Nothing is changed.
+// (which rule matches, create / append / reopen / close / suppress / refuse, and why). Nothing is changed.
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { Link } from 'react-router'
 import { useAccounts } from '../hooks/accounts'
@@ -10,6 +10,7 @@ import { ErrorNotice, Notice } from './State'
 const actionWords: Record<string, string> = {
   create: 'A new ticket would be created.',
   append: 'The alert would be added to an existing ticket.',
+  reopen: 'The closed ticket would be reopened, with the alert added to it.',
   close: 'The ticket would be closed.',
   suppress: 'The alert would be suppressed: no ticket.',
   refuse: 'The alert would be refused.',

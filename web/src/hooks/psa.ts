@@ -1,12 +1,13 @@
 // The partner's PSA connection, its test, and the look-ups the mapping screens pick from.
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api, unwrap } from '../api/client'
+import { ApiError, api, unwrap } from '../api/client'
 import type { LookupKind, PsaInput } from '../api/types'
 import { best, searchWord } from '../match'
 
 export const psaKeys = {
   all: ['psa'] as const,
   connection: () => [...psaKeys.all, 'connection'] as const,
+  sync: () => [...psaKeys.all, 'sync'] as const,
   lookup: (what: LookupKind, q: LookupQuery) => [...psaKeys.all, 'lookup', what, q] as const,
   agreements: (companyId: string) => [...psaKeys.all, 'agreements', companyId] as const,
 }
@@ -35,6 +36,31 @@ export function useSavePsa() {
 
 export function useTestPsa() {
   return useMutation({ mutationFn: () => unwrap(api.POST('/api/partner/psa/test')) })
+}
+
+/**
+ * How the PSA's changes reach alertbridge (two-way sync). It is set up a moment after the connection is
+ * saved: until then the service answers 404, and this asks again every few seconds.
+ */
+export function usePsaSync() {
+  return useQuery({
+    queryKey: psaKeys.sync(),
+    queryFn: () => unwrap(api.GET('/api/partner/psa/sync')),
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+    refetchInterval: (q) =>
+      q.state.error instanceof ApiError && q.state.error.status === 404 ? 3_000 : 60_000,
+  })
+}
+
+/** Registers the PSA's push again (it runs in the background; the status is read again shortly). */
+export function useRegisterPsaSync() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/partner/psa/sync/register')),
+    onSuccess: () => {
+      setTimeout(() => void client.invalidateQueries({ queryKey: psaKeys.sync() }), 1_500)
+    },
+  })
 }
 
 export function usePsaLookup(what: LookupKind, q: LookupQuery, enabled = true) {

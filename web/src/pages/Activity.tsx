@@ -105,10 +105,19 @@ export function Activity() {
                       <td data-label="When">
                         <Time iso={e.createdAt} />
                       </td>
-                      <td data-label="Event">{e.event}</td>
+                      <td data-label="Event">
+                        {e.strategy === 'psa' && (
+                          <>
+                            <span className="badge psa" title="A change made in the PSA">
+                              PSA
+                            </span>{' '}
+                          </>
+                        )}
+                        {e.event}
+                      </td>
                       <td data-label="Outcome">
                         <Badge kind={e.status}>{e.status}</Badge>{' '}
-                        <span className="small">HTTP {e.httpStatus}</span>
+                        {e.strategy !== 'psa' && <span className="small">HTTP {e.httpStatus}</span>}
                       </td>
                       <td data-label="Detail">{e.detail ?? '—'}</td>
                       <td data-label="Ticket">

@@ -1,5 +1,6 @@
-// The integration's switches: alerting, ticket creation, self-healing, and de-duplication (which
-// fields make two alerts the same incident, and for how long).
+// The integration's switches: alerting, ticket creation, self-healing, de-duplication (which
+// fields make two alerts the same incident, and for how long), and what happens to closed tickets
+// (an update to one: refused, reopened within a window, or a new ticket; closing only untouched ones).
 import { type FormEvent, useState } from 'react'
 import { useParams } from 'react-router'
 import type { Integration } from '../api/types'
@@ -35,9 +36,44 @@ const switches = [
   },
 ] as const
 
-function SettingsForm({ integration }: { integration: Integration }) {
+type Policy = Integration['closedTickets']['policy']
+const maxHours = 525600 / 60
+
+/** Hours as typed from minutes as stored: 1440 → "24", 90 → "1.5". */
+const hoursOf = (minutes: number) => String(Math.round((minutes / 60) * 100) / 100)
+
+function policies(hours: string): { id: Policy; label: string; hint: string }[] {
+  const n = Number(hours)
+  const within =
+    hours.trim() && Number.isFinite(n) && n > 0 ? `${hours.trim()} hour${n === 1 ? '' : 's'}` : 'N hours'
+  return [
+    {
+      id: 'refuse',
+      label: 'Refuse',
+      hint: 'The vendor is told the ticket is closed; nothing changes in the PSA.',
+    },
+    {
+      id: 'reopen',
+      label: 'Reopen the ticket',
+      hint: `Within ${within} of closing, the ticket is reopened with the alert as a note; older ones get a new ticket.`,
+    },
+    {
+      id: 'new',
+      label: 'Open a new ticket that links the closed one',
+      hint: 'The closed ticket stays closed; the new one names it.',
+    },
+  ]
+}
+
+function SettingsForm({
+  integration,
+  update,
+}: {
+  integration: Integration
+  /** The parent's: the form is drawn afresh from what was saved, and "Saved." outlives that. */
+  update: ReturnType<typeof useUpdateIntegration>
+}) {
   const canEdit = useCanEdit()
-  const update = useUpdateIntegration(integration.integrationId)
   const [flags, setFlags] = useState({
     alertsEnabled: integration.alertsEnabled,
     ticketCreation: integration.ticketCreation,
@@ -48,6 +84,9 @@ function SettingsForm({ integration }: { integration: Integration }) {
   const [windowMinutes, setWindowMinutes] = useState(
     integration.deduplication.windowMinutes?.toString() ?? '',
   )
+  const [policy, setPolicy] = useState<Policy>(integration.closedTickets.policy)
+  const [reopenHours, setReopenHours] = useState(hoursOf(integration.closedTickets.reopenWindowMinutes))
+  const [untouched, setUntouched] = useState(integration.closedTickets.closeOnlyUntouched)
   const [problem, setProblem] = useState<string | null>(null)
 
   const submit = (e: FormEvent) => {
@@ -57,6 +96,11 @@ function SettingsForm({ integration }: { integration: Integration }) {
       return setProblem('The window is a whole number of minutes from 1 to 525600, or empty for no limit.')
     if (dedup && fields.length === 0)
       return setProblem('Tick at least one field that makes two alerts the same.')
+    const reopenMinutes = Math.round(Number(reopenHours) * 60)
+    if (policy === 'reopen' && (!reopenHours.trim() || !(reopenMinutes >= 1 && reopenMinutes <= 525600)))
+      return setProblem(
+        `Reopen tickets closed within 1 minute to ${maxHours} hours: enter a number of hours.`,
+      )
     setProblem(null)
     update.mutate({
       ...flags,
@@ -64,6 +108,11 @@ function SettingsForm({ integration }: { integration: Integration }) {
         enabled: dedup,
         ...(fields.length ? { keyFields: fields } : {}),
         windowMinutes: minutes,
+      },
+      closedTickets: {
+        policy,
+        closeOnlyUntouched: untouched,
+        ...(policy === 'reopen' ? { reopenWindowMinutes: reopenMinutes } : {}),
       },
     })
   }
@@ -130,6 +179,62 @@ function SettingsForm({ integration }: { integration: Integration }) {
           </p>
         </div>
       </fieldset>
+      <fieldset disabled={!canEdit}>
+        <legend>Closed tickets</legend>
+        <fieldset disabled={!canEdit}>
+          <legend>When an alert updates a ticket that is already closed</legend>
+          {policies(reopenHours).map((p) => (
+            <div key={p.id} className="field inline">
+              <input
+                id={`policy-${p.id}`}
+                type="radio"
+                name="closed-policy"
+                value={p.id}
+                checked={policy === p.id}
+                aria-describedby={`policy-${p.id}-hint`}
+                onChange={() => setPolicy(p.id)}
+              />
+              <label htmlFor={`policy-${p.id}`}>{p.label}</label>
+              <span className="hint" id={`policy-${p.id}-hint`}>
+                {p.hint}
+              </span>
+            </div>
+          ))}
+        </fieldset>
+        {policy === 'reopen' && (
+          <div className="field narrow">
+            <label htmlFor="reopen-hours">Reopen window in hours</label>
+            <input
+              id="reopen-hours"
+              type="number"
+              inputMode="decimal"
+              min={0.1}
+              max={maxHours}
+              step="any"
+              value={reopenHours}
+              aria-describedby="reopen-hours-hint"
+              onChange={(e) => setReopenHours(e.target.value)}
+            />
+            <p className="hint" id="reopen-hours-hint">
+              A ticket closed longer ago than this is not reopened: a new ticket links it instead.
+            </p>
+          </div>
+        )}
+        <div className="field inline">
+          <input
+            id="close-untouched"
+            type="checkbox"
+            checked={untouched}
+            aria-describedby="close-untouched-hint"
+            onChange={(e) => setUntouched(e.target.checked)}
+          />
+          <label htmlFor="close-untouched">Only close tickets nobody has worked</label>
+          <span className="hint" id="close-untouched-hint">
+            When the vendor's alert is resolved, a ticket a technician has already worked on stays open, with
+            a note saying the alert was resolved.
+          </span>
+        </div>
+      </fieldset>
       {problem && <Notice kind="error">{problem}</Notice>}
       {update.error && <ErrorNotice error={update.error} />}
       {update.isSuccess && <Notice kind="ok">Saved.</Notice>}
@@ -145,6 +250,7 @@ function SettingsForm({ integration }: { integration: Integration }) {
 export function IntegrationSettings() {
   const { id = '' } = useParams()
   const integration = useIntegration(id)
+  const update = useUpdateIntegration(id)
   return (
     <Page title="Integration settings">
       <QueryView query={integration} what="Loading the integration">
@@ -152,7 +258,7 @@ export function IntegrationSettings() {
           <>
             <IntegrationHeader integration={i} current="Settings" />
             <div className="panel">
-              <SettingsForm key={i.updatedAt} integration={i} />
+              <SettingsForm key={i.updatedAt} integration={i} update={update} />
             </div>
           </>
         )}

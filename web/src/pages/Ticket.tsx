@@ -1,5 +1,6 @@
 // One ticket: its PSA ticket (a link into the PSA where the PSA has ticket URLs) and the timeline
-// of everything that happened to it, failures in red with the PSA's or the service's explanation.
+// of everything that happened to it, failures in red with the PSA's or the service's explanation, and
+// what technicians did in the PSA (closed, reopened, merged or deleted it: two-way sync) marked as such.
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { AuditEvent, TicketWithHistory } from '../api/types'
 import { Badge } from '../components/Badge'
@@ -20,14 +21,34 @@ function PsaTicket({ t }: { t: TicketWithHistory }) {
   )
 }
 
+/** Who closed it, or what became of it in the PSA, in words. */
+function closedHow(t: TicketWithHistory): string | null {
+  if (t.psaDeleted) return 'Deleted in the PSA'
+  if (t.status !== 'closed') return null
+  if (t.closedBy === 'psa') return `Closed in the PSA${t.psaStatus ? ` (status '${t.psaStatus}')` : ''}`
+  if (t.closedBy === 'alertbridge') return "Closed by the vendor's alert"
+  return null
+}
+
 function EventItem({ e }: { e: AuditEvent }) {
+  const fromPsa = e.strategy === 'psa'
   return (
-    <li className={e.status}>
+    <li className={fromPsa && e.status === 'success' ? 'psa' : e.status}>
       <div>
+        {fromPsa && (
+          <>
+            <span className="badge psa" title="A change made in the PSA">
+              PSA
+            </span>{' '}
+          </>
+        )}
         <span className="what">{e.event}</span>{' '}
         <Badge kind={e.status}>{e.status === 'failed' ? 'failed' : e.status}</Badge>{' '}
         <span className="small">
-          <Time iso={e.createdAt} /> · {e.incidentStatus ?? '—'} · HTTP {e.httpStatus} · {e.strategy}
+          <Time iso={e.createdAt} /> ·{' '}
+          {fromPsa
+            ? 'changed in the PSA'
+            : `${e.incidentStatus ?? '—'} · HTTP ${e.httpStatus} · ${e.strategy}`}
         </span>
       </div>
       {e.detail && <p className="detail">{e.detail}</p>}
@@ -53,9 +74,16 @@ export function TicketPage() {
               <h2>{t.title}</h2>
               <dl className="facts">
                 <dt>Status</dt>
-                <dd>
+                <dd data-testid="ticket-status">
                   <Badge kind={t.status}>{t.status}</Badge>
+                  {closedHow(t) && <> {closedHow(t)}</>}
                 </dd>
+                {t.mergedFrom && (
+                  <>
+                    <dt>Merged</dt>
+                    <dd>Merged from ticket {t.mergedFrom} in the PSA</dd>
+                  </>
+                )}
                 <dt>PSA ticket</dt>
                 <dd>
                   <PsaTicket t={t} /> <span className="small muted">({t.psaKind})</span>

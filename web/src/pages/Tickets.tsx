@@ -158,6 +158,12 @@ export function Tickets() {
                       </td>
                       <td data-label="Status">
                         <Badge kind={t.status}>{t.status}</Badge>
+                        {t.psaDeleted ? (
+                          <div className="small muted">deleted in the PSA</div>
+                        ) : (
+                          t.status === 'closed' &&
+                          t.closedBy === 'psa' && <div className="small muted">in the PSA</div>
+                        )}
                       </td>
                       <td data-label="Account">{t.accountId}</td>
                       <td data-label="Group / type">

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useState } from 'react'
 import type { PsaInput, PsaView } from '../../api/types'
 import { LookupSelect } from '../../components/LookupSelect'
 import { ErrorNotice, Notice, QueryView } from '../../components/State'
+import { SyncPanel } from '../../components/SyncPanel'
 import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
 import { defaultFields, psaKinds } from './psaKinds'
@@ -184,6 +185,7 @@ export function ConnectStep() {
           </Notice>
         )}
       </div>
+      {psa.data && <SyncPanel />}
     </section>
   )
 }

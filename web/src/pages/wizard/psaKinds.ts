@@ -121,3 +121,10 @@ export const defaultFields = [
   { name: 'status', label: 'New ticket status', list: 'statuses' },
   { name: 'closedStatus', label: 'Closed status', list: 'statuses' },
 ] as const satisfies readonly { name: string; label: string; list: LookupKind }[]
+
+/** The PSA's name in a sentence: "ConnectWise PSA", "the sandbox". */
+export function psaName(kind: string | undefined): string {
+  if (!kind) return 'your PSA'
+  if (kind === 'sandbox') return 'the sandbox'
+  return psaKinds.find((k) => k.kind === kind)?.label ?? kind
+}
