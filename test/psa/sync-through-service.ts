@@ -19,8 +19,8 @@ export type SyncSim = StartedSim<unknown> & { technician: Technician; pushes: Pu
 export interface SyncServiceFixture<T extends SyncSim> {
   service: ServiceFixture<T>
   /** How pushes reach the service: registered through the PSA's API, set up by an administrator
-   * (`setUpByHand`, as the portal's steps say), or none (the poll alone). */
-  push: 'registered' | 'manual' | 'none'
+   * (`setUpByHand`, as the portal's steps say), or poll (none: the poll alone). */
+  push: 'registered' | 'manual' | 'poll'
   setUpByHand?(sim: T, url: string, secret: string): Promise<void>
   /** The simulator's calls that read tickets back (the burst counts them). */
   reads: { pattern: RegExp; method?: string }
@@ -77,7 +77,7 @@ export function syncThroughService<T extends SyncSim>(
 ): void {
   const { service } = f
   for (const backend of on) {
-    const withPush = f.push !== 'none'
+    const withPush = f.push !== 'poll'
     describe(`${service.name} two-way sync through the service (${backend})`, () => {
       const c = newCtx<T>()
       before(async () => {
@@ -194,6 +194,13 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
     ])
     const status = await s.partner('GET', '/api/partner/psa/sync')
     assert.ok(status.body.lastHeardAt, 'the portal shows when the PSA was last heard')
+    // The connection test says it too.
+    const tested = await s.partner('POST', '/api/partner/psa/test')
+    assert.equal(tested.body.ok, true, tested.text)
+    assert.deepEqual(tested.body.sync, {
+      mechanism: f.push === 'registered' ? 'push' : f.push,
+      lastHeardAt: status.body.lastHeardAt,
+    })
   })
 
   test('deleted in the PSA → closed and marked deleted; policy `new`: an UPDATE opens a new ticket that links it', async () => {

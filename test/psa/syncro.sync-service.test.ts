@@ -5,7 +5,7 @@ import { syncThroughService } from './sync-through-service.js'
 
 syncThroughService({
   service: syncroService,
-  push: 'none',
+  push: 'poll',
   reads: { pattern: /\/api\/v1\/tickets\/\d+$/, method: 'GET' },
   // Syncro has no merge: a technician resolves the duplicate with a comment (docs/psa/syncro.md).
   merges: false,

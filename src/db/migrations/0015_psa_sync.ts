@@ -1,7 +1,8 @@
 // Two-way sync (docs/psa/sync.md) and the closed-ticket policies (docs/decision-table.md#closed-ticket-policy).
 // A ticket remembers who closed it (alertbridge or the PSA), the PSA's status name as last read, when
 // the PSA deleted it, the PSA ticket it was merged away from, when the poll last read it, and the
-// ticket a `new` policy replaced. An integration gains its closed-ticket policy. Each partner's PSA
+// ticket a `new` policy replaced, and until when sync leaves it to an alert whose close or reopen is
+// being retried after a lost answer. An integration gains its closed-ticket policy. Each partner's PSA
 // connection gets one psa_sync row: the digest of its push URL's token, the push's secret (sealed),
 // how it is heard (push or poll) and when it last was; pushed ticket ids wait in psa_sync_pending.
 import type { Kysely } from 'kysely'
@@ -15,6 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'merged_from',
     'psa_checked_at',
     'replaces_ticket_id',
+    'sync_hold_until',
   ])
     await s.alterTable('tickets').addColumn(column, 'text').execute()
   // The poll's next page: a partner's open tickets, least recently read first.

@@ -5,6 +5,7 @@ import type { Store } from '../../db/store.js'
 import type { AuthHooks } from '../../http/auth.js'
 import type { PsaRegistry } from '../../psa/registry.js'
 import type { SandboxStore } from '../../psa/sandbox/store.js'
+import type { PsaSync } from '../../sync/service.js'
 import type { CredentialRotation } from '../../tenants/credentials.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
 import type { PortalSessions } from '../portal-sessions.js'
@@ -24,6 +25,8 @@ export interface PartnerRoutesDeps {
   psa: PsaRegistry
   sandbox: SandboxStore
   psaConnections: PsaConnections
+  /** Two-way sync: how the PSA is heard (docs/psa/sync.md). */
+  psaSync: PsaSync
   portalUsers: PortalUsers
   portalSessions: PortalSessions
   /** The catalogue each integration may use (the dry run decides as an alert would). */

@@ -6,7 +6,6 @@ import type { App } from '../../http/app-types.js'
 import { partnerPrincipal } from '../../http/auth.js'
 import { notFound } from '../../http/errors.js'
 import { failures, Nullable } from '../../http/schemas.js'
-import type { PsaSync } from '../../sync/service.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
 const Time = Nullable(Type.String({ format: 'date-time' }))
@@ -30,7 +29,7 @@ export const SyncStatusView = Type.Object({
   pollIntervalMs: Type.Integer(),
 })
 
-export function registerPartnerPsaSync(app: App, s: PartnerRoutesDeps & { psaSync: PsaSync }): void {
+export function registerPartnerPsaSync(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

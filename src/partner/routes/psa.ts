@@ -28,6 +28,15 @@ const Line = Type.Object({
 const TestResult = Type.Object({
   ok: Type.Boolean(),
   detail: Type.String({ description: 'what was checked, or in one sentence what is wrong' }),
+  sync: Type.Optional(
+    Type.Object(
+      {
+        mechanism: Type.Enum(['push', 'manual', 'poll']),
+        lastHeardAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      },
+      { description: 'how the PSA’s changes reach alertbridge and when it was last heard (GET …/psa/sync)' },
+    ),
+  ),
 })
 
 const SavedPsa = Type.Object(
@@ -93,7 +102,11 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
     async (request) => {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
-      return s.psaConnections.test(partner.id, partner.psa)
+      const [test, sync] = await Promise.all([
+        s.psaConnections.test(partner.id, partner.psa),
+        s.psaSync.status(partner.id),
+      ])
+      return sync ? { ...test, sync: { mechanism: sync.mechanism, lastHeardAt: sync.lastHeardAt } } : test
     },
   )
 

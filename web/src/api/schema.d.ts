@@ -5253,6 +5253,12 @@ export interface paths {
                             /** @description what was checked, or in one sentence what is wrong */
                             detail: string;
                             ok: boolean;
+                            /** @description how the PSA’s changes reach alertbridge and when it was last heard (GET …/psa/sync) */
+                            sync?: {
+                                lastHeardAt: string | null;
+                                /** @enum {unknown} */
+                                mechanism: "push" | "manual" | "poll";
+                            };
                         };
                     };
                 };
