@@ -182,17 +182,8 @@ export function buildServices(deps: {
   const webhookHttp = outbound('alertbridge-webhooks/1')
   const webhookSender = new WebhookSender({ store, writes, http: webhookHttp, clock, log, scheduleSeconds })
   const { psaTimeoutMs } = config
-  const executor = alertExecutor({
-    store,
-    writes,
-    clock,
-    log,
-    catalogues,
-    psa,
-    psaTimeoutMs,
-    lifecycle,
-    outbox,
-  })
+  const executorParts = { store, writes, clock, log, catalogues, psa, psaTimeoutMs, lifecycle, outbox }
+  const executor = alertExecutor(executorParts)
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
   // that could not be published); on the embedded database until this process changes it.
   const acceptReads = new CachedReads(store, 1000, redis ? 1000 : 0)
