@@ -1,8 +1,9 @@
 // Two-way sync and closed tickets in headless Chromium: the closed-ticket policy is set on the
 // integration's settings and saved; the PSA connection screen shows how the sandbox is heard (it cannot
 // push: alertbridge checks its open tickets); a ticket a technician closes in the sandbox PSA reads
-// "Closed in the PSA" with the PSA's event in its timeline. Screenshots of the sync panel and the
-// closed-tickets settings go to docs/screenshots/.
+// "Closed in the PSA" with the PSA's event in its timeline; a HaloPSA partner's admin gets the webhook
+// steps an administrator follows in Halo, with the address and password. Screenshots of the sync panel,
+// HaloPSA's steps and the closed-tickets settings go to docs/screenshots/.
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
@@ -11,6 +12,9 @@ import type { Browser, Locator } from 'playwright-core'
 import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../helpers/browser.js'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { startService, type TestService } from '../helpers/service.js'
+import { startHaloPsaSim } from '../sims/halopsa/server.js'
+
+const haloCredentials = { clientId: 'svc-client', clientSecret: 'svc-secret', tenant: 'acme' }
 
 const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
 
@@ -32,7 +36,8 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
   let viewer: { email: string; password: string }
   before(async () => {
     browser = await launchBrowser()
-    svc = await startService({ env: { PSA_POLL_INTERVAL_MS: '300' } })
+    // The HaloPSA simulator is on loopback, a private address.
+    svc = await startService({ env: { PSA_POLL_INTERVAL_MS: '300', ALLOW_PRIVATE_NETWORK: 'true' } })
     s = await setupIntegration(svc)
     admin = await portalUser(svc, s.partnerId, 'admin', 'dana.dispatch@msp.example')
     viewer = await portalUser(svc, s.partnerId, 'viewer')
@@ -156,6 +161,58 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
       assert.deepEqual(other.problems, [])
     } finally {
       await other.close()
+    }
+  })
+
+  test('HaloPSA: an admin gets the webhook steps with its address and password; a viewer not the password', async () => {
+    const sim = await startHaloPsaSim(haloCredentials)
+    try {
+      const halo = await setupIntegration(svc, {
+        partnerName: 'Fabrikam IT',
+        psa: { kind: 'halopsa', baseUrl: sim.url, ...haloCredentials },
+        psaCompanyId: '12',
+        rule: { productGroup: 'Endpoint Security', ticket: { board: 'Security Operations' } },
+      })
+      const status = await until('the push registration', async () => {
+        const r = await halo.partner('GET', '/api/partner/psa/sync')
+        return r.status === 200 && r.body.mechanism === 'manual' ? r.body : null
+      })
+      const haloAdmin = await portalUser(svc, halo.partnerId, 'admin', 'sam.service@fabrikam.example')
+      const haloViewer = await portalUser(svc, halo.partnerId, 'viewer')
+      const { page, problems, close } = await openPortal(browser, svc, { width: 1280, height: 900 })
+      try {
+        await signIn(page, haloAdmin, `/integrations/${halo.integrationId}/setup/connect`)
+        const panel = page.getByRole('region', { name: 'Two-way sync' })
+        await panel.getByText('An administrator sets up the webhook in HaloPSA:').waitFor()
+        assert.equal(
+          await panel.getByRole('textbox', { name: 'Webhook address' }).inputValue(),
+          status.pushUrl,
+        )
+        assert.equal(
+          await panel.getByRole('textbox', { name: 'Webhook password' }).inputValue(),
+          status.pushSecret,
+        )
+        await panel.getByRole('button', { name: 'Copy the webhook address' }).waitFor()
+        await shoot(panel, 'sync-halopsa-manual')
+        assert.deepEqual(problems, [])
+      } finally {
+        await close()
+      }
+      const other = await openPortal(browser, svc)
+      try {
+        await signIn(other.page, haloViewer, `/integrations/${halo.integrationId}/setup/connect`)
+        const panel = other.page.getByRole('region', { name: 'Two-way sync' })
+        await panel.getByText('Only an administrator can see the webhook password.').waitFor()
+        assert.equal(await panel.getByRole('textbox', { name: 'Webhook password' }).count(), 0)
+        assert.equal(
+          await panel.getByRole('textbox', { name: 'Webhook address' }).inputValue(),
+          status.pushUrl,
+        )
+      } finally {
+        await other.close()
+      }
+    } finally {
+      await sim.close()
     }
   })
 })
