@@ -85,3 +85,13 @@ export interface PsaSyncOperations {
    */
   changedSince?(since: string, call: PsaCall): Promise<PsaResult<{ ticketIds: string[] }>>
 }
+
+/** The read of a ticket the PSA no longer has (a 404, or an id none of its tickets can have). */
+export const deletedRead = (ticketId: string): PsaTicketRead => ({
+  ticketId,
+  state: 'deleted',
+  statusName: null,
+  mergedInto: null,
+  worked: false,
+  changedBy: null,
+})

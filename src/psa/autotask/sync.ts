@@ -7,7 +7,7 @@ import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { byIdOrName } from '../core/names.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import type { AutotaskClient } from './client.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, defaultOf, entries, newStatus } from './plan.js'
@@ -78,15 +78,7 @@ export class AutotaskSync {
   async readTickets(ids: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     const { client } = this
     const numeric = [...new Set(ids.filter((id) => /^\d+$/.test(id)).map(Number))]
-    const none = (ticketId: string): PsaTicketRead => ({
-      ticketId,
-      state: 'deleted',
-      statusName: null,
-      mergedInto: null,
-      worked: false,
-      changedBy: null,
-    })
-    if (numeric.length === 0) return ok(ids.map(none))
+    if (numeric.length === 0) return ok(ids.map((id) => deletedRead(id)))
     const self = await this.ownResource(call)
     if (!self.ok) return self
     const fields = await client.picklists('Tickets', call)
@@ -158,7 +150,7 @@ export class AutotaskSync {
     return ok(
       ids.map((ticketId): PsaTicketRead => {
         const t = /^\d+$/.test(ticketId) ? rows.get(Number(ticketId)) : undefined
-        if (!t) return none(ticketId)
+        if (!t) return deletedRead(ticketId)
         const status = String(t.status ?? '')
         const closed =
           status === complete ||

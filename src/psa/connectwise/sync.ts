@@ -7,7 +7,7 @@
 import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import type { ConnectWiseClient } from './client.js'
 import { type ConnectWiseLists, type CwStatus, type Ref, statusEntity } from './lists.js'
 import { appendNote } from './notes.js'
@@ -62,14 +62,7 @@ export async function readTickets(
     }
     if (!t) {
       // A 404, or an id no ConnectWise ticket can have.
-      reads.push({
-        ticketId: id,
-        state: 'deleted',
-        statusName: null,
-        mergedInto: null,
-        worked: false,
-        changedBy: null,
-      })
+      reads.push(deletedRead(id))
       continue
     }
     const read = readOf(id, t)

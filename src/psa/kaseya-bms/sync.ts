@@ -10,7 +10,7 @@
 // complete writes (notes.ts), so a retry with the marker writes nothing twice.
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import type { KaseyaBmsClient } from './client.js'
 import { type Completion, completedDateOf } from './completion.js'
 import type { BmsStatus, Lists } from './lists.js'
@@ -37,15 +37,6 @@ const together = 4
 
 const refused = <T>(message: string): PsaResult<T> => fail({ kind: 'rejected', retryable: false, message })
 const isId = (id: string) => /^\d+$/.test(id)
-
-const deleted = (ticketId: string): PsaTicketRead => ({
-  ticketId,
-  state: 'deleted',
-  statusName: null,
-  mergedInto: null,
-  worked: false,
-  changedBy: null,
-})
 
 export async function readTickets(
   c: SyncConnection,
@@ -80,16 +71,16 @@ async function readOne(
   call: PsaCall,
 ): Promise<PsaResult<PsaTicketRead>> {
   const got = await c.client.api('GET', `/servicedesk/tickets/${ticketId}`, call)
-  if (!got.ok) return got.failure.kind === 'not-found' ? ok(deleted(ticketId)) : got
+  if (!got.ok) return got.failure.kind === 'not-found' ? ok(deletedRead(ticketId)) : got
   const ticket = got.value.result
-  if (!ticket || typeof ticket !== 'object') return ok(deleted(ticketId))
+  if (!ticket || typeof ticket !== 'object') return ok(deletedRead(ticketId))
   c.completion.learn(ticket, statuses)
   const status = statuses.find((s) => s.id === str(ticket, 'statusId'))
   const closed =
     completedDateOf(ticket) !== null || (status ? c.completion.of(status, statuses) === true : false)
   const acts = await c.client.all(`/servicedesk/tickets/${ticketId}/activities`, call, {}, activityPages)
   // Deleted between the two reads.
-  if (!acts.ok) return acts.failure.kind === 'not-found' ? ok(deleted(ticketId)) : acts
+  if (!acts.ok) return acts.failure.kind === 'not-found' ? ok(deletedRead(ticketId)) : acts
   // Without userinfo's id, the ticket's creator is alertbridge (it created the ticket).
   const mine = me.id ?? num(ticket, 'createdBy')
   let mergedInto: string | null = null

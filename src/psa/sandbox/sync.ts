@@ -6,7 +6,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../../clock.js'
 import { fail, type NoteCall, ok, type PsaResult } from '../adapter.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import type { SandboxStore } from './store.js'
 
 export class SandboxSync {
@@ -30,14 +30,7 @@ export class SandboxSync {
               worked: t.closedAt === null && t.status !== 'New',
               changedBy: null,
             }
-          : {
-              ticketId,
-              state: 'deleted',
-              statusName: null,
-              mergedInto: null,
-              worked: false,
-              changedBy: null,
-            },
+          : deletedRead(ticketId),
       )
     }
     return ok(reads)

@@ -18,7 +18,7 @@ import {
   type PsaResult,
 } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import { itemOf, type SyncroClient } from './client.js'
 import { hasComment, isClosed, ourTech, refLine, type SyncroComment, type SyncroTicket } from './tickets.js'
 
@@ -120,14 +120,7 @@ export class SyncroSync {
     const got = await this.s.client.api('GET', `/tickets/${encodeURIComponent(ticketId)}`, call)
     if (!got.ok) {
       if (got.failure.kind !== 'not-found') return got
-      return ok({
-        ticketId,
-        state: 'deleted',
-        statusName: null,
-        mergedInto: null,
-        worked: false,
-        changedBy: null,
-      })
+      return ok(deletedRead(ticketId))
     }
     const t = itemOf<SyncroTicket>(got.value.body, 'ticket')
     if (!t) return fail(rejected(`Syncro answered no ticket for ${ticketId}`))
