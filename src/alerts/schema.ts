@@ -16,7 +16,9 @@ export const limits = {
 } as const
 
 const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description })
-const FreeText = (description: string) => Type.String({ minLength: 1, description })
+/** Free text must say something: a title of only whitespace is refused (the pattern the error handler
+ * names as "must not be empty or only whitespace"). */
+const FreeText = (description: string) => Type.String({ minLength: 1, pattern: '\\S', description })
 
 export const CorrelationId = Type.String({
   pattern: `^[A-Za-z0-9._:@+=~-]{1,${limits.correlationId}}$`,

@@ -44,11 +44,14 @@ export const defaultFailure: FailureRenderer = (f) => ({
   requestId: f.requestId,
 })
 
+/** The pattern of free text that must say something (FreeText in src/alerts/schema.ts). */
+const notBlank = '\\S'
+
 interface ValidationIssue {
   keyword?: string
   schemaPath?: string
   instancePath?: string
-  params?: { format?: unknown; additionalProperties?: unknown }
+  params?: { format?: unknown; additionalProperties?: unknown; allowedValues?: unknown; pattern?: unknown }
   message?: string
 }
 
@@ -66,6 +69,13 @@ function describeIssues(where: string, issues: ValidationIssue[]): string[] {
       return [
         `${field} must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z, with seconds from 00 to 59`,
       ]
+    }
+    // An enum's values are few and known: naming them saves the caller a trip to the documentation.
+    if (v.keyword === 'enum' && Array.isArray(v.params?.allowedValues)) {
+      return [`${field} must be one of ${v.params.allowedValues.map((a) => JSON.stringify(a)).join(', ')}`]
+    }
+    if (v.keyword === 'pattern' && v.params?.pattern === notBlank) {
+      return [`${field} must not be empty or only whitespace`]
     }
     return [`${field} ${v.message ?? 'is invalid'}`]
   })

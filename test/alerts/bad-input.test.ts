@@ -53,13 +53,23 @@ for (const backend of backends()) {
         400,
         'VALIDATION_FAILED',
       )
-      assert.match(res.body.detail, /incidentStatus/)
+      // An enum names its values.
+      assert.match(res.body.detail, /incidentStatus must be one of "OPEN", "UPDATE", "RESOLVED"/)
       await refused(
         () => svc.request('POST', path, { body: { ...s.body(), data: 'not an object' } }),
         400,
         'VALIDATION_FAILED',
       )
       await refused(() => svc.request('POST', path, { raw: '[1,2,3]' }), 400, 'VALIDATION_FAILED')
+    })
+
+    test('a title of only whitespace is refused, saying so', async () => {
+      const res = await refused(
+        () => svc.request('POST', path, { body: s.body({ title: ' \t\n ' }) }),
+        400,
+        'VALIDATION_FAILED',
+      )
+      assert.match(res.body.detail, /title must not be empty or only whitespace/)
     })
 
     test('missing fields are named', async () => {
