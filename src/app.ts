@@ -164,6 +164,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     },
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
+  // The document itself where generators and people look for it first (also at /docs/json).
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   // Where PSAs push to when PUBLIC_URL is not set: the address the service listens on.
   app.addHook('onListen', async () => {

@@ -54,6 +54,17 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(problems, [])
   })
 
+  test('the document is served at /openapi.json too, the same as /docs/json', async () => {
+    const [served, docs] = await Promise.all([
+      svc.request('GET', '/openapi.json'),
+      svc.request('GET', '/docs/json'),
+    ])
+    assert.equal(served.status, 200)
+    assert.match(served.headers.get('content-type') ?? '', /application\/json/)
+    assert.equal(served.body.openapi, '3.1.0')
+    assert.deepEqual(Object.keys(served.body.paths), Object.keys(docs.body.paths))
+  })
+
   test('the vendor API, token and billing calls are documented', () => {
     for (const [path, method] of [
       ['/api/oem-api/integration/list', 'get'],
