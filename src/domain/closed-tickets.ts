@@ -14,6 +14,8 @@ export function closedTicketPolicy(
   ticket: Ticket,
   rule: Rule,
   mapping: AccountMapping,
+  /** The open ticket that gives the de-duplication key up to a new ticket (decide.ts), if any. */
+  retireTicketId: string | null,
 ): Extract<Decision, { kind: 'reopen' | 'create' }> | null {
   const { policy, reopenWindowMinutes } = ctx.integration.closedTickets
   if (policy === 'refuse') return null
@@ -33,7 +35,7 @@ export function closedTicketPolicy(
     dedupKey: ctx.dedupKey,
     // A follow-up's key is not looked up (no open holder is known), so it holds none.
     dedupOpenKey: opening ? ctx.dedupKey : null,
-    retireTicketId: null,
+    retireTicketId,
     replaces: ticket,
   }
 }

@@ -115,10 +115,11 @@ function decideOpen(ctx: DecisionContext): Decision {
       mapping: ctx.mappings.get(holder.accountId) ?? mapping,
     }
   }
+  // An open ticket holding the key whose window has passed gives the key up to a new ticket.
+  const retireTicketId = holder && holder.status !== 'closed' ? holder.id : null
   if (ticket) {
-    const onClosed = closedTicketPolicy(ctx, ticket, rule, mapping)
-    const retire = holder && holder.status !== 'closed' ? holder.id : null
-    if (onClosed) return onClosed.kind === 'reopen' ? onClosed : { ...onClosed, retireTicketId: retire }
+    const onClosed = closedTicketPolicy(ctx, ticket, rule, mapping, retireTicketId)
+    if (onClosed) return onClosed
     return done(
       rejected(
         'reopen-refused',
@@ -133,10 +134,9 @@ function decideOpen(ctx: DecisionContext): Decision {
   // A de-duplicated OPEN whose ticket is closed: the closed-ticket policy says whether it reopens
   // that ticket or opens a new one that links it.
   const closedHolder = ctx.closedDedupTicket ?? null
-  const retireTicketId = holder && holder.status !== 'closed' ? holder.id : null
   if (closedHolder && withinWindow(closedHolder.lastOccurrenceAt, dedup.windowMinutes, ctx.now)) {
-    const onClosed = closedTicketPolicy(ctx, closedHolder, rule, mapping)
-    if (onClosed) return onClosed.kind === 'reopen' ? onClosed : { ...onClosed, retireTicketId }
+    const onClosed = closedTicketPolicy(ctx, closedHolder, rule, mapping, retireTicketId)
+    if (onClosed) return onClosed
   }
 
   // create.
@@ -221,7 +221,8 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   if (alert.incidentStatus === 'UPDATE') {
     // update, update-closed.
     if (ticket.status === 'closed') {
-      const onClosed = closedTicketPolicy(ctx, ticket, rule, mapping)
+      // A follow-up's key is not looked up (no open holder is known), so a new ticket retires none.
+      const onClosed = closedTicketPolicy(ctx, ticket, rule, mapping, null)
       if (onClosed) return onClosed
       return done(
         rejected(

@@ -39,7 +39,8 @@ export class SyncApplier {
         ours.map((t) => t.id),
         now,
       )
-      await tx.psaSync.heard(partnerId, via, now)
+      // A push was heard when it arrived (service.ts); a poll is heard when the PSA answers its read.
+      if (via === 'poll') await tx.psaSync.heard(partnerId, 'poll', now)
       let count = 0
       const vendors = new Map<string, string | null>()
       for (const t of ours) {

@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { PsaFailure } from '../psa/adapter.js'
-import { defineJob, jobKind } from '../queue/jobs.js'
+import { defineJob, type JobSpec, jobKind } from '../queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../queue/port.js'
 
 const Partner = Type.Object({ partnerId: Type.String({ minLength: 1 }) })
@@ -38,36 +38,31 @@ export class SyncJobs {
     private readonly clock: Clock,
   ) {}
 
+  /** One job of a kind for the partner, coalescing with one of the same kind still queued. */
+  private async put(tx: Store, spec: JobSpec<typeof Partner>, partnerId: string, runAt: Date): Promise<void> {
+    const job = spec.job({
+      id: uuidv7(),
+      payload: { partnerId },
+      dedupeKey: `${spec.kind}:${partnerId}`,
+      runAt,
+    })
+    await this.queue.enqueue(tx, [job])
+  }
+
   private after(ms: number): Date {
     return new Date(this.clock().getTime() + ms)
   }
 
-  async register(tx: Store, partnerId: string, delayMs = 0): Promise<void> {
-    await this.queue.enqueue(tx, [
-      psaRegisterJob.job({
-        id: uuidv7(),
-        payload: { partnerId },
-        dedupeKey: `psa-register:${partnerId}`,
-        runAt: this.after(delayMs),
-      }),
-    ])
+  register(tx: Store, partnerId: string, delayMs = 0): Promise<void> {
+    return this.put(tx, psaRegisterJob, partnerId, this.after(delayMs))
   }
 
-  async read(tx: Store, partnerId: string, delayMs: number): Promise<void> {
-    await this.queue.enqueue(tx, [
-      psaReadJob.job({
-        id: uuidv7(),
-        payload: { partnerId },
-        dedupeKey: `psa-read:${partnerId}`,
-        runAt: this.after(delayMs),
-      }),
-    ])
+  read(tx: Store, partnerId: string, delayMs: number): Promise<void> {
+    return this.put(tx, psaReadJob, partnerId, this.after(delayMs))
   }
 
-  async poll(tx: Store, partnerId: string, runAt: Date): Promise<void> {
-    await this.queue.enqueue(tx, [
-      psaPollJob.job({ id: uuidv7(), payload: { partnerId }, dedupeKey: `psa-poll:${partnerId}`, runAt }),
-    ])
+  poll(tx: Store, partnerId: string, runAt: Date): Promise<void> {
+    return this.put(tx, psaPollJob, partnerId, runAt)
   }
 
   handOver(): void {

@@ -27,23 +27,20 @@ export function twoWaySync(d: {
 }): { psaSync: PsaSync; kinds: JobKindEntry[] } {
   const { store, psa, clock, log, config } = d
   const jobs = new SyncJobs(d.queue, clock)
-  const sync = { ...config.sync, psaTimeoutMs: config.psaTimeoutMs }
-  const psaSync = new PsaSync({
+  const common = {
     store,
     psa,
     clock,
     log,
     jobs,
-    config: sync,
+    config: { ...config.sync, psaTimeoutMs: config.psaTimeoutMs },
+  }
+  const psaSync = new PsaSync({
+    ...common,
     pushLimiter: d.limiters({ keyPrefix: 'psa-push', points: config.sync.pushRatePerMinute, duration: 60 }),
   })
   const work = new SyncWork({
-    store,
-    psa,
-    clock,
-    log,
-    jobs,
-    config: sync,
+    ...common,
     applier: new SyncApplier({ store, clock, log, outbox: d.outbox, deliveries: d.deliveries }),
     publicUrl: () => psaSync.publicUrl(),
   })

@@ -41,13 +41,7 @@ export class WebhookOutbox {
       partnerId: input.integration.partnerId,
       integrationId: input.integration.id,
     })
-    return this.put(tx, await tx.vendors.findById(input.vendorId), {
-      partnerId: input.integration.partnerId,
-      integrationId: input.integration.id,
-      messageId: input.messageId,
-      eventType: 'status_update',
-      body: JSON.stringify(body),
-    })
+    return this.putStatusUpdate(tx, input, body)
   }
 
   /** The status_update of a change made in the PSA (docs/psa/sync.md): its own event, status success. */
@@ -68,10 +62,19 @@ export class WebhookOutbox {
       partnerId: input.integration.partnerId,
       integrationId: input.integration.id,
     })
-    return this.put(tx, await tx.vendors.findById(input.vendorId), {
-      partnerId: input.integration.partnerId,
-      integrationId: input.integration.id,
-      messageId: input.messageId,
+    return this.putStatusUpdate(tx, input, body)
+  }
+
+  /** A status_update body, as the vendor's delivery of its message. */
+  private async putStatusUpdate(
+    tx: Store,
+    to: { vendorId: string; integration: Pick<Integration, 'id' | 'partnerId'>; messageId: string },
+    body: unknown,
+  ): Promise<string | null> {
+    return this.put(tx, await tx.vendors.findById(to.vendorId), {
+      partnerId: to.integration.partnerId,
+      integrationId: to.integration.id,
+      messageId: to.messageId,
       eventType: 'status_update',
       body: JSON.stringify(body),
     })
