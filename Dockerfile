@@ -13,6 +13,8 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The vendor SDK and CLI are workspaces of the lock file: `npm ci` wants their folders.
+COPY packages ./packages
 # The lock file lists the linter's native binaries for linux-x64 and linux-arm64 only, and `npm ci`
 # refuses a lock that lacks the other platforms'; compiling needs no linter, so it is left out here.
 # --ignore-scripts: the compiler needs no native module built (the run stage builds better-sqlite3).
@@ -28,6 +30,7 @@ ENV NODE_ENV=production \
     PORT=8080
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages ./packages
 # Production dependencies only (devDependencies are dropped from package.json first, for the same
 # reason as above). better-sqlite3 fetches its prebuilt binary, or compiles one with the toolchain,
 # which is removed again in the same layer.
@@ -40,6 +43,8 @@ RUN npm pkg delete devDependencies \
  && apt-get autoremove -y \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/dist ./dist
+# The documentation the service serves (the vendor guide at /docs/vendors).
+COPY docs ./docs
 # The embedded default keeps alertbridge.db and secret.key here (DATABASE_URL sqlite:./data/…).
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]

@@ -1,8 +1,8 @@
 // `npm run check:docs`: the repository's documents hold together and cite only what is in it.
-//   1. Every relative Markdown link in README.md and docs/**/*.md names a file that exists and, for
+//   1. Every relative Markdown link in README.md, docs/**/*.md and packages/*/README.md names a file that exists and, for
 //      a Markdown file, a heading anchor it has (GitHub's slugs, duplicates suffixed -1, -2, …; an
 //      explicit <a id="…"> or <a name="…"> counts too).
-//   2. No comment, string or document in src/, test/, scripts/, bench/, web/src/, docs/, README.md or
+//   2. No comment, string or document in src/, test/, scripts/, bench/, web/src/, packages/, docs/, README.md or
 //      the build files (.ci/, compose.yaml, Dockerfile, biome.json, .dependency-cruiser.cjs) cites
 //      something outside the repository: the old design and interface papers, their section numbers,
 //      the reference notes, issue numbers, or ../shared/.
@@ -15,13 +15,14 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const self = relative(root, fileURLToPath(import.meta.url))
 
-const DOC_ROOTS = ['README.md', 'docs']
+const DOC_ROOTS = ['README.md', 'docs', 'packages']
 const CITE_ROOTS = [
   'src',
   'test',
   'scripts',
   'bench',
   'web/src',
+  'packages',
   'docs',
   'README.md',
   '.ci',

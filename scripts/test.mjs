@@ -2,15 +2,18 @@
 // (TEST_CONCURRENCY=n for another number: many files wait on timers, processes and the network rather
 // than the two cores). The whole suite runs compiled: one esbuild pass turns src/, test/ and
 // scripts/*.ts into JavaScript under .tmp/test-build/ (a fraction of a second), beside links to what
-// the tests read as files (web/dist/, the portal's API types, dist/, node_modules/, the .mjs scripts), which halves the CPU of
+// the tests read as files (web/dist/, the portal's and the SDK's API types, dist/, node_modules/, the .mjs scripts), which halves the CPU of
 // every test process that starts the service (tsx would compile it again in each; the tests are
-// CPU-bound on two cores, docs/performance.md). Named files run through tsx, as before. The slowest
+// CPU-bound on two cores, docs/performance.md). The workspace packages (packages/*: the vendor SDK and
+// CLI) are imported by their names, which resolve to their dist/: the whole suite writes their
+// JavaScript there first, as `npm run build` would. Named files run through tsx, as before, and tsx
+// finds the packages' sources by the names (tsconfig.json's `paths`). The slowest
 // files start first, so that none of them is left to
 // run alone at the end. Extra arguments are passed on (e.g. `npm test -- --test-name-pattern=dedup`).
 // TEST_TIMINGS=<file> also writes each file's time and the slowest tests to that file
 // (scripts/test-timings.mjs). docs/development.md#test-map says what runs where and how long it takes.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
@@ -45,10 +48,12 @@ function compile(out) {
   })
   for (const name of [
     'dist',
+    'docs',
     'node_modules',
     'package.json',
     join('web', 'dist'),
     join('web', 'src', 'api', 'schema.d.ts'),
+    join('packages', 'vendor', 'src', 'openapi.d.ts'),
   ]) {
     mkdirSync(dirname(join(out, name)), { recursive: true })
     symlinkSync(join(root, name), join(out, name))
@@ -56,6 +61,30 @@ function compile(out) {
   mkdirSync(join(out, 'scripts'), { recursive: true })
   for (const f of scripts.filter((f) => f.endsWith('.mjs')))
     symlinkSync(join(root, 'scripts', f), join(out, 'scripts', f))
+}
+
+/**
+ * The JavaScript of each workspace package (packages/<name>/src → dist/), what the tests import by the
+ * package's name; `npm run build` writes the same files, with their declarations, through tsc.
+ */
+function compilePackages() {
+  const packages = join(root, 'packages')
+  for (const name of existsSync(packages) ? readdirSync(packages) : []) {
+    const src = join(packages, name, 'src')
+    if (!existsSync(src)) continue
+    buildSync({
+      entryPoints: find(src, '.ts')
+        .filter((f) => !f.endsWith('.d.ts'))
+        .map((f) => join(root, f)),
+      outdir: join(packages, name, 'dist'),
+      outbase: src,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: 'inline',
+      logLevel: 'warning',
+    })
+  }
 }
 
 /** The files that take longest (TEST_TIMINGS), slowest first: started first. */
@@ -87,7 +116,10 @@ if ([...args, ...files].some((f) => f.includes('test/portal'))) {
 // The whole suite runs compiled; named files (or none found) through tsx.
 const compiled = files.length > 0
 const out = join(root, '.tmp', 'test-build')
-if (compiled) compile(out)
+if (compiled) {
+  compile(out)
+  compilePackages()
+}
 const result = spawnSync(
   process.execPath,
   [

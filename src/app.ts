@@ -2,8 +2,6 @@
 // It never listens; server.ts does. Tests build it and listen on port 0.
 import { randomUUID } from 'node:crypto'
 import formbody from '@fastify/formbody'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { alertFailureRenderers } from './alerts/responses.js'
@@ -14,14 +12,19 @@ import {
   installErrorHandling,
   maxParamLength,
 } from './http/error-handler.js'
+import { installIdempotency } from './http/idempotency.js'
 import { installIngressChecks } from './http/ingress.js'
+import { registerOpenApi } from './http/openapi/document.js'
 import { FailureBody } from './http/schemas.js'
+import { installUtf8Check } from './http/utf8.js'
 import { registerMetrics } from './ops/metrics.js'
 import { registerHealth } from './ops/routes/health.js'
 import { portalPages } from './portal/serve.js'
 import { routes } from './routes.js'
 import type { Services } from './services.js'
+import { vendorIdempotency } from './vendor-api/idempotency-owners.js'
 import { oauthFailure } from './vendor-api/routes/oauth-token.js'
+import { openApiWebhooks, webhookSchemas } from './webhooks/catalogue.js'
 
 export const bodyLimitBytes = 256 * 1024
 /** Longer than any id a schema takes (at most 128), so a too-long id gets the schema's 400 naming it. */
@@ -129,43 +132,33 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     if (schema?.response && typeof schema.response === 'object' && !('403' in schema.response))
       schema.response = { ...schema.response, 403: FailureBody }
   })
+  // Idempotency-Key on the alert calls and the vendor API's changes (docs/vendor-api.md#idempotency-keys),
+  // after the hooks above so that its OpenAPI additions see each route's 400.
+  installIdempotency(
+    app,
+    vendorIdempotency({
+      store: services.store,
+      clock: services.clock,
+      vendors: services.store.vendors,
+      psaTimeoutMs: services.config.psaTimeoutMs,
+    }),
+  )
   // Unmatched GETs outside the API are the partner portal's pages (web/dist), before the 404.
   installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure }, portalPages(app))
   // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup
   // (docs/decisions/hostile-input/no-nul.md, docs/decisions/hostile-input/nesting-limit.md).
   installIngressChecks(app)
+  // JSON bodies that are not UTF-8 are refused, naming the field (docs/decisions/hostile-input/invalid-utf8.md).
+  installUtf8Check(app)
   // Bodies are JSON (and form-encoded for the OAuth token endpoint); anything else is a 415.
   app.removeContentTypeParser('text/plain')
-  app.addSchema(FailureBody)
-
   await app.register(formbody)
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'alertbridge',
-        version: '0.1.0',
-        description: 'Alert-to-ticket service: the vendor, partner and operator APIs.',
-      },
-      components: {
-        securitySchemes: {
-          vendorToken: { type: 'http', scheme: 'bearer', description: 'from POST /api/oauth/token' },
-          partnerKey: { type: 'http', scheme: 'bearer', description: 'the partner API key' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'the operator token' },
-          partnerSession: {
-            type: 'apiKey',
-            in: 'cookie',
-            name: 'alertbridge_session',
-            description:
-              'the partner portal session from POST /api/partner/session; a change also needs the x-csrf-token header',
-          },
-        },
-      },
-    },
+  // The OpenAPI document at /openapi.json and /docs/json, the reference pages at /docs.
+  await registerOpenApi(app, {
+    publicUrl: services.config.sync.publicUrl,
+    webhooks: openApiWebhooks(),
+    schemas: webhookSchemas,
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
-  // The document itself where generators and people look for it first (also at /docs/json).
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   // Where PSAs push to when PUBLIC_URL is not set: the address the service listens on.
   app.addHook('onListen', async () => {

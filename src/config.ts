@@ -3,7 +3,7 @@
 import { isIP } from 'node:net'
 import type { Static } from 'typebox'
 import { Value } from 'typebox/value'
-import { parseRetentionDays, type RetentionDays } from './domain/retention.js'
+import { defaultRetentionDays, parseRetentionDays, type RetentionDays } from './domain/retention.js'
 import { EnvSchema } from './env.js'
 
 const seconds = (list: string): number[] => list.split(',').map((s) => Number(s.trim()))
@@ -32,6 +32,8 @@ export interface Config {
   snapshotCoalesceMs: number
   logLevel: string
   demo: boolean
+  /** With demo: the demo vendor's webhook URL (DEMO_WEBHOOK_URL, --webhook-url); null: none. */
+  demoWebhookUrl: string | null
   accessTokenTtlSeconds: number
   defaultAlertRateLimitPerMinute: number
   psaTimeoutMs: number
@@ -96,6 +98,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'REDIS_URL: needs DATABASE_URL=postgres://…; the embedded database is for one process, which needs no Redis',
     ])
   }
+  if (env.DEMO_WEBHOOK_URL && !env.DEMO) {
+    // Refused rather than ignored: a webhook URL given for a demo that is not made would be lost silently.
+    throw new ConfigError(["DEMO_WEBHOOK_URL: is the demo vendor's webhook URL; it needs DEMO=true (--demo)"])
+  }
   if (database.kind === 'postgres' && !env.SECRET_KEY) {
     throw new ConfigError(['SECRET_KEY: required with PostgreSQL (32 random bytes, base64)'])
   }
@@ -122,6 +128,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     snapshotCoalesceMs: env.SNAPSHOT_COALESCE_MS,
     logLevel: env.LOG_LEVEL,
     demo: env.DEMO,
+    demoWebhookUrl: env.DEMO_WEBHOOK_URL ?? null,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     defaultAlertRateLimitPerMinute: env.ALERT_RATE_LIMIT_PER_MINUTE,
     psaTimeoutMs: env.PSA_TIMEOUT_MS,
@@ -144,6 +151,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         usage_counts: parseRetentionDays(env.RETENTION_USAGE_DAYS),
         access_tokens: parseRetentionDays(env.RETENTION_TOKENS_DAYS),
         psa_effects: parseRetentionDays(env.RETENTION_PSA_EFFECTS_DAYS),
+        // The vendor API's promise (docs/vendor-api.md#idempotency-keys), not a variable.
+        idempotency_keys: defaultRetentionDays.idempotency_keys,
       },
       intervalMs: env.RETENTION_INTERVAL_SECONDS * 1000,
       batchSize: env.RETENTION_BATCH_SIZE,

@@ -1,85 +1,80 @@
-// `npm start -- --demo`: a ready vendor, a partner on the sandbox PSA, an integration in state
-// pending with alerting on, one rule and one account mapping, all made through the same services the
-// APIs use. The credentials are kept in the data directory so the curl line can be shown again.
+// `npm start -- --demo [--webhook-url <url>]`: a sandbox (src/tenants/sandbox.ts): a vendor, a partner on
+// the sandbox PSA, an integration in state pending with alerting on, one rule and one account mapping,
+// made through the same services the APIs use. The credentials are kept in the data directory so that
+// a later start shows them again; files written before the webhook secret was kept lack it, and show
+// what they have.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { must } from './domain/result.js'
+import type { Actor } from './domain/operator-audit.js'
+import type { Result } from './domain/result.js'
 import type { Services } from './services.js'
+import { provisionSandbox, type SandboxCredentials, sandboxCatalogue } from './tenants/sandbox.js'
 
-export interface DemoCredentials {
-  vendorId: string
-  clientId: string
-  clientSecret: string
-  partnerId: string
-  partnerApiKey: string
-  integrationId: string
-  organizationOemToken: string
-  /** The demo partner's first portal user: an admin whose invite opens the portal (once). */
-  portalEmail?: string
-  portalInvite?: string
+/** What demo-credentials.json holds: a sandbox's credentials; older files lack the newer fields. */
+export type DemoCredentials = Pick<
+  SandboxCredentials,
+  | 'vendorId'
+  | 'clientId'
+  | 'clientSecret'
+  | 'partnerId'
+  | 'partnerApiKey'
+  | 'integrationId'
+  | 'organizationOemToken'
+> &
+  Partial<SandboxCredentials>
+
+export const demoCatalogue = sandboxCatalogue
+
+const demoActor: Actor = { kind: 'operator', id: 'demo', requestId: null }
+
+/** A refusal of the demo's set-up, as the sentence the start stops with. */
+function orStop<T>(result: Result<T>): T {
+  if (result.ok) return result.value
+  const { code, detail } = result.refusal
+  // The one refusal a start can meet: the webhook URL given (a private address needs
+  // ALLOW_PRIVATE_NETWORK=true, docs/operations.md).
+  if (detail.startsWith('webhookUrl:'))
+    throw new Error(
+      `DEMO_WEBHOOK_URL (--webhook-url): ${detail.slice('webhookUrl:'.length).trim()}; a receiver on this machine needs ALLOW_PRIVATE_NETWORK=true.`,
+    )
+  throw new Error(`${code}: ${detail}`)
 }
 
-export const demoCatalogue = {
-  'Endpoint Security': ['Malware Detected', 'Ransomware Behaviour', 'Agent Offline'],
-  Backup: ['Backup Failed', 'Backup Warning'],
-}
-
-export async function provisionDemo(s: Services): Promise<DemoCredentials> {
-  // A refusal here is a bug of the demo: must() throws it as a plain error.
-  const { vendor, clientSecret } = must(
-    await s.provisioning.createVendor({ name: 'Demo Security Vendor', productGroups: demoCatalogue }),
-  )
-  const { partner, apiKey } = must(
-    await s.provisioning.createPartner({
-      name: 'Demo MSP',
-      psa: { kind: 'sandbox', defaults: { board: 'Service Desk', priority: 'P3 - Medium' } },
-    }),
-  )
-  const { integration, organizationOemToken } = must(
-    await s.provisioning.createIntegration({ vendorId: vendor.id, partnerId: partner.id }),
-  )
-  const now = s.clock().toISOString()
-  await s.store.vendorData.upsertAccount(
-    integration.id,
-    { vendorAccountId: 'acme-001', name: 'Acme Corporation', externalId: 'ACME' },
-    now,
-  )
-  must(await s.vendorSetup.startMapping(integration))
-  must(
-    await s.partnerSetup.putMapping(integration, { accountId: 'acme-001', psaCompanyId: '100', board: null }),
-  )
-  // No ticket settings of its own: the PSA connection's defaults apply, so the demo keeps working when
-  // the partner connects a real PSA (or a simulator) instead of the sandbox.
-  must(await s.partnerRules.create(integration, { productGroup: 'Endpoint Security' }))
-  const mapped = await s.store.integrations.findById(integration.id)
-  must(await s.partnerSetup.completeMapping(mapped!))
-  const portalEmail = 'admin@demo-msp.example'
-  const { inviteToken } = must(
-    await s.portalUsers.invite(
-      partner.id,
-      { email: portalEmail, name: 'Demo admin', role: 'admin' },
-      { kind: 'operator', id: 'demo', requestId: null },
+/** The demo of an earlier start (its webhook URL changed if another is given), or a new one. */
+export async function ensureDemo(
+  s: Services,
+  dataDir: string | null,
+  o: { webhookUrl?: string | null } = {},
+): Promise<DemoCredentials> {
+  const file = dataDir ? join(dataDir, 'demo-credentials.json') : null
+  const save = (d: DemoCredentials) => {
+    if (file) writeFileSync(file, `${JSON.stringify(d, null, 2)}\n`, { mode: 0o600 })
+  }
+  if (file && existsSync(file)) {
+    const demo = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials
+    const vendor = await s.store.vendors.findById(demo.vendorId)
+    if (o.webhookUrl && vendor && vendor.webhookUrl !== o.webhookUrl) {
+      const changed = orStop(
+        await s.provisioning.updateVendor(vendor.id, { webhookUrl: o.webhookUrl }, demoActor),
+      )
+      save({ ...demo, webhookUrl: changed.webhookUrl })
+      return { ...demo, webhookUrl: changed.webhookUrl }
+    }
+    return { ...demo, webhookUrl: vendor?.webhookUrl ?? demo.webhookUrl ?? null }
+  }
+  const demo = orStop(
+    await provisionSandbox(
+      s,
+      {
+        vendorName: 'Demo Security Vendor',
+        partnerName: 'Demo MSP',
+        webhookUrl: o.webhookUrl ?? null,
+        portalEmail: 'admin@demo-msp.example',
+      },
+      demoActor,
     ),
   )
-  return {
-    portalEmail,
-    portalInvite: inviteToken,
-    vendorId: vendor.id,
-    clientId: vendor.clientId,
-    clientSecret,
-    partnerId: partner.id,
-    partnerApiKey: apiKey,
-    integrationId: integration.id,
-    organizationOemToken,
-  }
-}
-
-/** The demo of an earlier start, or a new one. */
-export async function ensureDemo(s: Services, dataDir: string | null): Promise<DemoCredentials> {
-  const file = dataDir ? join(dataDir, 'demo-credentials.json') : null
-  if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials
-  const demo = await provisionDemo(s)
-  if (file) writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })
+  save(demo)
   return demo
 }
 
@@ -101,4 +96,29 @@ export function demoCurl(baseUrl: string, d: DemoCredentials): string {
     },
   }
   return `curl -s -X POST ${baseUrl}/api/oem-alerts-api/alert/sync -H 'content-type: application/json' -d '${JSON.stringify(body)}'`
+}
+
+/** What a start with --demo prints: every credential, a curl line that makes a ticket, one that lists it. */
+export function demoLines(baseUrl: string, d: DemoCredentials): string[] {
+  const lines = [
+    'demo: vendor, partner (sandbox PSA), integration (pending, alerting on), one rule, one account mapping.',
+    'demo vendor:',
+    `  clientId:             ${d.clientId}`,
+    `  clientSecret:         ${d.clientSecret}`,
+    `  webhookSecret:        ${d.webhookSecret ?? '(not kept by the start that made this demo; rotate it: POST /api/vendor-api/credentials/webhook-secret/rotate)'}`,
+    `  webhookUrl:           ${d.webhookUrl ?? '(none; --webhook-url <url> sets one)'}`,
+    `  integrationId:        ${d.integrationId}`,
+    `  organizationOemToken: ${d.organizationOemToken}`,
+    `demo partner API key: ${d.partnerApiKey}`,
+    'create a ticket:',
+    `  ${demoCurl(baseUrl, d)}`,
+    'see it:',
+    `  curl -s ${baseUrl}/api/partner/tickets -H 'authorization: Bearer ${d.partnerApiKey}'`,
+  ]
+  if (d.portalInvite)
+    lines.push(
+      `partner portal: ${baseUrl}/invite#${d.portalInvite}`,
+      `  (sets the password of ${d.portalEmail}, an admin; the invite works once, for 7 days)`,
+    )
+  return lines
 }

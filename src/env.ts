@@ -91,6 +91,13 @@ export const EnvSchema = Type.Object({
   }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   DEMO: Bool,
+  DEMO_WEBHOOK_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      maxLength: 2048,
+      description: "with DEMO: the demo vendor's webhook URL (--webhook-url)",
+    }),
+  ),
   ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 86400, default: 3600 }),
   ALERT_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,

@@ -4,6 +4,7 @@ import { registerAdminIntegrations } from './admin/routes/integrations.js'
 import { registerAdminPartnerUsers } from './admin/routes/partner-users.js'
 import { registerAdminPartners } from './admin/routes/partners.js'
 import { registerAdminRotations } from './admin/routes/rotations.js'
+import { registerAdminSandbox } from './admin/routes/sandbox.js'
 import { registerAdminTenantStatus } from './admin/routes/tenant-status.js'
 import { registerAdminTokens } from './admin/routes/tokens.js'
 import { registerAdminVendors } from './admin/routes/vendors.js'
@@ -19,6 +20,7 @@ import { registerPartnerApiKey } from './partner/routes/api-key.js'
 import { registerPartnerDashboard } from './partner/routes/dashboard.js'
 import { registerPartnerDryRun } from './partner/routes/dry-run.js'
 import { registerPartnerIntegrations } from './partner/routes/integrations.js'
+import { registerPartnerOrgToken } from './partner/routes/org-token.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerPsaSync } from './partner/routes/psa-sync.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
@@ -31,10 +33,14 @@ import type { Services } from './services.js'
 import { registerPsaPush } from './sync/routes/push.js'
 import { registerVendorCatalogue } from './vendor-api/routes/catalogue.js'
 import { registerVendorCredentials } from './vendor-api/routes/credentials.js'
+import { registerVendorEvents } from './vendor-api/routes/events.js'
 import { registerIntegrationList } from './vendor-api/routes/integration-list.js'
+import { registerVendorIntegrations } from './vendor-api/routes/integrations.js'
 import { registerOAuthToken } from './vendor-api/routes/oauth-token.js'
 import { registerVendorSetup } from './vendor-api/routes/setup.js'
+import { registerVendorTestAlert } from './vendor-api/routes/test-alert.js'
 import { registerVendorUsage } from './vendor-api/routes/usage.js'
+import { registerVendorWebhook } from './vendor-api/routes/webhook.js'
 import { registerDeliveries } from './webhooks/routes/deliveries.js'
 
 export const routes: ((app: App, s: Services) => void)[] = [
@@ -50,10 +56,16 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerVendorUsage,
   registerIntegrationList,
   registerVendorCredentials,
+  // Vendor self-service: its webhook, integrations and events (its deliveries: registerDeliveries)
+  registerVendorWebhook,
+  registerVendorIntegrations,
+  registerVendorEvents,
+  registerVendorTestAlert,
   // The PSAs' pushes (two-way sync)
   registerPsaPush,
   // Partner (the MSP)
   registerPartnerIntegrations,
+  registerPartnerOrgToken,
   registerPartnerAccounts,
   registerPartnerServices,
   registerPartnerUsage,
@@ -76,6 +88,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminRotations,
   registerAdminTenantStatus,
   registerAdminAudit,
-  // Both: webhook deliveries
+  registerAdminSandbox,
+  // Partner, vendor and operator: webhook deliveries
   registerDeliveries,
 ]

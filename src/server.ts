@@ -2,7 +2,7 @@
 import { boot } from './boot.js'
 import { ConfigError, loadConfig, secretValuesIn } from './config.js'
 import { DatabaseUnavailable } from './db/failures.js'
-import { demoCurl, ensureDemo } from './demo.js'
+import { demoLines, ensureDemo } from './demo.js'
 import { RedisUnavailable } from './redis/connect.js'
 import { KeyRefusal } from './security/key-check.js'
 
@@ -25,22 +25,10 @@ async function main(): Promise<void> {
 
   const lines = [`alertbridge listening on ${baseUrl} (API docs: ${baseUrl}/docs)`]
   if (newAdminToken) lines.push(`admin token (shown once; ADMIN_TOKEN overrides it): ${newAdminToken}`)
-  if (config.demo) {
-    const demo = await ensureDemo(services, dataDir)
+  if (config.demo)
     lines.push(
-      'demo: vendor, partner (sandbox PSA), integration (pending, alerting on), one rule, one account mapping.',
-      `demo partner API key: ${demo.partnerApiKey}`,
-      'create a ticket:',
-      `  ${demoCurl(baseUrl, demo)}`,
-      'see it:',
-      `  curl -s ${baseUrl}/api/partner/tickets -H 'authorization: Bearer ${demo.partnerApiKey}'`,
+      ...demoLines(baseUrl, await ensureDemo(services, dataDir, { webhookUrl: config.demoWebhookUrl })),
     )
-    if (demo.portalInvite)
-      lines.push(
-        `partner portal: ${baseUrl}/invite#${demo.portalInvite}`,
-        `  (sets the password of ${demo.portalEmail}, an admin; the invite works once, for 7 days)`,
-      )
-  }
   process.stdout.write(`\n${lines.join('\n')}\n\n`)
 
   let closing = false
@@ -70,15 +58,23 @@ async function main(): Promise<void> {
 }
 
 /**
- * The command line's settings, which win over the environment's: `--demo` (DEMO) and `--role=api`
- * or `--role worker` (ROLE; what `npm run start:api` and `npm run start:worker` pass).
+ * The command line's settings, which win over the environment's: `--demo` (DEMO), `--webhook-url <url>`
+ * (DEMO_WEBHOOK_URL, the demo vendor's webhook URL) and `--role=api` or `--role worker` (ROLE; what `npm
+ * run start:api` and `npm run start:worker` pass).
  */
 function fromArguments(args: string[]): Record<string, string> {
   const settings: Record<string, string> = {}
   if (args.includes('--demo')) settings.DEMO = 'true'
-  const at = args.findIndex((a) => a === '--role' || a.startsWith('--role='))
-  const arg = args[at]
-  if (arg !== undefined) settings.ROLE = arg === '--role' ? (args[at + 1] ?? '') : arg.slice('--role='.length)
+  const argValue = (name: string): string | undefined => {
+    const at = args.findIndex((a) => a === name || a.startsWith(`${name}=`))
+    const arg = args[at]
+    if (arg === undefined) return undefined
+    return arg === name ? (args[at + 1] ?? '') : arg.slice(name.length + 1)
+  }
+  const role = argValue('--role')
+  if (role !== undefined) settings.ROLE = role
+  const webhookUrl = argValue('--webhook-url')
+  if (webhookUrl !== undefined) settings.DEMO_WEBHOOK_URL = webhookUrl
   return settings
 }
 

@@ -3,9 +3,10 @@
 // immediate answer, and the alert is queued durably before that answer is sent: with the other alerts
 // accepted in the same turn, as one write of the next batch (queue/coalesce.ts, db/write-batch.ts), in the
 // lane that goes ahead of background work.
+import { LRUCache } from 'lru-cache'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
-import { type ImmediateAnswer, immediateAnswer } from '../domain/immediate-answer.js'
+import { afterQueuedOpen, type ImmediateAnswer, immediateAnswer } from '../domain/immediate-answer.js'
 import { ok, type Result } from '../domain/result.js'
 import type { JobProducer } from '../queue/port.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
@@ -15,6 +16,13 @@ import type { RateDecision } from './rate-limit.js'
 import type { AlertRequest } from './schema.js'
 
 export class AlertAcceptor {
+  /**
+   * The tickets this process's queued OPENs will create (integration and correlationId), for 15 minutes:
+   * an UPDATE or RESOLVED of one is previewed as what it will do, not as TICKET_NOT_FOUND. Another
+   * process's OPENs are not known here; their status_update is the outcome as always.
+   */
+  private readonly queuedOpens = new LRUCache<string, true>({ max: 100_000, ttl: 15 * 60 * 1000 })
+
   constructor(
     private readonly reads: ContextReads,
     private readonly catalogues: CatalogueLookup,
@@ -37,7 +45,7 @@ export class AlertAcceptor {
     if (!admitted.ok) return admitted
     const { vendor, integration, rate } = admitted.value
     const newCorrelationId = uuidv7()
-    const answer = immediateAnswer(
+    let answer = immediateAnswer(
       await decideAlert(
         this.reads,
         this.catalogues,
@@ -48,6 +56,13 @@ export class AlertAcceptor {
         newCorrelationId,
       ),
     )
+    const ticketKey = (correlationId: string) => `${integration.id}\n${correlationId}`
+    if (facts.correlationId && this.queuedOpens.has(ticketKey(facts.correlationId)))
+      answer = afterQueuedOpen(
+        answer,
+        { incidentStatus: facts.incidentStatus, correlationId: facts.correlationId },
+        integration.settings.selfHealing,
+      )
     const payload: QueuedAlert = {
       messageId,
       vendorId: vendor.id,
@@ -62,6 +77,8 @@ export class AlertAcceptor {
     const job = this.job.job({ id: messageId, payload, ...(group ? { group } : {}) })
     // Added with the other alerts accepted in this turn: one write for them all (queue/coalesce.ts).
     await this.queue.add([job])
+    if (answer.message === 'created' && answer.correlationId)
+      this.queuedOpens.set(ticketKey(answer.correlationId), true)
     return ok({ answer, rate })
   }
 }

@@ -104,14 +104,9 @@ export class AlertIntake {
       return fail('TENANT_DISABLED', disabledDetail('partner', state.partnerDisabled, 'integration'))
 
     // rate-limited.
-    const rate = await this.limiter.consume(vendor.id, vendor.rateLimitPerMinute)
-    if (!rate.allowed) {
-      return fail(
-        'RATE_LIMITED',
-        `More than ${rate.limit} alerts a minute; retry after ${rate.resetSeconds} s.`,
-        rateLimitHeaders(rate),
-      )
-    }
+    const spent = await this.spend(vendor, { messageId, correlationId })
+    if (!spent.ok) return spent
+    const rate = spent.value
 
     // unknown-integration.
     if (integration.id !== body.integrationId) {
@@ -122,6 +117,23 @@ export class AlertIntake {
       )
     }
     return ok({ vendor, integration, rate })
+  }
+
+  /** One alert of the vendor's rate limit (a test alert's too): the decision, or the refusal once spent. */
+  async spend(
+    vendor: Vendor,
+    ids: { messageId: string; correlationId: string | null },
+  ): Promise<Result<RateDecision>> {
+    const rate = await this.limiter.consume(vendor.id, vendor.rateLimitPerMinute)
+    if (rate.allowed) return ok(rate)
+    return refuse(
+      'RATE_LIMITED',
+      `More than ${rate.limit} alerts a minute; retry after ${rate.resetSeconds} s.`,
+      {
+        ...ids,
+        headers: rateLimitHeaders(rate),
+      },
+    )
   }
 }
 

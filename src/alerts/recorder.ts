@@ -1,8 +1,9 @@
 // Records an alert's outcome in one transaction: what goes with it (a ticket's change, or settling the
 // PSA effect it reports), the audit event, the move of a pending integration to connected, and, in the
-// webhook strategy, the status_update in the outbox. The database keeps each messageId to one event and
-// one status_update (unique keys), so an attempt that finds its message already recorded by another
-// rolls all of it back and says so (`adopted`): the caller then has nothing left to do.
+// webhook strategy or for a test alert, the status_update in the outbox. The database keeps each
+// messageId to one event and one status_update (unique keys), so an attempt that finds its message
+// already recorded by another rolls all of it back and says so (`adopted`): the caller then has nothing
+// left to do.
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
@@ -88,6 +89,7 @@ export class OutcomeRecorder {
         request: job.request,
         detail: outcome.detail,
         error: outcome.error,
+        test: job.facts.test === true,
         createdAt: now,
       })
       if (!inserted) return 'taken'
@@ -97,13 +99,16 @@ export class OutcomeRecorder {
           await lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, now)
       }
     }
-    if (job.strategy !== 'webhook') return { notified: false }
+    // A test alert answers like the synchronous strategy and reports like the webhook strategy too.
+    const test = job.facts.test === true
+    if (job.strategy !== 'webhook' && !test) return { notified: false }
     const id = await outbox.statusUpdate(tx, {
       vendorId: job.vendorId,
       integration: integration ?? { id: job.integrationId, partnerId: job.partnerId },
       messageId: job.messageId,
       outcome,
       correlationId,
+      test,
     })
     return { notified: id !== null }
   }

@@ -53,8 +53,8 @@ export class SynchronousAlerts {
     return ok({ outcome, rate })
   }
 
-  /** The alert's outcome, recorded; never a deferral. */
-  private async run(job: Omit<AlertJob, 'attempt' | 'strategy'>): Promise<Outcome> {
+  /** The alert's outcome, recorded; never a deferral. A test alert (test-alert.ts) runs here too. */
+  async run(job: Omit<AlertJob, 'attempt' | 'strategy'>): Promise<Outcome> {
     const execution = await this.executor.run(
       { ...job, strategy: 'sync', attempt: 1 },
       withinBudget({

@@ -44,6 +44,10 @@ export const EventView = Type.Object({
     description: 'sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md)',
   }),
   detail: Nullable(Type.String()),
+  test: Type.Boolean({
+    description:
+      'a test alert’s event (POST /api/vendor-api/test-alert): its ticket’s title starts with [TEST]',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
 })
 export type EventView = Static<typeof EventView>
@@ -98,6 +102,7 @@ export function eventView(e: AuditEvent): EventView {
     incidentStatus: e.incidentStatus,
     strategy: e.strategy,
     detail: e.detail,
+    test: e.test === true,
     createdAt: e.createdAt,
   }
 }

@@ -43,6 +43,7 @@ export const copyOrder = [
   'sandbox_faults',
   'sandbox_billing_lines',
   'operator_audit',
+  'idempotency_keys',
 ] as const satisfies readonly (keyof Database)[]
 
 export type CopiedTable = (typeof copyOrder)[number]
@@ -173,6 +174,9 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyResult> {
           throw new Error(`${table}: read ${rows} rows from SQLite, which counted ${counts[table]}`)
         o.onTable?.(table, rows)
       }
+      // Webhook events go on numbering where the embedded database stopped (migration 0016_event_sequence).
+      await sql`select setval('webhook_event_sequence', greatest(coalesce(max(value), 0), 1), coalesce(max(value), 0) > 0)
+                from counters where name = 'webhook_event_sequence'`.execute(trx)
       const after = await countRows(trx)
       const differ = copyOrder.filter((t) => after[t] !== counts[t])
       if (differ.length > 0)

@@ -25,6 +25,10 @@ import * as m0012 from './migrations/0012_job_waits.js'
 import * as m0013 from './migrations/0013_row_names.js'
 import * as m0014 from './migrations/0014_delivery_jobs.js'
 import * as m0015 from './migrations/0015_psa_sync.js'
+import * as m0016 from './migrations/0016_event_sequence.js'
+import * as m0017 from './migrations/0017_idempotency_keys.js'
+import * as m0018 from './migrations/0018_vendor_listening.js'
+import * as m0019 from './migrations/0019_test_alerts.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -42,6 +46,10 @@ const migrations: Record<string, Migration> = {
   '0013_row_names': m0013,
   '0014_delivery_jobs': m0014,
   '0015_psa_sync': m0015,
+  '0016_event_sequence': m0016,
+  '0017_idempotency_keys': m0017,
+  '0018_vendor_listening': m0018,
+  '0019_test_alerts': m0019,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -25,6 +25,7 @@ import type {
 import type {
   CountersTable,
   EventsTable,
+  IdempotencyKeysTable,
   JobsTable,
   PsaEffectsTable,
   SandboxBillingLinesTable,
@@ -69,4 +70,5 @@ export interface Database {
   partner_sessions: PartnerSessionsTable
   psa_sync: PsaSyncTable
   psa_sync_pending: PsaSyncPendingTable
+  idempotency_keys: IdempotencyKeysTable
 }

@@ -17,6 +17,8 @@ export const sealedColumns: readonly SealedColumn[] = [
   { table: 'partners', id: 'id', column: 'psa_settings_enc' },
   { table: 'psa_sync', id: 'partner_id', column: 'secret_enc' },
   { table: 'integrations', id: 'id', column: 'vendor_credentials_enc', field: 'sealedValue' },
+  // An answer kept for an idempotency key (a rotation's holds the new secret).
+  { table: 'idempotency_keys', id: 'id', column: 'response_body_enc' },
 ]
 
 /** Where to name a sealed column in a log line or a message. */

@@ -5,7 +5,9 @@ import { type Kysely, sql } from 'kysely'
 import type { CryptoBox } from '../security/crypto-box.js'
 import { AuditRepository } from './repositories/audit.js'
 import { DeliveryRepository } from './repositories/deliveries.js'
+import { DeliveryFeedRepository } from './repositories/delivery-feed.js'
 import { EventRepository } from './repositories/events.js'
+import { IdempotencyRepository } from './repositories/idempotency.js'
 import { IntegrationRepository } from './repositories/integrations.js'
 import { MappingRepository } from './repositories/mappings.js'
 import { PartnerRepository } from './repositories/partners.js'
@@ -39,6 +41,8 @@ export class Store {
   readonly tokens: TokenRepository
   readonly settings: SettingsRepository
   readonly deliveries: DeliveryRepository
+  /** A vendor's deliveries after a cursor (the events long-poll). */
+  readonly deliveryFeed: DeliveryFeedRepository
   readonly psaEffects: PsaEffectRepository
   /** Two-way sync: how each partner's PSA is heard, and the ticket reads and changes it makes. */
   readonly psaSync: PsaSyncRepository
@@ -46,6 +50,8 @@ export class Store {
   readonly audit: AuditRepository
   /** The partner portal's users and their sessions. */
   readonly portalUsers: PortalUserRepository
+  /** The vendors' idempotency keys and the answers kept for them (docs/vendor-api.md#idempotency-keys). */
+  readonly idempotency: IdempotencyRepository
 
   constructor(
     readonly kysely: Kysely<Database>,
@@ -68,10 +74,12 @@ export class Store {
     this.tokens = new TokenRepository(kysely)
     this.settings = new SettingsRepository(kysely)
     this.deliveries = new DeliveryRepository(kysely)
+    this.deliveryFeed = new DeliveryFeedRepository(kysely)
     this.psaEffects = new PsaEffectRepository(kysely)
     this.psaSync = new PsaSyncRepository(kysely, box)
     this.audit = new AuditRepository(kysely)
     this.portalUsers = new PortalUserRepository(kysely)
+    this.idempotency = new IdempotencyRepository(kysely, box)
   }
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {

@@ -4,10 +4,14 @@ import { type AlertFacts, type DedupField, dedupFields } from './types.js'
 
 export const defaultDedupFields: DedupField[] = ['accountId', 'productGroup', 'alertType']
 
-/** A stable digest of the chosen fields; field order in the settings does not matter. */
+/**
+ * A stable digest of the chosen fields; field order in the settings does not matter. A test alert's key
+ * is of its own kind, so that a test never folds into a real ticket (nor a real alert into a test's).
+ */
 export function dedupKey(fields: readonly DedupField[], alert: AlertFacts): string {
   const chosen = dedupFields.filter((f) => fields.includes(f))
-  const material = JSON.stringify(chosen.map((f) => [f, alert[f]]))
+  const pairs: unknown[] = chosen.map((f) => [f, alert[f]])
+  const material = JSON.stringify(alert.test ? [...pairs, ['test', true]] : pairs)
   return hash('sha256', material, 'hex')
 }
 

@@ -34,3 +34,19 @@ export function immediateAnswer(decision: Decision): ImmediateAnswer {
     }
   }
 }
+
+/**
+ * The preview of an UPDATE or RESOLVED whose ticket is not stored yet because the OPEN that will create
+ * it is still queued (docs/decisions/webhook-strategy/immediate-answer-is-a-preview.md): once the OPEN
+ * has run, the alert appends (UPDATE) or closes (RESOLVED; suppressed with self-healing off), so that is
+ * what the preview says instead of TICKET_NOT_FOUND. Any other answer is kept.
+ */
+export function afterQueuedOpen(
+  answer: ImmediateAnswer,
+  alert: { incidentStatus: 'OPEN' | 'UPDATE' | 'RESOLVED'; correlationId: string },
+  selfHealing: boolean,
+): ImmediateAnswer {
+  if (answer.error !== 'TICKET_NOT_FOUND' || alert.incidentStatus === 'OPEN') return answer
+  const message = alert.incidentStatus === 'UPDATE' ? 'updated' : selfHealing ? 'closed' : 'suppressed'
+  return { message, httpStatus: 200, correlationId: alert.correlationId, error: null, detail: null }
+}

@@ -11,6 +11,7 @@ export const retentionKinds = [
   'usage_counts',
   'access_tokens',
   'psa_effects',
+  'idempotency_keys',
 ] as const
 
 export type RetentionKind = (typeof retentionKinds)[number]
@@ -26,6 +27,8 @@ export const defaultRetentionDays: RetentionDays = {
   usage_counts: 400,
   access_tokens: 30,
   psa_effects: 30,
+  // A key is answered for 24 h (docs/vendor-api.md#idempotency-keys); not configurable.
+  idempotency_keys: 1,
 }
 
 /** `off`, `0` or a whole number of days, as the environment gives it; null means never pruned. */

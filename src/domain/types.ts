@@ -109,6 +109,9 @@ export interface AlertFacts {
   accountId: string
   productGroup: string
   alertType: string
+  /** A test alert (docs/vendor-api.md#sandbox-and-test-alerts): its OPEN folds only into test tickets, and
+   * its event and status_update say test. */
+  test?: boolean
 }
 
 export type EventStatus = 'success' | 'suppressed' | 'failed'

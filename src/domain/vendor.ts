@@ -28,6 +28,8 @@ export interface Vendor {
   webhookSecretRotation: { rotatedAt: string | null; previousExpiresAt: string | null }
   /** Set while the operator has the vendor disabled. */
   disabled: Disabled | null
+  /** Until when the vendor is long-polling its events: they are recorded even without a webhook URL. */
+  listeningUntil: string | null
 }
 
 /** What a rotation keeps of the credential it replaced: its digest, until the overlap window ends. */

@@ -148,6 +148,8 @@ export class Retention {
         return store.tokens.purge(before, limit)
       case 'psa_effects':
         return store.psaEffects.prune(before, limit)
+      case 'idempotency_keys':
+        return store.idempotency.prune(before, limit)
     }
   }
 }

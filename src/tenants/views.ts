@@ -29,6 +29,18 @@ export const RotateBody = Type.Object(
   { additionalProperties: false },
 )
 
+/** An outbound URL a tenant configures (a webhook, a catalogue); the service checks its host as well. */
+export const OutboundUrl = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 })
+
+/** The vendor's own header on every webhook attempt: an Authorization value, or a named header. */
+export const WebhookAuthHeader = Type.Union([
+  Type.String({ minLength: 1, maxLength: 4096, description: 'value of the Authorization header' }),
+  Type.Object({
+    name: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }),
+    value: Type.String({ minLength: 1, maxLength: 4096 }),
+  }),
+])
+
 export const DisabledView = Nullable(
   Type.Object(
     { at: Type.String(), reason: Nullable(Type.String()) },

@@ -1,5 +1,5 @@
-// Reading and replaying webhook deliveries, for the partner (their integrations' events) and the
-// operator (any vendor). Replays keep the delivery's webhook-id and get one manual attempt each: a
+// Reading and replaying webhook deliveries, for the partner (their integrations' events), the vendor
+// (its own, docs/vendor-api.md#self-service) and the operator (any vendor). Replays keep the delivery's webhook-id and get one manual attempt each: a
 // delivery job queued in the replay's transaction (delivery-job.ts).
 import type { Store } from '../db/store.js'
 import { page, readCursor } from '../domain/cursor.js'
@@ -11,6 +11,7 @@ import type { DeliveryJobs } from './delivery-job.js'
 export interface DeliveryScope {
   partnerId?: string
   vendorId?: string
+  integrationId?: string
 }
 
 type AttemptsById = Awaited<ReturnType<Store['deliveries']['attempts']>>
@@ -89,7 +90,7 @@ export class DeliveryReads<V> {
     return ok(this.view(found.value, await this.store.deliveries.attempts([found.value.id])))
   }
 
-  /** Replays one dead delivery; `by`: the operator, whose replays are audited. */
+  /** Replays one dead delivery; `by`: the operator or the vendor, whose replays are audited. */
   async replayOne(scope: DeliveryScope, id: string, by?: Actor): Promise<Result<V>> {
     const found = await this.find(scope, id)
     if (!found.ok) return found
@@ -141,7 +142,8 @@ export class DeliveryReads<V> {
     if (
       !d ||
       (scope.partnerId && d.partnerId !== scope.partnerId) ||
-      (scope.vendorId && d.vendorId !== scope.vendorId)
+      (scope.vendorId && d.vendorId !== scope.vendorId) ||
+      (scope.integrationId && d.integrationId !== scope.integrationId)
     ) {
       return notFound(`Delivery '${id}'`)
     }
@@ -154,7 +156,7 @@ export class DeliveryReads<V> {
     if (vendor?.webhookState === 'disabled') {
       return refuse(
         'CONFLICT',
-        `The vendor's webhook endpoint is disabled (${vendor.webhookStateReason ?? 'no reason recorded'}); the operator enables it (PATCH /api/admin/vendors/${vendorId} {"webhookEnabled": true}) before a replay.`,
+        `The vendor's webhook endpoint is disabled (${vendor.webhookStateReason ?? 'no reason recorded'}); the operator enables it (PATCH /api/admin/vendors/${vendorId} {"webhookEnabled": true}) or the vendor sets its URL again (PUT /api/vendor-api/webhook) before a replay.`,
       )
     }
     return null

@@ -1,7 +1,19 @@
-// The bodies of the two webhook events (docs/contract.md#webhook-events), exactly as vendors code against
-// them: `module`, `eventType` and a `payload`. status_update carries `messageId` and its recorded spelling
-// `messageID`. Pure: callers pass every value.
+// The bodies of the webhook events (docs/webhooks.md#event-catalogue), as vendors code against them:
+// `module`, `eventType` and a `payload`. status_update carries `messageId` and its recorded spelling
+// `messageID` (docs/contract.md#webhook-events). Beside the contract's fields every event carries
+// `sequence` (to put events back in order), `occurredAt` (the time it describes) and `test`; a
+// status_update also carries `error`, the stable code of a failure. Pure: callers pass every value.
 import type { Outcome } from '../domain/outcome.js'
+
+/** What every event adds to the contract's fields. */
+export interface EventMeta {
+  /** Grows with every event (within an integration, as everywhere); numbers may be skipped. */
+  sequence: number
+  /** The time the event describes: the alert's outcome, the PSA's change, the state read. */
+  occurredAt: string
+  /** A test event or the outcome of a test alert (docs/vendor-api.md). */
+  test: boolean
+}
 
 export interface StatusUpdate {
   module: 'alerts'
@@ -15,7 +27,9 @@ export interface StatusUpdate {
     vendorUserOrganizationId: string
     integrationId: string
     payload: { status: string; message: string }
-  }
+    /** The failure's stable code (e.g. TICKET_NOT_FOUND); null unless the status is failed. */
+    error: string | null
+  } & EventMeta
 }
 
 export interface StateSnapshot {
@@ -29,7 +43,7 @@ export interface StateSnapshot {
     vendorOrganizationId: string
     vendorUserId: string
     integrationId: string
-  }
+  } & EventMeta
 }
 
 const successText: Partial<Record<Outcome['message'], string>> = {
@@ -44,15 +58,18 @@ interface StatusUpdateTarget {
   vendorId: string
   partnerId: string
   integrationId: string
+  meta: EventMeta
 }
 
 export function statusUpdate(input: StatusUpdateTarget & { outcome: Outcome }): StatusUpdate {
   const { outcome } = input
+  const status = outcome.event?.status ?? 'failed'
   return statusEvent({
     ...input,
     event: outcome.event?.name ?? 'Failed To Create Ticket',
-    status: outcome.event?.status ?? 'failed',
+    status,
     message: outcome.detail ?? successText[outcome.message] ?? outcome.message,
+    error: status === 'failed' ? (outcome.error ?? 'INTERNAL') : null,
   })
 }
 
@@ -61,7 +78,7 @@ export function statusUpdate(input: StatusUpdateTarget & { outcome: Outcome }): 
  * whose messageId is the event's own (no vendor message caused it).
  */
 export function statusEvent(
-  input: StatusUpdateTarget & { event: string; status: string; message: string },
+  input: StatusUpdateTarget & { event: string; status: string; message: string; error: string | null },
 ): StatusUpdate {
   return {
     module: 'alerts',
@@ -75,6 +92,8 @@ export function statusEvent(
       vendorUserOrganizationId: input.partnerId,
       integrationId: input.integrationId,
       payload: { status: input.status, message: input.message },
+      error: input.error,
+      ...input.meta,
     },
   }
 }
@@ -87,6 +106,7 @@ export function stateSnapshot(input: {
   vendorId: string
   partnerId: string
   integrationId: string
+  meta: EventMeta
 }): StateSnapshot {
   return {
     module: 'integrations',
@@ -99,6 +119,7 @@ export function stateSnapshot(input: {
       vendorOrganizationId: input.vendorId,
       vendorUserId: input.partnerId,
       integrationId: input.integrationId,
+      ...input.meta,
     },
   }
 }

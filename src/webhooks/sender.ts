@@ -42,9 +42,9 @@ const pauseAfterMs = 5 * day
 /**
  * The `webhook-signature` header: one `v1,` signature per secret, space-separated (Standard Webhooks).
  * During a rotation's overlap window the new and the replaced secret both sign, newest first, so a
- * receiver verifying with either secret accepts the message.
+ * receiver verifying with either secret accepts the message. The events long-poll signs with it too.
  */
-function signatures(secrets: readonly string[], id: string, at: Date, body: string): string {
+export function signatures(secrets: readonly string[], id: string, at: Date, body: string): string {
   return secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' ')
 }
 

@@ -215,6 +215,39 @@ for (const backend of backends()) {
       })
     })
 
+    test('bytes that are not UTF-8 are a 400 naming the field, on both strategies, and nothing is stored', async () => {
+      // 0xC3 0x28: a two-byte sequence broken by its second byte; 0xFF never occurs in UTF-8.
+      const bytes = (field: string, bad: number[]) => {
+        const text = JSON.stringify(s.body({ [field]: 'MARK' }))
+        const [head, tail] = text.split('MARK') as [string, string]
+        return Buffer.concat([Buffer.from(head), Buffer.from('Caf'), Buffer.from(bad), Buffer.from(tail)])
+      }
+      for (const [field, bad] of [
+        ['title', [0xc3, 0x28]],
+        ['summary', [0xff]],
+        ['accountId', [0xed, 0xa0, 0x80]],
+      ] as const) {
+        for (const url of [path, '/api/oem-alerts-api/alert']) {
+          const res = await rowsUnchanged(
+            () => svc.request('POST', url, { raw: bytes(field, [...bad]) }),
+            400,
+            'VALIDATION_FAILED',
+          )
+          assert.match(res.body.detail, new RegExp(`body/data/${field} is not valid UTF-8`), res.text)
+        }
+      }
+      // Not JSON even once decoded: the body is named.
+      const res = await rowsUnchanged(
+        () => svc.request('POST', path, { raw: Buffer.from([0x7b, 0xff, 0x7d]) }),
+        400,
+        'VALIDATION_FAILED',
+      )
+      assert.match(res.body.detail, /^The body is not valid UTF-8/)
+      // A real U+FFFD and other non-ASCII text, sent as UTF-8, are taken as they are.
+      const ok = await svc.request('POST', path, { body: s.body({ title: 'Café \uFFFD ☃ 𝄞' }) })
+      assert.ok(ok.status === 200 || ok.status === 201, ok.text)
+    })
+
     test('unknown data fields nested thousands deep are refused before anything is decided or sent to a PSA', async () => {
       for (const url of [path, '/api/oem-alerts-api/alert']) {
         const res = await rowsUnchanged(

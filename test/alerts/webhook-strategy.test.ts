@@ -78,6 +78,7 @@ for (const backend of backends('matrix')) {
         event: [string, string]
       }[] = []
       const sent: string[] = []
+      let lastSequence = 0
       const run = async (
         what: string,
         send: () => ReturnType<Hooked['post']>,
@@ -91,6 +92,12 @@ for (const backend of backends('matrix')) {
         sent.push(data.messageId)
         const update = await s.statusUpdate(data.messageId)
         expectEvent(update, event[0], event[1], data.messageId)
+        // docs/webhooks.md#event-catalogue: the failure's code, the time, a growing sequence number.
+        assert.equal(update.payload.error, event[1] === 'failed' ? error : null, what)
+        assert.equal(update.payload.test, false)
+        assert.ok(!Number.isNaN(Date.parse(update.payload.occurredAt)), what)
+        assert.ok(update.payload.sequence > lastSequence, `${what}: sequence ${update.payload.sequence}`)
+        lastSequence = update.payload.sequence
         return { ...data, update }
       }
 

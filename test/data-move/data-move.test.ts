@@ -93,7 +93,7 @@ describe('moving an embedded installation to PostgreSQL', {
       const opened: Response = await h.post({ title: 'Ransomware on FS-01' })
       assert.equal(opened.status, 201, opened.text)
       const correlationId: string = opened.body.data.correlationId
-      await h.statusUpdate(opened.body.data.messageId)
+      const openedEvent = await h.statusUpdate(opened.body.data.messageId)
       // … one in the sandbox PSA with a note appended, synchronously …
       const sandboxCorrelation = expectSyncSuccess(await sandbox.sync({ title: 'Backup agent offline' }), {
         status: 201,
@@ -236,6 +236,8 @@ describe('moving an embedded installation to PostgreSQL', {
       const status = await h.statusUpdate(appended.body.data.messageId)
       assert.equal(status.payload.event, 'Ticket Updated', JSON.stringify(status))
       assert.equal(status.payload.payload.status, 'success', JSON.stringify(status))
+      // Event numbers go on from where the embedded database stopped (docs/webhooks.md#event-catalogue).
+      assert.ok(status.payload.sequence > openedEvent.payload.sequence, JSON.stringify(status))
       assert.equal(cw.state.tickets.length, 1)
       assert.equal(cw.state.tickets[0]?.notes.length, notesBefore + 1)
       assert.deepEqual(h.receiver.unverified, [])

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { type Decision, decide } from '../../src/domain/decide.js'
-import { immediateAnswer } from '../../src/domain/immediate-answer.js'
+import { afterQueuedOpen, immediateAnswer } from '../../src/domain/immediate-answer.js'
 import { alreadyClosed, internalError, psaFailed, rejected, suppressed } from '../../src/domain/outcome.js'
 import type { AccountMapping, Ticket } from '../../src/domain/types.js'
 import { rule as baseRule, ticket as baseTicket, ctx } from '../helpers/decision.js'
@@ -140,5 +140,45 @@ describe('immediateAnswer: the webhook strategy’s answer before the PSA is cal
     assert.equal(answer.error, 'ACCOUNT_NOT_MAPPED')
     assert.match(answer.detail ?? '', /accountId 'acme' is not mapped/)
     assert.equal(answer.correlationId, null)
+  })
+})
+
+describe('afterQueuedOpen: a follow-up of a ticket whose OPEN is still queued', () => {
+  const notFound = immediateAnswer({
+    kind: 'done',
+    outcome: rejected(
+      'ticket-not-found',
+      'TICKET_NOT_FOUND',
+      "No ticket has correlationId 'c1'.",
+      'Ticket Not Found',
+      'c1',
+    ),
+  })
+
+  test('an UPDATE is previewed as the append it will be, a RESOLVED as the close (or suppression)', () => {
+    assert.deepEqual(afterQueuedOpen(notFound, { incidentStatus: 'UPDATE', correlationId: 'c1' }, true), {
+      message: 'updated',
+      httpStatus: 200,
+      correlationId: 'c1',
+      error: null,
+      detail: null,
+    })
+    assert.equal(
+      afterQueuedOpen(notFound, { incidentStatus: 'RESOLVED', correlationId: 'c1' }, true).message,
+      'closed',
+    )
+    assert.equal(
+      afterQueuedOpen(notFound, { incidentStatus: 'RESOLVED', correlationId: 'c1' }, false).message,
+      'suppressed',
+    )
+  })
+
+  test('any other answer is kept as it is', () => {
+    const closed = immediateAnswer({ kind: 'done', outcome: alreadyClosed('c1', 'here') })
+    assert.deepEqual(afterQueuedOpen(closed, { incidentStatus: 'UPDATE', correlationId: 'c1' }, true), closed)
+    assert.deepEqual(
+      afterQueuedOpen(notFound, { incidentStatus: 'OPEN', correlationId: 'c1' }, true),
+      notFound,
+    )
   })
 })

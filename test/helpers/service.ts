@@ -73,7 +73,8 @@ export interface RequestOptions {
   token?: string
   body?: unknown
   /** Sent as is, instead of JSON-encoding `body`. */
-  raw?: string
+  /** The body as it is sent: text, or bytes (e.g. not UTF-8). */
+  raw?: string | Buffer
   headers?: Record<string, string>
 }
 
@@ -304,7 +305,7 @@ export function requester(url: string): TestService['request'] {
   return async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers }
     if (o.token) headers.authorization = `Bearer ${o.token}`
-    let body: string | undefined = o.raw
+    let body: string | Buffer | undefined = o.raw
     if (body === undefined && o.body !== undefined) body = JSON.stringify(o.body)
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json'

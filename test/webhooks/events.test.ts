@@ -2,9 +2,13 @@
 // (docs/contract.md#webhook-events): module 'alerts', the audit event's name and status, messageId and its
 // recorded spelling messageID, the ids of vendor, partner and integration, and a message that is a sentence
 // for a success and the outcome's detail for anything else. state_snapshot under module 'integrations': the
-// integration's state, the catalogue and its mapped accounts, sorted.
+// integration's state, the catalogue and its mapped accounts, sorted. Beside the contract's fields, every
+// event carries its sequence number, the time it describes and whether it is a test; a status_update
+// carries the failure's stable code in `error` (docs/webhooks.md#event-catalogue).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import type { TSchema } from 'typebox'
+import { Value } from 'typebox/value'
 import {
   alreadyClosed,
   closed,
@@ -16,6 +20,14 @@ import {
   suppressed,
   updated,
 } from '../../src/domain/outcome.js'
+import {
+  eventCatalogue,
+  openApiWebhooks,
+  StateSnapshotEvent,
+  StatusUpdateEvent,
+  stateSnapshotExample,
+  statusUpdateExamples,
+} from '../../src/webhooks/catalogue.js'
 import { stateSnapshot, statusUpdate } from '../../src/webhooks/events.js'
 
 const ids = {
@@ -25,11 +37,19 @@ const ids = {
   integrationId: 'integration-1',
 }
 
+const meta = { sequence: 42, occurredAt: '2026-11-27T08:00:00.000Z', test: false }
+
 const update = (outcome: Outcome, correlationId: string | null = outcome.correlationId) =>
-  statusUpdate({ outcome, correlationId, ...ids })
+  statusUpdate({ outcome, correlationId, ...ids, meta })
 
 /** The whole status_update body for one event, status and message. */
-const expected = (event: string, status: string, message: string, correlationId: string | null) => ({
+const expected = (
+  event: string,
+  status: string,
+  message: string,
+  correlationId: string | null,
+  error: string | null = null,
+) => ({
   module: 'alerts',
   eventType: 'status_update',
   payload: {
@@ -41,6 +61,8 @@ const expected = (event: string, status: string, message: string, correlationId:
     vendorUserOrganizationId: 'partner-1',
     integrationId: 'integration-1',
     payload: { status, message },
+    error,
+    ...meta,
   },
 })
 
@@ -87,7 +109,13 @@ describe('statusUpdate', () => {
   test('failures carry the outcome’s detail and the failed status', () => {
     assert.deepEqual(
       update(psaFailed('create', 'The PSA answered 503 Service Unavailable.', null)),
-      expected('Failed To Create Ticket', 'failed', 'The PSA answered 503 Service Unavailable.', null),
+      expected(
+        'Failed To Create Ticket',
+        'failed',
+        'The PSA answered 503 Service Unavailable.',
+        null,
+        'PSA_ERROR',
+      ),
     )
     assert.deepEqual(
       update(alreadyClosed('cid-5', 'psa')),
@@ -96,6 +124,7 @@ describe('statusUpdate', () => {
         'failed',
         'The ticket was already closed in the PSA; it is now marked closed here too.',
         'cid-5',
+        'TICKET_CLOSED',
       ),
     )
     assert.deepEqual(
@@ -105,6 +134,7 @@ describe('statusUpdate', () => {
         'failed',
         'An unexpected error occurred; quote the messageId to support.',
         'cid-6',
+        'INTERNAL',
       ),
     )
   })
@@ -126,10 +156,27 @@ describe('statusUpdate', () => {
     )
     assert.deepEqual(
       update(outcome),
-      expected('Failed To Create Ticket', 'failed', 'No integration links this vendor and partner.', null),
+      expected(
+        'Failed To Create Ticket',
+        'failed',
+        'No integration links this vendor and partner.',
+        null,
+        'INTEGRATION_NOT_FOUND',
+      ),
     )
   })
 })
+
+const snapshotInput = {
+  isIntegrationActive: true,
+  isAlertsEnabled: false,
+  productGroups: { 'Endpoint Security': ['Malware Detected', 'Agent Offline'], Backup: ['Backup Failed'] },
+  accounts: ['globex-002', 'acme-001', 'initech-003'],
+  vendorId: 'vendor-1',
+  partnerId: 'partner-1',
+  integrationId: 'integration-1',
+  meta,
+}
 
 describe('stateSnapshot', () => {
   const input = {
@@ -140,6 +187,7 @@ describe('stateSnapshot', () => {
     vendorId: 'vendor-1',
     partnerId: 'partner-1',
     integrationId: 'integration-1',
+    meta,
   }
 
   test('exactly the state_snapshot fields under module integrations, with the accounts sorted', () => {
@@ -157,6 +205,7 @@ describe('stateSnapshot', () => {
         vendorOrganizationId: 'vendor-1',
         vendorUserId: 'partner-1',
         integrationId: 'integration-1',
+        ...meta,
       },
     })
   })
@@ -184,6 +233,55 @@ describe('stateSnapshot', () => {
       vendorOrganizationId: 'vendor-1',
       vendorUserId: 'partner-1',
       integrationId: 'integration-1',
+      ...meta,
     })
+  })
+})
+
+describe('the event catalogue (docs/webhooks.md#event-catalogue)', () => {
+  const check = (schema: TSchema, body: unknown) =>
+    assert.ok(Value.Check(schema, body), JSON.stringify([...Value.Errors(schema, body)].slice(0, 3)))
+
+  test('its examples are valid events', () => {
+    for (const example of Object.values(statusUpdateExamples)) check(StatusUpdateEvent, example)
+    check(StateSnapshotEvent, stateSnapshotExample)
+  })
+
+  test('every body events.ts builds is valid against its schema, for successes and failures', () => {
+    for (const outcome of [
+      created('c'),
+      updated('update', 'c'),
+      psaFailed('create', 'The PSA answered 503.', null),
+      internalError(null),
+      suppressed('self-healing-off', 'Self-Healing Disabled', 'off', 'c'),
+    ])
+      check(StatusUpdateEvent, update(outcome))
+    check(StateSnapshotEvent, stateSnapshot({ ...snapshotInput, meta: { ...meta, test: true } }))
+  })
+
+  test('names every status_update event with when it is sent, the PSA-side ones and state_snapshot', () => {
+    const names = eventCatalogue.map((e) => e.event)
+    for (const name of ['Ticket Created', 'Ticket Not Found', 'Ticket Closed In PSA', 'state_snapshot'])
+      assert.ok(names.includes(name), name)
+    assert.equal(new Set(names).size, names.length)
+    for (const e of eventCatalogue) assert.ok(e.when.length > 10, e.event)
+    // A failure event names the codes it carries; a success names none.
+    for (const e of eventCatalogue.filter((e) => e.statuses.includes('failed')))
+      assert.ok(e.errors.length > 0, e.event)
+  })
+
+  test('the OpenAPI webhooks section carries both events with their schema, examples and signature headers', () => {
+    const hooks = openApiWebhooks() as Record<string, { post: any }>
+    assert.deepEqual(Object.keys(hooks).sort(), ['state_snapshot', 'status_update'])
+    const post = hooks.status_update!.post
+    assert.deepEqual(post.requestBody.content['application/json'].schema, {
+      $ref: '#/components/schemas/StatusUpdateEvent',
+    })
+    assert.ok(Object.keys(post.requestBody.content['application/json'].examples).length >= 3)
+    assert.deepEqual(
+      post.parameters.map((p: { name: string }) => p.name),
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+    )
+    assert.match(post.description, /Ticket Deleted In PSA/)
   })
 })

@@ -8,17 +8,18 @@ import { actorOf } from '../../http/auth.js'
 import { notFound, orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
-import { DisabledView, disabledView, RotationView, rotationView } from '../../tenants/views.js'
+import {
+  DisabledView,
+  disabledView,
+  OutboundUrl,
+  RotationView,
+  rotationView,
+  WebhookAuthHeader,
+} from '../../tenants/views.js'
 import type { AdminRoutesDeps } from './deps.js'
 
-const Url = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 })
-const AuthHeader = Type.Union([
-  Type.String({ minLength: 1, maxLength: 4096, description: 'value of the Authorization header' }),
-  Type.Object({
-    name: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }),
-    value: Type.String({ minLength: 1, maxLength: 4096 }),
-  }),
-])
+const Url = OutboundUrl
+const AuthHeader = WebhookAuthHeader
 
 const VendorFields = {
   webhookUrl: Type.Optional(Nullable(Url)),

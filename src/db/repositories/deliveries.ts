@@ -25,7 +25,7 @@ export type NewDelivery = Pick<
   deadReason?: string
 }
 
-function toDelivery(r: Selectable<WebhookDeliveriesTable>): Delivery {
+export function toDelivery(r: Selectable<WebhookDeliveriesTable>): Delivery {
   return {
     id: r.id,
     vendorId: r.vendor_id,
@@ -65,6 +65,7 @@ function toAttempt(r: Selectable<WebhookAttemptsTable>): Attempt {
 export interface DeliveryFilter {
   partnerId?: string
   vendorId?: string
+  integrationId?: string
   status?: DeliveryStatus
   before?: string
   limit: number
@@ -206,7 +207,10 @@ export class DeliveryRepository {
    * time; answers which (their delivery jobs are queued by the caller, in the same transaction).
    */
   async replay(
-    scope: { partnerId?: string; vendorId?: string; ids?: readonly string[]; deadSince?: string },
+    scope: Omit<DeliveryFilter, 'status' | 'before' | 'limit'> & {
+      ids?: readonly string[]
+      deadSince?: string
+    },
     now: string,
   ): Promise<{ id: string; vendorId: string }[]> {
     let q = this.db
@@ -215,6 +219,7 @@ export class DeliveryRepository {
       .where('status', '=', 'dead')
     if (scope.partnerId) q = q.where('partner_id', '=', scope.partnerId)
     if (scope.vendorId) q = q.where('vendor_id', '=', scope.vendorId)
+    if (scope.integrationId) q = q.where('integration_id', '=', scope.integrationId)
     if (scope.ids) q = q.where('id', 'in', scope.ids.length > 0 ? scope.ids : [''])
     if (scope.deadSince) q = q.where('dead_at', '>=', scope.deadSince)
     const rows = await q.returning(['id', 'vendor_id']).execute()
@@ -246,6 +251,7 @@ export class DeliveryRepository {
     let q = this.db.selectFrom('webhook_deliveries').selectAll().orderBy('id', 'desc').limit(f.limit)
     if (f.partnerId) q = q.where('partner_id', '=', f.partnerId)
     if (f.vendorId) q = q.where('vendor_id', '=', f.vendorId)
+    if (f.integrationId) q = q.where('integration_id', '=', f.integrationId)
     if (f.status) q = q.where('status', '=', f.status)
     if (f.before) q = q.where('id', '<', f.before)
     return (await q.execute()).map(toDelivery)

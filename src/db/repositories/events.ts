@@ -3,6 +3,7 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { AuditEvent, Strategy } from '../../domain/audit.js'
 import type { EventStatus, IncidentStatus } from '../../domain/types.js'
 import { prepared, preparedRow } from '../prepared.js'
+import { toBool, toInt } from '../rows.js'
 import type { Database, EventsTable } from '../schema.js'
 
 // Every alert's outcome writes one event and looks for one first: prepared
@@ -32,6 +33,7 @@ function toEvent(r: Selectable<EventsTable>): AuditEvent {
     request: r.request === null ? null : JSON.parse(r.request),
     detail: r.detail,
     error: r.error,
+    test: toBool(r.test),
     createdAt: r.created_at,
   }
 }
@@ -85,6 +87,7 @@ export class EventRepository {
       request: e.request === null ? null : JSON.stringify(e.request),
       detail: e.detail,
       error: e.error ?? null,
+      test: toInt(e.test === true),
       created_at: e.createdAt,
     })
     return Number(result.numAffectedRows ?? 0) === 1
@@ -255,5 +258,21 @@ export class EventRepository {
     if (q.integrationId) query = query.where('integration_id', '=', q.integrationId)
     const rows = await query.orderBy('message_id', 'desc').limit(limit).execute()
     return rows.map(toEvent)
+  }
+
+  /**
+   * When the integration's last alert call was recorded (not a change made in the PSA), or null: what
+   * the vendor's integration list shows (docs/vendor-api.md#self-service).
+   */
+  async lastAlertAt(integrationId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('events')
+      .select('created_at')
+      .where('integration_id', '=', integrationId)
+      .where('strategy', '!=', 'psa')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    return row?.created_at ?? null
   }
 }

@@ -45,6 +45,7 @@ function toVendor(r: Selectable<VendorsTable>): Vendor {
       previousExpiresAt: r.previous_webhook_secret_expires_at,
     },
     disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
+    listeningUntil: r.listening_until,
   }
 }
 
@@ -203,6 +204,11 @@ export class VendorRepository {
       })
       .where('id', '=', id)
       .execute()
+  }
+
+  /** The vendor long-polls its events until `until` (docs/vendor-api.md#self-service). */
+  async listenUntil(id: string, until: string): Promise<void> {
+    await this.db.updateTable('vendors').set({ listening_until: until }).where('id', '=', id).execute()
   }
 
   /** Notes a failed attempt (keeping the first failure's time) or a success (clearing it). */

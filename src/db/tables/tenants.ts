@@ -39,6 +39,8 @@ export interface VendorsTable {
   webhook_secret_rotated_at: string | null
   disabled_at: string | null
   disabled_reason: string | null
+  /** Until when the vendor's CLI long-polls its events (docs/vendor-api.md#self-service). */
+  listening_until: string | null
 }
 
 export interface PartnersTable {

@@ -55,6 +55,8 @@ export interface EventsTable {
   created_at: string
   /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on older events. */
   error: string | null
+  /** 1: a test alert's event (migration 0019_test_alerts). */
+  test: Generated<number>
 }
 
 export interface CountersTable {
@@ -170,4 +172,22 @@ export interface SandboxBillingLinesTable {
   line_id: string
   quantity: number
   updated_at: string
+}
+
+/** An idempotency key a vendor sent (migration 0017_idempotency_keys; docs/vendor-api.md#idempotency-keys). */
+export interface IdempotencyKeysTable {
+  id: string
+  vendor_id: string
+  /** The method and the route's path pattern. */
+  scope: string
+  idempotency_key: string
+  fingerprint: string
+  /** running | done */
+  status: string
+  locked_until: string | null
+  response_status: number | null
+  response_headers: string | null
+  response_body_enc: string | null
+  created_at: string
+  expires_at: string
 }

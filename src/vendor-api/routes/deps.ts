@@ -5,6 +5,7 @@ import type { Store } from '../../db/store.js'
 import type { AuthHooks } from '../../http/auth.js'
 import type { CredentialRotation } from '../../tenants/credentials.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
+import type { DeliveryJobs } from '../../webhooks/delivery-job.js'
 import type { VendorSetup } from '../setup.js'
 import type { TokenService } from '../token-service.js'
 
@@ -17,4 +18,6 @@ export interface VendorRoutesDeps {
   catalogues: CatalogueSource
   provisioning: Provisioning
   credentials: CredentialRotation
+  /** Test events queue their delivery jobs (docs/vendor-api.md#self-service). */
+  deliveryJobs: Pick<DeliveryJobs, 'enqueue' | 'handOver'>
 }

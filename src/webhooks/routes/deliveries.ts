@@ -1,14 +1,16 @@
 // Webhook deliveries with every attempt, and replay (docs/webhooks.md): the partner sees the events of
-// its integrations, the operator every vendor's. The partner sees status, timing and HTTP codes but
-// neither the vendor's webhook URL nor its endpoint's answers (docs/webhooks.md#attempt-log); the
-// operator sees all.
+// its integrations, the vendor its own (docs/vendor-api.md#self-service), the operator every vendor's.
+// The partner sees status, timing and HTTP codes but neither the vendor's webhook URL nor its endpoint's
+// answers (docs/webhooks.md#attempt-log); the vendor and the operator see all. A vendor token bound to an
+// integration sees that integration's deliveries only.
 import Type, { type TSchema } from 'typebox'
 import { deliveryStatuses } from '../../domain/delivery.js'
 import type { Actor } from '../../domain/operator-audit.js'
 import type { App } from '../../http/app-types.js'
-import { actorOf, partnerId } from '../../http/auth.js'
+import { actorOf, partnerId, vendorPrincipal } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
 import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../http/schemas.js'
+import { vendorIntegration } from '../../vendor-api/integration-scope.js'
 import {
   DeliveryReads,
   type DeliveryScope,
@@ -80,12 +82,21 @@ const ReplayDead = Type.Object({
 })
 const Replayed = Type.Object({ replayed: Type.Integer() })
 
+type Request = Parameters<typeof partnerId>[0]
+
 interface Audience<V> {
   prefix: string
   onRequest: DeliveryRoutesDeps['auth']['partner']
   meta: { tags: string[]; security: Record<string, never[]>[] }
-  scope: (request: Parameters<typeof partnerId>[0]) => DeliveryScope
-  vendorFilter: boolean
+  scope: (request: Request) => DeliveryScope
+  /**
+   * A filter of the list and of the replay since a time beside `status`: the operator's `vendorId`, the
+   * vendor's `integrationId`; `narrow` answers the scope it makes (or throws the refusal).
+   */
+  filter: {
+    name: 'vendorId' | 'integrationId'
+    narrow: (request: Request, value: string) => Promise<DeliveryScope>
+  } | null
   /** Who the operator audit log names for a replay; a partner's replays are its own business. */
   actor: (request: Parameters<typeof actorOf>[0]) => Actor | undefined
   view: DeliveryViewOf<V>
@@ -98,7 +109,7 @@ export function registerDeliveries(app: App, s: DeliveryRoutesDeps): void {
     onRequest: s.auth.partner,
     meta: { tags: ['partner'], security: [{ partnerKey: [] }] },
     scope: (request) => ({ partnerId: partnerId(request) }),
-    vendorFilter: false,
+    filter: null,
     actor: () => undefined,
     view: partnerDeliveryView,
     schema: PartnerDeliveryView,
@@ -108,18 +119,47 @@ export function registerDeliveries(app: App, s: DeliveryRoutesDeps): void {
     onRequest: s.auth.admin,
     meta: { tags: ['admin'], security: [{ adminToken: [] }] },
     scope: () => ({}),
-    vendorFilter: true,
+    filter: { name: 'vendorId', narrow: async (_request, vendorId) => ({ vendorId }) },
+    actor: (request) => actorOf(request),
+    view: deliveryView,
+    schema: DeliveryView,
+  }
+  // The vendor's own deliveries: its URL and its endpoint's answers are its own. A bound token's scope
+  // is its integration; `integrationId` narrows an unbound one (another vendor's is 404).
+  const vendorScope = (request: Request): DeliveryScope => {
+    const p = vendorPrincipal(request)
+    return { vendorId: p.vendorId, ...(p.integrationId ? { integrationId: p.integrationId } : {}) }
+  }
+  const vendor: Audience<ReturnType<typeof deliveryView>> = {
+    prefix: '/api/vendor-api',
+    onRequest: s.auth.vendor,
+    meta: { tags: ['vendor'], security: [{ vendorToken: [] }] },
+    scope: vendorScope,
+    filter: {
+      name: 'integrationId',
+      narrow: async (request, integrationId) => {
+        const p = vendorPrincipal(request)
+        orRefuse(await vendorIntegration(s.store, p, integrationId, { readDisabledPartner: true }))
+        return { vendorId: p.vendorId, integrationId }
+      },
+    },
     actor: (request) => actorOf(request),
     view: deliveryView,
     schema: DeliveryView,
   }
   register(app, s, partner)
   register(app, s, admin)
+  register(app, s, vendor)
 }
 
 function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
   const reads = new DeliveryReads(s.store, s.deliveryJobs, s.clock, a.view)
-  const VendorFilter = Type.Object({ vendorId: Type.Optional(Type.String({ maxLength: 64 })) })
+  const Filter = Type.Object(
+    a.filter ? { [a.filter.name]: Type.Optional(Type.String({ maxLength: 64 })) } : {},
+  )
+  /** The audience's scope, narrowed by its filter when the request names one. */
+  const scopeOf = async (request: Request, value: string | undefined) =>
+    a.filter && value ? a.filter.narrow(request, value) : a.scope(request)
   app.get(
     `${a.prefix}/deliveries`,
     {
@@ -127,10 +167,11 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       schema: {
         ...a.meta,
         summary: 'Webhook deliveries, newest first, each with its attempts',
-        querystring: a.vendorFilter
-          ? Type.Object({ ...ListQuery.properties, ...VendorFilter.properties })
-          : ListQuery,
-        response: { 200: Page(a.schema), ...failures(400, 401) },
+        querystring: Type.Object({ ...ListQuery.properties, ...Filter.properties }),
+        response: {
+          200: Page(a.schema),
+          ...failures(400, 401, ...(a.filter?.name === 'integrationId' ? [403, 404] : [])),
+        },
       },
     },
     async (request) => {
@@ -138,9 +179,8 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
         status?: (typeof deliveryStatuses)[number]
         cursor?: string
         limit?: number
-        vendorId?: string
-      }
-      const scope = { ...a.scope(request), ...(q.vendorId ? { vendorId: q.vendorId } : {}) }
+      } & Record<string, string | undefined>
+      const scope = await scopeOf(request, a.filter ? q[a.filter.name] : undefined)
       return orRefuse(await reads.list(scope, { status: q.status, cursor: q.cursor, limit: q.limit ?? 50 }))
     },
   )
@@ -180,15 +220,13 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       schema: {
         ...a.meta,
         summary: 'Send every delivery that died since a time again',
-        body: a.vendorFilter
-          ? Type.Object({ ...ReplayDead.properties, ...VendorFilter.properties })
-          : ReplayDead,
+        body: Type.Object({ ...ReplayDead.properties, ...Filter.properties }),
         response: { 202: Replayed, ...failures(400, 401, 409) },
       },
     },
     async (request, reply) => {
-      const body = request.body as { since: string; vendorId?: string }
-      const scope = { ...a.scope(request), ...(body.vendorId ? { vendorId: body.vendorId } : {}) }
+      const body = request.body as { since: string } & Record<string, string | undefined>
+      const scope = await scopeOf(request, a.filter ? body[a.filter.name] : undefined)
       return reply
         .code(202)
         .send(orRefuse(await reads.replayDead(scope, new Date(body.since).toISOString(), a.actor(request))))

@@ -7,77 +7,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** When your API key was last rotated, until when the replaced one works, and which one you used */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            previousValidUntil: string | null;
-                            rotatedAt: string | null;
-                            /**
-                             * @description the key this request was made with (session: a portal session, no key)
-                             * @enum {unknown}
-                             */
-                            usedKey: "current" | "previous" | "session";
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * When your API key was last rotated, until when the replaced one works, and which one you used
+         * @description Times only. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getApiKeyRotation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -95,72 +29,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the overlap window now: the API key the last rotation replaced stops working */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            previousValidUntil: string | null;
-                            rotatedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * End the overlap window now: the API key the last rotation replaced stops working
+         * @description Once every client uses the new key. Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        post: operations["endApiKeyOverlap"];
         delete?: never;
         options?: never;
         head?: never;
@@ -176,102 +49,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate your API key */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description how long the replaced value keeps working, in seconds: 0 (it stops now, as after a leak) to 604800 (7 days); default 86400 (24 hours) */
-                        overlapSeconds?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the new API key, shown once */
-                            apiKey: string;
-                            previousValidUntil: string | null;
-                            rotatedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Rotate your API key
+         * @description Answers the new key once; the replaced one works overlapSeconds more. Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        post: operations["rotateApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,128 +67,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Webhook deliveries, newest first, each with its attempts */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    limit?: number;
-                    status?: "pending" | "delivered" | "dead";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                attemptLog: {
-                                    durationMs: number;
-                                    error: string | null;
-                                    nextAttemptAt: string | null;
-                                    number: number;
-                                    startedAt: string;
-                                    statusCode: number | null;
-                                    /** @enum {unknown} */
-                                    trigger: "scheduled" | "manual";
-                                }[];
-                                attempts: number;
-                                createdAt: string;
-                                deadAt: string | null;
-                                deliveredAt: string | null;
-                                /** @enum {unknown} */
-                                eventType: "status_update" | "state_snapshot";
-                                /** @description the webhook-id header, the same on every attempt and replay */
-                                id: string;
-                                integrationId: string | null;
-                                lastError: string | null;
-                                lastStatusCode: number | null;
-                                messageId: string | null;
-                                nextAttemptAt: string | null;
-                                /** @description the event body as sent */
-                                payload: unknown;
-                                /** @enum {unknown} */
-                                status: "pending" | "delivered" | "dead";
-                                vendorId: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Webhook deliveries, newest first, each with its attempts
+         * @description The webhook deliveries of your integrations' events (the vendor's endpoint receives them). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -422,142 +87,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook delivery with its attempts */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            attemptLog: {
-                                durationMs: number;
-                                error: string | null;
-                                nextAttemptAt: string | null;
-                                number: number;
-                                startedAt: string;
-                                statusCode: number | null;
-                                /** @enum {unknown} */
-                                trigger: "scheduled" | "manual";
-                            }[];
-                            attempts: number;
-                            createdAt: string;
-                            deadAt: string | null;
-                            deliveredAt: string | null;
-                            /** @enum {unknown} */
-                            eventType: "status_update" | "state_snapshot";
-                            /** @description the webhook-id header, the same on every attempt and replay */
-                            id: string;
-                            integrationId: string | null;
-                            lastError: string | null;
-                            lastStatusCode: number | null;
-                            messageId: string | null;
-                            nextAttemptAt: string | null;
-                            /** @description the event body as sent */
-                            payload: unknown;
-                            /** @enum {unknown} */
-                            status: "pending" | "delivered" | "dead";
-                            vendorId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * One webhook delivery with its attempts
+         * @description With its attempts. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -575,163 +109,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a dead delivery again (same webhook-id, one attempt) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            attemptLog: {
-                                durationMs: number;
-                                error: string | null;
-                                nextAttemptAt: string | null;
-                                number: number;
-                                startedAt: string;
-                                statusCode: number | null;
-                                /** @enum {unknown} */
-                                trigger: "scheduled" | "manual";
-                            }[];
-                            attempts: number;
-                            createdAt: string;
-                            deadAt: string | null;
-                            deliveredAt: string | null;
-                            /** @enum {unknown} */
-                            eventType: "status_update" | "state_snapshot";
-                            /** @description the webhook-id header, the same on every attempt and replay */
-                            id: string;
-                            integrationId: string | null;
-                            lastError: string | null;
-                            lastStatusCode: number | null;
-                            messageId: string | null;
-                            nextAttemptAt: string | null;
-                            /** @description the event body as sent */
-                            payload: unknown;
-                            /** @enum {unknown} */
-                            status: "pending" | "delivered" | "dead";
-                            vendorId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send a dead delivery again (same webhook-id, one attempt)
+         * @description Same webhook-id, so the vendor de-duplicates it. 409 if it is not dead. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["replayPartnerDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -747,123 +129,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send every delivery that died since a time again */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description replay every delivery that died at or after this time (RFC 3339, e.g. 2026-01-31T12:00:00Z)
-                         */
-                        since: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            replayed: number;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send every delivery that died since a time again
+         * @description After the vendor fixed its endpoint. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["replayPartnerDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -877,120 +147,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit trail, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    correlationId?: string;
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    event?: string;
-                    integrationId?: string;
-                    limit?: number;
-                    /** @description events at or after (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    since?: string;
-                    status?: "success" | "suppressed" | "failed";
-                    /** @description events before (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    until?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                correlationId: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                detail: string | null;
-                                /** @description e.g. Ticket Created, Failed To Create Ticket, Ticket Not Found */
-                                event: string;
-                                httpStatus: number;
-                                incidentStatus: string | null;
-                                integrationId: string;
-                                messageId: string;
-                                status: "success" | "suppressed" | "failed";
-                                /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
-                                strategy: "sync" | "webhook" | "psa";
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The audit trail, newest first
+         * @description What every alert did, with its stable error code where it failed; filter and page. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1006,121 +167,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The most frequent causes of failure (event name and machine code) with counts and the newest examples (default: the last 24 hours) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    from?: string;
-                    integrationId?: string;
-                    /** @description causes */
-                    limit?: number;
-                    /** @description at or after (inclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    since?: string;
-                    /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    to?: string;
-                    /** @description before (exclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    until?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                count: number;
-                                detail: string | null;
-                                error: string | null;
-                                /** @description e.g. Failed To Create Ticket */
-                                event: string;
-                                /** @description the newest few, newest first */
-                                examples: {
-                                    correlationId: string | null;
-                                    createdAt: string;
-                                    detail: string | null;
-                                    integrationId: string;
-                                    messageId: string;
-                                }[];
-                                lastSeenAt: string;
-                            }[];
-                            since: string;
-                            until: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The most frequent causes of failure (event name and machine code) with counts and the newest examples (default: the last 24 hours)
+         * @description Grouped by cause, with what to do about each. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerFailures"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1136,136 +187,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your integrations, in the order they were created, 500 a page unless `limit` says otherwise */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description items per page (default 500); nextCursor names the next page */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                alertsEnabled: boolean;
-                                /** @description docs/decision-table.md#closed-ticket-policy */
-                                closedTickets: {
-                                    /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
-                                    closeOnlyUntouched: boolean;
-                                    /**
-                                     * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
-                                     * @enum {unknown}
-                                     */
-                                    policy: "refuse" | "reopen" | "new";
-                                    /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
-                                    reopenWindowMinutes: number;
-                                };
-                                connectedAt: string | null;
-                                createdAt: string;
-                                deduplication: {
-                                    enabled: boolean;
-                                    keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
-                                    windowMinutes: number | null;
-                                };
-                                integrationId: string;
-                                /** @description state is pending or connected */
-                                isIntegrationActive: boolean;
-                                mappingCompletedAt: string | null;
-                                partnerId: string;
-                                selfHealing: boolean;
-                                /** @enum {unknown} */
-                                state: "created" | "mapping" | "pending" | "connected";
-                                ticketCreation: boolean;
-                                updatedAt: string;
-                                vendorCredentials: {
-                                    /** @enum {boolean} */
-                                    configured: true;
-                                    header: string;
-                                } | null;
-                                vendorId: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Your integrations, in the order they were created, 500 a page unless `limit` says otherwise
+         * @description Paged with `cursor`. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerIntegrations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1281,328 +207,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One integration */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            alertsEnabled: boolean;
-                            /** @description docs/decision-table.md#closed-ticket-policy */
-                            closedTickets: {
-                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
-                                closeOnlyUntouched: boolean;
-                                /**
-                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
-                                 * @enum {unknown}
-                                 */
-                                policy: "refuse" | "reopen" | "new";
-                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
-                                reopenWindowMinutes: number;
-                            };
-                            connectedAt: string | null;
-                            createdAt: string;
-                            deduplication: {
-                                enabled: boolean;
-                                keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
-                                windowMinutes: number | null;
-                            };
-                            integrationId: string;
-                            /** @description state is pending or connected */
-                            isIntegrationActive: boolean;
-                            mappingCompletedAt: string | null;
-                            partnerId: string;
-                            selfHealing: boolean;
-                            /** @enum {unknown} */
-                            state: "created" | "mapping" | "pending" | "connected";
-                            ticketCreation: boolean;
-                            updatedAt: string;
-                            vendorCredentials: {
-                                /** @enum {boolean} */
-                                configured: true;
-                                header: string;
-                            } | null;
-                            vendorId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * One integration
+         * @description Its state, toggles, de-duplication and closed-ticket policy. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerIntegration"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets) and the credentials for the vendor's product-groups endpoint */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        alertsEnabled?: boolean;
-                        closedTickets?: {
-                            /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
-                            closeOnlyUntouched?: boolean;
-                            /**
-                             * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
-                             * @enum {unknown}
-                             */
-                            policy?: "refuse" | "reopen" | "new";
-                            /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
-                            reopenWindowMinutes?: number;
-                        };
-                        deduplication?: {
-                            enabled?: boolean;
-                            keyFields?: ("accountId" | "productGroup" | "alertType" | "title")[];
-                            windowMinutes?: number | null;
-                        };
-                        selfHealing?: boolean;
-                        ticketCreation?: boolean;
-                        vendorCredentials?: {
-                            /** @description default authorization */
-                            header?: string;
-                            value: string;
-                        } | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            alertsEnabled: boolean;
-                            /** @description docs/decision-table.md#closed-ticket-policy */
-                            closedTickets: {
-                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
-                                closeOnlyUntouched: boolean;
-                                /**
-                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
-                                 * @enum {unknown}
-                                 */
-                                policy: "refuse" | "reopen" | "new";
-                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
-                                reopenWindowMinutes: number;
-                            };
-                            connectedAt: string | null;
-                            createdAt: string;
-                            deduplication: {
-                                enabled: boolean;
-                                keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
-                                windowMinutes: number | null;
-                            };
-                            integrationId: string;
-                            /** @description state is pending or connected */
-                            isIntegrationActive: boolean;
-                            mappingCompletedAt: string | null;
-                            partnerId: string;
-                            selfHealing: boolean;
-                            /** @enum {unknown} */
-                            state: "created" | "mapping" | "pending" | "connected";
-                            ticketCreation: boolean;
-                            updatedAt: string;
-                            vendorCredentials: {
-                                /** @enum {boolean} */
-                                configured: true;
-                                header: string;
-                            } | null;
-                            vendorId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets) and the credentials for the vendor's product-groups endpoint
+         * @description Only the fields sent change. alertsEnabled false refuses the vendor's alerts (409 ALERTING_DISABLED). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        patch: operations["updatePartnerIntegration"];
         trace?: never;
     };
     "/api/partner/integrations/{id}/accounts": {
@@ -1612,134 +231,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page; filtered by mapping and a search */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description items per page (default 500); nextCursor names the next page */
-                    limit?: number;
-                    /** @description true: only mapped accounts; false: only unmapped */
-                    mapped?: boolean;
-                    /** @description part of the name, the vendorAccountId or the externalId, case ignored */
-                    search?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                externalId: string;
-                                mapping: {
-                                    board: string | null;
-                                    psaCompanyId: string;
-                                } | null;
-                                name: string;
-                                vendorAccountId: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page; filtered by mapping and a search
+         * @description Paged with `cursor`. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1756,232 +252,17 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Map an account to a PSA company (and optionally a board) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    accountId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        board?: string | null;
-                        psaCompanyId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            accountId: string;
-                            board: string | null;
-                            psaCompanyId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Map an account to a PSA company (and optionally a board)
+         * @description Alerts for this account then open tickets for this PSA company (and board). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        put: operations["mapAccount"];
         post?: never;
-        /** Remove the mapping of an account */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    accountId: string;
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove the mapping of an account
+         * @description Its alerts are then refused (ACCOUNT_NOT_MAPPED). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        delete: operations["unmapAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1996,171 +277,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Finish the mapping wizard (mapping → pending); needs at least one mapped account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            alertsEnabled: boolean;
-                            /** @description docs/decision-table.md#closed-ticket-policy */
-                            closedTickets: {
-                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
-                                closeOnlyUntouched: boolean;
-                                /**
-                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
-                                 * @enum {unknown}
-                                 */
-                                policy: "refuse" | "reopen" | "new";
-                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
-                                reopenWindowMinutes: number;
-                            };
-                            connectedAt: string | null;
-                            createdAt: string;
-                            deduplication: {
-                                enabled: boolean;
-                                keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
-                                windowMinutes: number | null;
-                            };
-                            integrationId: string;
-                            /** @description state is pending or connected */
-                            isIntegrationActive: boolean;
-                            mappingCompletedAt: string | null;
-                            partnerId: string;
-                            selfHealing: boolean;
-                            /** @enum {unknown} */
-                            state: "created" | "mapping" | "pending" | "connected";
-                            ticketCreation: boolean;
-                            updatedAt: string;
-                            vendorCredentials: {
-                                /** @enum {boolean} */
-                                configured: true;
-                                header: string;
-                            } | null;
-                            vendorId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Finish the mapping wizard (mapping → pending); needs at least one mapped account
+         * @description The last setup step: from now on the vendor's alerts become tickets (needs a mapped account; a rule decides which alerts). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["completeMapping"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2176,180 +297,71 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            /** @description An alert as the vendor sends it to the alert endpoints: its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ - */
-                        correlationId?: string;
-                        /** @description Accepted spelling of correlationId */
-                        correlationID?: string;
-                        data: {
-                            /** @description The vendor's identifier of the partner's company */
-                            accountId: string;
-                            /** @description An alert type of the product group */
-                            alertType: string;
-                            /**
-                             * @description OPEN creates, UPDATE appends, RESOLVED closes
-                             * @enum {unknown}
-                             */
-                            incidentStatus: "OPEN" | "UPDATE" | "RESOLVED";
-                            /** @description A product group of the catalogue */
-                            productGroup: string;
-                            /** @description Descriptive summary; any length (cut with a note where a PSA holds less) */
-                            summary?: string;
-                            /** @description Alert headline; any length (each PSA gets it fitted to its own title field) */
-                            title: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {unknown} */
-                            action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse";
-                            /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string | null;
-                            /** @description the ticket the alert would be appended to or close, or that its correlationId names */
-                            existingTicket: {
-                                correlationId: string;
-                                psaTicketId: string | null;
-                                /** @enum {unknown} */
-                                status: "open" | "closed";
-                            } | null;
-                            /** @description OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket */
-                            matchedRule: {
-                                action: "ticket" | "suppress";
-                                alertTypes: string[];
-                                createdAt: string;
-                                enabled: boolean;
-                                id: string;
-                                precedence: number;
-                                productGroup: string;
-                                suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
-                                ticket: {
-                                    board: string | null;
-                                    closedStatus: string | null;
-                                    priority: string | null;
-                                    status: string | null;
-                                    type: string | null;
-                                };
-                            } | null;
-                            /** @description why, in one sentence */
-                            reason: string;
-                            row: string | null;
-                            /** @description with create: the new ticket’s settings, the PSA connection’s defaults applied */
-                            ticket: {
-                                board: string | null;
-                                priority: string | null;
-                                status: string | null;
-                                type: string | null;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
+        /**
+         * Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing
+         * @description The vendor's alert body without credentials: the same decision table as a real alert, nothing written, no PSA call. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["dryRunAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/organization-oem-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * When this integration's organizationOemToken was last rotated and until when the replaced one works
+         * @description Times only; the token itself is shown once, when minted. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getOrgTokenRotation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/organization-oem-token/end-overlap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the overlap window now: the organizationOemToken the last rotation replaced stops working
+         * @description Once the vendor uses the new token. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["endOrgTokenOverlap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/organization-oem-token/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a new organizationOemToken for this integration, to give to its vendor
+         * @description Answers the new organizationOemToken once: hand it to the vendor (it goes in the alert body and, optionally, the token request). The replaced one works overlapSeconds more. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["rotateOrgToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2363,125 +375,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The product groups and alert types you may use, and where the list came from */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            fetchedAt: string | null;
-                            integrationId: string;
-                            productGroups: {
-                                [key: string]: string[];
-                            } | null;
-                            reason: string | null;
-                            /**
-                             * @description static: the vendor's list; dynamic: the vendor endpoint's answer for this partner (cached 15 min); dynamic-stale: its last good answer, a newer one could not be had; static-fallback: no answer yet, the vendor's list
-                             * @enum {unknown}
-                             */
-                            source: "static" | "dynamic" | "dynamic-stale" | "static-fallback";
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The product groups and alert types you may use, and where the list came from
+         * @description The vendor's catalogue as it applies to this integration (static, dynamic or a fallback), for writing rules. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerProductGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2497,298 +395,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Rules in precedence order (all of them: an integration holds at most 500) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                action: "ticket" | "suppress";
-                                alertTypes: string[];
-                                createdAt: string;
-                                enabled: boolean;
-                                id: string;
-                                precedence: number;
-                                productGroup: string;
-                                suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
-                                ticket: {
-                                    board: string | null;
-                                    closedStatus: string | null;
-                                    priority: string | null;
-                                    status: string | null;
-                                    type: string | null;
-                                };
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Rules in precedence order (all of them: an integration holds at most 500)
+         * @description The first enabled rule matching an alert's product group and type decides what it does. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listRules"];
         put?: never;
-        /** Add a rule */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        action?: "ticket" | "suppress";
-                        /** @description empty: every type of the group */
-                        alertTypes?: string[];
-                        enabled?: boolean;
-                        /** @description lower runs first */
-                        precedence?: number;
-                        productGroup: string;
-                        /** @description incidentStatus values this rule suppresses */
-                        suppressStatuses?: ("OPEN" | "UPDATE" | "RESOLVED")[];
-                        /** @description a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status) */
-                        ticket?: {
-                            board?: string | null;
-                            closedStatus?: string | null;
-                            priority?: string | null;
-                            status?: string | null;
-                            type?: string | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            action: "ticket" | "suppress";
-                            alertTypes: string[];
-                            createdAt: string;
-                            enabled: boolean;
-                            id: string;
-                            precedence: number;
-                            productGroup: string;
-                            suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
-                            ticket: {
-                                board: string | null;
-                                closedStatus: string | null;
-                                priority: string | null;
-                                status: string | null;
-                                type: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Add a rule
+         * @description Without a matching rule an alert is refused (NO_RULE). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["createRule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2805,260 +422,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a rule */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    ruleId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a rule
+         * @description Open tickets it made stay; their next alerts find no rule unless another matches. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        delete: operations["deleteRule"];
         options?: never;
         head?: never;
-        /** Change a rule */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    ruleId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        action?: "ticket" | "suppress";
-                        /** @description empty: every type of the group */
-                        alertTypes?: string[];
-                        enabled?: boolean;
-                        /** @description lower runs first */
-                        precedence?: number;
-                        productGroup?: string;
-                        /** @description incidentStatus values this rule suppresses */
-                        suppressStatuses?: ("OPEN" | "UPDATE" | "RESOLVED")[];
-                        /** @description a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status) */
-                        ticket?: {
-                            board?: string | null;
-                            closedStatus?: string | null;
-                            priority?: string | null;
-                            status?: string | null;
-                            type?: string | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            action: "ticket" | "suppress";
-                            alertTypes: string[];
-                            createdAt: string;
-                            enabled: boolean;
-                            id: string;
-                            precedence: number;
-                            productGroup: string;
-                            suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
-                            ticket: {
-                                board: string | null;
-                                closedStatus: string | null;
-                                priority: string | null;
-                                status: string | null;
-                                type: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a rule
+         * @description Only the fields sent change. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        patch: operations["updateRule"];
         trace?: never;
     };
     "/api/partner/integrations/{id}/services": {
@@ -3068,131 +443,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendor's services with their mapping to a PSA product (null: not mapped), by id, 500 a page */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description items per page (default 500); nextCursor names the next page */
-                    limit?: number;
-                    /** @description true: only mapped services; false: only unmapped */
-                    mapped?: boolean;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                description: string;
-                                id: string;
-                                mapping: {
-                                    psaProductId: string;
-                                } | null;
-                                name: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The vendor's services with their mapping to a PSA product (null: not mapped), by id, 500 a page
+         * @description Paged with `cursor`. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerServices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3209,230 +464,17 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Map a service to a PSA product for every account: each account's usage counts set the quantity of that product's billing line on its company's agreements */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    serviceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        psaProductId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            psaProductId: string;
-                            serviceId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Map a service to a PSA product for every account: each account's usage counts set the quantity of that product's billing line on its company's agreements
+         * @description Usage counts then update the PSA's billing lines. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        put: operations["mapService"];
         post?: never;
-        /** Remove the mapping of a service */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    serviceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove the mapping of a service
+         * @description Counts stop reaching the PSA. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        delete: operations["unmapService"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3445,121 +487,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The service's billing lines named per account (they take precedence over its product) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    serviceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                accountId: string;
-                                /** @description a billing line id from GET /api/partner/psa/agreements */
-                                psaLineId: string;
-                                serviceId: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The service's billing lines named per account (they take precedence over its product)
+         * @description The per-account exceptions to the service's product mapping. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listServiceAccountLines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3576,235 +508,17 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Map a service, for one account, to a billing line of the PSA: the account's usage counts set that line's quantity */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    accountId: string;
-                    id: string;
-                    serviceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description a billing line id from GET /api/partner/psa/agreements */
-                        psaLineId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            accountId: string;
-                            /** @description a billing line id from GET /api/partner/psa/agreements */
-                            psaLineId: string;
-                            serviceId: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Map a service, for one account, to a billing line of the PSA: the account's usage counts set that line's quantity
+         * @description Takes precedence over the service's product for this account. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        put: operations["mapServiceAccountLine"];
         post?: never;
-        /** Remove a service's billing line for one account (its product mapping applies again) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    accountId: string;
-                    id: string;
-                    serviceId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a service's billing line for one account (its product mapping applies again)
+         * @description The service's product mapping applies to the account again. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        delete: operations["unmapServiceAccountLine"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3817,166 +531,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest usage count per account and service (500 a page), and what is not mapped */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description items per page (default 500); nextCursor names the next page */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the latest count per service and account, one page */
-                            data: {
-                                accountId: string;
-                                accountMapped: boolean;
-                                /** @description when the count was received */
-                                createdAt: string;
-                                id: string;
-                                psaCompanyId: string | null;
-                                psaLineId: string | null;
-                                psaProductId: string | null;
-                                push: {
-                                    attempts: number;
-                                    detail: string | null;
-                                    previousQuantity: number | null;
-                                    psaLineId: string | null;
-                                    pushedAt: string | null;
-                                    pushedCount: number | null;
-                                    /**
-                                     * @description pending: waiting for its push; pushed: the PSA took this count; retrying: the PSA failed and it is tried again; failed: refused, or out of retries; unmapped: nowhere to push it (kept, not pushed)
-                                     * @enum {unknown}
-                                     */
-                                    status: "pending" | "pushed" | "retrying" | "failed" | "unmapped";
-                                    /** @description the count the status is about (the latest) */
-                                    unitCount: number;
-                                    updatedAt: string;
-                                } | null;
-                                serviceId: string;
-                                serviceMapped: boolean;
-                                unitCount: number;
-                            }[];
-                            nextCursor: string | null;
-                            /** @description how many accounts are not mapped */
-                            unmappedAccountCount: number;
-                            /** @description the vendor's accounts not mapped to a PSA company: the first 100 by id (every one: GET …/accounts?mapped=false) */
-                            unmappedAccounts: {
-                                externalId: string;
-                                name: string;
-                                vendorAccountId: string;
-                            }[];
-                            /** @description how many services are not mapped */
-                            unmappedServiceCount: number;
-                            /** @description the vendor's services not mapped to a PSA product: the first 100 by id (every one: GET …/services?mapped=false) */
-                            unmappedServices: {
-                                description: string;
-                                id: string;
-                                name: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The latest usage count per account and service (500 a page), and what is not mapped
+         * @description With the accounts and services not mapped yet, whose counts reach no PSA. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3992,134 +551,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every usage count of the integration, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    accountId?: string;
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    limit?: number;
-                    serviceId?: string;
-                    /** @description counts received at or after (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    since?: string;
-                    /** @description counts received before (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    until?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                accountId: string;
-                                /** @description when the count was received */
-                                createdAt: string;
-                                id: string;
-                                serviceId: string;
-                                unitCount: number;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Every usage count of the integration, newest first
+         * @description Paged with `cursor`. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerUsageHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4137,115 +573,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Push the latest count of every service and account to the PSA again (after fixing what made pushes fail); answers how many were queued */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            queued: number;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Push the latest count of every service and account to the PSA again (after fixing what made pushes fail); answers how many were queued
+         * @description Queues one push per latest count; each runs like a count the vendor sent. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["pushUsage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4259,127 +591,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of events by status and name, in hourly or daily buckets (default: last 24 hours) */
-        get: {
-            parameters: {
-                query?: {
-                    bucket?: "hour" | "day";
-                    /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    from?: string;
-                    integrationId?: string;
-                    /** @description counts from (default: 24 hours before until) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    since?: string;
-                    /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    to?: string;
-                    /** @description counts until (default: now) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    until?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            bucket: "hour" | "day";
-                            byEvent: {
-                                count: number;
-                                event: string;
-                                status: "success" | "suppressed" | "failed";
-                            }[];
-                            /** @description buckets with events, oldest first; buckets without any are left out */
-                            series: {
-                                /** @description the bucket’s counts by event name (e.g. Ticket Created) */
-                                events: {
-                                    [key: string]: number;
-                                };
-                                failed: number;
-                                start: string;
-                                success: number;
-                                suppressed: number;
-                            }[];
-                            since: string;
-                            totals: {
-                                failed: number;
-                                success: number;
-                                suppressed: number;
-                                total: number;
-                            };
-                            until: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Counts of events by status and name, in hourly or daily buckets (default: last 24 hours)
+         * @description For the dashboard's charts. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4395,151 +611,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your integrations with their vendor’s name and the last 24 hours in counts (created, appended, closed, suppressed, failed), paged like GET /api/partner/integrations */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description items per page (default 500); nextCursor names the next page */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                alertsEnabled: boolean;
-                                /** @description docs/decision-table.md#closed-ticket-policy */
-                                closedTickets: {
-                                    /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
-                                    closeOnlyUntouched: boolean;
-                                    /**
-                                     * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
-                                     * @enum {unknown}
-                                     */
-                                    policy: "refuse" | "reopen" | "new";
-                                    /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
-                                    reopenWindowMinutes: number;
-                                };
-                                connectedAt: string | null;
-                                createdAt: string;
-                                deduplication: {
-                                    enabled: boolean;
-                                    keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
-                                    windowMinutes: number | null;
-                                };
-                                integrationId: string;
-                                /** @description state is pending or connected */
-                                isIntegrationActive: boolean;
-                                last24h: {
-                                    /** @description Ticket Updated (an alert added to an open ticket) */
-                                    appended: number;
-                                    /** @description Ticket Closed */
-                                    closed: number;
-                                    /** @description Ticket Created */
-                                    created: number;
-                                    /** @description every event with status failed */
-                                    failed: number;
-                                    /** @description every event with status suppressed */
-                                    suppressed: number;
-                                };
-                                mappingCompletedAt: string | null;
-                                partnerId: string;
-                                selfHealing: boolean;
-                                /** @enum {unknown} */
-                                state: "created" | "mapping" | "pending" | "connected";
-                                ticketCreation: boolean;
-                                updatedAt: string;
-                                vendorCredentials: {
-                                    /** @enum {boolean} */
-                                    configured: true;
-                                    header: string;
-                                } | null;
-                                vendorId: string;
-                                vendorName: string;
-                            }[];
-                            nextCursor: string | null;
-                            /** @description the counts are of events at or after this time */
-                            since: string;
-                            until: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Your integrations with their vendor’s name and the last 24 hours in counts (created, appended, closed, suppressed, failed), paged like GET /api/partner/integrations
+         * @description For the dashboard's list. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4555,173 +631,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your PSA connection (secrets masked) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description kind plus its settings, secrets masked */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        /** Connect your PSA; the connection is tested, and a failed test is answered as a warning */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description kind plus the settings of that kind (docs/psa/README.md lists them) */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description kind plus its settings, secrets masked */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            kind: string;
-                            /** @description the connection test failed: why */
-                            warning?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Your PSA connection (secrets masked)
+         * @description Secrets are never shown again. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPsaConnection"];
+        /**
+         * Connect your PSA; the connection is tested, and a failed test is answered as a warning
+         * @description The settings of each PSA kind: docs/psa/README.md. Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        put: operations["setPsaConnection"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4736,132 +655,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Look-ups for the mapping screens: companies, boards (queues), priorities, statuses, types; every page of the PSA, kept 5 minutes */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description statuses and types of this board (ConnectWise) */
-                    board?: string;
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    limit?: number;
-                    /** @description read the PSA again instead of the kept list */
-                    refresh?: boolean;
-                    /** @description part of the name, or the exact id */
-                    search?: string;
-                };
-                header?: never;
-                path: {
-                    what: "companies" | "boards" | "priorities" | "statuses" | "types" | "sources" | "noteTypes" | "categories";
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description statuses: whether the PSA treats it as closed */
-                                closed?: boolean;
-                                id: string;
-                                name: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Look-ups for the mapping screens: companies, boards (queues), priorities, statuses, types; every page of the PSA, kept 5 minutes
+         * @description For mapping accounts (companies, boards) and writing rules (priorities, statuses, types). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPsaLookups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4877,149 +675,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Billing lines of a PSA company's agreements (ConnectWise agreement additions, Autotask contract services, HaloPSA recurring-invoice lines, Kaseya BMS recurring services, Syncro schedule line items), for mapping services; kept a minute */
-        get: {
-            parameters: {
-                query: {
-                    /** @description the PSA company */
-                    companyId: string;
-                    /** @description read the PSA again */
-                    refresh?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                agreementId: string;
-                                agreementName: string;
-                                /** @description the line, as PUT …/services/{serviceId}/accounts/{accountId} names it */
-                                id: string;
-                                name: string;
-                                /** @description the product of the PSA catalogue it bills (what PUT …/services/{serviceId} names) */
-                                productId: string | null;
-                                /** @description its quantity now, where the PSA says */
-                                quantity: number | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Billing lines of a PSA company's agreements (ConnectWise agreement additions, Autotask contract services, HaloPSA recurring-invoice lines, Kaseya BMS recurring services, Syncro schedule line items), for mapping services; kept a minute
+         * @description For PUT …/services/{serviceId}/accounts/{accountId}. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPsaAgreementLines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5035,107 +695,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How your PSA’s changes reach alertbridge (push or poll) and when it was last heard */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string | null;
-                            instructions: string[] | null;
-                            lastHeardAt: string | null;
-                            lastPollAt: string | null;
-                            lastPushAt: string | null;
-                            /**
-                             * @description push: the PSA pushes changes (registered by alertbridge); manual: an administrator sets the push up in the PSA; poll: alertbridge reads tickets back
-                             * @enum {unknown}
-                             */
-                            mechanism: "push" | "manual" | "poll";
-                            pollIntervalMs: number;
-                            /** @description pushes refused (bad signature, wrong secret, stale) */
-                            pushesRefused: number;
-                            pushSecret: string | null;
-                            pushUrl: string | null;
-                            registeredAt: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * How your PSA’s changes reach alertbridge (push or poll) and when it was last heard
+         * @description Two-way sync: how ticket changes made in the PSA come back (docs/psa/sync.md). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPsaSync"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5153,71 +717,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register the PSA’s push again (after fixing a permission, say); answers at once, it runs in the background */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            queued: boolean;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Register the PSA’s push again (after fixing a permission, say); answers at once, it runs in the background
+         * @description Read GET /api/partner/psa/sync for the outcome. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["registerPsaPush"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5233,79 +737,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test your PSA connection without changing anything: ok, or one sentence saying what is wrong */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what was checked, or in one sentence what is wrong */
-                            detail: string;
-                            ok: boolean;
-                            /** @description how the PSA’s changes reach alertbridge and when it was last heard (GET …/psa/sync) */
-                            sync?: {
-                                lastHeardAt: string | null;
-                                /** @enum {unknown} */
-                                mechanism: "push" | "manual" | "poll";
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Test your PSA connection without changing anything: ok, or one sentence saying what is wrong
+         * @description Reads only. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["testPsaConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5320,211 +756,17 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Make the sandbox PSA fail (for testing how failures are handled) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description fail this many calls, then recover */
-                        count?: number;
-                        /**
-                         * @description error: HTTP 500; timeout: no answer; rate-limited: HTTP 429; defect: the adapter throws
-                         * @enum {unknown}
-                         */
-                        mode: "error" | "timeout" | "rate-limited" | "defect";
-                        operations?: ("create" | "append" | "close" | "lookup" | "usage")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            mode: string;
-                            operations: string[];
-                            remaining: number | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Make the sandbox PSA fail (for testing how failures are handled)
+         * @description Only with the sandbox PSA. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        put: operations["setSandboxFault"];
         post?: never;
-        /** Make the sandbox PSA healthy again */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Make the sandbox PSA healthy again
+         * @description Only with the sandbox PSA. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        delete: operations["clearSandboxFault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5537,131 +779,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tickets in the sandbox PSA, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                board: string | null;
-                                closedAt: string | null;
-                                companyId: string;
-                                createdAt: string;
-                                description: string;
-                                id: string;
-                                notes: {
-                                    at: string;
-                                    text: string;
-                                }[];
-                                priority: string | null;
-                                status: string;
-                                summary: string;
-                                type: string | null;
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Tickets in the sandbox PSA, newest first
+         * @description Only with the sandbox PSA (409 otherwise). Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listSandboxTickets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5683,157 +805,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a sandbox ticket as a technician would in the PSA (e.g. close it) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    ticketId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description e.g. 'Closed' */
-                        status: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            board: string | null;
-                            closedAt: string | null;
-                            companyId: string;
-                            createdAt: string;
-                            description: string;
-                            id: string;
-                            notes: {
-                                at: string;
-                                text: string;
-                            }[];
-                            priority: string | null;
-                            status: string;
-                            summary: string;
-                            type: string | null;
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a sandbox ticket as a technician would in the PSA (e.g. close it)
+         * @description Two-way sync then reports it, as from a real PSA. Only with the sandbox PSA. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        patch: operations["updateSandboxTicket"];
         trace?: never;
     };
     "/api/partner/session": {
@@ -5843,271 +819,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user and the session’s CSRF token (401 when the session has ended) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description send it as the x-csrf-token header with every change made with this session */
-                            csrfToken: string;
-                            user: {
-                                email: string;
-                                id: string;
-                                name: string | null;
-                                partnerId: string;
-                                /**
-                                 * @description admin changes things; viewer reads
-                                 * @enum {unknown}
-                                 */
-                                role: "admin" | "viewer";
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The signed-in user and the session’s CSRF token (401 when the session has ended)
+         * @description The portal asks on load.
+         */
+        get: operations["getSession"];
         put?: never;
-        /** Sign in to the portal: sets the session cookie and answers the CSRF token; repeated failures are refused for a while (429) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description send it as the x-csrf-token header with every change made with this session */
-                            csrfToken: string;
-                            user: {
-                                email: string;
-                                id: string;
-                                name: string | null;
-                                partnerId: string;
-                                /**
-                                 * @description admin changes things; viewer reads
-                                 * @enum {unknown}
-                                 */
-                                role: "admin" | "viewer";
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        /** Sign out: the session ends and its cookie is cleared */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Sign in to the portal: sets the session cookie and answers the CSRF token; repeated failures are refused for a while (429)
+         * @description The portal’s sign-in; API clients use the API key instead.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out: the session ends and its cookie is cleared
+         * @description Needs x-csrf-token.
+         */
+        delete: operations["signOut"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6122,113 +849,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invite: set your password (and name) and sign in */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        inviteToken: string;
-                        name?: string;
-                        /** @description at least 12 characters */
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description send it as the x-csrf-token header with every change made with this session */
-                            csrfToken: string;
-                            user: {
-                                email: string;
-                                id: string;
-                                name: string | null;
-                                partnerId: string;
-                                /**
-                                 * @description admin changes things; viewer reads
-                                 * @enum {unknown}
-                                 */
-                                role: "admin" | "viewer";
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Accept an invite: set your password (and name) and sign in
+         * @description The invite token comes from the admin who invited you; it works once, for 7 days.
+         */
+        post: operations["acceptInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6242,135 +867,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your tickets, newest first; filtered by status, account, product group, alert type, creation time and a search of title and correlationId */
-        get: {
-            parameters: {
-                query?: {
-                    accountId?: string;
-                    alertType?: string;
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    from?: string;
-                    integrationId?: string;
-                    limit?: number;
-                    productGroup?: string;
-                    /** @description part of the title or the correlationId, case ignored */
-                    search?: string;
-                    /** @description at or after (inclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    since?: string;
-                    status?: "open" | "closed";
-                    /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    to?: string;
-                    /** @description before (exclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
-                    until?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                accountId: string;
-                                alertType: string;
-                                closedAt: string | null;
-                                closedBy: ("alertbridge" | "psa") | null;
-                                correlationId: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                integrationId: string;
-                                mergedFrom: string | null;
-                                /** @description alerts folded into this ticket */
-                                occurrenceCount: number;
-                                productGroup: string;
-                                /** @description the ticket was deleted in the PSA */
-                                psaDeleted: boolean;
-                                psaKind: string;
-                                psaStatus: string | null;
-                                psaTicketId: string | null;
-                                status: "open" | "closed";
-                                title: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Your tickets, newest first; filtered by status, account, product group, alert type, creation time and a search of title and correlationId
+         * @description Paged with `cursor`. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPartnerTickets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6386,179 +887,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A ticket with its event history */
-        get: {
-            parameters: {
-                query?: {
-                    integrationId?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ - */
-                    correlationId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            accountId: string;
-                            alertType: string;
-                            closedAt: string | null;
-                            closedBy: ("alertbridge" | "psa") | null;
-                            correlationId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** @description how many events the ticket has (older ones age out, see retention) */
-                            eventCount: number;
-                            /** @description the operations on the ticket, oldest first: every one, or the newest 500 of more */
-                            events: {
-                                correlationId: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                detail: string | null;
-                                /** @description e.g. Ticket Created, Failed To Create Ticket, Ticket Not Found */
-                                event: string;
-                                httpStatus: number;
-                                incidentStatus: string | null;
-                                integrationId: string;
-                                messageId: string;
-                                status: "success" | "suppressed" | "failed";
-                                /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
-                                strategy: "sync" | "webhook" | "psa";
-                            }[];
-                            integrationId: string;
-                            mergedFrom: string | null;
-                            /** @description alerts folded into this ticket */
-                            occurrenceCount: number;
-                            productGroup: string;
-                            /** @description the ticket was deleted in the PSA */
-                            psaDeleted: boolean;
-                            psaKind: string;
-                            psaStatus: string | null;
-                            psaTicketId: string | null;
-                            /** @description the ticket's page in your PSA's web app, where the PSA has ticket URLs (docs/psa/<kind>.md); null otherwise */
-                            psaTicketUrl: string | null;
-                            status: "open" | "closed";
-                            title: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * A ticket with its event history
+         * @description 409 when the correlationId names tickets of several integrations: name one with ?integrationId=. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getPartnerTicket"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6574,260 +907,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your portal users, in the order they were invited, 50 a page unless `limit` says otherwise */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                createdAt: string;
-                                email: string;
-                                id: string;
-                                inviteExpiresAt: string | null;
-                                lastSignInAt: string | null;
-                                name: string | null;
-                                partnerId: string;
-                                /**
-                                 * @description admin changes things; viewer reads
-                                 * @enum {unknown}
-                                 */
-                                role: "admin" | "viewer";
-                                /**
-                                 * @description invited: the invite is not accepted yet; disabled: cannot sign in
-                                 * @enum {unknown}
-                                 */
-                                status: "invited" | "active" | "disabled";
-                                updatedAt: string;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Your portal users, in the order they were invited, 50 a page unless `limit` says otherwise
+         * @description Paged with `cursor`. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listPortalUsers"];
         put?: never;
-        /** Invite a portal user (admin): the invite token is shown once and accepted with POST /api/partner/session/invite within 7 days */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        name?: string;
-                        /**
-                         * @description admin changes things; viewer reads
-                         * @enum {unknown}
-                         */
-                        role: "admin" | "viewer";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            inviteExpiresAt: string;
-                            /** @description shown once: the user accepts it with POST /api/partner/session/invite */
-                            inviteToken: string;
-                            user: {
-                                createdAt: string;
-                                email: string;
-                                id: string;
-                                inviteExpiresAt: string | null;
-                                lastSignInAt: string | null;
-                                name: string | null;
-                                partnerId: string;
-                                /**
-                                 * @description admin changes things; viewer reads
-                                 * @enum {unknown}
-                                 */
-                                role: "admin" | "viewer";
-                                /**
-                                 * @description invited: the invite is not accepted yet; disabled: cannot sign in
-                                 * @enum {unknown}
-                                 */
-                                status: "invited" | "active" | "disabled";
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Invite a portal user (admin): the invite token is shown once and accepted with POST /api/partner/session/invite within 7 days
+         * @description Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        post: operations["invitePortalUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6844,294 +934,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a user (admin): its sessions end; the last admin cannot be removed */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a user (admin): its sessions end; the last admin cannot be removed
+         * @description Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        delete: operations["removePortalUser"];
         options?: never;
         head?: never;
-        /** Change a user’s role, name or disabled state (admin); disabling ends its sessions; the last admin cannot be demoted or disabled */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description a disabled user cannot sign in; its sessions end */
-                        disabled?: boolean;
-                        name?: string | null;
-                        /**
-                         * @description admin changes things; viewer reads
-                         * @enum {unknown}
-                         */
-                        role?: "admin" | "viewer";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            createdAt: string;
-                            email: string;
-                            id: string;
-                            inviteExpiresAt: string | null;
-                            lastSignInAt: string | null;
-                            name: string | null;
-                            partnerId: string;
-                            /**
-                             * @description admin changes things; viewer reads
-                             * @enum {unknown}
-                             */
-                            role: "admin" | "viewer";
-                            /**
-                             * @description invited: the invite is not accepted yet; disabled: cannot sign in
-                             * @enum {unknown}
-                             */
-                            status: "invited" | "active" | "disabled";
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a user’s role, name or disabled state (admin); disabling ends its sessions; the last admin cannot be demoted or disabled
+         * @description Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        patch: operations["updatePortalUser"];
         trace?: never;
     };
     "/api/partner/users/{id}/reset": {
@@ -7143,137 +957,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reset a user’s password (admin): its sessions end and a new invite token (shown once) sets a new password */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            inviteExpiresAt: string;
-                            /** @description shown once: the user accepts it with POST /api/partner/session/invite */
-                            inviteToken: string;
-                            user: {
-                                createdAt: string;
-                                email: string;
-                                id: string;
-                                inviteExpiresAt: string | null;
-                                lastSignInAt: string | null;
-                                name: string | null;
-                                partnerId: string;
-                                /**
-                                 * @description admin changes things; viewer reads
-                                 * @enum {unknown}
-                                 */
-                                role: "admin" | "viewer";
-                                /**
-                                 * @description invited: the invite is not accepted yet; disabled: cannot sign in
-                                 * @enum {unknown}
-                                 */
-                                status: "invited" | "active" | "disabled";
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Every error of the non-alert APIs. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description what went wrong and what to do about it */
-                            detail: string;
-                            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-                            error: string;
-                            /** @enum {string} */
-                            message: "failed";
-                            requestId: string;
-                            /** @description the HTTP status */
-                            statusCode: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Reset a user’s password (admin): its sessions end and a new invite token (shown once) sets a new password
+         * @description Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        post: operations["resetPortalUserPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7281,18 +969,266 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    state_snapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The integration’s state
+         * @description the integration’s active state, alerting, product groups or mapped accounts changed (coalesced over 3 s), or its partner was disabled or enabled
+         */
+        post: operations["stateSnapshotWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    status_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An alert’s outcome, or a change made in the PSA
+         * @description One per alert accepted by the webhook strategy (the immediate answer is a preview; this event is the outcome), and one per change a technician made in the PSA to one of the integration's tickets. Events:
+         *
+         *     - **Ticket Created** (success): an OPEN created a ticket in the PSA
+         *     - **Ticket Updated** (success): an UPDATE, or an OPEN de-duplicated onto an open ticket, was added to the ticket as a note
+         *     - **Ticket Closed** (success): a RESOLVED closed the ticket (self-healing on)
+         *     - **Ticket Reopened** (success): an alert of a closed ticket reopened it (the partner’s closed-ticket policy is reopen)
+         *     - **Ticket Left Open** (success): a RESOLVED found the ticket worked on by a technician and left it open with a note (closeOnlyUntouched)
+         *     - **Failed To Create Ticket** (failed, suppressed): an OPEN made no ticket: the PSA refused or failed, the account is not mapped, no rule, the ticket is closed (failed); ticket creation off or the rule suppresses it (suppressed); error: PSA_ERROR, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, TICKET_CLOSED
+         *     - **Failed To Update Ticket** (failed): the PSA refused or failed to add the note (after the retries); error: PSA_ERROR
+         *     - **Failed To Close Ticket** (failed): the PSA refused or failed to close the ticket (after the retries); error: PSA_ERROR
+         *     - **Ticket Not Found** (failed): an UPDATE or RESOLVED names a correlationId with no ticket, or its rule or mapping is gone; error: TICKET_NOT_FOUND, RULE_GONE, ACCOUNT_NOT_MAPPED
+         *     - **Ticket Already Closed** (failed): an UPDATE or RESOLVED names a ticket that is closed; error: TICKET_CLOSED
+         *     - **Self-Healing Disabled** (suppressed): a RESOLVED arrived while the partner has self-healing off: the ticket stays open
+         *     - **Alert Suppressed** (suppressed): the partner’s rules suppress this status of the alert
+         *     - **Alerting Disabled** (failed): the integration is not active or the partner has alerting off; error: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED
+         *     - **Invalid Alert** (failed): the product group or alert type is not in the partner’s catalogue, or an UPDATE/RESOLVED lacks its correlationId; error: INVALID_ALERT, CORRELATION_ID_REQUIRED
+         *     - **Internal Error** (failed): alertbridge failed unexpectedly; quote the messageId to support; error: INTERNAL
+         *     - **Ticket Closed In PSA** (success): a technician closed the ticket in the PSA; a later RESOLVED answers 409 (treat it as handled) (two-way sync; sent whichever strategy the alerts use)
+         *     - **Ticket Reopened In PSA** (success): a technician reopened the ticket in the PSA; a later RESOLVED closes it (two-way sync; sent whichever strategy the alerts use)
+         *     - **Ticket Merged In PSA** (success): the ticket was merged into another in the PSA; later alerts go to the survivor (two-way sync; sent whichever strategy the alerts use)
+         *     - **Ticket Deleted In PSA** (success): the ticket was deleted in the PSA; it is closed here and a later alert follows the closed-ticket policy (two-way sync; sent whichever strategy the alerts use)
+         */
+        post: operations["statusUpdateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
-        /**
-         * Failure
-         * @description Every error of the non-alert APIs.
-         */
-        "def-0": {
+        AccessToken: {
+            createdAt: string;
+            expiresAt: string;
+            id: string;
+            integrationId: string | null;
+            revokedAt: string | null;
+            /** @enum {unknown} */
+            state: "active" | "expired" | "revoked";
+        };
+        AccessTokenPage: {
+            data: components["schemas"]["AccessToken"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        Account: {
+            createdAt: string;
+            externalId: string;
+            name: string;
+            updatedAt: string;
+            vendorAccountId: string;
+        };
+        AccountInput: {
+            /** @description external reference */
+            externalId?: string;
+            name: string;
+            /** @description the vendor's unique account identifier */
+            vendorAccountId: string;
+        };
+        AccountPage: {
+            data: components["schemas"]["Account"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        AdminIntegration: {
+            alertsEnabled: boolean;
+            /** @description docs/decision-table.md#closed-ticket-policy */
+            closedTickets: {
+                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                closeOnlyUntouched: boolean;
+                /**
+                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                 * @enum {unknown}
+                 */
+                policy: "refuse" | "reopen" | "new";
+                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                reopenWindowMinutes: number;
+            };
+            connectedAt: string | null;
+            createdAt: string;
+            deduplication: {
+                enabled: boolean;
+                keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
+                windowMinutes: number | null;
+            };
+            integrationId: string;
+            /** @description state is pending or connected */
+            isIntegrationActive: boolean;
+            mappingCompletedAt: string | null;
+            organizationOemTokenRotation: components["schemas"]["Rotation"];
+            partnerId: string;
+            selfHealing: boolean;
+            /** @enum {unknown} */
+            state: "created" | "mapping" | "pending" | "connected";
+            ticketCreation: boolean;
+            updatedAt: string;
+            vendorCredentials: {
+                /** @enum {boolean} */
+                configured: true;
+                header: string;
+            } | null;
+            vendorId: string;
+        };
+        AdminIntegrationPage: {
+            data: components["schemas"]["AdminIntegration"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        AlertData: {
+            /** @description The vendor's identifier of the partner's company */
+            accountId: string;
+            /** @description An alert type of the product group */
+            alertType: string;
+            /**
+             * @description OPEN creates, UPDATE appends, RESOLVED closes
+             * @enum {unknown}
+             */
+            incidentStatus: "OPEN" | "UPDATE" | "RESOLVED";
+            /** @description A product group of the catalogue */
+            productGroup: string;
+            /** @description Descriptive summary; any length (cut with a note where a PSA holds less) */
+            summary?: string;
+            /** @description Alert headline; any length (each PSA gets it fitted to its own title field) */
+            title: string;
+        };
+        /** @description Unknown fields are ignored. */
+        AlertRequest: {
+            /** @description Credential identifier */
+            clientId: string;
+            /** @description Credential secret */
+            clientSecret: string;
+            /** @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ - */
+            correlationId?: string;
+            /** @description Accepted spelling of correlationId */
+            correlationID?: string;
+            data: components["schemas"]["AlertData"];
+            /** @description Constant 'client_credentials' */
+            grantType: string;
+            /** @description The integration */
+            integrationId: string;
+            /** @description Token identifying the partner organisation */
+            organizationOemToken: string;
+            /** @description Constant 'vendor_manage' */
+            scope: string;
+        };
+        AuditEvent: {
+            correlationId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            detail: string | null;
+            /** @description e.g. Ticket Created, Failed To Create Ticket, Ticket Not Found */
+            event: string;
+            httpStatus: number;
+            incidentStatus: string | null;
+            integrationId: string;
+            messageId: string;
+            status: "success" | "suppressed" | "failed";
+            /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
+            strategy: "sync" | "webhook" | "psa";
+            /** @description a test alert’s event (POST /api/vendor-api/test-alert): its ticket’s title starts with [TEST] */
+            test: boolean;
+        };
+        AuditEventPage: {
+            data: components["schemas"]["AuditEvent"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        Delivery: {
+            attemptLog: components["schemas"]["DeliveryAttempt"][];
+            attempts: number;
+            createdAt: string;
+            deadAt: string | null;
+            deliveredAt: string | null;
+            /** @enum {unknown} */
+            eventType: "status_update" | "state_snapshot";
+            /** @description the webhook-id header, the same on every attempt and replay */
+            id: string;
+            integrationId: string | null;
+            lastError: string | null;
+            lastStatusCode: number | null;
+            messageId: string | null;
+            nextAttemptAt: string | null;
+            /** @description the event body as sent */
+            payload: unknown;
+            /** @enum {unknown} */
+            status: "pending" | "delivered" | "dead";
+            vendorId: string;
+        };
+        DeliveryAttempt: {
+            durationMs: number;
+            error: string | null;
+            nextAttemptAt: string | null;
+            number: number;
+            responseBody: string | null;
+            startedAt: string;
+            statusCode: number | null;
+            /** @enum {unknown} */
+            trigger: "scheduled" | "manual";
+            url: string;
+        };
+        DeliveryPage: {
+            data: components["schemas"]["Delivery"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        EffectiveProductGroups: {
+            fetchedAt: string | null;
+            integrationId: string;
+            productGroups: {
+                [key: string]: string[];
+            } | null;
+            reason: string | null;
+            /**
+             * @description static: the vendor's list; dynamic: the vendor endpoint's answer for this partner (cached 15 min); dynamic-stale: its last good answer, a newer one could not be had; static-fallback: no answer yet, the vendor's list
+             * @enum {unknown}
+             */
+            source: "static" | "dynamic" | "dynamic-stale" | "static-fallback";
+        };
+        /** @description Every error of the non-alert APIs. */
+        Failure: {
             /** @description what went wrong and what to do about it */
             detail: string;
-            /** @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED */
-            error: string;
+            /**
+             * @description stable machine-readable code, e.g. ACCOUNT_NOT_MAPPED
+             * @enum {string}
+             */
+            error: "INVALID_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_ALERT" | "CORRELATION_ID_REQUIRED" | "INVALID_CREDENTIALS" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "INTEGRATION_NOT_FOUND" | "ACCOUNT_UNKNOWN" | "ACCOUNT_NOT_MAPPED" | "NO_RULE" | "RULES_DISABLED" | "RULE_GONE" | "TICKET_NOT_FOUND" | "INTEGRATION_NOT_ACTIVE" | "ALERTING_DISABLED" | "TICKET_CLOSED" | "INVALID_STATE" | "CONFLICT" | "RATE_LIMITED" | "PSA_ERROR" | "INTERNAL" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE" | "TENANT_DISABLED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
             /** @enum {string} */
             message: "failed";
             requestId: string;
@@ -7301,12 +1237,7876 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Integration: {
+            alertsEnabled: boolean;
+            /** @description docs/decision-table.md#closed-ticket-policy */
+            closedTickets: {
+                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                closeOnlyUntouched: boolean;
+                /**
+                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                 * @enum {unknown}
+                 */
+                policy: "refuse" | "reopen" | "new";
+                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                reopenWindowMinutes: number;
+            };
+            connectedAt: string | null;
+            createdAt: string;
+            deduplication: {
+                enabled: boolean;
+                keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
+                windowMinutes: number | null;
+            };
+            integrationId: string;
+            /** @description state is pending or connected */
+            isIntegrationActive: boolean;
+            mappingCompletedAt: string | null;
+            partnerId: string;
+            selfHealing: boolean;
+            /** @enum {unknown} */
+            state: "created" | "mapping" | "pending" | "connected";
+            ticketCreation: boolean;
+            updatedAt: string;
+            vendorCredentials: {
+                /** @enum {boolean} */
+                configured: true;
+                header: string;
+            } | null;
+            vendorId: string;
+        };
+        IntegrationPage: {
+            data: components["schemas"]["Integration"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        IntegrationStatus: {
+            integrationId: string;
+            state: string;
+        };
+        OAuthFailure: {
+            detail: string;
+            /**
+             * @description RFC 6749 error code
+             * @enum {string}
+             */
+            error: "INVALID_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_ALERT" | "CORRELATION_ID_REQUIRED" | "INVALID_CREDENTIALS" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "INTEGRATION_NOT_FOUND" | "ACCOUNT_UNKNOWN" | "ACCOUNT_NOT_MAPPED" | "NO_RULE" | "RULES_DISABLED" | "RULE_GONE" | "TICKET_NOT_FOUND" | "INTEGRATION_NOT_ACTIVE" | "ALERTING_DISABLED" | "TICKET_CLOSED" | "INVALID_STATE" | "CONFLICT" | "RATE_LIMITED" | "PSA_ERROR" | "INTERNAL" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE" | "TENANT_DISABLED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
+            error_description: string;
+            /** @enum {string} */
+            message: "failed";
+            requestId: string;
+            statusCode: number;
+        };
+        Partner: {
+            apiKeyRotation: components["schemas"]["Rotation"];
+            createdAt: string;
+            disabled: {
+                at: string;
+                reason: string | null;
+            } | null;
+            id: string;
+            name: string;
+            /** @description kind plus its settings, secrets masked */
+            psa: {
+                kind: string;
+            } & {
+                [key: string]: unknown;
+            };
+            updatedAt: string;
+        };
+        PartnerPage: {
+            data: components["schemas"]["Partner"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        PortalUser: {
+            createdAt: string;
+            email: string;
+            id: string;
+            inviteExpiresAt: string | null;
+            lastSignInAt: string | null;
+            name: string | null;
+            partnerId: string;
+            /**
+             * @description admin changes things; viewer reads
+             * @enum {unknown}
+             */
+            role: "admin" | "viewer";
+            /**
+             * @description invited: the invite is not accepted yet; disabled: cannot sign in
+             * @enum {unknown}
+             */
+            status: "invited" | "active" | "disabled";
+            updatedAt: string;
+        };
+        PortalUserPage: {
+            data: components["schemas"]["PortalUser"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        ProductGroupCatalogue: {
+            /** @description the list in effect for the token's integration; null for an unbound token */
+            effective: components["schemas"]["EffectiveProductGroups"] | null;
+            /** @description the static list the service holds */
+            productGroups: {
+                [key: string]: string[];
+            } | null;
+            productGroupsUrl: string | null;
+        };
+        Rotation: {
+            previousValidUntil: string | null;
+            rotatedAt: string | null;
+        };
+        Rule: {
+            action: "ticket" | "suppress";
+            alertTypes: string[];
+            createdAt: string;
+            enabled: boolean;
+            id: string;
+            precedence: number;
+            productGroup: string;
+            suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
+            ticket: {
+                board: string | null;
+                closedStatus: string | null;
+                priority: string | null;
+                status: string | null;
+                type: string | null;
+            };
+        };
+        Service: {
+            createdAt: string;
+            description: string;
+            id: string;
+            name: string;
+            updatedAt: string;
+        };
+        ServiceInput: {
+            /** @description description */
+            description?: string;
+            /** @description identifies the product or service */
+            id: string;
+            name: string;
+        };
+        ServicePage: {
+            data: components["schemas"]["Service"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        /**
+         * StateSnapshotEvent
+         * @description The integration’s state as the vendor should see it.
+         */
+        StateSnapshotEvent: {
+            /** @enum {string} */
+            eventType: "state_snapshot";
+            /** @enum {string} */
+            module: "integrations";
+            payload: {
+                /** @description every mapped account id, sorted */
+                accounts: string[];
+                integrationId: string;
+                /** @description the partner has alerting on */
+                isAlertsEnabled: boolean;
+                /** @description the integration is pending or connected and its partner not disabled: alerts are accepted */
+                isIntegrationActive: boolean;
+                /**
+                 * Format: date-time
+                 * @description When what the event reports happened: the outcome recorded, the PSA change heard, the state read.
+                 */
+                occurredAt: string;
+                /** @description product group → alert types this partner may use */
+                productGroups: {
+                    [key: string]: string[];
+                };
+                /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
+                sequence: number;
+                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                test: boolean;
+                vendorOrganizationId: string;
+                /** @description the partner’s id */
+                vendorUserId: string;
+            };
+        };
+        /**
+         * StatusUpdateEvent
+         * @description The outcome of an alert, or a change made in the PSA.
+         */
+        StatusUpdateEvent: {
+            /** @enum {string} */
+            eventType: "status_update";
+            /** @enum {string} */
+            module: "alerts";
+            payload: {
+                /** @description the ticket’s; it can differ from the one sent when de-duplication folded the alert */
+                correlationId: string | null;
+                /** @description the stable code of a failure (status failed); null otherwise */
+                error: ("INVALID_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_ALERT" | "CORRELATION_ID_REQUIRED" | "INVALID_CREDENTIALS" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "INTEGRATION_NOT_FOUND" | "ACCOUNT_UNKNOWN" | "ACCOUNT_NOT_MAPPED" | "NO_RULE" | "RULES_DISABLED" | "RULE_GONE" | "TICKET_NOT_FOUND" | "INTEGRATION_NOT_ACTIVE" | "ALERTING_DISABLED" | "TICKET_CLOSED" | "INVALID_STATE" | "CONFLICT" | "RATE_LIMITED" | "PSA_ERROR" | "INTERNAL" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE" | "TENANT_DISABLED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type") | null;
+                /** @description the event name: see the catalogue for each name and when it is sent */
+                event: string;
+                integrationId: string;
+                /** @description the data.messageId of the alert call (a PSA change: the event’s own) */
+                messageId: string;
+                /** @description the same value, in the spelling the contract records */
+                messageID: string;
+                /**
+                 * Format: date-time
+                 * @description When what the event reports happened: the outcome recorded, the PSA change heard, the state read.
+                 */
+                occurredAt: string;
+                payload: {
+                    /** @description a sentence for a success, else what happened and what to do */
+                    message: string;
+                    status: "success" | "suppressed" | "failed";
+                };
+                /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
+                sequence: number;
+                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                test: boolean;
+                /** @description your vendor id */
+                vendorOrganizationId: string;
+                /** @description the partner’s id */
+                vendorUserOrganizationId: string;
+            };
+        };
+        SyncAnswer: {
+            data: {
+                /** @description Unique for the lifecycle of the ticket */
+                correlationID: string | null;
+                /** @description Unique per transaction */
+                messageId: string;
+            };
+            /** @enum {unknown} */
+            message: "created" | "suppressed" | "updated" | "closed";
+            /** @description 201, or the string "200" for closed */
+            statusCode: number | string;
+        };
+        SyncFailure: {
+            data: {
+                /** @description Unique for the lifecycle of the ticket */
+                correlationID: string | null;
+                /** @description Unique per transaction */
+                messageId: string;
+            };
+            /** @description What went wrong and what to do */
+            detail: string;
+            /**
+             * @description Stable machine code, e.g. ACCOUNT_NOT_MAPPED
+             * @enum {string}
+             */
+            error: "INVALID_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_ALERT" | "CORRELATION_ID_REQUIRED" | "INVALID_CREDENTIALS" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "INTEGRATION_NOT_FOUND" | "ACCOUNT_UNKNOWN" | "ACCOUNT_NOT_MAPPED" | "NO_RULE" | "RULES_DISABLED" | "RULE_GONE" | "TICKET_NOT_FOUND" | "INTEGRATION_NOT_ACTIVE" | "ALERTING_DISABLED" | "TICKET_CLOSED" | "INVALID_STATE" | "CONFLICT" | "RATE_LIMITED" | "PSA_ERROR" | "INTERNAL" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE" | "TENANT_DISABLED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
+            /** @enum {string} */
+            message: "failed";
+            requestId: string;
+            /** @description The HTTP status */
+            statusCode: number;
+        };
+        Ticket: {
+            accountId: string;
+            alertType: string;
+            closedAt: string | null;
+            closedBy: ("alertbridge" | "psa") | null;
+            correlationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            integrationId: string;
+            mergedFrom: string | null;
+            /** @description alerts folded into this ticket */
+            occurrenceCount: number;
+            productGroup: string;
+            /** @description the ticket was deleted in the PSA */
+            psaDeleted: boolean;
+            psaKind: string;
+            psaStatus: string | null;
+            psaTicketId: string | null;
+            status: "open" | "closed";
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TicketPage: {
+            data: components["schemas"]["Ticket"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        TicketWithEvents: {
+            accountId: string;
+            alertType: string;
+            closedAt: string | null;
+            closedBy: ("alertbridge" | "psa") | null;
+            correlationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description how many events the ticket has (older ones age out, see retention) */
+            eventCount: number;
+            /** @description the operations on the ticket, oldest first: every one, or the newest 500 of more */
+            events: components["schemas"]["AuditEvent"][];
+            integrationId: string;
+            mergedFrom: string | null;
+            /** @description alerts folded into this ticket */
+            occurrenceCount: number;
+            productGroup: string;
+            /** @description the ticket was deleted in the PSA */
+            psaDeleted: boolean;
+            psaKind: string;
+            psaStatus: string | null;
+            psaTicketId: string | null;
+            status: "open" | "closed";
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TokenAnswer: {
+            access_token: string;
+            /** @description seconds */
+            expires_in: number;
+            /** @description the bound integration, if any */
+            integration_id: string | null;
+            /** @enum {string} */
+            scope: "vendor_manage";
+            /** @enum {string} */
+            token_type: "Bearer";
+        };
+        TokenRequest: {
+            /** @description Your clientId; or send it with client_secret as HTTP Basic instead. */
+            client_id?: string;
+            /** @description Your clientSecret; or send it with client_id as HTTP Basic instead. */
+            client_secret?: string;
+            /** @description Required: always `client_credentials`. Snake_case here (RFC 6749); the alert body's field is `grantType`. */
+            grant_type?: string;
+            /** @description Optional: the partner's organizationOemToken; the token is then bound to that partner's integration (`integration_id` in the answer), and calls need no `?integrationId=`. */
+            organization_oem_token?: string;
+            /** @description Optional; the only scope is `vendor_manage`. */
+            scope?: string;
+        };
+        UsageCount: {
+            accountId: string;
+            createdAt: string;
+            id: string;
+            integrationState: string;
+            serviceId: string;
+            unitCount: number;
+        };
+        Vendor: {
+            clientId: string;
+            clientSecretRotation: components["schemas"]["Rotation"];
+            createdAt: string;
+            disabled: {
+                at: string;
+                reason: string | null;
+            } | null;
+            hasWebhookAuthHeader: boolean;
+            id: string;
+            name: string;
+            productGroups: {
+                [key: string]: string[];
+            } | null;
+            productGroupsMapping: {
+                /** @description a group's name; default productGroup */
+                groupField?: string;
+                /** @description dotted path to the array of groups; default productGroups */
+                groupsPath?: string;
+                /** @description when the alert types are objects: their name field */
+                typeNameField?: string;
+                /** @description a group's alert types (array or comma-separated string); default alertTypes */
+                typesField?: string;
+            } | null;
+            productGroupsUrl: string | null;
+            rateLimitPerMinute: number | null;
+            updatedAt: string;
+            webhookFailingSince: string | null;
+            webhookSecretRotation: components["schemas"]["Rotation"];
+            /**
+             * @description disabled after a 410 answer; paused after 5 days of failures or by the operator
+             * @enum {unknown}
+             */
+            webhookState: "active" | "paused" | "disabled";
+            webhookStateReason: string | null;
+            webhookUrl: string | null;
+        };
+        VendorCredentials: {
+            clientSecret: components["schemas"]["Rotation"];
+            webhookSecret: components["schemas"]["Rotation"];
+        };
+        VendorIntegration: {
+            /** @description the accounts the partner mapped to a PSA company */
+            accounts: {
+                /** @description null: mapped but not created by the vendor */
+                name: string | null;
+                psaCompanyId: string;
+                vendorAccountId: string;
+            }[];
+            createdAt: string;
+            integrationId: string;
+            /** @description the partner has alerts switched on */
+            isAlertsEnabled: boolean;
+            /** @description pending or connected, and the partner not disabled: alerts and usage are accepted */
+            isIntegrationActive: boolean;
+            partnerName: string;
+            /** @description product group → alert types this partner may use */
+            productGroups: {
+                [key: string]: string[];
+            };
+            /** @enum {unknown} */
+            state: "created" | "mapping" | "pending" | "connected";
+            updatedAt: string;
+            /** @description the partner's id, as in state_snapshot events */
+            vendorUserId: string;
+        };
+        VendorIntegrationPage: {
+            data: components["schemas"]["VendorIntegration"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        VendorIntegrationView: {
+            createdAt: string;
+            integrationId: string;
+            /** @description the partner has alerts switched on */
+            isAlertsEnabled: boolean;
+            /** @description pending or connected, and the partner not disabled: alerts and usage are accepted */
+            isIntegrationActive: boolean;
+            lastAlertAt: string | null;
+            /** @description accounts the partner mapped to a PSA company */
+            mappedAccounts: number;
+            organizationOemTokenRotation: components["schemas"]["Rotation"];
+            /** @description the operator disabled the partner: nothing is accepted */
+            partnerDisabled: boolean;
+            /** @description the partner's id (vendorUserId in state_snapshot events) */
+            partnerId: string;
+            partnerName: string;
+            /** @enum {unknown} */
+            state: "created" | "mapping" | "pending" | "connected";
+            updatedAt: string;
+        };
+        VendorIntegrationViewPage: {
+            data: components["schemas"]["VendorIntegrationView"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        VendorPage: {
+            data: components["schemas"]["Vendor"][];
+            /** @description null on the last page */
+            nextCursor: string | null;
+        };
+        VendorWebhook: {
+            failingSince: string | null;
+            /** @description an auth header is added to every attempt (never shown) */
+            hasAuthHeader: boolean;
+            listeningUntil: string | null;
+            secretRotation: components["schemas"]["Rotation"];
+            /**
+             * @description disabled after a 410 answer; paused after 5 days of failures or by the operator
+             * @enum {unknown}
+             */
+            state: "active" | "paused" | "disabled";
+            stateReason: string | null;
+            url: string | null;
+        };
+        WebhookAnswer: {
+            data: {
+                /** @description Unique for the lifecycle of the ticket */
+                correlationId: string | null;
+                /** @description Unique per transaction; the status_update event carries it */
+                messageId: string;
+            };
+            /** @description With message "failed": what went wrong */
+            detail?: string;
+            /**
+             * @description With message "failed": stable machine code
+             * @enum {string}
+             */
+            error?: "INVALID_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_ALERT" | "CORRELATION_ID_REQUIRED" | "INVALID_CREDENTIALS" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "INTEGRATION_NOT_FOUND" | "ACCOUNT_UNKNOWN" | "ACCOUNT_NOT_MAPPED" | "NO_RULE" | "RULES_DISABLED" | "RULE_GONE" | "TICKET_NOT_FOUND" | "INTEGRATION_NOT_ACTIVE" | "ALERTING_DISABLED" | "TICKET_CLOSED" | "INVALID_STATE" | "CONFLICT" | "RATE_LIMITED" | "PSA_ERROR" | "INTERNAL" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE" | "TENANT_DISABLED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
+            /**
+             * @description What is expected to happen; the status_update event reports what did
+             * @enum {unknown}
+             */
+            message: "created" | "suppressed" | "updated" | "closed" | "failed";
+        };
+        WebhookFailure: {
+            data: {
+                /** @description Unique for the lifecycle of the ticket */
+                correlationId: string | null;
+                /** @description Unique per transaction; the status_update event carries it */
+                messageId: string;
+            };
+            /** @description What went wrong and what to do */
+            detail: string;
+            /**
+             * @description Stable machine code, e.g. INVALID_CREDENTIALS
+             * @enum {string}
+             */
+            error: "INVALID_JSON" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_ALERT" | "CORRELATION_ID_REQUIRED" | "INVALID_CREDENTIALS" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "INTEGRATION_NOT_FOUND" | "ACCOUNT_UNKNOWN" | "ACCOUNT_NOT_MAPPED" | "NO_RULE" | "RULES_DISABLED" | "RULE_GONE" | "TICKET_NOT_FOUND" | "INTEGRATION_NOT_ACTIVE" | "ALERTING_DISABLED" | "TICKET_CLOSED" | "INVALID_STATE" | "CONFLICT" | "RATE_LIMITED" | "PSA_ERROR" | "INTERNAL" | "DATABASE_UNAVAILABLE" | "REDIS_UNAVAILABLE" | "TENANT_DISABLED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
+            /** @enum {string} */
+            message: "failed";
+            requestId: string;
+            /** @description The HTTP status */
+            statusCode: number;
+        };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key and the same request: nothing was done again. */
+        IdempotentReplayed: "true";
+        /** @description What is left of it: `"alerts";r=<remaining>;t=<seconds until the minute starts again>`. */
+        RateLimit: string;
+        /** @description The alert rate limit of the vendor: `"alerts";q=<alerts a minute>;w=60`. */
+        RateLimitPolicy: string;
+        /** @description This request's id: the same as `requestId` in an error body and in the service's logs; quote it when asking about a request. */
+        RequestId: string;
+        /** @description Seconds to wait before sending the same request again (RFC 9110). Send it again no sooner; with an Idempotency-Key, the same key. */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getApiKeyRotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "previousValidUntil": "2026-01-31T12:00:00.000Z",
+                     *       "usedKey": "current"
+                     *     }
+                     */
+                    "application/json": {
+                        previousValidUntil: string | null;
+                        rotatedAt: string | null;
+                        /**
+                         * @description the key this request was made with (session: a portal session, no key)
+                         * @enum {unknown}
+                         */
+                        usedKey: "current" | "previous" | "session";
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    endApiKeyOverlap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "previousValidUntil": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rotation"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /** @description how long the replaced value keeps working, in seconds: 0 (it stops now, as after a leak) to 604800 (7 days); default 86400 (24 hours) */
+                    overlapSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": "redacted-example-value",
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "previousValidUntil": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the new API key, shown once */
+                        apiKey: string;
+                        previousValidUntil: string | null;
+                        rotatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerDeliveries: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                status?: "pending" | "delivered" | "dead";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "eventType": "status_update",
+                     *           "status": "pending",
+                     *           "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "attempts": 1,
+                     *           "nextAttemptAt": "2026-01-31T12:00:00.000Z",
+                     *           "lastStatusCode": 200,
+                     *           "lastError": "What happened, in one sentence.",
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "deliveredAt": "2026-01-31T12:00:00.000Z",
+                     *           "deadAt": "2026-01-31T12:00:00.000Z",
+                     *           "payload": {},
+                     *           "attemptLog": [
+                     *             {
+                     *               "number": 1,
+                     *               "trigger": "scheduled",
+                     *               "startedAt": "2026-01-31T12:00:00.000Z",
+                     *               "durationMs": 1,
+                     *               "statusCode": 200,
+                     *               "error": "What happened, in one sentence.",
+                     *               "nextAttemptAt": "2026-01-31T12:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            attemptLog: {
+                                durationMs: number;
+                                error: string | null;
+                                nextAttemptAt: string | null;
+                                number: number;
+                                startedAt: string;
+                                statusCode: number | null;
+                                /** @enum {unknown} */
+                                trigger: "scheduled" | "manual";
+                            }[];
+                            attempts: number;
+                            createdAt: string;
+                            deadAt: string | null;
+                            deliveredAt: string | null;
+                            /** @enum {unknown} */
+                            eventType: "status_update" | "state_snapshot";
+                            /** @description the webhook-id header, the same on every attempt and replay */
+                            id: string;
+                            integrationId: string | null;
+                            lastError: string | null;
+                            lastStatusCode: number | null;
+                            messageId: string | null;
+                            nextAttemptAt: string | null;
+                            /** @description the event body as sent */
+                            payload: unknown;
+                            /** @enum {unknown} */
+                            status: "pending" | "delivered" | "dead";
+                            vendorId: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "eventType": "status_update",
+                     *       "status": "pending",
+                     *       "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "attempts": 1,
+                     *       "nextAttemptAt": "2026-01-31T12:00:00.000Z",
+                     *       "lastStatusCode": 200,
+                     *       "lastError": "What happened, in one sentence.",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "deliveredAt": "2026-01-31T12:00:00.000Z",
+                     *       "deadAt": "2026-01-31T12:00:00.000Z",
+                     *       "payload": {},
+                     *       "attemptLog": [
+                     *         {
+                     *           "number": 1,
+                     *           "trigger": "scheduled",
+                     *           "startedAt": "2026-01-31T12:00:00.000Z",
+                     *           "durationMs": 1,
+                     *           "statusCode": 200,
+                     *           "error": "What happened, in one sentence.",
+                     *           "nextAttemptAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attemptLog: {
+                            durationMs: number;
+                            error: string | null;
+                            nextAttemptAt: string | null;
+                            number: number;
+                            startedAt: string;
+                            statusCode: number | null;
+                            /** @enum {unknown} */
+                            trigger: "scheduled" | "manual";
+                        }[];
+                        attempts: number;
+                        createdAt: string;
+                        deadAt: string | null;
+                        deliveredAt: string | null;
+                        /** @enum {unknown} */
+                        eventType: "status_update" | "state_snapshot";
+                        /** @description the webhook-id header, the same on every attempt and replay */
+                        id: string;
+                        integrationId: string | null;
+                        lastError: string | null;
+                        lastStatusCode: number | null;
+                        messageId: string | null;
+                        nextAttemptAt: string | null;
+                        /** @description the event body as sent */
+                        payload: unknown;
+                        /** @enum {unknown} */
+                        status: "pending" | "delivered" | "dead";
+                        vendorId: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    replayPartnerDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the work is queued and runs in the background. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "eventType": "status_update",
+                     *       "status": "pending",
+                     *       "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "attempts": 1,
+                     *       "nextAttemptAt": "2026-01-31T12:00:00.000Z",
+                     *       "lastStatusCode": 200,
+                     *       "lastError": "What happened, in one sentence.",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "deliveredAt": "2026-01-31T12:00:00.000Z",
+                     *       "deadAt": "2026-01-31T12:00:00.000Z",
+                     *       "payload": {},
+                     *       "attemptLog": [
+                     *         {
+                     *           "number": 1,
+                     *           "trigger": "scheduled",
+                     *           "startedAt": "2026-01-31T12:00:00.000Z",
+                     *           "durationMs": 1,
+                     *           "statusCode": 200,
+                     *           "error": "What happened, in one sentence.",
+                     *           "nextAttemptAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attemptLog: {
+                            durationMs: number;
+                            error: string | null;
+                            nextAttemptAt: string | null;
+                            number: number;
+                            startedAt: string;
+                            statusCode: number | null;
+                            /** @enum {unknown} */
+                            trigger: "scheduled" | "manual";
+                        }[];
+                        attempts: number;
+                        createdAt: string;
+                        deadAt: string | null;
+                        deliveredAt: string | null;
+                        /** @enum {unknown} */
+                        eventType: "status_update" | "state_snapshot";
+                        /** @description the webhook-id header, the same on every attempt and replay */
+                        id: string;
+                        integrationId: string | null;
+                        lastError: string | null;
+                        lastStatusCode: number | null;
+                        messageId: string | null;
+                        nextAttemptAt: string | null;
+                        /** @description the event body as sent */
+                        payload: unknown;
+                        /** @enum {unknown} */
+                        status: "pending" | "delivered" | "dead";
+                        vendorId: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    replayPartnerDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-01-31T00:00:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description replay every delivery that died at or after this time (RFC 3339, e.g. 2026-01-31T12:00:00Z)
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued and runs in the background. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "replayed": 1
+                     *     }
+                     */
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerEvents: {
+        parameters: {
+            query?: {
+                correlationId?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                event?: string;
+                integrationId?: string;
+                limit?: number;
+                /** @description events at or after (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                since?: string;
+                status?: "success" | "suppressed" | "failed";
+                /** @description events before (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "correlationId": "edr-4711",
+                     *           "event": "example",
+                     *           "status": "success",
+                     *           "httpStatus": 200,
+                     *           "incidentStatus": "example",
+                     *           "strategy": "sync",
+                     *           "detail": "What happened, in one sentence.",
+                     *           "test": true,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerFailures: {
+        parameters: {
+            query?: {
+                /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                from?: string;
+                integrationId?: string;
+                /** @description causes */
+                limit?: number;
+                /** @description at or after (inclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                since?: string;
+                /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                to?: string;
+                /** @description before (exclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-01-31T12:00:00.000Z",
+                     *       "until": "2026-01-31T12:00:00.000Z",
+                     *       "data": [
+                     *         {
+                     *           "event": "example",
+                     *           "error": "What happened, in one sentence.",
+                     *           "count": 1,
+                     *           "lastSeenAt": "2026-01-31T12:00:00.000Z",
+                     *           "detail": "What happened, in one sentence.",
+                     *           "examples": [
+                     *             {
+                     *               "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *               "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *               "correlationId": "edr-4711",
+                     *               "detail": "What happened, in one sentence.",
+                     *               "createdAt": "2026-01-31T12:00:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            count: number;
+                            detail: string | null;
+                            error: string | null;
+                            /** @description e.g. Failed To Create Ticket */
+                            event: string;
+                            /** @description the newest few, newest first */
+                            examples: {
+                                correlationId: string | null;
+                                createdAt: string;
+                                detail: string | null;
+                                integrationId: string;
+                                messageId: string;
+                            }[];
+                            lastSeenAt: string;
+                        }[];
+                        since: string;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerIntegrations: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description items per page (default 500); nextCursor names the next page */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "state": "created",
+                     *           "isIntegrationActive": true,
+                     *           "alertsEnabled": true,
+                     *           "ticketCreation": true,
+                     *           "selfHealing": true,
+                     *           "deduplication": {
+                     *             "enabled": true,
+                     *             "keyFields": [
+                     *               "accountId"
+                     *             ],
+                     *             "windowMinutes": 1
+                     *           },
+                     *           "closedTickets": {
+                     *             "policy": "refuse",
+                     *             "reopenWindowMinutes": 1,
+                     *             "closeOnlyUntouched": true
+                     *           },
+                     *           "vendorCredentials": {
+                     *             "header": "example",
+                     *             "configured": true
+                     *           },
+                     *           "mappingCompletedAt": "2026-01-31T12:00:00.000Z",
+                     *           "connectedAt": "2026-01-31T12:00:00.000Z",
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IntegrationPage"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "state": "created",
+                     *       "isIntegrationActive": true,
+                     *       "alertsEnabled": true,
+                     *       "ticketCreation": true,
+                     *       "selfHealing": true,
+                     *       "deduplication": {
+                     *         "enabled": true,
+                     *         "keyFields": [
+                     *           "accountId"
+                     *         ],
+                     *         "windowMinutes": 1
+                     *       },
+                     *       "closedTickets": {
+                     *         "policy": "refuse",
+                     *         "reopenWindowMinutes": 1,
+                     *         "closeOnlyUntouched": true
+                     *       },
+                     *       "vendorCredentials": {
+                     *         "header": "example",
+                     *         "configured": true
+                     *       },
+                     *       "mappingCompletedAt": "2026-01-31T12:00:00.000Z",
+                     *       "connectedAt": "2026-01-31T12:00:00.000Z",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    updatePartnerIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "alertsEnabled": true,
+                 *       "deduplication": {
+                 *         "enabled": true,
+                 *         "windowMinutes": 60
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    alertsEnabled?: boolean;
+                    closedTickets?: {
+                        /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                        closeOnlyUntouched?: boolean;
+                        /**
+                         * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                         * @enum {unknown}
+                         */
+                        policy?: "refuse" | "reopen" | "new";
+                        /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                        reopenWindowMinutes?: number;
+                    };
+                    deduplication?: {
+                        enabled?: boolean;
+                        keyFields?: ("accountId" | "productGroup" | "alertType" | "title")[];
+                        windowMinutes?: number | null;
+                    };
+                    selfHealing?: boolean;
+                    ticketCreation?: boolean;
+                    vendorCredentials?: {
+                        /** @description default authorization */
+                        header?: string;
+                        value: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "state": "created",
+                     *       "isIntegrationActive": true,
+                     *       "alertsEnabled": true,
+                     *       "ticketCreation": true,
+                     *       "selfHealing": true,
+                     *       "deduplication": {
+                     *         "enabled": true,
+                     *         "keyFields": [
+                     *           "accountId"
+                     *         ],
+                     *         "windowMinutes": 1
+                     *       },
+                     *       "closedTickets": {
+                     *         "policy": "refuse",
+                     *         "reopenWindowMinutes": 1,
+                     *         "closeOnlyUntouched": true
+                     *       },
+                     *       "vendorCredentials": {
+                     *         "header": "example",
+                     *         "configured": true
+                     *       },
+                     *       "mappingCompletedAt": "2026-01-31T12:00:00.000Z",
+                     *       "connectedAt": "2026-01-31T12:00:00.000Z",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerAccounts: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description items per page (default 500); nextCursor names the next page */
+                limit?: number;
+                /** @description true: only mapped accounts; false: only unmapped */
+                mapped?: boolean;
+                /** @description part of the name, the vendorAccountId or the externalId, case ignored */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "vendorAccountId": "acme-001",
+                     *           "name": "Acme Security",
+                     *           "externalId": "example",
+                     *           "mapping": {
+                     *             "psaCompanyId": "100",
+                     *             "board": "example"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            externalId: string;
+                            mapping: {
+                                board: string | null;
+                                psaCompanyId: string;
+                            } | null;
+                            name: string;
+                            vendorAccountId: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    mapAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example acme-001 */
+                accountId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "psaCompanyId": "100",
+                 *       "board": "Service Desk"
+                 *     }
+                 */
+                "application/json": {
+                    board?: string | null;
+                    psaCompanyId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accountId": "acme-001",
+                     *       "psaCompanyId": "100",
+                     *       "board": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        accountId: string;
+                        board: string | null;
+                        psaCompanyId: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    unmapAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example acme-001 */
+                accountId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    completeMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "state": "created",
+                     *       "isIntegrationActive": true,
+                     *       "alertsEnabled": true,
+                     *       "ticketCreation": true,
+                     *       "selfHealing": true,
+                     *       "deduplication": {
+                     *         "enabled": true,
+                     *         "keyFields": [
+                     *           "accountId"
+                     *         ],
+                     *         "windowMinutes": 1
+                     *       },
+                     *       "closedTickets": {
+                     *         "policy": "refuse",
+                     *         "reopenWindowMinutes": 1,
+                     *         "closeOnlyUntouched": true
+                     *       },
+                     *       "vendorCredentials": {
+                     *         "header": "example",
+                     *         "configured": true
+                     *       },
+                     *       "mappingCompletedAt": "2026-01-31T12:00:00.000Z",
+                     *       "connectedAt": "2026-01-31T12:00:00.000Z",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    dryRunAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description An alert as the vendor sends it to the alert endpoints: its data and, for UPDATE and RESOLVED, its correlationId. Other fields (the vendor's credentials among them) are ignored and never stored. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "title": "Malware detected on WS-042",
+                 *         "alertType": "Malware Detected",
+                 *         "accountId": "acme-001",
+                 *         "productGroup": "Endpoint Security",
+                 *         "incidentStatus": "OPEN"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ - */
+                    correlationId?: string;
+                    /** @description Accepted spelling of correlationId */
+                    correlationID?: string;
+                    data: components["schemas"]["AlertData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "matchedRule": {
+                     *         "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "precedence": 1,
+                     *         "enabled": true,
+                     *         "productGroup": "Endpoint Security",
+                     *         "alertTypes": [
+                     *           "Malware Detected"
+                     *         ],
+                     *         "action": "ticket",
+                     *         "suppressStatuses": [
+                     *           "OPEN"
+                     *         ],
+                     *         "ticket": {
+                     *           "board": "example",
+                     *           "priority": "example",
+                     *           "type": "example",
+                     *           "status": "example",
+                     *           "closedStatus": "example"
+                     *         },
+                     *         "createdAt": "2026-01-31T12:00:00.000Z"
+                     *       },
+                     *       "action": "create",
+                     *       "reason": "What happened, in one sentence.",
+                     *       "ticket": {
+                     *         "board": "example",
+                     *         "priority": "example",
+                     *         "type": "example",
+                     *         "status": "example"
+                     *       },
+                     *       "existingTicket": {
+                     *         "correlationId": "edr-4711",
+                     *         "psaTicketId": "48213",
+                     *         "status": "open"
+                     *       },
+                     *       "row": "example",
+                     *       "error": "What happened, in one sentence."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {unknown} */
+                        action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse";
+                        /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
+                        error: string | null;
+                        /** @description the ticket the alert would be appended to or close, or that its correlationId names */
+                        existingTicket: {
+                            correlationId: string;
+                            psaTicketId: string | null;
+                            /** @enum {unknown} */
+                            status: "open" | "closed";
+                        } | null;
+                        /** @description OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket */
+                        matchedRule: components["schemas"]["Rule"] | null;
+                        /** @description why, in one sentence */
+                        reason: string;
+                        row: string | null;
+                        /** @description with create: the new ticket’s settings, the PSA connection’s defaults applied */
+                        ticket: {
+                            board: string | null;
+                            priority: string | null;
+                            status: string | null;
+                            type: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getOrgTokenRotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "previousValidUntil": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rotation"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    endOrgTokenOverlap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "previousValidUntil": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rotation"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    rotateOrgToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /** @description how long the replaced value keeps working, in seconds: 0 (it stops now, as after a leak) to 604800 (7 days); default 86400 (24 hours) */
+                    overlapSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organizationOemToken": "redacted-example-value",
+                     *       "rotatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "previousValidUntil": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the new token, shown once: give it to the vendor for this integration */
+                        organizationOemToken: string;
+                        previousValidUntil: string | null;
+                        rotatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerProductGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "source": "static",
+                     *       "productGroups": {
+                     *         "Endpoint Security": [
+                     *           "Acme Security"
+                     *         ]
+                     *       },
+                     *       "fetchedAt": "2026-01-31T12:00:00.000Z",
+                     *       "reason": "What happened, in one sentence."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EffectiveProductGroups"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "precedence": 1,
+                     *           "enabled": true,
+                     *           "productGroup": "Endpoint Security",
+                     *           "alertTypes": [
+                     *             "Malware Detected"
+                     *           ],
+                     *           "action": "ticket",
+                     *           "suppressStatuses": [
+                     *             "OPEN"
+                     *           ],
+                     *           "ticket": {
+                     *             "board": "example",
+                     *             "priority": "example",
+                     *             "type": "example",
+                     *             "status": "example",
+                     *             "closedStatus": "example"
+                     *           },
+                     *           "createdAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Rule"][];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "productGroup": "Endpoint Security",
+                 *       "alertTypes": [
+                 *         "Malware Detected"
+                 *       ],
+                 *       "action": "ticket"
+                 *     }
+                 */
+                "application/json": {
+                    action?: "ticket" | "suppress";
+                    /** @description empty: every type of the group */
+                    alertTypes?: string[];
+                    enabled?: boolean;
+                    /** @description lower runs first */
+                    precedence?: number;
+                    productGroup: string;
+                    /** @description incidentStatus values this rule suppresses */
+                    suppressStatuses?: ("OPEN" | "UPDATE" | "RESOLVED")[];
+                    /** @description a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status) */
+                    ticket?: {
+                        board?: string | null;
+                        closedStatus?: string | null;
+                        priority?: string | null;
+                        status?: string | null;
+                        type?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "precedence": 1,
+                     *       "enabled": true,
+                     *       "productGroup": "Endpoint Security",
+                     *       "alertTypes": [
+                     *         "Malware Detected"
+                     *       ],
+                     *       "action": "ticket",
+                     *       "suppressStatuses": [
+                     *         "OPEN"
+                     *       ],
+                     *       "ticket": {
+                     *         "board": "example",
+                     *         "priority": "example",
+                     *         "type": "example",
+                     *         "status": "example",
+                     *         "closedStatus": "example"
+                     *       },
+                     *       "createdAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": {
+                    action?: "ticket" | "suppress";
+                    /** @description empty: every type of the group */
+                    alertTypes?: string[];
+                    enabled?: boolean;
+                    /** @description lower runs first */
+                    precedence?: number;
+                    productGroup?: string;
+                    /** @description incidentStatus values this rule suppresses */
+                    suppressStatuses?: ("OPEN" | "UPDATE" | "RESOLVED")[];
+                    /** @description a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status) */
+                    ticket?: {
+                        board?: string | null;
+                        closedStatus?: string | null;
+                        priority?: string | null;
+                        status?: string | null;
+                        type?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "precedence": 1,
+                     *       "enabled": true,
+                     *       "productGroup": "Endpoint Security",
+                     *       "alertTypes": [
+                     *         "Malware Detected"
+                     *       ],
+                     *       "action": "ticket",
+                     *       "suppressStatuses": [
+                     *         "OPEN"
+                     *       ],
+                     *       "ticket": {
+                     *         "board": "example",
+                     *         "priority": "example",
+                     *         "type": "example",
+                     *         "status": "example",
+                     *         "closedStatus": "example"
+                     *       },
+                     *       "createdAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerServices: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description items per page (default 500); nextCursor names the next page */
+                limit?: number;
+                /** @description true: only mapped services; false: only unmapped */
+                mapped?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "name": "Acme Security",
+                     *           "description": "What happened, in one sentence.",
+                     *           "mapping": {
+                     *             "psaProductId": "example"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            description: string;
+                            id: string;
+                            mapping: {
+                                psaProductId: string;
+                            } | null;
+                            name: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    mapService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example edr-seat */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "psaProductId": "EDR-SEAT"
+                 *     }
+                 */
+                "application/json": {
+                    psaProductId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "serviceId": "edr-seat",
+                     *       "psaProductId": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        psaProductId: string;
+                        serviceId: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    unmapService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example edr-seat */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listServiceAccountLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example edr-seat */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "serviceId": "edr-seat",
+                     *           "accountId": "acme-001",
+                     *           "psaLineId": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accountId: string;
+                            /** @description a billing line id from GET /api/partner/psa/agreements */
+                            psaLineId: string;
+                            serviceId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    mapServiceAccountLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example acme-001 */
+                accountId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example edr-seat */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "psaLineId": "7741"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a billing line id from GET /api/partner/psa/agreements */
+                    psaLineId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "serviceId": "edr-seat",
+                     *       "accountId": "acme-001",
+                     *       "psaLineId": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        accountId: string;
+                        /** @description a billing line id from GET /api/partner/psa/agreements */
+                        psaLineId: string;
+                        serviceId: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    unmapServiceAccountLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example acme-001 */
+                accountId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example edr-seat */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerUsage: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description items per page (default 500); nextCursor names the next page */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "serviceId": "edr-seat",
+                     *           "accountId": "acme-001",
+                     *           "unitCount": 1,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "accountMapped": true,
+                     *           "psaCompanyId": "100",
+                     *           "serviceMapped": true,
+                     *           "psaProductId": "example",
+                     *           "psaLineId": "example",
+                     *           "push": {
+                     *             "status": "pending",
+                     *             "unitCount": 1,
+                     *             "psaLineId": "example",
+                     *             "previousQuantity": 1,
+                     *             "attempts": 1,
+                     *             "detail": "What happened, in one sentence.",
+                     *             "updatedAt": "2026-01-31T12:00:00.000Z",
+                     *             "pushedCount": 1,
+                     *             "pushedAt": "2026-01-31T12:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19",
+                     *       "unmappedAccounts": [
+                     *         {
+                     *           "vendorAccountId": "acme-001",
+                     *           "name": "Acme Security",
+                     *           "externalId": "example"
+                     *         }
+                     *       ],
+                     *       "unmappedAccountCount": 1,
+                     *       "unmappedServices": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "name": "Acme Security",
+                     *           "description": "What happened, in one sentence."
+                     *         }
+                     *       ],
+                     *       "unmappedServiceCount": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the latest count per service and account, one page */
+                        data: {
+                            accountId: string;
+                            accountMapped: boolean;
+                            /** @description when the count was received */
+                            createdAt: string;
+                            id: string;
+                            psaCompanyId: string | null;
+                            psaLineId: string | null;
+                            psaProductId: string | null;
+                            push: {
+                                attempts: number;
+                                detail: string | null;
+                                previousQuantity: number | null;
+                                psaLineId: string | null;
+                                pushedAt: string | null;
+                                pushedCount: number | null;
+                                /**
+                                 * @description pending: waiting for its push; pushed: the PSA took this count; retrying: the PSA failed and it is tried again; failed: refused, or out of retries; unmapped: nowhere to push it (kept, not pushed)
+                                 * @enum {unknown}
+                                 */
+                                status: "pending" | "pushed" | "retrying" | "failed" | "unmapped";
+                                /** @description the count the status is about (the latest) */
+                                unitCount: number;
+                                updatedAt: string;
+                            } | null;
+                            serviceId: string;
+                            serviceMapped: boolean;
+                            unitCount: number;
+                        }[];
+                        nextCursor: string | null;
+                        /** @description how many accounts are not mapped */
+                        unmappedAccountCount: number;
+                        /** @description the vendor's accounts not mapped to a PSA company: the first 100 by id (every one: GET …/accounts?mapped=false) */
+                        unmappedAccounts: {
+                            externalId: string;
+                            name: string;
+                            vendorAccountId: string;
+                        }[];
+                        /** @description how many services are not mapped */
+                        unmappedServiceCount: number;
+                        /** @description the vendor's services not mapped to a PSA product: the first 100 by id (every one: GET …/services?mapped=false) */
+                        unmappedServices: {
+                            description: string;
+                            id: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerUsageHistory: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                serviceId?: string;
+                /** @description counts received at or after (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                since?: string;
+                /** @description counts received before (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "serviceId": "edr-seat",
+                     *           "accountId": "acme-001",
+                     *           "unitCount": 1,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accountId: string;
+                            /** @description when the count was received */
+                            createdAt: string;
+                            id: string;
+                            serviceId: string;
+                            unitCount: number;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    pushUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the work is queued and runs in the background. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 1
+                     *     }
+                     */
+                    "application/json": {
+                        queued: number;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerMetrics: {
+        parameters: {
+            query?: {
+                bucket?: "hour" | "day";
+                /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                from?: string;
+                integrationId?: string;
+                /** @description counts from (default: 24 hours before until) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                since?: string;
+                /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                to?: string;
+                /** @description counts until (default: now) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-01-31T12:00:00.000Z",
+                     *       "until": "2026-01-31T12:00:00.000Z",
+                     *       "bucket": "hour",
+                     *       "totals": {
+                     *         "success": 1,
+                     *         "suppressed": 1,
+                     *         "failed": 1,
+                     *         "total": 1
+                     *       },
+                     *       "byEvent": [
+                     *         {
+                     *           "event": "example",
+                     *           "status": "success",
+                     *           "count": 1
+                     *         }
+                     *       ],
+                     *       "series": [
+                     *         {
+                     *           "start": "example",
+                     *           "success": 1,
+                     *           "suppressed": 1,
+                     *           "failed": 1,
+                     *           "events": {
+                     *             "example": 1
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        bucket: "hour" | "day";
+                        byEvent: {
+                            count: number;
+                            event: string;
+                            status: "success" | "suppressed" | "failed";
+                        }[];
+                        /** @description buckets with events, oldest first; buckets without any are left out */
+                        series: {
+                            /** @description the bucket’s counts by event name (e.g. Ticket Created) */
+                            events: {
+                                [key: string]: number;
+                            };
+                            failed: number;
+                            start: string;
+                            success: number;
+                            suppressed: number;
+                        }[];
+                        since: string;
+                        totals: {
+                            failed: number;
+                            success: number;
+                            suppressed: number;
+                            total: number;
+                        };
+                        until: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerOverview: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description items per page (default 500); nextCursor names the next page */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-01-31T12:00:00.000Z",
+                     *       "until": "2026-01-31T12:00:00.000Z",
+                     *       "data": [
+                     *         {
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "vendorId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "state": "created",
+                     *           "isIntegrationActive": true,
+                     *           "alertsEnabled": true,
+                     *           "ticketCreation": true,
+                     *           "selfHealing": true,
+                     *           "deduplication": {
+                     *             "enabled": true,
+                     *             "keyFields": [
+                     *               "accountId"
+                     *             ],
+                     *             "windowMinutes": 1
+                     *           },
+                     *           "closedTickets": {
+                     *             "policy": "refuse",
+                     *             "reopenWindowMinutes": 1,
+                     *             "closeOnlyUntouched": true
+                     *           },
+                     *           "vendorCredentials": {
+                     *             "header": "example",
+                     *             "configured": true
+                     *           },
+                     *           "mappingCompletedAt": "2026-01-31T12:00:00.000Z",
+                     *           "connectedAt": "2026-01-31T12:00:00.000Z",
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:00:00.000Z",
+                     *           "vendorName": "Acme Security",
+                     *           "last24h": {
+                     *             "created": 1,
+                     *             "appended": 1,
+                     *             "closed": 1,
+                     *             "suppressed": 1,
+                     *             "failed": 1
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            alertsEnabled: boolean;
+                            /** @description docs/decision-table.md#closed-ticket-policy */
+                            closedTickets: {
+                                /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
+                                closeOnlyUntouched: boolean;
+                                /**
+                                 * @description what an UPDATE (or an OPEN de-duplicated onto it) does to a closed ticket: refuse (409), reopen it, or open a new ticket that links it
+                                 * @enum {unknown}
+                                 */
+                                policy: "refuse" | "reopen" | "new";
+                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                reopenWindowMinutes: number;
+                            };
+                            connectedAt: string | null;
+                            createdAt: string;
+                            deduplication: {
+                                enabled: boolean;
+                                keyFields: ("accountId" | "productGroup" | "alertType" | "title")[];
+                                windowMinutes: number | null;
+                            };
+                            integrationId: string;
+                            /** @description state is pending or connected */
+                            isIntegrationActive: boolean;
+                            last24h: {
+                                /** @description Ticket Updated (an alert added to an open ticket) */
+                                appended: number;
+                                /** @description Ticket Closed */
+                                closed: number;
+                                /** @description Ticket Created */
+                                created: number;
+                                /** @description every event with status failed */
+                                failed: number;
+                                /** @description every event with status suppressed */
+                                suppressed: number;
+                            };
+                            mappingCompletedAt: string | null;
+                            partnerId: string;
+                            selfHealing: boolean;
+                            /** @enum {unknown} */
+                            state: "created" | "mapping" | "pending" | "connected";
+                            ticketCreation: boolean;
+                            updatedAt: string;
+                            vendorCredentials: {
+                                /** @enum {boolean} */
+                                configured: true;
+                                header: string;
+                            } | null;
+                            vendorId: string;
+                            vendorName: string;
+                        }[];
+                        nextCursor: string | null;
+                        /** @description the counts are of events at or after this time */
+                        since: string;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPsaConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description kind plus its settings, secrets masked */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    setPsaConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description kind plus the settings of that kind (docs/psa/README.md lists them) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "sandbox"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description kind plus its settings, secrets masked */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kind": "example",
+                     *       "warning": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        kind: string;
+                        /** @description the connection test failed: why */
+                        warning?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPsaLookups: {
+        parameters: {
+            query?: {
+                /** @description statuses and types of this board (ConnectWise) */
+                board?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description read the PSA again instead of the kept list */
+                refresh?: boolean;
+                /** @description part of the name, or the exact id */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @example companies */
+                what: "companies" | "boards" | "priorities" | "statuses" | "types" | "sources" | "noteTypes" | "categories";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "name": "Acme Security",
+                     *           "closed": true
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description statuses: whether the PSA treats it as closed */
+                            closed?: boolean;
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The PSA failed or timed out; a Retry-After says when to send the alert again. Error codes: PSA_ERROR. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "message": "failed",
+                     *       "error": "PSA_ERROR",
+                     *       "detail": "The PSA failed or timed out; a Retry-After says when to send the alert again.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPsaAgreementLines: {
+        parameters: {
+            query: {
+                /** @description the PSA company */
+                companyId: string;
+                /** @description read the PSA again */
+                refresh?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "productId": "example",
+                     *           "name": "Acme Security",
+                     *           "agreementId": "example",
+                     *           "agreementName": "Acme Security",
+                     *           "quantity": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            agreementId: string;
+                            agreementName: string;
+                            /** @description the line, as PUT …/services/{serviceId}/accounts/{accountId} names it */
+                            id: string;
+                            name: string;
+                            /** @description the product of the PSA catalogue it bills (what PUT …/services/{serviceId} names) */
+                            productId: string | null;
+                            /** @description its quantity now, where the PSA says */
+                            quantity: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The PSA failed or timed out; a Retry-After says when to send the alert again. Error codes: PSA_ERROR. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "message": "failed",
+                     *       "error": "PSA_ERROR",
+                     *       "detail": "The PSA failed or timed out; a Retry-After says when to send the alert again.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPsaSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mechanism": "push",
+                     *       "detail": "What happened, in one sentence.",
+                     *       "instructions": [
+                     *         "example"
+                     *       ],
+                     *       "pushUrl": "https://vendor.example.com/alertbridge/webhook",
+                     *       "pushSecret": "redacted-example-value",
+                     *       "registeredAt": "2026-01-31T12:00:00.000Z",
+                     *       "lastPushAt": "2026-01-31T12:00:00.000Z",
+                     *       "lastPollAt": "2026-01-31T12:00:00.000Z",
+                     *       "lastHeardAt": "2026-01-31T12:00:00.000Z",
+                     *       "pushesRefused": 1,
+                     *       "pollIntervalMs": 1
+                     *     }
+                     */
+                    "application/json": {
+                        detail: string | null;
+                        instructions: string[] | null;
+                        lastHeardAt: string | null;
+                        lastPollAt: string | null;
+                        lastPushAt: string | null;
+                        /**
+                         * @description push: the PSA pushes changes (registered by alertbridge); manual: an administrator sets the push up in the PSA; poll: alertbridge reads tickets back
+                         * @enum {unknown}
+                         */
+                        mechanism: "push" | "manual" | "poll";
+                        pollIntervalMs: number;
+                        /** @description pushes refused (bad signature, wrong secret, stale) */
+                        pushesRefused: number;
+                        pushSecret: string | null;
+                        pushUrl: string | null;
+                        registeredAt: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    registerPsaPush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the work is queued and runs in the background. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": true
+                     *     }
+                     */
+                    "application/json": {
+                        queued: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    testPsaConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "detail": "What happened, in one sentence.",
+                     *       "sync": {
+                     *         "mechanism": "push",
+                     *         "lastHeardAt": "2026-01-31T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description what was checked, or in one sentence what is wrong */
+                        detail: string;
+                        ok: boolean;
+                        /** @description how the PSA’s changes reach alertbridge and when it was last heard (GET …/psa/sync) */
+                        sync?: {
+                            lastHeardAt: string | null;
+                            /** @enum {unknown} */
+                            mechanism: "push" | "manual" | "poll";
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    setSandboxFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "error",
+                 *       "operations": [
+                 *         "create"
+                 *       ],
+                 *       "count": 3
+                 *     }
+                 */
+                "application/json": {
+                    /** @description fail this many calls, then recover */
+                    count?: number;
+                    /**
+                     * @description error: HTTP 500; timeout: no answer; rate-limited: HTTP 429; defect: the adapter throws
+                     * @enum {unknown}
+                     */
+                    mode: "error" | "timeout" | "rate-limited" | "defect";
+                    operations?: ("create" | "append" | "close" | "lookup" | "usage")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "example",
+                     *       "operations": [
+                     *         "example"
+                     *       ],
+                     *       "remaining": 1
+                     *     }
+                     */
+                    "application/json": {
+                        mode: string;
+                        operations: string[];
+                        remaining: number | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    clearSandboxFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listSandboxTickets: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "companyId": "100",
+                     *           "board": "example",
+                     *           "priority": "example",
+                     *           "type": "example",
+                     *           "status": "example",
+                     *           "summary": "Malware detected on WS-042",
+                     *           "description": "What happened, in one sentence.",
+                     *           "notes": [
+                     *             {
+                     *               "text": "example",
+                     *               "at": "2026-01-31T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:00:00.000Z",
+                     *           "closedAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            board: string | null;
+                            closedAt: string | null;
+                            companyId: string;
+                            createdAt: string;
+                            description: string;
+                            id: string;
+                            notes: {
+                                at: string;
+                                text: string;
+                            }[];
+                            priority: string | null;
+                            status: string;
+                            summary: string;
+                            type: string | null;
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    updateSandboxTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 48213 */
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "Closed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description e.g. 'Closed' */
+                    status: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "companyId": "100",
+                     *       "board": "example",
+                     *       "priority": "example",
+                     *       "type": "example",
+                     *       "status": "example",
+                     *       "summary": "Malware detected on WS-042",
+                     *       "description": "What happened, in one sentence.",
+                     *       "notes": [
+                     *         {
+                     *           "text": "example",
+                     *           "at": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "closedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        board: string | null;
+                        closedAt: string | null;
+                        companyId: string;
+                        createdAt: string;
+                        description: string;
+                        id: string;
+                        notes: {
+                            at: string;
+                            text: string;
+                        }[];
+                        priority: string | null;
+                        status: string;
+                        summary: string;
+                        type: string | null;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "email": "tech@bestmsp.example",
+                     *         "name": "Acme Security",
+                     *         "role": "admin",
+                     *         "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f"
+                     *       },
+                     *       "csrfToken": "redacted-example-value"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description send it as the x-csrf-token header with every change made with this session */
+                        csrfToken: string;
+                        user: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                            partnerId: string;
+                            /**
+                             * @description admin changes things; viewer reads
+                             * @enum {unknown}
+                             */
+                            role: "admin" | "viewer";
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "tech@bestmsp.example",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "email": "tech@bestmsp.example",
+                     *         "name": "Acme Security",
+                     *         "role": "admin",
+                     *         "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f"
+                     *       },
+                     *       "csrfToken": "redacted-example-value"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description send it as the x-csrf-token header with every change made with this session */
+                        csrfToken: string;
+                        user: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                            partnerId: string;
+                            /**
+                             * @description admin changes things; viewer reads
+                             * @enum {unknown}
+                             */
+                            role: "admin" | "viewer";
+                        };
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds. Error codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "failed",
+                     *       "error": "RATE_LIMITED",
+                     *       "detail": "Too many requests: wait Retry-After seconds.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    acceptInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "inviteToken": "inv_redacted-example",
+                 *       "password": "correct horse battery staple",
+                 *       "name": "Jo Tech"
+                 *     }
+                 */
+                "application/json": {
+                    inviteToken: string;
+                    name?: string;
+                    /** @description at least 12 characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "email": "tech@bestmsp.example",
+                     *         "name": "Acme Security",
+                     *         "role": "admin",
+                     *         "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f"
+                     *       },
+                     *       "csrfToken": "redacted-example-value"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description send it as the x-csrf-token header with every change made with this session */
+                        csrfToken: string;
+                        user: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                            partnerId: string;
+                            /**
+                             * @description admin changes things; viewer reads
+                             * @enum {unknown}
+                             */
+                            role: "admin" | "viewer";
+                        };
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPartnerTickets: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                alertType?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                from?: string;
+                integrationId?: string;
+                limit?: number;
+                productGroup?: string;
+                /** @description part of the title or the correlationId, case ignored */
+                search?: string;
+                /** @description at or after (inclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                since?: string;
+                status?: "open" | "closed";
+                /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                to?: string;
+                /** @description before (exclusive) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "correlationId": "edr-4711",
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "status": "open",
+                     *           "psaKind": "connectwise",
+                     *           "psaTicketId": "48213",
+                     *           "accountId": "acme-001",
+                     *           "productGroup": "Endpoint Security",
+                     *           "alertType": "Malware Detected",
+                     *           "title": "Malware detected on WS-042",
+                     *           "occurrenceCount": 1,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:00:00.000Z",
+                     *           "closedAt": "2026-01-31T12:00:00.000Z",
+                     *           "closedBy": "alertbridge",
+                     *           "psaStatus": "example",
+                     *           "psaDeleted": true,
+                     *           "mergedFrom": "example"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TicketPage"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getPartnerTicket: {
+        parameters: {
+            query?: {
+                integrationId?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ -
+                 * @example edr-4711
+                 */
+                correlationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "correlationId": "edr-4711",
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "status": "open",
+                     *       "psaKind": "connectwise",
+                     *       "psaTicketId": "48213",
+                     *       "accountId": "acme-001",
+                     *       "productGroup": "Endpoint Security",
+                     *       "alertType": "Malware Detected",
+                     *       "title": "Malware detected on WS-042",
+                     *       "occurrenceCount": 1,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z",
+                     *       "closedAt": "2026-01-31T12:00:00.000Z",
+                     *       "closedBy": "alertbridge",
+                     *       "psaStatus": "example",
+                     *       "psaDeleted": true,
+                     *       "mergedFrom": "example",
+                     *       "events": [
+                     *         {
+                     *           "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "correlationId": "edr-4711",
+                     *           "event": "example",
+                     *           "status": "success",
+                     *           "httpStatus": 200,
+                     *           "incidentStatus": "example",
+                     *           "strategy": "sync",
+                     *           "detail": "What happened, in one sentence.",
+                     *           "test": true,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "eventCount": 1,
+                     *       "psaTicketUrl": "https://vendor.example.com/alertbridge/webhook"
+                     *     }
+                     */
+                    "application/json": {
+                        accountId: string;
+                        alertType: string;
+                        closedAt: string | null;
+                        closedBy: ("alertbridge" | "psa") | null;
+                        correlationId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description how many events the ticket has (older ones age out, see retention) */
+                        eventCount: number;
+                        /** @description the operations on the ticket, oldest first: every one, or the newest 500 of more */
+                        events: components["schemas"]["AuditEvent"][];
+                        integrationId: string;
+                        mergedFrom: string | null;
+                        /** @description alerts folded into this ticket */
+                        occurrenceCount: number;
+                        productGroup: string;
+                        /** @description the ticket was deleted in the PSA */
+                        psaDeleted: boolean;
+                        psaKind: string;
+                        psaStatus: string | null;
+                        psaTicketId: string | null;
+                        /** @description the ticket's page in your PSA's web app, where the PSA has ticket URLs (docs/psa/<kind>.md); null otherwise */
+                        psaTicketUrl: string | null;
+                        status: "open" | "closed";
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listPortalUsers: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "email": "tech@bestmsp.example",
+                     *           "name": "Acme Security",
+                     *           "role": "admin",
+                     *           "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "status": "invited",
+                     *           "inviteExpiresAt": "2026-01-31T12:00:00.000Z",
+                     *           "lastSignInAt": "2026-01-31T12:00:00.000Z",
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalUserPage"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    invitePortalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "tech@bestmsp.example",
+                 *       "name": "Jo Tech",
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string;
+                    /**
+                     * @description admin changes things; viewer reads
+                     * @enum {unknown}
+                     */
+                    role: "admin" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "email": "tech@bestmsp.example",
+                     *         "name": "Acme Security",
+                     *         "role": "admin",
+                     *         "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "status": "invited",
+                     *         "inviteExpiresAt": "2026-01-31T12:00:00.000Z",
+                     *         "lastSignInAt": "2026-01-31T12:00:00.000Z",
+                     *         "createdAt": "2026-01-31T12:00:00.000Z",
+                     *         "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *       },
+                     *       "inviteToken": "redacted-example-value",
+                     *       "inviteExpiresAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        inviteExpiresAt: string;
+                        /** @description shown once: the user accepts it with POST /api/partner/session/invite */
+                        inviteToken: string;
+                        user: components["schemas"]["PortalUser"];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    removePortalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    updatePortalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a disabled user cannot sign in; its sessions end */
+                    disabled?: boolean;
+                    name?: string | null;
+                    /**
+                     * @description admin changes things; viewer reads
+                     * @enum {unknown}
+                     */
+                    role?: "admin" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "email": "tech@bestmsp.example",
+                     *       "name": "Acme Security",
+                     *       "role": "admin",
+                     *       "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "status": "invited",
+                     *       "inviteExpiresAt": "2026-01-31T12:00:00.000Z",
+                     *       "lastSignInAt": "2026-01-31T12:00:00.000Z",
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalUser"];
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    resetPortalUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "email": "tech@bestmsp.example",
+                     *         "name": "Acme Security",
+                     *         "role": "admin",
+                     *         "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *         "status": "invited",
+                     *         "inviteExpiresAt": "2026-01-31T12:00:00.000Z",
+                     *         "lastSignInAt": "2026-01-31T12:00:00.000Z",
+                     *         "createdAt": "2026-01-31T12:00:00.000Z",
+                     *         "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *       },
+                     *       "inviteToken": "redacted-example-value",
+                     *       "inviteExpiresAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        inviteExpiresAt: string;
+                        /** @description shown once: the user accepts it with POST /api/partner/session/invite */
+                        inviteToken: string;
+                        user: components["schemas"]["PortalUser"];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    stateSnapshotWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the delivery’s id (msg_…), the same on every retry and replay: de-duplicate on it */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}" keyed with the base64 bytes after whsec_ of your secret>; space-separated during a secret rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StateSnapshotEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 15 s. Answer at once and process the event later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: alertbridge disables the endpoint (replay once a URL is set again). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 15 s) is retried: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), honouring Retry-After on 429/503. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    statusUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the delivery’s id (msg_…), the same on every retry and replay: de-duplicate on it */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}" keyed with the base64 bytes after whsec_ of your secret>; space-separated during a secret rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusUpdateEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 15 s. Answer at once and process the event later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: alertbridge disables the endpoint (replay once a URL is set again). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 15 s) is retried: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), honouring Retry-After on 429/503. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

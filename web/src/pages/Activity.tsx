@@ -113,6 +113,16 @@ export function Activity() {
                             </span>{' '}
                           </>
                         )}
+                        {e.test && (
+                          <>
+                            <span
+                              className="badge"
+                              title="A vendor's test alert: its ticket's title starts with [TEST]"
+                            >
+                              TEST
+                            </span>{' '}
+                          </>
+                        )}
                         {e.event}
                       </td>
                       <td data-label="Outcome">

@@ -42,6 +42,13 @@ function EventItem({ e }: { e: AuditEvent }) {
             </span>{' '}
           </>
         )}
+        {e.test && (
+          <>
+            <span className="badge" title="A vendor's test alert: its ticket's title starts with [TEST]">
+              TEST
+            </span>{' '}
+          </>
+        )}
         <span className="what">{e.event}</span>{' '}
         <Badge kind={e.status}>{e.status === 'failed' ? 'failed' : e.status}</Badge>{' '}
         <span className="small">

@@ -1,0 +1,231 @@
+// The partner's operations in the OpenAPI document (see operations.ts): the MSP's API and portal calls,
+// and the PSAs' pushes. Each is authenticated by the partner API key or the portal session.
+import type { OperationDoc } from './operation-doc.js'
+
+const key = 'Partner API key, or the portal session (a change also sends x-csrf-token).'
+const admin = 'Portal admins only (a viewer gets 403); or the partner API key.'
+const i = '/api/partner/integrations/{id}'
+
+export const partnerOperations: Record<string, OperationDoc> = {
+  'GET /api/partner/integrations': {
+    id: 'listPartnerIntegrations',
+    description: `Paged with \`cursor\`. ${key}`,
+  },
+  [`GET ${i}`]: {
+    id: 'getPartnerIntegration',
+    description: `Its state, toggles, de-duplication and closed-ticket policy. ${key}`,
+  },
+  [`PATCH ${i}`]: {
+    id: 'updatePartnerIntegration',
+    description: `Only the fields sent change. alertsEnabled false refuses the vendor's alerts (409 ALERTING_DISABLED). ${key}`,
+    body: { alertsEnabled: true, deduplication: { enabled: true, windowMinutes: 60 } },
+  },
+  [`GET ${i}/product-groups`]: {
+    id: 'getPartnerProductGroups',
+    description: `The vendor's catalogue as it applies to this integration (static, dynamic or a fallback), for writing rules. ${key}`,
+  },
+  [`POST ${i}/complete-mapping`]: {
+    id: 'completeMapping',
+    description: `The last setup step: from now on the vendor's alerts become tickets (needs a mapped account; a rule decides which alerts). ${key}`,
+  },
+  [`GET ${i}/organization-oem-token`]: {
+    id: 'getOrgTokenRotation',
+    description: `Times only; the token itself is shown once, when minted. ${key}`,
+  },
+  [`POST ${i}/organization-oem-token/rotate`]: {
+    id: 'rotateOrgToken',
+    description: `Answers the new organizationOemToken once: hand it to the vendor (it goes in the alert body and, optionally, the token request). The replaced one works overlapSeconds more. ${key}`,
+    body: { overlapSeconds: 86400 },
+  },
+  [`POST ${i}/organization-oem-token/end-overlap`]: {
+    id: 'endOrgTokenOverlap',
+    description: `Once the vendor uses the new token. ${key}`,
+  },
+  [`GET ${i}/accounts`]: { id: 'listPartnerAccounts', description: `Paged with \`cursor\`. ${key}` },
+  [`PUT ${i}/accounts/{accountId}`]: {
+    id: 'mapAccount',
+    description: `Alerts for this account then open tickets for this PSA company (and board). ${key}`,
+    body: { psaCompanyId: '100', board: 'Service Desk' },
+  },
+  [`DELETE ${i}/accounts/{accountId}`]: {
+    id: 'unmapAccount',
+    description: `Its alerts are then refused (ACCOUNT_NOT_MAPPED). ${key}`,
+  },
+  [`GET ${i}/services`]: { id: 'listPartnerServices', description: `Paged with \`cursor\`. ${key}` },
+  [`PUT ${i}/services/{serviceId}`]: {
+    id: 'mapService',
+    description: `Usage counts then update the PSA's billing lines. ${key}`,
+    body: { psaProductId: 'EDR-SEAT' },
+  },
+  [`DELETE ${i}/services/{serviceId}`]: {
+    id: 'unmapService',
+    description: `Counts stop reaching the PSA. ${key}`,
+  },
+  [`GET ${i}/services/{serviceId}/accounts`]: {
+    id: 'listServiceAccountLines',
+    description: `The per-account exceptions to the service's product mapping. ${key}`,
+  },
+  [`PUT ${i}/services/{serviceId}/accounts/{accountId}`]: {
+    id: 'mapServiceAccountLine',
+    description: `Takes precedence over the service's product for this account. ${key}`,
+    body: { psaLineId: '7741' },
+  },
+  [`DELETE ${i}/services/{serviceId}/accounts/{accountId}`]: {
+    id: 'unmapServiceAccountLine',
+    description: `The service's product mapping applies to the account again. ${key}`,
+  },
+  [`GET ${i}/usage`]: {
+    id: 'getPartnerUsage',
+    description: `With the accounts and services not mapped yet, whose counts reach no PSA. ${key}`,
+  },
+  [`GET ${i}/usage/history`]: { id: 'listPartnerUsageHistory', description: `Paged with \`cursor\`. ${key}` },
+  [`POST ${i}/usage/push`]: {
+    id: 'pushUsage',
+    description: `Queues one push per latest count; each runs like a count the vendor sent. ${key}`,
+  },
+  [`GET ${i}/rules`]: {
+    id: 'listRules',
+    description: `The first enabled rule matching an alert's product group and type decides what it does. ${key}`,
+  },
+  [`POST ${i}/rules`]: {
+    id: 'createRule',
+    description: `Without a matching rule an alert is refused (NO_RULE). ${key}`,
+    body: { productGroup: 'Endpoint Security', alertTypes: ['Malware Detected'], action: 'ticket' },
+  },
+  [`PATCH ${i}/rules/{ruleId}`]: {
+    id: 'updateRule',
+    description: `Only the fields sent change. ${key}`,
+    body: { enabled: false },
+  },
+  [`DELETE ${i}/rules/{ruleId}`]: {
+    id: 'deleteRule',
+    description: `Open tickets it made stay; their next alerts find no rule unless another matches. ${key}`,
+  },
+  [`POST ${i}/dry-run`]: {
+    id: 'dryRunAlert',
+    description: `The vendor's alert body without credentials: the same decision table as a real alert, nothing written, no PSA call. ${key}`,
+    body: {
+      data: {
+        title: 'Malware detected on WS-042',
+        alertType: 'Malware Detected',
+        accountId: 'acme-001',
+        productGroup: 'Endpoint Security',
+        incidentStatus: 'OPEN',
+      },
+    },
+  },
+  'GET /api/partner/tickets': { id: 'listPartnerTickets', description: `Paged with \`cursor\`. ${key}` },
+  'GET /api/partner/tickets/{correlationId}': {
+    id: 'getPartnerTicket',
+    description: `409 when the correlationId names tickets of several integrations: name one with ?integrationId=. ${key}`,
+  },
+  'GET /api/partner/events': {
+    id: 'listPartnerEvents',
+    description: `What every alert did, with its stable error code where it failed; filter and page. ${key}`,
+  },
+  'GET /api/partner/metrics': { id: 'getPartnerMetrics', description: `For the dashboard's charts. ${key}` },
+  'GET /api/partner/overview': { id: 'getPartnerOverview', description: `For the dashboard's list. ${key}` },
+  'GET /api/partner/failures': {
+    id: 'listPartnerFailures',
+    description: `Grouped by cause, with what to do about each. ${key}`,
+  },
+  'GET /api/partner/psa': { id: 'getPsaConnection', description: `Secrets are never shown again. ${key}` },
+  'PUT /api/partner/psa': {
+    id: 'setPsaConnection',
+    description: `The settings of each PSA kind: docs/psa/README.md. ${admin}`,
+    body: { kind: 'sandbox' },
+  },
+  'POST /api/partner/psa/test': { id: 'testPsaConnection', description: `Reads only. ${key}` },
+  'GET /api/partner/psa/agreements': {
+    id: 'listPsaAgreementLines',
+    description: `For PUT …/services/{serviceId}/accounts/{accountId}. ${key}`,
+  },
+  'GET /api/partner/psa/{what}': {
+    id: 'listPsaLookups',
+    description: `For mapping accounts (companies, boards) and writing rules (priorities, statuses, types). ${key}`,
+  },
+  'GET /api/partner/psa/sync': {
+    id: 'getPsaSync',
+    description: `Two-way sync: how ticket changes made in the PSA come back (docs/psa/sync.md). ${key}`,
+  },
+  'POST /api/partner/psa/sync/register': {
+    id: 'registerPsaPush',
+    description: `Read GET /api/partner/psa/sync for the outcome. ${key}`,
+  },
+  'GET /api/partner/sandbox/tickets': {
+    id: 'listSandboxTickets',
+    description: `Only with the sandbox PSA (409 otherwise). ${key}`,
+  },
+  'PATCH /api/partner/sandbox/tickets/{ticketId}': {
+    id: 'updateSandboxTicket',
+    description: `Two-way sync then reports it, as from a real PSA. Only with the sandbox PSA. ${key}`,
+    body: { status: 'Closed' },
+  },
+  'PUT /api/partner/sandbox/fault': {
+    id: 'setSandboxFault',
+    description: `Only with the sandbox PSA. ${key}`,
+    body: { mode: 'error', operations: ['create'], count: 3 },
+  },
+  'DELETE /api/partner/sandbox/fault': {
+    id: 'clearSandboxFault',
+    description: `Only with the sandbox PSA. ${key}`,
+  },
+  'GET /api/partner/api-key': { id: 'getApiKeyRotation', description: `Times only. ${key}` },
+  'POST /api/partner/api-key/rotate': {
+    id: 'rotateApiKey',
+    description: `Answers the new key once; the replaced one works overlapSeconds more. ${admin}`,
+    body: { overlapSeconds: 86400 },
+  },
+  'POST /api/partner/api-key/end-overlap': {
+    id: 'endApiKeyOverlap',
+    description: `Once every client uses the new key. ${admin}`,
+  },
+  'POST /api/partner/session': {
+    id: 'signIn',
+    description: 'The portal’s sign-in; API clients use the API key instead.',
+    body: { email: 'tech@bestmsp.example', password: 'correct horse battery staple' },
+  },
+  'GET /api/partner/session': { id: 'getSession', description: 'The portal asks on load.' },
+  'DELETE /api/partner/session': { id: 'signOut', description: 'Needs x-csrf-token.' },
+  'POST /api/partner/session/invite': {
+    id: 'acceptInvite',
+    description: 'The invite token comes from the admin who invited you; it works once, for 7 days.',
+    body: { inviteToken: 'inv_redacted-example', password: 'correct horse battery staple', name: 'Jo Tech' },
+  },
+  'GET /api/partner/users': { id: 'listPortalUsers', description: `Paged with \`cursor\`. ${key}` },
+  'POST /api/partner/users': {
+    id: 'invitePortalUser',
+    description: admin,
+    body: { email: 'tech@bestmsp.example', name: 'Jo Tech', role: 'viewer' },
+  },
+  'PATCH /api/partner/users/{id}': {
+    id: 'updatePortalUser',
+    description: admin,
+    body: { role: 'admin' },
+  },
+  'DELETE /api/partner/users/{id}': { id: 'removePortalUser', description: admin },
+  'POST /api/partner/users/{id}/reset': { id: 'resetPortalUserPassword', description: admin },
+  'GET /api/partner/deliveries': {
+    id: 'listPartnerDeliveries',
+    description: `The webhook deliveries of your integrations' events (the vendor's endpoint receives them). ${key}`,
+  },
+  'GET /api/partner/deliveries/{id}': { id: 'getPartnerDelivery', description: `With its attempts. ${key}` },
+  'POST /api/partner/deliveries/{id}/replay': {
+    id: 'replayPartnerDelivery',
+    description: `Same webhook-id, so the vendor de-duplicates it. 409 if it is not dead. ${key}`,
+  },
+  'POST /api/partner/deliveries/replay': {
+    id: 'replayPartnerDeliveries',
+    description: `After the vendor fixed its endpoint. ${key}`,
+    body: { since: '2026-01-31T00:00:00Z' },
+  },
+  'POST /api/psa-push/{token}': {
+    id: 'receivePsaPush',
+    description:
+      'Called by the PSA, at the secret URL alertbridge registered with it (docs/psa/sync.md); not for API clients. The body is the PSA’s own.',
+  },
+  'POST /api/psa-push/{token}/deactivated': {
+    id: 'receivePsaPushDeactivated',
+    description: 'Called by Autotask when it stops pushing; alertbridge polls instead (docs/psa/sync.md).',
+  },
+}

@@ -1,0 +1,108 @@
+// POST /api/vendor-api/test-alert (docs/vendor-api.md#sandbox-and-test-alerts): a real alert through the
+// whole path, marked as a test everywhere (alerts/test-alert.ts), answered as
+// POST /api/oem-alerts-api/alert/sync answers it.
+import Type from 'typebox'
+import { v7 as uuidv7 } from 'uuid'
+import { rateLimitHeaders } from '../../alerts/rate-limit.js'
+import { syncBody, syncStatus } from '../../alerts/responses.js'
+import { CorrelationId, SyncFailure, SyncSuccess } from '../../alerts/schema.js'
+import { type TestAlertInput, TestAlerts } from '../../alerts/test-alert.js'
+import type { Integration } from '../../domain/integration.js'
+import { incidentStatuses } from '../../domain/types.js'
+import type { App } from '../../http/app-types.js'
+import { vendorPrincipal } from '../../http/auth.js'
+import { ApiError, orRefuse } from '../../http/errors.js'
+import { VendorIntegrationId } from '../../http/schemas.js'
+import { type VendorCaller, vendorIntegration } from '../integration-scope.js'
+import type { VendorRoutesDeps } from './deps.js'
+
+const TestAlertBody = Type.Object({
+  integrationId: Type.Optional(VendorIntegrationId),
+  accountId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "a mapped account; default: the integration's first mapped account",
+    }),
+  ),
+  incidentStatus: Type.Optional(
+    Type.Enum(incidentStatuses, {
+      description: 'default OPEN; UPDATE and RESOLVED name a test ticket by its correlationId',
+    }),
+  ),
+  correlationId: Type.Optional(CorrelationId),
+  title: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      pattern: '\\S',
+      description: "the ticket's title after the prefix [TEST] (default 'Test alert from alertbridge')",
+    }),
+  ),
+  summary: Type.Optional(Type.String({ maxLength: 10_000 })),
+})
+
+type TestAlertDeps = VendorRoutesDeps & ConstructorParameters<typeof TestAlerts>[0]
+
+/** The integration a test alert goes to: the token's, the one named, or the vendor's only one. */
+async function targetIntegration(
+  s: TestAlertDeps,
+  caller: VendorCaller,
+  integrationId: string | undefined,
+): Promise<Integration> {
+  if (!caller.integrationId && integrationId === undefined) {
+    const all = await s.store.integrations.list({ vendorId: caller.vendorId }, { limit: 2 })
+    if (all.length === 1) integrationId = all[0]!.id
+  }
+  return orRefuse(await vendorIntegration(s.store, caller, integrationId))
+}
+
+export function registerVendorTestAlert(app: App, s: TestAlertDeps): void {
+  const tests = new TestAlerts(s)
+  app.post(
+    '/api/vendor-api/test-alert',
+    {
+      onRequest: s.auth.vendor,
+      config: { failureShape: 'sync' },
+      schema: {
+        tags: ['vendor'],
+        summary: 'Send a test alert through the whole path: rules, PSA, audit log and webhook',
+        description:
+          'A real alert marked as a test everywhere: the ticket’s title starts with "[TEST] ", its event in the audit log has test: true, and its status_update webhook carries test: true. The answer is what POST /api/oem-alerts-api/alert/sync answers for the alert. An integration that cannot take alerts is refused with 409 saying why.',
+        security: [{ vendorToken: [] }],
+        body: TestAlertBody,
+        response: {
+          200: SyncSuccess,
+          201: SyncSuccess,
+          400: SyncFailure,
+          401: SyncFailure,
+          403: SyncFailure,
+          404: SyncFailure,
+          409: SyncFailure,
+          413: SyncFailure,
+          415: SyncFailure,
+          429: SyncFailure,
+          500: SyncFailure,
+          502: SyncFailure,
+        },
+      },
+    },
+    async (request, reply) => {
+      const messageId = uuidv7()
+      const caller = vendorPrincipal(request)
+      const { integrationId, ...input } = request.body
+      const integration = await targetIntegration(s, caller, integrationId)
+      const vendor = await s.store.vendors.findById(caller.vendorId)
+      if (!vendor) throw new ApiError('UNAUTHENTICATED', 'The vendor of this token no longer exists.')
+      const { outcome, rate } = orRefuse(
+        await tests.send(vendor, integration, input satisfies TestAlertInput, messageId),
+      )
+      if (outcome.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(outcome.retryAfterSeconds))
+      return reply
+        .headers(rateLimitHeaders(rate))
+        .code(syncStatus(outcome.httpStatus))
+        .send(syncBody(outcome, messageId, request.id))
+    },
+  )
+}
