@@ -153,6 +153,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         psa_effects: parseRetentionDays(env.RETENTION_PSA_EFFECTS_DAYS),
         // The vendor API's promise (docs/vendor-api.md#idempotency-keys), not a variable.
         idempotency_keys: defaultRetentionDays.idempotency_keys,
+        maintenance_windows: defaultRetentionDays.maintenance_windows,
       },
       intervalMs: env.RETENTION_INTERVAL_SECONDS * 1000,
       batchSize: env.RETENTION_BATCH_SIZE,

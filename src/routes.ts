@@ -6,12 +6,15 @@ import { registerAdminPartners } from './admin/routes/partners.js'
 import { registerAdminRotations } from './admin/routes/rotations.js'
 import { registerAdminSandbox } from './admin/routes/sandbox.js'
 import { registerAdminTenantStatus } from './admin/routes/tenant-status.js'
+import { registerAdminTestAlert } from './admin/routes/test-alert.js'
 import { registerAdminTokens } from './admin/routes/tokens.js'
 import { registerAdminVendors } from './admin/routes/vendors.js'
 import { registerAlertSync } from './alerts/routes/alert-sync.js'
 import { registerAlertWebhook } from './alerts/routes/alert-webhook.js'
 import { registerVendorTickets } from './alerts/routes/tickets.js'
+import { registerCatchAll } from './catch-all/routes/unmapped.js'
 import type { App } from './http/app-types.js'
+import { registerMaintenanceWindows } from './maintenance/routes/windows.js'
 import { registerMetrics } from './ops/metrics.js'
 import { registerHealth } from './ops/routes/health.js'
 import { registerPartnerAccounts } from './partner/routes/accounts.js'
@@ -23,10 +26,12 @@ import { registerPartnerIntegrations } from './partner/routes/integrations.js'
 import { registerPartnerOrgToken } from './partner/routes/org-token.js'
 import { registerPartnerPsa } from './partner/routes/psa.js'
 import { registerPartnerPsaSync } from './partner/routes/psa-sync.js'
+import { registerPartnerRuleTemplates } from './partner/routes/rule-templates.js'
 import { registerPartnerRules } from './partner/routes/rules.js'
 import { registerPartnerSandbox } from './partner/routes/sandbox.js'
 import { registerPartnerServices } from './partner/routes/services.js'
 import { registerPartnerSession } from './partner/routes/session.js'
+import { registerPartnerTestAlert } from './partner/routes/test-alert.js'
 import { registerPartnerUsage } from './partner/routes/usage.js'
 import { registerPartnerUsers } from './partner/routes/users.js'
 import type { Services } from './services.js'
@@ -67,10 +72,14 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerIntegrations,
   registerPartnerOrgToken,
   registerPartnerAccounts,
+  registerCatchAll,
   registerPartnerServices,
   registerPartnerUsage,
   registerPartnerRules,
+  registerPartnerRuleTemplates,
   registerPartnerDryRun,
+  registerMaintenanceWindows,
+  registerPartnerTestAlert,
   registerPartnerActivity,
   registerPartnerDashboard,
   registerPartnerPsa,
@@ -89,6 +98,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminTenantStatus,
   registerAdminAudit,
   registerAdminSandbox,
+  registerAdminTestAlert,
   // Partner, vendor and operator: webhook deliveries
   registerDeliveries,
 ]

@@ -7,6 +7,7 @@ import { CachedReads } from './alerts/cached-reads.js'
 import { type AlertExecutor, alertExecutor } from './alerts/executor.js'
 import { AlertIntake } from './alerts/intake.js'
 import { registerAlertMetrics } from './alerts/metrics.js'
+import { type PartnerTestAlerts, partnerTestAlerts } from './alerts/partner-test.js'
 import { alertJob, alertKind } from './alerts/queued.js'
 import { VendorRateLimiter } from './alerts/rate-limit.js'
 import { SynchronousAlerts } from './alerts/synchronous.js'
@@ -23,6 +24,7 @@ import { WriteBatcher, writeBatchMetrics } from './db/write-batch.js'
 import { type AuthHooks, authHooks } from './http/auth.js'
 import { IntegrationLifecycle } from './integrations/lifecycle.js'
 import { SnapshotScheduler, snapshotKind } from './integrations/snapshots.js'
+import { maintenanceKind } from './maintenance/jobs.js'
 import { Resealer, registerSealedMetrics } from './ops/reseal.js'
 import { Retention } from './ops/retention.js'
 import { createOutboundHttp } from './outbound/http.js'
@@ -71,6 +73,8 @@ export interface Services {
   executor: AlertExecutor
   /** The synchronous strategy: the executor inside one request's budget. */
   syncAlerts: SynchronousAlerts
+  /** The partner's and the operator's test alerts, and their close job (docs/partner-api.md#test-alerts). */
+  partnerTests: PartnerTestAlerts
   acceptor: AlertAcceptor
   /** The accept path's short-lived configuration cache; any configuration change clears it. */
   acceptReads: CachedReads
@@ -182,7 +186,8 @@ export function buildServices(deps: {
   const webhookHttp = outbound('alertbridge-webhooks/1')
   const webhookSender = new WebhookSender({ store, writes, http: webhookHttp, clock, log, scheduleSeconds })
   const { psaTimeoutMs } = config
-  const executorParts = { store, writes, clock, log, catalogues, psa, psaTimeoutMs, lifecycle, outbox }
+  const parts = { store, writes, clock, log, catalogues, psa, psaTimeoutMs, lifecycle, outbox }
+  const executorParts = { ...parts, config, queue } // config.sync.publicUrl: ticket templates' portalLink
   const executor = alertExecutor(executorParts)
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
   // that could not be published); on the embedded database until this process changes it.
@@ -209,17 +214,9 @@ export function buildServices(deps: {
   const retention = new Retention({ store, queue: jobs, clock, log, metrics, ...config.retention })
   // Two-way sync (docs/psa/sync.md): pushes and the poll read tickets back; changes are events and
   // status_updates through the outbox.
-  const sync = twoWaySync({
-    store,
-    psa,
-    clock,
-    log,
-    queue,
-    config,
-    limiters,
-    outbox,
-    deliveries: deliveryJobs,
-  })
+  const sync = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
+  const syncAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
+  const tests = partnerTestAlerts({ ...executorParts, queue, intake, syncAlerts, deliveryJobs })
   const { psaSync } = sync
   const runtime = new Runtime({
     db,
@@ -232,6 +229,9 @@ export function buildServices(deps: {
       usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
       deliveryKind(deliveries, { store, sender: webhookSender, jobs, clock, log }),
       ...sync.kinds,
+      ...executor.kinds,
+      tests.kind,
+      maintenanceKind({ ...executorParts, executor, queue, deliveries: deliveryJobs }),
     ],
     sender: webhookSender,
     resealer,
@@ -252,7 +252,8 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    syncAlerts: new SynchronousAlerts(intake, executor, config.psaTimeoutMs),
+    syncAlerts,
+    partnerTests: tests.service,
     acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock, async (id) => {
       const kind = await acceptReads.partnerPsaKind(id)
       return kind !== null && psa.isInProcess(kind)

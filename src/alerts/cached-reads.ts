@@ -61,6 +61,10 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly rules: ContextReads['rules']
   readonly mappings: ContextReads['mappings']
   readonly tickets: ContextReads['tickets']
+  /** Read afresh: a window or a held alert changes what the preview says at once. */
+  readonly maintenance: ContextReads['maintenance']
+  /** Read afresh: storm control counts the creates of the last minutes. */
+  readonly storms: ContextReads['storms']
   /**
    * The tenant state (disabled tenants, credential generations), kept until `clear` (or for
    * `tenantStateTtlMs`): only where every change clears it, the embedded database (one process) or
@@ -110,6 +114,8 @@ export class CachedReads implements IntakeReads, ContextReads {
       },
     }
     this.tickets = store.tickets
+    this.maintenance = store.maintenance
+    this.storms = store.storms
     this.partnerPsaKind = psaKind
     this.tenantStateUntilChanged = tenantState
     this.clear = () => {

@@ -6,8 +6,10 @@ import type { Store } from '../db/store.js'
 import { type Decision, type DecisionContext, decide } from '../domain/decide.js'
 import { dedupKey } from '../domain/dedup.js'
 import type { Integration } from '../domain/integration.js'
+import type { MaintenanceFacts } from '../domain/maintenance.js'
 import type { AlertFacts, Catalogue, Ticket } from '../domain/types.js'
 import type { Vendor } from '../domain/vendor.js'
+import { loadStormFacts, type StormReads } from '../storm/context.js'
 
 /** A reservation whose creator died (lease passed) counts as no ticket. */
 function live(ticket: Ticket | null, nowIso: string): Ticket | null {
@@ -22,8 +24,15 @@ export type CatalogueLookup = Pick<CatalogueSource, 'effective'>
 export interface ContextReads {
   vendorData: Pick<Store['vendorData'], 'accountExists'>
   rules: Pick<Store['rules'], 'list'>
-  tickets: Pick<Store['tickets'], 'findByCorrelation' | 'findByOpenDedupKey' | 'findLastClosedByDedupKey'>
+  tickets: Pick<
+    Store['tickets'],
+    'findByCorrelation' | 'findByOpenDedupKey' | 'findLastClosedByDedupKey' | 'get'
+  >
   mappings: Pick<Store['mappings'], 'forAccounts'>
+  /** Maintenance windows (docs/decision-table.md#maintenance); without it no window applies. */
+  maintenance?: Pick<Store['maintenance'], 'list' | 'heldFor'>
+  /** Storm control (docs/decision-table.md#storm); without it no storm applies. */
+  storms?: StormReads['storms']
 }
 
 async function loadDecisionContext(
@@ -38,14 +47,19 @@ async function loadDecisionContext(
   const key = dedupKey(settings.deduplication.keyFields, alert)
   const nowIso = now.toISOString()
   const lookUpDedup = settings.deduplication.enabled && alert.incidentStatus === 'OPEN'
-  const [accountKnown, rules, byCorrelation, byKey] = await Promise.all([
+  const [accountKnown, rules, byCorrelation, byKey, maintenance] = await Promise.all([
     store.vendorData.accountExists(integration.id, alert.accountId),
     store.rules.list(integration.id),
     alert.correlationId ? store.tickets.findByCorrelation(integration.id, alert.correlationId) : null,
     lookUpDedup ? store.tickets.findByOpenDedupKey(integration.id, key) : null,
+    maintenanceFacts(store, integration.id, alert),
   ])
   const ticket = live(byCorrelation, nowIso)
   const dedupTicket = live(byKey, nowIso)
+  const storms = store.storms
+  const storm = storms
+    ? await loadStormFacts({ ...store, storms }, integration, alert, key, ticket, now)
+    : null
   // Only a policy other than refuse acts on a closed ticket of the key (decide.ts, closedTicketPolicy).
   const closedDedupTicket =
     lookUpDedup && !dedupTicket && !ticket && settings.closedTickets.policy !== 'refuse'
@@ -70,7 +84,23 @@ async function loadDecisionContext(
     closedDedupTicket,
     newCorrelationId,
     now,
+    maintenance,
+    storm,
   }
+}
+
+/** The integration's windows and what is held for the alert's correlationId (decide.ts, maintenance). */
+async function maintenanceFacts(
+  store: ContextReads,
+  integrationId: string,
+  alert: AlertFacts,
+): Promise<MaintenanceFacts | null> {
+  if (!store.maintenance) return null
+  const [windows, held] = await Promise.all([
+    store.maintenance.list(integrationId),
+    alert.correlationId ? store.maintenance.heldFor(integrationId, alert.correlationId) : null,
+  ])
+  return windows.length === 0 && !held ? null : { windows, held }
 }
 
 /** The decision for an alert on what `reads` return now, under the catalogue this partner may use (row 6). */

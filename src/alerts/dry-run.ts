@@ -5,19 +5,22 @@
 // partner asks, not the vendor). What a PSA would then answer (rows 17 in the PSA, 19, 20) cannot be known
 // without calling it.
 import { v7 as uuidv7 } from 'uuid'
+import { catchAllDetail } from '../domain/catch-all.js'
 import { disabledDetail } from '../domain/credentials.js'
 import type { Decision } from '../domain/decide.js'
 import type { ErrorCode } from '../domain/errors.js'
 import type { Integration } from '../domain/integration.js'
 import type { RowId } from '../domain/outcome.js'
-import { matchRule } from '../domain/rules.js'
+import { checkRules, matchRule, type RuleCheck } from '../domain/rules.js'
 import type { AlertFacts, Rule, Ticket } from '../domain/types.js'
 import type { Vendor } from '../domain/vendor.js'
 import type { TicketDefaultsValue } from '../psa/settings.js'
+import { explainStorm } from '../storm/explain.js'
 import { type CatalogueLookup, type ContextReads, decideAlert } from './context.js'
 import { newTicket } from './ticket-text.js'
 
-export type DryRunAction = 'create' | 'append' | 'reopen' | 'close' | 'suppress' | 'refuse'
+/** fold: storm control folds the alert into the account's storm ticket (docs/decision-table.md#storm). */
+export type DryRunAction = 'create' | 'append' | 'reopen' | 'close' | 'suppress' | 'refuse' | 'fold'
 
 export interface DryRun {
   action: DryRunAction
@@ -31,6 +34,9 @@ export interface DryRun {
   /** With create: the ticket the PSA would be asked for, the connection's defaults applied. */
   ticket: { board: string | null; priority: string | null; type: string | null; status: string | null } | null
   existingTicket: { correlationId: string; psaTicketId: string | null; status: 'open' | 'closed' } | null
+  /** OPEN: the rules of the alert's group and type tried in precedence order, with their conditions
+   * (docs/partner-api.md#rule-conditions). */
+  ruleChecks?: RuleCheck[]
 }
 
 const shown = (t: Ticket): NonNullable<DryRun['existingTicket']> => ({
@@ -66,7 +72,7 @@ export async function dryRun(
     }
   }
   const decision = await decideAlert(reads, catalogues, vendor, integration, alert, now, uuidv7())
-  return explain(
+  const explained = explain(
     decision,
     alert,
     rules,
@@ -74,6 +80,8 @@ export async function dryRun(
     defaults,
     integration.settings.closedTickets.closeOnlyUntouched,
   )
+  if (alert.incidentStatus !== 'OPEN') return explained
+  return { ...explained, ruleChecks: checkRules(rules, alert.productGroup, alert.alertType, alert) }
 }
 
 function explain(
@@ -87,7 +95,7 @@ function explain(
   const ruleOf = (ticket: Ticket | null) => rules.find((r) => r.id === ticket?.ruleId) ?? null
   const matched = (): Rule | null => {
     if (alert.incidentStatus !== 'OPEN') return ruleOf(byCorrelation)
-    const m = matchRule(rules, alert.productGroup, alert.alertType)
+    const m = matchRule(rules, alert.productGroup, alert.alertType, alert)
     return m.kind === 'matched' ? m.rule : null
   }
   const base = { error: null, ticket: null }
@@ -96,13 +104,18 @@ function explain(
       const { rule, mapping, replaces } = decision
       const t = newTicket(alert, decision, defaults, '')
       const made = `a new ticket would be created for account '${mapping.accountId}' in PSA company '${mapping.psaCompanyId}'`
+      const caught = decision.catchAll
+        ? `${catchAllDetail(mapping.accountId, decision.catchAll, mapping.psaCompanyId)} Rule ${rule.id} (precedence ${rule.precedence}) matches; ${made}, the vendor's account named at the top of its description.`
+        : null
       return {
         ...base,
         action: 'create',
-        row: replaces ? 'replace-closed' : 'create',
-        reason: replaces
-          ? `The ticket of correlationId '${replaces.correlationId}' is closed${replaces.psaDeleted ? ' (deleted in the PSA)' : ''}; the closed-ticket policy says ${made}, with a link to the closed one.`
-          : `Rule ${rule.id} (precedence ${rule.precedence}) matches; ${made}.`,
+        row: caught ? 'catch-all' : replaces ? 'replace-closed' : 'create',
+        reason: caught
+          ? caught
+          : replaces
+            ? `The ticket of correlationId '${replaces.correlationId}' is closed${replaces.psaDeleted ? ' (deleted in the PSA)' : ''}; the closed-ticket policy says ${made}, with a link to the closed one.`
+            : `Rule ${rule.id} (precedence ${rule.precedence}) matches; ${made}.`,
         matchedRule: rule,
         ticket: { board: t.board, priority: t.priority, type: t.type, status: t.status },
         existingTicket: null,
@@ -144,6 +157,8 @@ function explain(
         matchedRule: decision.rule,
         existingTicket: shown(decision.ticket),
       }
+    case 'storm':
+      return explainStorm(decision, matched(), shown)
     case 'done': {
       const o = decision.outcome
       return {

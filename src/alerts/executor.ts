@@ -15,10 +15,14 @@
 // The synchronous route (synchronous.ts) and the queued alert's job (queued.ts) run the same
 // executor; what each strategy does with the answer is theirs. Every step answers a value.
 import { v7 as uuidv7 } from 'uuid'
+import { catchAllDetail, caughtAll } from '../domain/catch-all.js'
 import type { Integration } from '../domain/integration.js'
 import { created, internalError, rejected, replaced } from '../domain/outcome.js'
 import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
+import { maintenanceChange } from '../maintenance/hold.js'
 import type { PsaRegistry } from '../psa/registry.js'
+import type { JobKindEntry, JobProducer } from '../queue/port.js'
+import { stormControl } from '../storm/wiring.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
 import { decideAlert } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
@@ -28,6 +32,7 @@ import { PsaEffects, requestDigest } from './psa-effects.js'
 import { OutcomeRecorder } from './recorder.js'
 import { ReservationWaits } from './reservation-waits.js'
 import { TicketReservations } from './reservations.js'
+import { renderedForTicket } from './ticket-template.js'
 import { newTicket } from './ticket-text.js'
 
 export type { ExecutorDeps } from './follow-ups.js'
@@ -37,29 +42,37 @@ const maxRounds = 8
 
 /** What the executor is built from (services.ts): its parts are made here. */
 export interface ExecutorParts
-  extends Pick<ExecutorDeps, 'store' | 'writes' | 'clock' | 'log' | 'catalogues'> {
+  extends Pick<ExecutorDeps, 'store' | 'writes' | 'clock' | 'log' | 'catalogues' | 'config'> {
   psa: PsaRegistry
   psaTimeoutMs: number
   lifecycle: IntegrationLifecycle
   outbox: WebhookOutbox
+  /** Where storm control queues its batched notes (docs/decision-table.md#storm); without it, none. */
+  queue?: Pick<JobProducer, 'enqueue' | 'handOver'>
 }
 
 /** The executor with its PSA calls, ticket reservations and outcome recorder. */
 export function alertExecutor(p: ExecutorParts): AlertExecutor {
   const { store, clock, psaTimeoutMs } = p
-  return new AlertExecutor({
+  const deps: ExecutorDeps = {
     ...p,
     psa: new PsaCalls({ store, psa: p.psa, timeoutMs: psaTimeoutMs }),
     reservations: new TicketReservations({ store, clock, waits: new ReservationWaits(), psaTimeoutMs }),
     recorder: new OutcomeRecorder({ writes: p.writes, clock, lifecycle: p.lifecycle, outbox: p.outbox }),
-  })
+  }
+  const storm = p.queue ? stormControl({ ...deps, queue: p.queue }) : null
+  return new AlertExecutor({ ...deps, storms: storm?.folds }, storm?.kinds)
 }
 
 export class AlertExecutor {
   private readonly effects: PsaEffects
   private readonly followUps: FollowUps
 
-  constructor(private readonly d: ExecutorDeps) {
+  constructor(
+    private readonly d: ExecutorDeps,
+    /** The job kinds of the executor's parts (storm control's batched notes). */
+    readonly kinds: JobKindEntry[] = [],
+  ) {
     this.effects = new PsaEffects({ ...d, holdMs: () => d.reservations.holdMs })
     this.followUps = new FollowUps(d, this.effects)
   }
@@ -113,12 +126,19 @@ export class AlertExecutor {
       job.newCorrelationId ?? uuidv7(),
     )
     switch (decision.kind) {
-      case 'done':
-        return recorder.record(job, integration, decision.outcome)
+      case 'done': {
+        const { maintenance } = decision
+        const now = clock().toISOString()
+        const change = maintenance && maintenanceChange(job, integration, maintenance, now)
+        return recorder.record(job, integration, decision.outcome, change)
+      }
       case 'create':
         return this.reserved(integration.id, () => this.create(attempt, integration, decision))
       case 'reopen':
         return this.followUps.reopen(attempt, integration, decision)
+      case 'storm':
+        if (!this.d.storms) throw new Error('storm control is not wired')
+        return this.d.storms.run(attempt, integration, vendor, decision)
       case 'append':
       case 'close': {
         const psaTicketId = await reservations.createdTicketId(integration.id, decision.ticket)
@@ -152,6 +172,8 @@ export class AlertExecutor {
       writes.run(w),
     )
     if (typeof reserved === 'object') return busy(reserved)
+    // A catch-all ticket remembers its company before the PSA is called: its follow-ups find it by that.
+    if (d.catchAll) await writes.run((tx) => tx.catchAll.markTicket(ticketId, d.mapping.psaCompanyId))
     // An earlier attempt may have made the ticket (a retry of the job, a creator that died, a vendor
     // retrying with its own correlationId after a lost answer): the PSA is asked for it first.
     const adopt = job.attempt > 1 || reserved === 'after-dead' || job.facts.correlationId !== undefined
@@ -162,7 +184,21 @@ export class AlertExecutor {
     // it runs out and whoever takes its place asks the PSA for the ticket first.
     let keep = false
     try {
-      const ticket = newTicket(job.facts, d, psa.defaults, job.messageId)
+      const accountName = d.catchAll
+        ? ((await this.d.store.vendorData.findAccount(integration.id, job.facts.accountId))?.name ?? null)
+        : null
+      const rendered = await renderedForTicket(
+        this.d.store,
+        this.d.config?.sync.publicUrl ?? null,
+        integration,
+        job.facts,
+        {
+          templates: d.rule.templates,
+          correlationId,
+          psaKind: psa.kind,
+        },
+      )
+      const ticket = newTicket(job.facts, d, psa.defaults, job.messageId, accountName, rendered)
       const result = await callPsa(psa, correlationId, policy, (client, call, again) =>
         client.createTicket(ticket, { ...call, ref, adopt: adopt || again }),
       )
@@ -189,7 +225,11 @@ export class AlertExecutor {
           await tx.tickets.completeCreation(ticketId, psaTicketId, clock().toISOString())
           if (d.replaces) await tx.tickets.linkReplaced(ticketId, d.replaces.id)
         },
-        d.replaces ? replaced(correlationId, d.replaces.correlationId) : created(correlationId),
+        d.catchAll
+          ? caughtAll(correlationId, catchAllDetail(job.facts.accountId, d.catchAll, d.mapping.psaCompanyId))
+          : d.replaces
+            ? replaced(correlationId, d.replaces.correlationId)
+            : created(correlationId),
       )
     } finally {
       if (!keep) await writes.run((tx) => tx.tickets.releaseReservation(ticketId)).catch(() => {})

@@ -10,6 +10,8 @@ import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import { leftOpen, reopened, updated } from '../domain/outcome.js'
 import { outcomeOfEffect, type PsaEffect } from '../domain/psa-effect.js'
+import type { StormDecision } from '../domain/storm-facts.js'
+import type { Vendor } from '../domain/vendor.js'
 import type { CatalogueLookup } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
 import { callPsa, failedCall, type PsaCalls } from './psa-calls.js'
@@ -30,6 +32,12 @@ export interface ExecutorDeps {
   recorder: OutcomeRecorder
   /** The catalogue each partner may use (the not-in-catalogue case). */
   catalogues: CatalogueLookup
+  /** PUBLIC_URL (config.sync.publicUrl): a ticket template's portalLink (ticket-template.ts). */
+  config?: { sync: { publicUrl: string | null } }
+  /** Storm control's folds (docs/decision-table.md#storm), wired with the queue (executor.ts). */
+  storms?: {
+    run(attempt: Attempt, integration: Integration, vendor: Vendor, d: StormDecision): Promise<Step>
+  }
 }
 
 /** What one attempt knows about its request beyond the job. */

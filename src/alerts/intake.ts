@@ -13,7 +13,7 @@ import type { Vendor } from '../domain/vendor.js'
 import { digest } from '../security/secrets.js'
 import { authenticateClient, matchOrgToken } from '../vendor-api/token-service.js'
 import { type RateDecision, rateLimitHeaders, type VendorRateLimiter } from './rate-limit.js'
-import { type AlertRequest, extrasProblem, type RedactedRequest } from './schema.js'
+import { type AlertRequest, contractFields, extrasProblem, type RedactedRequest } from './schema.js'
 
 export interface Admitted {
   vendor: Vendor
@@ -174,5 +174,12 @@ export function factsOf(request: RedactedRequest): AlertFacts {
     accountId: d.accountId,
     productGroup: d.productGroup,
     alertType: d.alertType,
+    ...extrasOf(d),
   }
+}
+
+/** The fields of `data` beyond the contract's, when there are any. */
+function extrasOf(data: object): Pick<AlertFacts, 'extras'> {
+  const extras = Object.entries(data).filter(([name]) => !contractFields.has(name))
+  return extras.length > 0 ? { extras: Object.fromEntries(extras) } : {}
 }

@@ -1,6 +1,6 @@
 // Records an alert's outcome in one transaction: what goes with it (a ticket's change, or settling the
 // PSA effect it reports), the audit event, the move of a pending integration to connected, and, in the
-// webhook strategy or for a test alert, the status_update in the outbox. The database keeps each
+// webhook strategy or for a vendor's test alert, the status_update in the outbox. The database keeps each
 // messageId to one event and one status_update (unique keys), so an attempt that finds its message
 // already recorded by another rolls all of it back and says so (`adopted`): the caller then has nothing
 // left to do.
@@ -90,17 +90,21 @@ export class OutcomeRecorder {
         detail: outcome.detail,
         error: outcome.error,
         test: job.facts.test === true,
+        accountId: job.facts.accountId,
         createdAt: now,
       })
       if (!inserted) return 'taken'
-      if (outcome.httpStatus < 300) {
+      // A partner's test alert proves nothing of the vendor's side: the state stays (and no snapshot).
+      if (outcome.httpStatus < 300 && job.facts.partnerTest !== true) {
         const move = transition(integration.settings.state, { kind: 'request-succeeded' })
         if (move.ok && move.changed)
           await lifecycle.moveState(tx, integration.id, integration.settings.state, move.next, now)
       }
     }
     // A test alert answers like the synchronous strategy and reports like the webhook strategy too.
+    // A partner's test alert (docs/partner-api.md#test-alerts) tells the vendor nothing.
     const test = job.facts.test === true
+    if (job.facts.partnerTest === true) return { notified: false }
     if (job.strategy !== 'webhook' && !test) return { notified: false }
     const id = await outbox.statusUpdate(tx, {
       vendorId: job.vendorId,

@@ -44,7 +44,7 @@ export const AlertData = Type.Object({
  */
 export const extrasLimitBytes = 64 * 1024
 
-const contractFields = new Set(Object.keys(AlertData.properties))
+export const contractFields: ReadonlySet<string> = new Set(Object.keys(AlertData.properties))
 
 /** Why the unknown fields of an alert's `data` cannot be kept, or null. */
 export function extrasProblem(data: object): string | null {

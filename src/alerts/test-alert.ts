@@ -3,7 +3,8 @@
 // everywhere: the PSA ticket's title starts with "[TEST] ", the event is `test`, the webhook's payload
 // says `test: true`, and a test OPEN folds only into a test ticket (domain/dedup.ts). It runs as the
 // synchronous strategy (synchronous.ts) and answers its outcome; the status_update is sent besides.
-// An integration that cannot take the alert is refused before anything runs, saying why.
+// An integration that cannot take the alert is refused before anything runs, saying why. The partner's
+// test alert (partner-test.ts, docs/partner-api.md#test-alerts) runs the same `target` and `run`.
 import type { Store } from '../db/store.js'
 import type { ErrorCode } from '../domain/errors.js'
 import type { Integration } from '../domain/integration.js'
@@ -22,6 +23,12 @@ import type { SynchronousAlerts } from './synchronous.js'
 
 export const testPrefix = '[TEST] '
 
+const defaultSummary = {
+  vendor: 'A test alert sent with POST /api/vendor-api/test-alert; nothing needs to be done.',
+  partner:
+    'A test alert the partner sent from alertbridge to check its rules and PSA; nothing needs to be done.',
+}
+
 export interface TestAlertInput {
   accountId?: string
   incidentStatus?: IncidentStatus
@@ -31,7 +38,7 @@ export interface TestAlertInput {
 }
 
 /** What a test alert is about: an account, and a product group and alert type a rule makes tickets for. */
-interface Target {
+export interface Target {
   accountId: string
   productGroup: string
   alertType: string
@@ -71,37 +78,61 @@ export class TestAlerts {
     input: TestAlertInput,
     messageId: string,
   ): Promise<Result<{ outcome: Outcome; rate: RateDecision }>> {
-    const incidentStatus = input.incidentStatus ?? 'OPEN'
     const correlationId = input.correlationId ?? null
     const ids = { messageId, correlationId }
-    const target =
-      incidentStatus === 'OPEN'
-        ? await this.openTarget(vendor, integration, input)
-        : await this.followUpTarget(integration, incidentStatus, correlationId)
+    const target = await this.target(vendor, integration, input)
     if (!target.ok) return refuse(target.refusal.code, target.refusal.detail, ids)
     const spent = await this.d.intake.spend(vendor, ids)
     if (!spent.ok) return spent
+    const outcome = await this.run(integration, target.value, input, messageId, 'vendor')
+    // The status_update the outcome put in the outbox is sent now that it has committed.
+    this.d.deliveryJobs.handOver()
+    return ok({ outcome, rate: spent.value })
+  }
+
+  /** What a test alert is about, or why this integration cannot take it (nothing runs). */
+  target(vendor: Vendor, integration: Integration, input: TestAlertInput): Promise<Result<Target>> {
+    const incidentStatus = input.incidentStatus ?? 'OPEN'
+    return incidentStatus === 'OPEN'
+      ? this.openTarget(vendor, integration, input)
+      : this.followUpTarget(integration, incidentStatus, input.correlationId ?? null)
+  }
+
+  /**
+   * Runs a test alert on the target `target` answered: the vendor's (its status_update in the outbox),
+   * or the partner's (docs/partner-api.md#test-alerts: the vendor is told nothing). Its recorded outcome.
+   */
+  run(
+    integration: Integration,
+    target: Target,
+    input: TestAlertInput,
+    messageId: string,
+    by: 'vendor' | 'partner',
+  ): Promise<Outcome> {
+    const incidentStatus = input.incidentStatus ?? 'OPEN'
+    const correlationId = input.correlationId ?? null
     const title = input.title ?? 'Test alert from alertbridge'
     const data = {
-      ...target.value,
+      ...target,
       incidentStatus,
       title: title.startsWith(testPrefix) ? title : `${testPrefix}${title}`,
-      summary:
-        input.summary ?? 'A test alert sent with POST /api/vendor-api/test-alert; nothing needs to be done.',
+      summary: input.summary ?? defaultSummary[by],
     }
     const request: RedactedRequest = { integrationId: integration.id, correlationId, data }
-    const facts: AlertFacts = { ...data, correlationId: input.correlationId, test: true }
-    const outcome = await this.d.syncAlerts.run({
+    const facts: AlertFacts = {
+      ...data,
+      correlationId: input.correlationId,
+      test: true,
+      ...(by === 'partner' ? { partnerTest: true } : {}),
+    }
+    return this.d.syncAlerts.run({
       messageId,
-      vendorId: vendor.id,
+      vendorId: integration.vendorId,
       partnerId: integration.partnerId,
       integrationId: integration.id,
       facts,
       request,
     })
-    // The status_update the outcome put in the outbox is sent now that it has committed.
-    this.d.deliveryJobs.handOver()
-    return ok({ outcome, rate: spent.value })
   }
 
   /** The account, group and type of a test OPEN, or why this integration cannot take one. */

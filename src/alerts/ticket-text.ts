@@ -1,4 +1,5 @@
 // What the PSA ticket and its notes say. Plain text: every PSA accepts it.
+import { catchAllHeader } from '../domain/catch-all.js'
 import type { Decision } from '../domain/decide.js'
 import type { AlertFacts } from '../domain/types.js'
 import type { NewPsaTicket } from '../psa/adapter.js'
@@ -11,6 +12,11 @@ export function newTicket(
   d: Extract<Decision, { kind: 'create' }>,
   defaults: TicketDefaultsValue,
   messageId: string,
+  /** A catch-all ticket (d.catchAll): the vendor's name for the account; null when never declared. */
+  accountName: string | null = null,
+  /** The rule's templates rendered (ticket-template.ts): the title, and the description's text above
+   * its reference lines. */
+  rendered?: { title: string | null; description: string | null },
 ): NewPsaTicket {
   return {
     companyId: d.mapping.psaCompanyId,
@@ -18,9 +24,13 @@ export function newTicket(
     priority: d.rule.ticket.priority ?? defaults.priority ?? null,
     type: d.rule.ticket.type ?? defaults.type ?? null,
     status: d.rule.ticket.status ?? defaults.status ?? null,
-    summary: alert.title,
+    summary: rendered?.title ?? alert.title,
     description: [
-      ticketDescription(alert, d.correlationId, messageId),
+      // The catch-all account (docs/decision-table.md#catch-all): which vendor account, at the top.
+      ...(d.catchAll ? catchAllHeader(alert.accountId, accountName) : []),
+      rendered?.description
+        ? `${rendered.description}\n\n${references(d.correlationId, messageId)}`
+        : ticketDescription(alert, d.correlationId, messageId),
       // The closed-ticket policy `new` (docs/decision-table.md#replace-closed): the ticket it replaces.
       ...(d.replaces
         ? [
@@ -39,10 +49,13 @@ export function ticketDescription(alert: AlertFacts, correlationId: string, mess
     `Product group: ${alert.productGroup}`,
     `Alert type: ${alert.alertType}`,
     `Account: ${alert.accountId}`,
-    `Correlation ID: ${correlationId}`,
-    `Message ID: ${messageId}`,
+    references(correlationId, messageId),
   ].join('\n')
 }
+
+/** The closing lines a retry looks for, and a PSA adapter keeps when it cuts the text. */
+const references = (correlationId: string, messageId: string) =>
+  `Correlation ID: ${correlationId}\nMessage ID: ${messageId}`
 
 export function noteText(alert: AlertFacts, messageId: string, occurrence: number | null): string {
   const heading =

@@ -46,7 +46,7 @@ export const EventView = Type.Object({
   detail: Nullable(Type.String()),
   test: Type.Boolean({
     description:
-      'a test alert’s event (POST /api/vendor-api/test-alert): its ticket’s title starts with [TEST]',
+      'a test alert’s event (the vendor’s POST /api/vendor-api/test-alert, or the partner’s POST /api/partner/integrations/{id}/test-alert): its ticket’s title starts with [TEST]',
   }),
   createdAt: Type.String({ format: 'date-time' }),
 })

@@ -44,6 +44,10 @@ export const copyOrder = [
   'sandbox_billing_lines',
   'operator_audit',
   'idempotency_keys',
+  'maintenance_windows',
+  'maintenance_held',
+  'storm_alerts',
+  'storm_lines',
 ] as const satisfies readonly (keyof Database)[]
 
 export type CopiedTable = (typeof copyOrder)[number]

@@ -29,6 +29,10 @@ import * as m0016 from './migrations/0016_event_sequence.js'
 import * as m0017 from './migrations/0017_idempotency_keys.js'
 import * as m0018 from './migrations/0018_vendor_listening.js'
 import * as m0019 from './migrations/0019_test_alerts.js'
+import * as m0020 from './migrations/0020_maintenance_windows.js'
+import * as m0021 from './migrations/0021_storm_control.js'
+import * as m0022 from './migrations/0022_catch_all.js'
+import * as m0023 from './migrations/0023_rule_templates.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -50,6 +54,10 @@ const migrations: Record<string, Migration> = {
   '0017_idempotency_keys': m0017,
   '0018_vendor_listening': m0018,
   '0019_test_alerts': m0019,
+  '0020_maintenance_windows': m0020,
+  '0022_catch_all': m0022,
+  '0023_rule_templates': m0023,
+  '0021_storm_control': m0021,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

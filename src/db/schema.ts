@@ -2,6 +2,9 @@
 // and timestamps as ISO-8601 UTC text, so that SQLite and PostgreSQL run the same queries; repositories
 // convert at the edge. The tables' columns are in tables/tenants.ts (configuration and credentials)
 // and tables/work.ts (tickets, jobs, deliveries); a migration's columns join their table there.
+
+import type { MaintenanceHeldTable, MaintenanceWindowsTable } from '../maintenance/tables.js'
+import type { StormAlertsTable, StormLinesTable } from '../storm/tables.js'
 import type {
   AccountMappingsTable,
   IntegrationsTable,
@@ -71,4 +74,8 @@ export interface Database {
   psa_sync: PsaSyncTable
   psa_sync_pending: PsaSyncPendingTable
   idempotency_keys: IdempotencyKeysTable
+  maintenance_windows: MaintenanceWindowsTable
+  maintenance_held: MaintenanceHeldTable
+  storm_alerts: StormAlertsTable
+  storm_lines: StormLinesTable
 }

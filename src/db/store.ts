@@ -2,8 +2,11 @@
 // Store whose repositories all write inside the same transaction.
 import type SQLite from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
+import { MaintenanceRepository } from '../maintenance/repository.js'
 import type { CryptoBox } from '../security/crypto-box.js'
+import { StormRepository } from '../storm/repository.js'
 import { AuditRepository } from './repositories/audit.js'
+import { CatchAllRepository } from './repositories/catch-all.js'
 import { DeliveryRepository } from './repositories/deliveries.js'
 import { DeliveryFeedRepository } from './repositories/delivery-feed.js'
 import { EventRepository } from './repositories/events.js'
@@ -52,6 +55,12 @@ export class Store {
   readonly portalUsers: PortalUserRepository
   /** The vendors' idempotency keys and the answers kept for them (docs/vendor-api.md#idempotency-keys). */
   readonly idempotency: IdempotencyRepository
+  /** Maintenance windows and the alerts they hold (src/maintenance/repository.ts). */
+  readonly maintenance: MaintenanceRepository
+  /** The catch-all account's tickets and the accounts seen unmapped (docs/decision-table.md#catch-all). */
+  readonly catchAll: CatchAllRepository
+  /** Storm control's folded incidents and note lines (docs/decision-table.md#storm). */
+  readonly storms: StormRepository
 
   constructor(
     readonly kysely: Kysely<Database>,
@@ -80,6 +89,9 @@ export class Store {
     this.audit = new AuditRepository(kysely)
     this.portalUsers = new PortalUserRepository(kysely)
     this.idempotency = new IdempotencyRepository(kysely, box)
+    this.maintenance = new MaintenanceRepository(kysely)
+    this.catchAll = new CatchAllRepository(kysely)
+    this.storms = new StormRepository(kysely)
   }
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {

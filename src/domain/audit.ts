@@ -24,5 +24,7 @@ export interface AuditEvent {
   /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on events recorded before
    * migration 0011_portal_users added it. */
   error?: string | null
+  /** The alert's accountId (docs/partner-api.md#catch-all-account); null on events before migration 0022. */
+  accountId?: string | null
   createdAt: string
 }

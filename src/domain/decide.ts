@@ -4,12 +4,15 @@
 // unknown-integration) are answered at the HTTP edge before any fact is loaded; already-closed in the
 // PSA, psa-failed and internal-error depend on the PSA call and are built with outcome.ts.
 import { checkAgainstCatalogue } from './catalogue.js'
+import { catchAllMapping, catchAllTicketMapping } from './catch-all.js'
 import { closedTicketPolicy } from './closed-tickets.js'
 import type { Decision, DecisionContext } from './decision.js'
 import { withinWindow } from './dedup.js'
 import { inactiveDetail, isActive } from './integration-state.js'
+import { maintenanceOnFollowUp, maintenanceOnOpen } from './maintenance-row.js'
 import { alreadyClosed, type Outcome, rejected, suppressed } from './outcome.js'
 import { matchRule } from './rules.js'
+import { foldInto, isStormTicket, stormFollowUp, stormOpen } from './storm.js'
 
 export type { Decision, DecisionContext } from './decision.js'
 
@@ -57,31 +60,43 @@ function decideOpen(ctx: DecisionContext): Decision {
   const failCreate = (error: Parameters<typeof rejected>[1], detail: string) =>
     done(rejected('no-mapping-or-rule', error, detail, 'Failed To Create Ticket', cid))
 
-  // no-mapping-or-rule: account known and mapped, a rule for the group.
-  if (!ctx.accountKnown) {
+  // no-mapping-or-rule: account known and mapped, a rule for the group; catch-all: else the fallback
+  // company, when the integration has one (catch-all.ts).
+  const mapped = ctx.accountKnown ? ctx.mappings.get(alert.accountId) : undefined
+  const caught = mapped ? null : catchAllMapping(integration.catchAll, alert.accountId)
+  if (!ctx.accountKnown && !caught) {
     return failCreate(
       'ACCOUNT_UNKNOWN',
       `accountId '${alert.accountId}' is unknown: create it first (POST /api/vendor-api/organization/accounts).`,
     )
   }
-  const mapping = ctx.mappings.get(alert.accountId)
+  const mapping = mapped ?? caught
   if (!mapping) {
     return failCreate(
       'ACCOUNT_NOT_MAPPED',
       `accountId '${alert.accountId}' is not mapped to a PSA company; the partner maps it in the integration's accounts.`,
     )
   }
-  const match = matchRule(ctx.rules, alert.productGroup, alert.alertType)
+  const match = matchRule(ctx.rules, alert.productGroup, alert.alertType, alert)
   if (match.kind === 'no-rule') {
     return failCreate(
       'NO_RULE',
-      `No rule covers productGroup '${alert.productGroup}' and alertType '${alert.alertType}'; the partner adds one.`,
+      match.unmet
+        ? `No rule for productGroup '${alert.productGroup}' and alertType '${alert.alertType}' has conditions this alert meets (${match.unmet} tried); the partner adds or widens one.`
+        : `No rule covers productGroup '${alert.productGroup}' and alertType '${alert.alertType}'; the partner adds one.`,
     )
   }
   if (match.kind === 'all-disabled') {
     return failCreate('RULES_DISABLED', `Every rule for productGroup '${alert.productGroup}' is turned off.`)
   }
   const { rule } = match
+
+  // maintenance: an active window in scope suppresses or holds a new OPEN (not a repeat of an open ticket).
+  const windowed =
+    ctx.ticket && ctx.ticket.status !== 'closed'
+      ? null
+      : maintenanceOnOpen(ctx.maintenance, alert, cid ?? ctx.newCorrelationId, ctx.now)
+  if (windowed) return { kind: 'done', ...windowed }
 
   // suppressed.
   const suppressWhy =
@@ -98,6 +113,8 @@ function decideOpen(ctx: DecisionContext): Decision {
   // repeat, reopen-refused: an existing ticket by correlationId, then by dedup key.
   const ticket = ctx.ticket
   if (ticket && ticket.status !== 'closed') {
+    // storm: an OPEN naming a storm ticket folds into it (storm.ts).
+    if (isStormTicket(ticket)) return foldInto(ctx, rule, mapping, ticket)
     return { kind: 'append', row: 'repeat', ticket, mapping: ctx.mappings.get(ticket.accountId) ?? mapping }
   }
   const dedup = integration.deduplication
@@ -139,6 +156,10 @@ function decideOpen(ctx: DecisionContext): Decision {
     if (onClosed) return onClosed
   }
 
+  // storm: past the cap of new tickets, the OPEN folds into the account's storm ticket (storm.ts).
+  const storm = stormOpen(ctx, rule, mapping)
+  if (storm) return storm
+
   // create.
   return {
     kind: 'create',
@@ -149,6 +170,7 @@ function decideOpen(ctx: DecisionContext): Decision {
     dedupOpenKey: dedup.enabled ? ctx.dedupKey : null,
     retireTicketId,
     replaces: null,
+    ...(caught ? { catchAll: ctx.accountKnown ? ('not-mapped' as const) : ('unknown' as const) } : {}),
   }
 }
 
@@ -168,6 +190,14 @@ function decideFollowUp(ctx: DecisionContext): Decision {
       ),
     )
   }
+
+  // storm: an UPDATE or RESOLVED of a folded incident is a line of its storm ticket's note (storm.ts).
+  const storm = stormFollowUp(ctx)
+  if (storm) return 'kind' in storm ? storm : done(storm)
+
+  // maintenance: no ticket yet, but an alert of this correlationId is held (maintenance.ts).
+  const heldBack = ticket ? null : maintenanceOnFollowUp(ctx.maintenance, alert, alert.correlationId)
+  if (heldBack) return { kind: 'done', ...heldBack }
 
   // ticket-not-found.
   if (!ticket) {
@@ -193,7 +223,7 @@ function decideFollowUp(ctx: DecisionContext): Decision {
       ),
     )
   }
-  const mapping = ctx.mappings.get(ticket.accountId)
+  const mapping = ctx.mappings.get(ticket.accountId) ?? catchAllTicketMapping(ticket)
   if (!mapping) {
     return done(
       rejected(
@@ -206,8 +236,10 @@ function decideFollowUp(ctx: DecisionContext): Decision {
     )
   }
 
-  // status-suppressed (ours): the ticket's rule suppresses this incidentStatus.
-  if (rule.suppressStatuses.includes(alert.incidentStatus)) {
+  // status-suppressed (ours): the ticket's rule suppresses this incidentStatus; a partner's test
+  // ticket closes whatever it says (docs/decision-table.md#partner-test-close).
+  const testClose = alert.partnerTest === true && alert.incidentStatus === 'RESOLVED'
+  if (rule.suppressStatuses.includes(alert.incidentStatus) && !testClose) {
     return done(
       suppressed(
         'status-suppressed',
@@ -238,7 +270,7 @@ function decideFollowUp(ctx: DecisionContext): Decision {
   }
 
   // self-healing-off, already-closed, close (RESOLVED).
-  if (!integration.selfHealing) {
+  if (!integration.selfHealing && !testClose) {
     return done(
       suppressed(
         'self-healing-off',

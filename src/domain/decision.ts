@@ -1,7 +1,17 @@
 // What the decision table (decide.ts) is given and what it answers: the facts of one alert, and the
 // decision an executor carries out. Types only.
+import type { MaintenanceAction, MaintenanceFacts } from './maintenance.js'
 import type { Outcome } from './outcome.js'
-import type { AccountMapping, AlertFacts, Catalogue, IntegrationSettings, Rule, Ticket } from './types.js'
+import type { StormDecision, StormFacts } from './storm-facts.js'
+import type {
+  AccountMapping,
+  AlertFacts,
+  Catalogue,
+  CatchAllReason,
+  IntegrationSettings,
+  Rule,
+  Ticket,
+} from './types.js'
 
 export interface DecisionContext {
   alert: AlertFacts
@@ -26,10 +36,15 @@ export interface DecisionContext {
   /** The correlationId a new ticket (or a suppressed OPEN) gets when the vendor sent none. */
   newCorrelationId: string
   now: Date
+  /** Storm control's facts (storm.ts): loaded while it is on, or when the alert names a storm. */
+  storm?: StormFacts | null
+  /** Maintenance windows of the integration and what is held for the correlationId (maintenance.ts). */
+  maintenance?: MaintenanceFacts | null
 }
 
 export type Decision =
-  | { kind: 'done'; outcome: Outcome }
+  /** `maintenance`: besides recording the outcome, hold the alert or drop those held (maintenance.ts). */
+  | { kind: 'done'; outcome: Outcome; maintenance?: MaintenanceAction }
   | {
       kind: 'create'
       rule: Rule
@@ -43,8 +58,12 @@ export type Decision =
       retireTicketId: string | null
       /** The closed ticket this one replaces (closed-ticket policy `new`): its description links it. */
       replaces: Ticket | null
+      /** Set when the account is not mapped and the ticket goes to the catch-all company (catch-all.ts). */
+      catchAll?: CatchAllReason
     }
   | { kind: 'append'; row: 'repeat' | 'update'; ticket: Ticket; mapping: AccountMapping }
   /** Closed-ticket policy `reopen`: the closed ticket goes back to open with the alert as a note. */
   | { kind: 'reopen'; ticket: Ticket; mapping: AccountMapping; rule: Rule }
   | { kind: 'close'; ticket: Ticket; mapping: AccountMapping; rule: Rule }
+  /** Storm control: the alert folds into (or opens) the account's storm ticket (storm.ts). */
+  | StormDecision

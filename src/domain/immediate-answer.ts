@@ -28,6 +28,13 @@ export function immediateAnswer(decision: Decision): ImmediateAnswer {
       return answer('updated', decision.ticket.correlationId)
     case 'close':
       return answer('closed', decision.ticket.correlationId)
+    // Storm control: answered 200 updated with the storm ticket's correlationId; a new storm ticket's
+    // is the decision's (the webhook strategy fixes it for the queued job).
+    case 'storm':
+      return answer(
+        'updated',
+        decision.ticket?.correlationId ?? (decision.step === 'open' ? decision.correlationId : null),
+      )
     case 'done': {
       const o = decision.outcome
       return { ...answer(o.message, o.correlationId), error: o.error, detail: o.detail }

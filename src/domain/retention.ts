@@ -12,6 +12,7 @@ export const retentionKinds = [
   'access_tokens',
   'psa_effects',
   'idempotency_keys',
+  'maintenance_windows',
 ] as const
 
 export type RetentionKind = (typeof retentionKinds)[number]
@@ -29,6 +30,8 @@ export const defaultRetentionDays: RetentionDays = {
   psa_effects: 30,
   // A key is answered for 24 h (docs/vendor-api.md#idempotency-keys); not configurable.
   idempotency_keys: 1,
+  // One-off maintenance windows, counted from their end (docs/partner-api.md#maintenance-windows).
+  maintenance_windows: 30,
 }
 
 /** `off`, `0` or a whole number of days, as the environment gives it; null means never pruned. */

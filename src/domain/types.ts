@@ -1,4 +1,7 @@
 // The vocabulary of the domain. Plain data, no I/O.
+import type { RuleCondition } from './rule-conditions.js'
+import type { StormSettings } from './storm-settings.js'
+import type { TicketTemplates } from './templates.js'
 
 export const incidentStatuses = ['OPEN', 'UPDATE', 'RESOLVED'] as const
 export type IncidentStatus = (typeof incidentStatuses)[number]
@@ -23,6 +26,10 @@ export interface IntegrationSettings {
   selfHealing: boolean
   deduplication: DedupSettings
   closedTickets: ClosedTicketSettings
+  /** The catch-all account (docs/decision-table.md#catch-all); absent: off. */
+  catchAll?: CatchAllSettings
+  /** Storm control (docs/decision-table.md#storm); absent: off. */
+  storm?: StormSettings
 }
 
 /**
@@ -38,6 +45,16 @@ export interface ClosedTicketSettings {
 }
 export const closedTicketPolicies = ['refuse', 'reopen', 'new'] as const
 export type ClosedTicketPolicy = (typeof closedTicketPolicies)[number]
+
+/** The catch-all account (docs/decision-table.md#catch-all): off by default; on needs `psaCompanyId`. */
+export interface CatchAllSettings {
+  enabled: boolean
+  psaCompanyId: string | null
+  board: string | null
+}
+
+/** Why an OPEN went to the catch-all: its account is declared but not mapped, or never declared. */
+export type CatchAllReason = 'not-mapped' | 'unknown'
 
 export interface TicketSettings {
   board: string | null
@@ -59,6 +76,10 @@ export interface Rule {
   action: 'ticket' | 'suppress'
   suppressStatuses: IncidentStatus[]
   ticket: TicketSettings
+  /** Conditions on the alert's text and extra data fields, all of which must hold (rule-conditions.ts). */
+  conditions: RuleCondition[]
+  /** The new ticket's title and description templates (templates.ts). */
+  templates: TicketTemplates
   createdAt: string
 }
 
@@ -93,6 +114,8 @@ export interface Ticket {
   /** The PSA's status name as last read, and whether the PSA deleted the ticket (docs/psa/sync.md). */
   psaStatus: string | null
   psaDeleted: boolean
+  /** A catch-all ticket (docs/decision-table.md#catch-all): the fallback company it went to. */
+  catchAllCompanyId?: string | null
 }
 
 /** alertbridge: a RESOLVED alert closed it; psa: someone in the PSA did (or deleted it). */
@@ -112,6 +135,11 @@ export interface AlertFacts {
   /** A test alert (docs/vendor-api.md#sandbox-and-test-alerts): its OPEN folds only into test tickets, and
    * its event and status_update say test. */
   test?: boolean
+  /** A partner's test alert (docs/partner-api.md#test-alerts): test too, but the vendor is told nothing of
+   * it, and its RESOLVED closes the test ticket whatever self-healing and the rule's statuses say. */
+  partnerTest?: boolean
+  /** The fields of `data` beyond the contract's (rule conditions may look at them). */
+  extras?: Readonly<Record<string, unknown>>
 }
 
 export type EventStatus = 'success' | 'suppressed' | 'failed'

@@ -1,7 +1,9 @@
 // How an integration is shown to partners and the operator.
 import Type, { type Static } from 'typebox'
+import { catchAllOff } from '../domain/catch-all.js'
 import type { Integration } from '../domain/integration.js'
 import { isActive } from '../domain/integration-state.js'
+import { defaultStormSettings } from '../domain/storm.js'
 import { closedTicketPolicies, dedupFields, integrationStates } from '../domain/types.js'
 import { Nullable } from '../http/schemas.js'
 
@@ -29,6 +31,38 @@ export const ClosedTicketsView = Type.Object(
   { description: 'docs/decision-table.md#closed-ticket-policy' },
 )
 
+export const CatchAllView = Type.Object(
+  {
+    enabled: Type.Boolean({
+      description: 'OPEN alerts of an account that is not mapped (or not declared) go to psaCompanyId',
+    }),
+    psaCompanyId: Nullable(Type.String({ description: 'the fallback PSA company; needed to turn it on' })),
+    board: Nullable(Type.String({ description: "the fallback board; null: the rule's or the default" })),
+  },
+  { description: 'docs/decision-table.md#catch-all' },
+)
+
+export const StormView = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'off by default' }),
+    maxTicketsPerAccount: Type.Integer({
+      minimum: 1,
+      maximum: 10000,
+      description:
+        "new tickets per account within the window; later new incidents fold into the account's storm ticket",
+    }),
+    maxTicketsPerIntegration: Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100000,
+        description: "the same across the integration's accounts; null: none",
+      }),
+    ),
+    windowMinutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'the rolling window' }),
+  },
+  { description: 'docs/partner-api.md#storm-control' },
+)
+
 export const IntegrationView = Type.Object({
   integrationId: Type.String(),
   vendorId: Type.String(),
@@ -40,6 +74,8 @@ export const IntegrationView = Type.Object({
   selfHealing: Type.Boolean(),
   deduplication: DedupView,
   closedTickets: ClosedTicketsView,
+  catchAll: CatchAllView,
+  storm: StormView,
   vendorCredentials: Nullable(
     Type.Object(
       { header: Type.String(), configured: Type.Literal(true) },
@@ -66,6 +102,8 @@ export function integrationView(i: Integration): IntegrationView {
     selfHealing: s.selfHealing,
     deduplication: s.deduplication,
     closedTickets: s.closedTickets,
+    catchAll: s.catchAll ?? catchAllOff,
+    storm: s.storm ?? defaultStormSettings(),
     vendorCredentials: i.vendorCredentials ? { header: i.vendorCredentials.header, configured: true } : null,
     mappingCompletedAt: i.mappingCompletedAt,
     connectedAt: i.connectedAt,

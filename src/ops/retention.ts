@@ -150,6 +150,8 @@ export class Retention {
         return store.psaEffects.prune(before, limit)
       case 'idempotency_keys':
         return store.idempotency.prune(before, limit)
+      case 'maintenance_windows':
+        return store.maintenance.pruneExpired(before, limit)
     }
   }
 }

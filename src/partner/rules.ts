@@ -8,7 +8,9 @@ import type { Store } from '../db/store.js'
 import { checkAgainstCatalogue } from '../domain/catalogue.js'
 import type { Integration } from '../domain/integration.js'
 import { done, notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
+import { conditionsProblem, type RuleCondition } from '../domain/rule-conditions.js'
 import { maxRulesPerIntegration } from '../domain/rules.js'
+import { type TicketTemplates, templatesProblem } from '../domain/templates.js'
 import type { IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
 
 export interface RuleInput {
@@ -19,6 +21,8 @@ export interface RuleInput {
   action?: 'ticket' | 'suppress'
   suppressStatuses?: IncidentStatus[]
   ticket?: Partial<Record<keyof TicketSettings, string | null>>
+  conditions?: RuleCondition[]
+  templates?: Partial<TicketTemplates>
 }
 
 export class PartnerRules {
@@ -52,6 +56,8 @@ export class PartnerRules {
         status: input.ticket?.status ?? null,
         closedStatus: input.ticket?.closedStatus ?? null,
       },
+      conditions: input.conditions ?? [],
+      templates: { title: input.templates?.title ?? null, description: input.templates?.description ?? null },
       createdAt: now,
     }
     const refused = await this.check(integration, rule)
@@ -72,6 +78,8 @@ export class PartnerRules {
       action: input.action ?? current.action,
       suppressStatuses: input.suppressStatuses ?? current.suppressStatuses,
       ticket: { ...current.ticket, ...input.ticket },
+      conditions: input.conditions ?? current.conditions,
+      templates: { ...current.templates, ...input.templates },
     }
     const refused = await this.check(integration, rule)
     if (refused) return refused
@@ -83,8 +91,11 @@ export class PartnerRules {
     return (await this.store.rules.delete(integration.id, ruleId)) ? done : notFound(`Rule '${ruleId}'`)
   }
 
-  /** Rules may only name product groups and alert types of the catalogue this partner may use. */
+  /** Rules may only name product groups and alert types of the catalogue this partner may use; their
+   * conditions and templates must be ones alertbridge can run (rule-conditions.ts, templates.ts). */
   private async check(integration: Integration, rule: Rule): Promise<Refused | null> {
+    const problem = conditionsProblem(rule.conditions) ?? templatesProblem(rule.templates)
+    if (problem) return refuse('VALIDATION_FAILED', problem)
     const vendor = await this.store.vendors.findById(integration.vendorId)
     const catalogue = vendor ? (await this.catalogues.effective(vendor, integration)).catalogue : null
     const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)

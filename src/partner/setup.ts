@@ -6,10 +6,12 @@ import { type Clock, iso } from '../clock.js'
 import type { SettingsPatch } from '../db/repositories/integrations.js'
 import type { Store } from '../db/store.js'
 import type { ServiceMapping } from '../domain/billing.js'
+import { catchAllProblem } from '../domain/catch-all.js'
 import type { Integration } from '../domain/integration.js'
 import { transition } from '../domain/integration-state.js'
 import { type Actor, fieldsSet } from '../domain/operator-audit.js'
 import { done, ok, type Refused, type Result, refuse } from '../domain/result.js'
+import { defaultStormSettings, type StormSettings } from '../domain/storm.js'
 import type { AccountMapping } from '../domain/types.js'
 import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
 import type { SnapshotScheduler } from '../integrations/snapshots.js'
@@ -59,11 +61,18 @@ export class PartnerSetup {
    */
   async updateSettings(
     integration: Integration,
-    input: SettingsPatch & { vendorCredentials?: VendorCredentialsInput | null },
+    input: Omit<SettingsPatch, 'storm'> & {
+      storm?: Partial<StormSettings>
+      vendorCredentials?: VendorCredentialsInput | null
+    },
     /** The operator, when it is the operator's change (it is then audited). */
     by?: Actor,
   ): Promise<Result<Integration>> {
-    const { vendorCredentials, ...patch } = input
+    const { vendorCredentials, storm, ...rest } = input
+    // Storm control's settings are stored whole: the change is laid over what is set.
+    const patch: SettingsPatch = storm
+      ? { ...rest, storm: { ...(integration.settings.storm ?? defaultStormSettings()), ...storm } }
+      : rest
     const header = vendorCredentials?.header?.toLowerCase()
     if (header !== undefined && reservedHeaders.has(header)) {
       return refuse(
@@ -71,6 +80,8 @@ export class PartnerSetup {
         `vendorCredentials.header: '${header}' is set by the service itself; use authorization or a header of the vendor's own.`,
       )
     }
+    const catchAllProblemText = catchAllProblem(integration.settings.catchAll, patch.catchAll)
+    if (catchAllProblemText) return refuse('VALIDATION_FAILED', catchAllProblemText)
     const now = iso(this.clock)
     await this.store.transaction(async (tx) => {
       await tx.integrations.updateSettings(integration.id, patch, now)

@@ -119,6 +119,16 @@ export interface PsaOperations extends PsaSyncOperations {
     close: CloseRequest,
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>>
+  /**
+   * Moves the ticket to another company (and board, where given): a catch-all ticket whose account got
+   * mapped (docs/decision-table.md#catch-all). Absent where the adapter cannot; the ticket then gets a
+   * note instead.
+   */
+  moveTicket?(
+    ticketId: string,
+    to: { companyId: string; board: string | null },
+    call: TicketCall,
+  ): Promise<PsaResult<null>>
   /** Every entry of the list, through every page the PSA has. */
   lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>>
   /** The ticket's page in the PSA's own web app, for a person to open; null where the PSA has no

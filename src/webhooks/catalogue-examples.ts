@@ -1,4 +1,5 @@
-// Examples of the webhook events (docs/webhooks.md#event-catalogue) for the OpenAPI document's
+// Examples of the webhook events (docs/webhooks.md#event-catalogue), their signature headers and the
+// answers a receiver may give, for the OpenAPI document's
 // `webhooks` section and the tests that check them against the catalogue's schemas (catalogue.ts types
 // them).
 const ids = {
@@ -81,5 +82,29 @@ export const stateSnapshotExample = {
     sequence: 1040,
     occurredAt: '2026-11-27T09:14:58.003Z',
     test: false,
+  },
+}
+
+export const signatureHeaders = [
+  ['webhook-id', 'the delivery’s id (msg_…), the same on every retry and replay: de-duplicate on it'],
+  ['webhook-timestamp', 'Unix seconds of this attempt; refuse one more than 5 minutes from your clock'],
+  [
+    'webhook-signature',
+    'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}" keyed with the base64 bytes after whsec_ of your secret>; space-separated during a secret rotation',
+  ],
+].map(([name, description]) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+}))
+
+export const answers = {
+  '2XX': { description: 'Received: any 2xx within 15 s. Answer at once and process the event later.' },
+  '410': { description: 'Gone: alertbridge disables the endpoint (replay once a URL is set again).' },
+  default: {
+    description:
+      'Anything else (or no answer in 15 s) is retried: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), honouring Retry-After on 429/503.',
   },
 }

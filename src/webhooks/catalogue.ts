@@ -1,12 +1,11 @@
-// The event catalogue (docs/webhooks.md#event-catalogue): every webhook event a vendor can receive, as
-// JSON Schema (TypeBox: the one source for the OpenAPI document's `webhooks` section, for the vendor
-// guide's list and for the tests that check real events against it), with when each is sent and an
-// example. The bodies themselves are built by events.ts; a test holds the two together.
+// The event catalogue (docs/webhooks.md#event-catalogue): every webhook event as JSON Schema (the one
+// source of the OpenAPI `webhooks` section, of the vendor guide's list and of the tests that check real
+// events against it), with when each is sent and examples. events.ts builds the bodies.
 import Type, { type Static } from 'typebox'
 import { errorCodes } from '../domain/errors.js'
 import type { EventName } from '../domain/outcome.js'
 import type { PsaChangeKind, psaChangeEvent } from '../domain/psa-sync.js'
-import * as examples from './catalogue-examples.js'
+import * as parts from './catalogue-examples.js'
 
 type PsaEventName = (typeof psaChangeEvent)[PsaChangeKind]
 
@@ -157,6 +156,21 @@ const alertEvents: Record<EventName, Omit<CatalogueEntry, 'event' | 'eventType'>
     when: 'the partner’s rules suppress this status of the alert',
     errors: [],
   },
+  'Suppressed By Maintenance Window': {
+    statuses: ['suppressed'],
+    when: 'an OPEN arrived during a maintenance window of the partner in suppress mode; the detail names the window',
+    errors: [],
+  },
+  'Held By Maintenance Window': {
+    statuses: ['suppressed'],
+    when: 'an OPEN arrived during a maintenance window in hold mode: it is held and released through the rules when the window ends (a later status_update tells what came of it)',
+    errors: [],
+  },
+  'Held Alert Dropped': {
+    statuses: ['suppressed'],
+    when: 'a RESOLVED arrived for an alert held by a maintenance window: the held alert is dropped, no ticket is made',
+    errors: [],
+  },
   'Alerting Disabled': {
     statuses: ['failed'],
     when: 'the integration is not active or the partner has alerting off',
@@ -202,21 +216,6 @@ export const eventCatalogue: readonly CatalogueEntry[] = [
   },
 ]
 
-const signatureHeaders = [
-  ['webhook-id', 'the delivery’s id (msg_…), the same on every retry and replay: de-duplicate on it'],
-  ['webhook-timestamp', 'Unix seconds of this attempt; refuse one more than 5 minutes from your clock'],
-  [
-    'webhook-signature',
-    'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}" keyed with the base64 bytes after whsec_ of your secret>; space-separated during a secret rotation',
-  ],
-].map(([name, description]) => ({
-  name,
-  in: 'header',
-  required: true,
-  description,
-  schema: { type: 'string' },
-}))
-
 const eventList = (eventType: CatalogueEntry['eventType']) =>
   eventCatalogue
     .filter((e) => e.eventType === eventType && e.event !== 'state_snapshot')
@@ -226,18 +225,9 @@ const eventList = (eventType: CatalogueEntry['eventType']) =>
     )
     .join('\n')
 
-const answers = {
-  '2XX': { description: 'Received: any 2xx within 15 s. Answer at once and process the event later.' },
-  '410': { description: 'Gone: alertbridge disables the endpoint (replay once a URL is set again).' },
-  default: {
-    description:
-      'Anything else (or no answer in 15 s) is retried: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), honouring Retry-After on 429/503.',
-  },
-}
-
 // Typed here (the examples' file stays free of this one's imports); the tests check each against its schema.
-export const statusUpdateExamples = examples.statusUpdateExamples as Record<string, StatusUpdateEvent>
-export const stateSnapshotExample = examples.stateSnapshotExample as StateSnapshotEvent
+export const statusUpdateExamples = parts.statusUpdateExamples as Record<string, StatusUpdateEvent>
+export const stateSnapshotExample = parts.stateSnapshotExample as StateSnapshotEvent
 
 /** The events' schemas, named in the document's components.schemas. */
 export const webhookSchemas = { StatusUpdateEvent, StateSnapshotEvent }
@@ -255,7 +245,7 @@ export function openApiWebhooks(): Record<string, unknown> {
       operationId,
       summary,
       description,
-      parameters: signatureHeaders,
+      parameters: parts.signatureHeaders,
       requestBody: {
         required: true,
         content: {
@@ -266,7 +256,7 @@ export function openApiWebhooks(): Record<string, unknown> {
           },
         },
       },
-      responses: answers,
+      responses: parts.answers,
     },
   })
   return {

@@ -29,7 +29,7 @@ test('each kind kept for a number of days is cut off that many days before now; 
   assert.equal(list.find((c) => c.kind === 'dead_deliveries')?.before, '2026-03-02T12:00:00.000Z')
 })
 
-test('the documented defaults: 90 days of events, 30 of deliveries, dead jobs, dead tokens and orphaned PSA effects, 400 of usage, 1 of idempotency keys', () => {
+test('the documented defaults: 90 days of events, 30 of deliveries, dead jobs, dead tokens and orphaned PSA effects, 400 of usage, 1 of idempotency keys, 30 of ended one-off maintenance windows', () => {
   assert.deepEqual(defaultRetentionDays, {
     delivered_deliveries: 30,
     dead_deliveries: 30,
@@ -39,5 +39,6 @@ test('the documented defaults: 90 days of events, 30 of deliveries, dead jobs, d
     access_tokens: 30,
     psa_effects: 30,
     idempotency_keys: 1,
+    maintenance_windows: 30,
   })
 })

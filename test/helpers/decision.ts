@@ -15,6 +15,8 @@ export const rule = (over: Partial<Rule> = {}): Rule => ({
   action: 'ticket',
   suppressStatuses: [],
   ticket: { board: null, priority: null, type: null, status: null, closedStatus: null },
+  conditions: [],
+  templates: { title: null, description: null },
   createdAt: '2026-11-01T00:00:00.000Z',
   ...over,
 })

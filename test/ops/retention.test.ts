@@ -324,7 +324,7 @@ for (const backend of backends('matrix')) {
         const store = new Store(logged, createCryptoBox(randomBytes(32).toString('base64')))
         await pruner(store, 500).run()
         const deletes = statements.filter((q) => /^delete/i.test(q.sql))
-        assert.equal(deletes.length, 8, 'one statement per kind')
+        assert.equal(deletes.length, 9, 'one statement per kind')
         for (const q of deletes) {
           const plan = sqlite.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as {
             detail: string

@@ -173,6 +173,7 @@ for (const backend of backends('matrix')) {
         closed: 1,
         suppressed: 1,
         failed: 3,
+        tests: 0,
       })
       assert.deepEqual(res.body.data[1].last24h, {
         created: 0,
@@ -180,6 +181,7 @@ for (const backend of backends('matrix')) {
         closed: 0,
         suppressed: 0,
         failed: 0,
+        tests: 0,
       })
       const paged = await s.partner('GET', '/api/partner/overview?limit=1')
       assert.equal(paged.body.data.length, 1)
@@ -251,6 +253,7 @@ for (const backend of backends('matrix')) {
         closed: 0,
         suppressed: 0,
         failed: 0,
+        tests: 0,
       })
       assert.deepEqual((await s.partner('GET', '/api/partner/failures')).body.data, [])
     })

@@ -191,7 +191,7 @@ for (const backend of backends()) {
 
       const metrics = await s.partner('GET', '/api/partner/metrics')
       assert.equal(metrics.status, 200, metrics.text)
-      assert.deepEqual(metrics.body.totals, { success: 2, suppressed: 0, failed: 1, total: 3 })
+      assert.deepEqual(metrics.body.totals, { success: 2, suppressed: 0, failed: 1, total: 3, tests: 0 })
       assert.ok(
         metrics.body.byEvent.some(
           (e: { event: string; count: number }) => e.event === 'Ticket Created' && e.count === 1,

@@ -54,6 +54,7 @@ describe('every screen is labelled, keyboard-reachable and fits a phone', { skip
     [`/integrations/${setup.integrationId}/setup/review`, 'Set up: Review'],
     [`/integrations/${setup.integrationId}/rules`, 'Rules'],
     [`/integrations/${setup.integrationId}/settings`, 'Integration settings'],
+    [`/integrations/${setup.integrationId}/maintenance`, 'Maintenance'],
     ['/tickets', 'Tickets'],
     [`/tickets/${correlationId}?integrationId=${setup.integrationId}`, 'Ticket'],
     ['/dashboard', 'Dashboard'],

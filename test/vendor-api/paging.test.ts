@@ -229,6 +229,8 @@ for (const backend of backends('matrix')) {
             action: 'ticket',
             suppressStatuses: [],
             ticket: { board: null, priority: null, type: null, status: null, closedStatus: null },
+            conditions: [],
+            templates: { title: null, description: null },
             createdAt: now,
           },
           now,

@@ -8,6 +8,7 @@ import { AcceptInvite } from './pages/AcceptInvite'
 import { Activity } from './pages/Activity'
 import { IntegrationSettings } from './pages/IntegrationSettings'
 import { Integrations } from './pages/Integrations'
+import { MaintenancePage } from './pages/Maintenance'
 import { NotFound } from './pages/NotFound'
 import { RulesPage } from './pages/Rules'
 import { SignIn } from './pages/SignIn'
@@ -32,6 +33,7 @@ export function App() {
           <Route path="/integrations/:id/setup/:step" element={<Wizard />} />
           <Route path="/integrations/:id/rules" element={<RulesPage />} />
           <Route path="/integrations/:id/settings" element={<IntegrationSettings />} />
+          <Route path="/integrations/:id/maintenance" element={<MaintenancePage />} />
           <Route path="/tickets" element={<Tickets />} />
           <Route path="/tickets/:correlationId" element={<TicketPage />} />
           <Route path="/dashboard" element={<Dashboard />} />

@@ -603,6 +603,9 @@ export interface webhooks {
          *     - **Ticket Already Closed** (failed): an UPDATE or RESOLVED names a ticket that is closed; error: TICKET_CLOSED
          *     - **Self-Healing Disabled** (suppressed): a RESOLVED arrived while the partner has self-healing off: the ticket stays open
          *     - **Alert Suppressed** (suppressed): the partner’s rules suppress this status of the alert
+         *     - **Suppressed By Maintenance Window** (suppressed): an OPEN arrived during a maintenance window of the partner in suppress mode; the detail names the window
+         *     - **Held By Maintenance Window** (suppressed): an OPEN arrived during a maintenance window in hold mode: it is held and released through the rules when the window ends (a later status_update tells what came of it)
+         *     - **Held Alert Dropped** (suppressed): a RESOLVED arrived for an alert held by a maintenance window: the held alert is dropped, no ticket is made
          *     - **Alerting Disabled** (failed): the integration is not active or the partner has alerting off; error: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED
          *     - **Invalid Alert** (failed): the product group or alert type is not in the partner’s catalogue, or an UPDATE/RESOLVED lacks its correlationId; error: INVALID_ALERT, CORRELATION_ID_REQUIRED
          *     - **Internal Error** (failed): alertbridge failed unexpectedly; quote the messageId to support; error: INTERNAL
@@ -691,7 +694,7 @@ export interface components {
             status: "success" | "suppressed" | "failed";
             /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
             strategy: "sync" | "webhook" | "psa";
-            /** @description a test alert’s event (POST /api/vendor-api/test-alert): its ticket’s title starts with [TEST] */
+            /** @description a test alert’s event (the vendor’s POST /api/vendor-api/test-alert, or the partner’s POST /api/partner/integrations/{id}/test-alert): its ticket’s title starts with [TEST] */
             test: boolean;
         };
         Delivery: {
@@ -6297,7 +6300,7 @@ export interface operations {
                      * @description the event to sample; default 'Ticket Created'
                      * @enum {unknown}
                      */
-                    event?: "Ticket Created" | "Ticket Updated" | "Ticket Closed" | "Ticket Reopened" | "Ticket Left Open" | "Failed To Create Ticket" | "Failed To Update Ticket" | "Failed To Close Ticket" | "Ticket Not Found" | "Ticket Already Closed" | "Self-Healing Disabled" | "Alert Suppressed" | "Alerting Disabled" | "Invalid Alert" | "Internal Error" | "Ticket Closed In PSA" | "Ticket Reopened In PSA" | "Ticket Merged In PSA" | "Ticket Deleted In PSA" | "state_snapshot";
+                    event?: "Ticket Created" | "Ticket Updated" | "Ticket Closed" | "Ticket Reopened" | "Ticket Left Open" | "Failed To Create Ticket" | "Failed To Update Ticket" | "Failed To Close Ticket" | "Ticket Not Found" | "Ticket Already Closed" | "Self-Healing Disabled" | "Alert Suppressed" | "Suppressed By Maintenance Window" | "Held By Maintenance Window" | "Held Alert Dropped" | "Alerting Disabled" | "Invalid Alert" | "Internal Error" | "Ticket Closed In PSA" | "Ticket Reopened In PSA" | "Ticket Merged In PSA" | "Ticket Deleted In PSA" | "state_snapshot";
                     /** @description the integration the sample names */
                     integrationId?: string;
                 };

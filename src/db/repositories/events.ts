@@ -88,6 +88,7 @@ export class EventRepository {
       detail: e.detail,
       error: e.error ?? null,
       test: toInt(e.test === true),
+      account_id: e.accountId ?? null,
       created_at: e.createdAt,
     })
     return Number(result.numAffectedRows ?? 0) === 1
@@ -166,20 +167,21 @@ export class EventRepository {
 
   async counts(
     q: MetricsQuery,
-  ): Promise<{ bucket: string; event: string; status: EventStatus; count: number }[]> {
+  ): Promise<{ bucket: string; event: string; status: EventStatus; test: boolean; count: number }[]> {
     const bucket = sql<string>`substr(created_at, 1, ${sql.lit(q.bucketChars)})`
     let query = this.db
       .selectFrom('events')
-      .select([bucket.as('bucket'), 'event', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .select([bucket.as('bucket'), 'event', 'status', 'test', (eb) => eb.fn.countAll<number>().as('count')])
       .where('partner_id', '=', q.partnerId)
       .where('created_at', '>=', q.since)
       .where('created_at', '<', q.until)
     if (q.integrationId) query = query.where('integration_id', '=', q.integrationId)
-    const rows = await query.groupBy([bucket, 'event', 'status']).orderBy(bucket).execute()
+    const rows = await query.groupBy([bucket, 'event', 'status', 'test']).orderBy(bucket).execute()
     return rows.map((r) => ({
       bucket: r.bucket,
       event: r.event,
       status: r.status as EventStatus,
+      test: toBool(r.test),
       count: Number(r.count),
     }))
   }
@@ -190,26 +192,27 @@ export class EventRepository {
     integrationIds: readonly string[],
     since: string,
     until: string,
-  ): Promise<{ integrationId: string; event: string; status: EventStatus; count: number }[]> {
+  ): Promise<{ integrationId: string; event: string; status: EventStatus; test: boolean; count: number }[]> {
     if (integrationIds.length === 0) return []
     const rows = await this.db
       .selectFrom('events')
-      .select(['integration_id', 'event', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .select(['integration_id', 'event', 'status', 'test', (eb) => eb.fn.countAll<number>().as('count')])
       .where('partner_id', '=', partnerId)
       .where('integration_id', 'in', integrationIds)
       .where('created_at', '>=', since)
       .where('created_at', '<', until)
-      .groupBy(['integration_id', 'event', 'status'])
+      .groupBy(['integration_id', 'event', 'status', 'test'])
       .execute()
     return rows.map((r) => ({
       integrationId: r.integration_id,
       event: r.event,
       status: r.status as EventStatus,
+      test: toBool(r.test),
       count: Number(r.count),
     }))
   }
 
-  /** Failed events grouped by their name and machine code, the most frequent first. */
+  /** Failed events grouped by their name and machine code, the most frequent first (test alerts apart). */
   async failureCauses(
     q: FailureQuery,
     limit: number,
@@ -224,6 +227,7 @@ export class EventRepository {
       ])
       .where('partner_id', '=', q.partnerId)
       .where('status', '=', 'failed')
+      .where('test', '=', 0)
       .where('created_at', '>=', q.since)
       .where('created_at', '<', q.until)
     if (q.integrationId) query = query.where('integration_id', '=', q.integrationId)
@@ -253,6 +257,7 @@ export class EventRepository {
       .where('status', '=', 'failed')
       .where('event', '=', q.event)
       .where('error', q.error === null ? 'is' : '=', q.error)
+      .where('test', '=', 0)
       .where('created_at', '>=', q.since)
       .where('created_at', '<', q.until)
     if (q.integrationId) query = query.where('integration_id', '=', q.integrationId)

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely'
+import type { CatchAllSettings } from '../../domain/catch-all.js'
 import type { TenantState } from '../../domain/credentials.js'
 import type { Integration, VendorCredentials } from '../../domain/integration.js'
+import { parseStormSettings } from '../../domain/storm.js'
 import {
   closedTicketPolicies,
   type DedupField,
@@ -11,6 +13,7 @@ import type { CryptoBox } from '../../security/crypto-box.js'
 import { prepared } from '../prepared.js'
 import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../rows.js'
 import type { Database, IntegrationsTable } from '../schema.js'
+import { catchAllColumns, catchAllOf } from './catch-all.js'
 
 /** As stored: the header's name in the clear (it is shown back), its value sealed. */
 interface StoredVendorCredentials {
@@ -19,8 +22,9 @@ interface StoredVendorCredentials {
 }
 
 export type SettingsPatch = Partial<
-  Omit<IntegrationSettings, 'state' | 'deduplication' | 'closedTickets'>
+  Omit<IntegrationSettings, 'state' | 'deduplication' | 'closedTickets' | 'catchAll'>
 > & {
+  catchAll?: Partial<CatchAllSettings>
   deduplication?: Partial<IntegrationSettings['deduplication']>
   closedTickets?: Partial<IntegrationSettings['closedTickets']>
 }
@@ -45,6 +49,8 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
         reopenWindowMinutes: r.reopen_window_minutes,
         closeOnlyUntouched: toBool(r.close_only_untouched),
       },
+      catchAll: catchAllOf(r),
+      storm: parseStormSettings(r.storm_settings),
     },
     vendorCredentials:
       r.vendor_credentials_enc === null
@@ -235,6 +241,8 @@ export class IntegrationRepository {
         patch.closedTickets?.closeOnlyUntouched === undefined
           ? undefined
           : toInt(patch.closedTickets.closeOnlyUntouched),
+      ...catchAllColumns(patch.catchAll),
+      storm_settings: patch.storm && JSON.stringify(patch.storm),
     }
     const set = Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined))
     await this.db

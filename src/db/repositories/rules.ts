@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import type { RuleCondition } from '../../domain/rule-conditions.js'
 import { byPrecedence } from '../../domain/rules.js'
 import type { IncidentStatus, Rule } from '../../domain/types.js'
 import { prepared } from '../prepared.js'
@@ -21,6 +22,8 @@ function toRule(r: Selectable<RulesTable>): Rule {
       status: r.ticket_status,
       closedStatus: r.ticket_closed_status,
     },
+    conditions: parseJson<RuleCondition[]>(r.conditions),
+    templates: { title: r.title_template, description: r.description_template },
     createdAt: r.created_at,
   }
 }
@@ -38,6 +41,9 @@ function toColumns(rule: Omit<Rule, 'id' | 'createdAt'>) {
     ticket_type: rule.ticket.type,
     ticket_status: rule.ticket.status,
     ticket_closed_status: rule.ticket.closedStatus,
+    conditions: JSON.stringify(rule.conditions),
+    title_template: rule.templates.title,
+    description_template: rule.templates.description,
   }
 }
 

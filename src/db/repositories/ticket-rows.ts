@@ -67,6 +67,7 @@ export function toTicket(r: Selectable<TicketsTable>): Ticket {
           : null,
     psaStatus: r.psa_status,
     psaDeleted: r.psa_deleted_at !== null,
+    catchAllCompanyId: r.catch_all_company_id,
   }
 }
 

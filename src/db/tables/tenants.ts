@@ -84,6 +84,12 @@ export interface IntegrationsTable {
   closed_ticket_policy: Generated<string>
   reopen_window_minutes: Generated<number>
   close_only_untouched: Generated<number>
+  /** The catch-all account (migration 0022_catch_all, docs/decision-table.md#catch-all). */
+  catch_all_enabled: Generated<number>
+  catch_all_company_id: string | null
+  catch_all_board: string | null
+  /** JSON of the storm settings (docs/decision-table.md#storm); null: the defaults (off). */
+  storm_settings: string | null
 }
 
 /** One partner's PSA connection as two-way sync hears it (docs/psa/sync.md). */
@@ -208,6 +214,10 @@ export interface RulesTable {
   ticket_type: string | null
   ticket_status: string | null
   ticket_closed_status: string | null
+  /** JSON: RuleCondition[] (migration 0023_rule_templates). */
+  conditions: Generated<string>
+  title_template: string | null
+  description_template: string | null
   created_at: string
   updated_at: string
 }

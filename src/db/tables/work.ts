@@ -37,6 +37,8 @@ export interface TicketsTable {
   replaces_ticket_id: string | null
   /** Two-way sync leaves the ticket alone until then: an alert's close or reopen is being retried. */
   sync_hold_until: string | null
+  /** A catch-all ticket: the fallback PSA company it went to (migration 0022_catch_all). */
+  catch_all_company_id: string | null
 }
 
 export interface EventsTable {
@@ -57,6 +59,8 @@ export interface EventsTable {
   error: string | null
   /** 1: a test alert's event (migration 0019_test_alerts). */
   test: Generated<number>
+  /** The alert's accountId (migration 0022_catch_all); null on older events and on the PSA's. */
+  account_id: string | null
 }
 
 export interface CountersTable {

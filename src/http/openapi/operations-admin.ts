@@ -63,6 +63,15 @@ export const adminOperations: Record<string, OperationDoc> = {
     description: `Paged with \`cursor\`. ${read}`,
   },
   'GET /api/admin/integrations/{id}': { id: 'getAdminIntegration', description: read },
+  'POST /api/admin/integrations/{id}/test-alert': {
+    id: 'sendAdminTestAlert',
+    description: `The partner's test alert (docs/partner-api.md#test-alerts) on any integration: a "[TEST] " ticket in the partner's PSA, no webhook for the vendor, closed after closeAfterMinutes. ${read}`,
+    body: { accountId: 'acme-001', closeAfterMinutes: 5 },
+  },
+  'POST /api/admin/integrations/{id}/test-alert/{correlationId}/close': {
+    id: 'closeAdminTestAlert',
+    description: `Closes a test ticket now; 409 for a ticket no test alert opened. ${read}`,
+  },
   'PATCH /api/admin/integrations/{id}': {
     id: 'updateAdminIntegration',
     description: op,

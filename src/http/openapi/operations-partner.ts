@@ -44,12 +44,16 @@ export const partnerOperations: Record<string, OperationDoc> = {
   [`GET ${i}/accounts`]: { id: 'listPartnerAccounts', description: `Paged with \`cursor\`. ${key}` },
   [`PUT ${i}/accounts/{accountId}`]: {
     id: 'mapAccount',
-    description: `Alerts for this account then open tickets for this PSA company (and board). ${key}`,
+    description: `Alerts for this account then open tickets for this PSA company (and board); its open catch-all tickets are moved there where the PSA can, else noted. ${key}`,
     body: { psaCompanyId: '100', board: 'Service Desk' },
   },
   [`DELETE ${i}/accounts/{accountId}`]: {
     id: 'unmapAccount',
-    description: `Its alerts are then refused (ACCOUNT_NOT_MAPPED). ${key}`,
+    description: `Its alerts are then refused (ACCOUNT_NOT_MAPPED), or go to the catch-all account where it is on. ${key}`,
+  },
+  [`GET ${i}/unmapped-accounts`]: {
+    id: 'listUnmappedAccounts',
+    description: `The accounts whose OPEN alerts were refused as unmapped or taken in by the catch-all account, with their counts. ${key}`,
   },
   [`GET ${i}/services`]: { id: 'listPartnerServices', description: `Paged with \`cursor\`. ${key}` },
   [`PUT ${i}/services/{serviceId}`]: {
@@ -101,6 +105,54 @@ export const partnerOperations: Record<string, OperationDoc> = {
     id: 'deleteRule',
     description: `Open tickets it made stay; their next alerts find no rule unless another matches. ${key}`,
   },
+  [`POST ${i}/template-preview`]: {
+    id: 'previewTicketTemplate',
+    description: `A rule's title and description templates rendered on a sample alert, escaped as the partner's PSA gets them. ${key}`,
+    body: {
+      templates: { title: '[{{accountName}}] {{title}}', description: '{{summary}}\n\n{{portalLink}}' },
+    },
+  },
+  [`GET ${i}/extra-fields`]: {
+    id: 'listExtraFields',
+    description: `The data fields beyond the contract's that recent alerts carried, with examples: what a rule condition can name. ${key}`,
+  },
+  [`GET ${i}/maintenance-windows`]: {
+    id: 'listMaintenanceWindows',
+    description: `Each window with activeNow, activeUntil, nextStart and how many alerts it holds. ${key}`,
+  },
+  [`POST ${i}/maintenance-windows`]: {
+    id: 'createMaintenanceWindow',
+    description: `One-off (startsAt, endsAt) or recurring (an RFC 5545 RRULE in an IANA time zone, a local startTime and a duration); mode suppress or hold; optionally scoped to accounts, product groups and alert types. ${key}`,
+    body: {
+      name: 'Sunday patching',
+      mode: 'hold',
+      recurrence: {
+        rrule: 'FREQ=WEEKLY;BYDAY=SU',
+        timeZone: 'Europe/Berlin',
+        startTime: '01:00',
+        durationMinutes: 240,
+      },
+    },
+  },
+  [`GET ${i}/maintenance-windows/{windowId}`]: {
+    id: 'getMaintenanceWindow',
+    description: `The window with activeNow and nextStart. ${key}`,
+  },
+  [`PUT ${i}/maintenance-windows/{windowId}`]: {
+    id: 'replaceMaintenanceWindow',
+    description: `Replaces the definition; held alerts the window no longer holds are released. ${key}`,
+    body: {
+      name: 'Firewall swap',
+      mode: 'suppress',
+      startsAt: '2026-12-05T22:00:00Z',
+      endsAt: '2026-12-06T02:00:00Z',
+      scope: { accountIds: ['acme-001'] },
+    },
+  },
+  [`DELETE ${i}/maintenance-windows/{windowId}`]: {
+    id: 'deleteMaintenanceWindow',
+    description: `The alerts it holds are released at once, through the rules. ${key}`,
+  },
   [`POST ${i}/dry-run`]: {
     id: 'dryRunAlert',
     description: `The vendor's alert body without credentials: the same decision table as a real alert, nothing written, no PSA call. ${key}`,
@@ -113,6 +165,15 @@ export const partnerOperations: Record<string, OperationDoc> = {
         incidentStatus: 'OPEN',
       },
     },
+  },
+  [`POST ${i}/test-alert`]: {
+    id: 'sendPartnerTestAlert',
+    description: `A real alert through your rules to your PSA, the ticket's title starting "[TEST] ", answered with its link in the PSA; the vendor gets no webhook for it, and it closes by itself after closeAfterMinutes (default 5; 0 keeps it). 409 saying why when the integration cannot take it. ${key}`,
+    body: { accountId: 'acme-001', closeAfterMinutes: 5 },
+  },
+  [`POST ${i}/test-alert/{correlationId}/close`]: {
+    id: 'closePartnerTestAlert',
+    description: `Closes a test ticket now; 409 for a ticket no test alert opened. ${key}`,
   },
   'GET /api/partner/tickets': { id: 'listPartnerTickets', description: `Paged with \`cursor\`. ${key}` },
   'GET /api/partner/tickets/{correlationId}': {

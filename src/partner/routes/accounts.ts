@@ -1,5 +1,6 @@
 // Partner API: the vendor's accounts of an integration and their mapping to PSA companies.
 import Type from 'typebox'
+import { CatchAllRemap } from '../../catch-all/remap.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
@@ -11,6 +12,15 @@ const MappingView = Type.Object({
   accountId: Type.String(),
   psaCompanyId: Type.String(),
   board: Nullable(Type.String()),
+  catchAllTickets: Type.Optional(
+    Type.Object(
+      { moved: Type.Integer(), noted: Type.Integer(), failed: Type.Integer() },
+      {
+        description:
+          "the account's open catch-all tickets: moved to the company, or given a note that says where its new alerts go (docs/partner-api.md#catch-all-account)",
+      },
+    ),
+  ),
 })
 
 const AccountRow = Type.Object({
@@ -28,6 +38,7 @@ const AccountParams = Type.Object({
 export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+  const remap = new CatchAllRemap(s)
 
   app.get(
     '/api/partner/integrations/:id/accounts',
@@ -95,13 +106,15 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
     },
     async (request) => {
       const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
-      return orRefuse(
+      const mapping = orRefuse(
         await s.partnerSetup.putMapping(integration, {
           accountId: request.params.accountId,
           psaCompanyId: request.body.psaCompanyId,
           board: request.body.board ?? null,
         }),
       )
+      const moved = await remap.remapped(integration, mapping)
+      return moved.moved + moved.noted + moved.failed > 0 ? { ...mapping, catchAllTickets: moved } : mapping
     },
   )
 

@@ -27,7 +27,14 @@ const Metrics = Type.Object({
   since: Type.String(),
   until: Type.String(),
   bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
-  totals: Type.Object({ ...Counts.properties, total: Type.Integer() }),
+  totals: Type.Object({
+    ...Counts.properties,
+    total: Type.Integer(),
+    tests: Type.Integer({
+      description:
+        "test alerts' events (docs/partner-api.md#test-alerts), counted apart: in no other count here",
+    }),
+  }),
   byEvent: Type.Array(Type.Object({ event: Type.String(), status: EventStatus, count: Type.Integer() })),
   series: Type.Array(
     Type.Object({
@@ -189,7 +196,7 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         until: until.toISOString(),
         bucketChars: bucket === 'hour' ? 13 : 10,
       })
-      const totals = { success: 0, suppressed: 0, failed: 0, total: 0 }
+      const totals = { success: 0, suppressed: 0, failed: 0, total: 0, tests: 0 }
       const byEvent = new Map<
         string,
         { event: string; status: (typeof rows)[number]['status']; count: number }
@@ -199,6 +206,10 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         { start: string; success: number; suppressed: number; failed: number; events: Record<string, number> }
       >()
       for (const r of rows) {
+        if (r.test) {
+          totals.tests += r.count
+          continue
+        }
         totals[r.status] += r.count
         totals.total += r.count
         const key = `${r.event}\u0000${r.status}`

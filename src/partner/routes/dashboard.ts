@@ -1,7 +1,7 @@
 // What the portal's overview and dashboard read that the other partner routes do not answer (issue
 // 13): every integration with its vendor and its last 24 hours in counts, and the most frequent
 // causes of failure with a few examples each. Both are reads of the audit trail, scoped to the partner.
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
 import type { EventStatus } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
@@ -17,8 +17,12 @@ const Last24h = Type.Object({
   closed: Type.Integer({ description: 'Ticket Closed' }),
   suppressed: Type.Integer({ description: 'every event with status suppressed' }),
   failed: Type.Integer({ description: 'every event with status failed' }),
+  tests: Type.Integer({
+    description:
+      "test alerts' events (docs/partner-api.md#test-alerts), counted apart: in no other count here",
+  }),
 })
-type Last24h = { created: number; appended: number; closed: number; suppressed: number; failed: number }
+type Last24h = Static<typeof Last24h>
 
 const OverviewItem = Type.Object({
   ...IntegrationView.properties,
@@ -65,10 +69,11 @@ const FailureCauses = Type.Object({
 const dayMs = 24 * 3600_000
 const examplesPerCause = 3
 
-function tally(rows: { event: string; status: EventStatus; count: number }[]): Last24h {
-  const t = { created: 0, appended: 0, closed: 0, suppressed: 0, failed: 0 }
+function tally(rows: { event: string; status: EventStatus; test: boolean; count: number }[]): Last24h {
+  const t = { created: 0, appended: 0, closed: 0, suppressed: 0, failed: 0, tests: 0 }
   for (const r of rows) {
-    if (r.status === 'failed') t.failed += r.count
+    if (r.test) t.tests += r.count
+    else if (r.status === 'failed') t.failed += r.count
     else if (r.status === 'suppressed') t.suppressed += r.count
     else if (r.event === 'Ticket Created') t.created += r.count
     else if (r.event === 'Ticket Updated') t.appended += r.count

@@ -11,6 +11,8 @@ import { partnerId } from '../../http/auth.js'
 import { ApiError, orRefuse } from '../../http/errors.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import type { PartnerRoutesDeps } from './deps.js'
+import { RuleChecksView } from './rule-conditions-view.js'
+import { TicketTextView, ticketTextFor } from './rule-templates.js'
 import { RuleView } from './rules.js'
 
 const DryRunBody = Type.Object(
@@ -37,7 +39,9 @@ const DryRunView = Type.Object({
     description:
       'OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket',
   }),
-  action: Type.Enum(['create', 'append', 'reopen', 'close', 'suppress', 'refuse']),
+  action: Type.Enum(['create', 'append', 'reopen', 'close', 'suppress', 'refuse', 'fold'], {
+    description: 'fold: storm control folds the alert into the account’s storm ticket',
+  }),
   reason: Type.String({ description: 'why, in one sentence' }),
   ticket: Type.Union([TicketSettingsView, Type.Null()], {
     description: 'with create: the new ticket’s settings, the PSA connection’s defaults applied',
@@ -58,6 +62,11 @@ const DryRunView = Type.Object({
       description: 'the case of the decision table (docs/decision-table.md) that decided, by name',
     }),
   ),
+  ruleChecks: Type.Optional(RuleChecksView),
+  ticketText: Type.Optional({
+    ...TicketTextView,
+    description: "with create by a rule with templates: the new ticket's title and description rendered",
+  }),
   error: Type.Union([Type.String(), Type.Null()], {
     description: 'with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED',
   }),
@@ -101,7 +110,7 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
         correlationId: correlationId ?? correlationID ?? null,
         data,
       })
-      return dryRun(
+      const run = await dryRun(
         s.store,
         s.catalogues,
         vendor,
@@ -110,6 +119,9 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
         connected.ok ? connected.defaults : {},
         s.clock(),
       )
+      const templates = run.action === 'create' ? run.matchedRule?.templates : undefined
+      if (!templates?.title && !templates?.description) return run
+      return { ...run, ticketText: await ticketTextFor(s, integration, facts, templates, partner.psa.kind) }
     },
   )
 }

@@ -7,7 +7,7 @@ import { partnerId } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
-import { ClosedTicketsView, IntegrationView, integrationView } from '../../integrations/views.js'
+import { ClosedTicketsView, IntegrationView, integrationView, StormView } from '../../integrations/views.js'
 import type { PartnerRoutesDeps } from './deps.js'
 
 const PatchIntegration = Type.Object({
@@ -22,6 +22,17 @@ const PatchIntegration = Type.Object({
     }),
   ),
   closedTickets: Type.Optional(Type.Partial(ClosedTicketsView)),
+  catchAll: Type.Optional(
+    Type.Object(
+      {
+        enabled: Type.Optional(Type.Boolean()),
+        psaCompanyId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+        board: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  storm: Type.Optional(Type.Partial(StormView, { additionalProperties: false })),
   vendorCredentials: Type.Optional(
     Nullable(
       Type.Object(
@@ -86,7 +97,7 @@ export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): voi
       schema: {
         ...meta,
         summary:
-          "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets) and the credentials for the vendor's product-groups endpoint",
+          "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets, catchAll, storm) and the credentials for the vendor's product-groups endpoint",
         params: IdParams,
         body: PatchIntegration,
         response: { 200: IntegrationView, ...failures(400, 401, 404) },

@@ -1,6 +1,8 @@
 // Partner API: rules of an integration (docs/partner-api.md, "Rules"), matched by precedence (lower
 // first).
 import Type from 'typebox'
+import { conditionLimits } from '../../domain/rule-conditions.js'
+import { templateLimits, templatePlaceholders } from '../../domain/templates.js'
 import { incidentStatuses } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
@@ -17,6 +19,44 @@ const TicketSettingsInput = Type.Object(
   },
 )
 const Status = Type.Enum(incidentStatuses)
+const Condition = Type.Object(
+  {
+    field: Type.String({
+      minLength: 1,
+      maxLength: conditionLimits.field,
+      description: "title, summary, or an extra field of the alert's data (e.g. severity)",
+    }),
+    equals: Type.Optional(
+      Type.String({ maxLength: conditionLimits.value, description: 'the whole value, ignoring case' }),
+    ),
+    contains: Type.Optional(
+      Type.String({ maxLength: conditionLimits.value, description: 'a part of the value, ignoring case' }),
+    ),
+    matches: Type.Optional(
+      Type.String({
+        maxLength: conditionLimits.pattern,
+        description:
+          'an RE2 regular expression (linear time; no look-around or back-references); (?i) ignores case',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'exactly one of equals, contains and matches' },
+)
+const Conditions = Type.Array(Condition, {
+  maxItems: conditionLimits.count,
+  description: 'all must hold for the rule to match (docs/partner-api.md#rule-conditions)',
+})
+const Template = (field: 'title' | 'description') =>
+  Nullable(
+    Type.String({
+      maxLength: templateLimits.source[field],
+      description: `Mustache placeholders {{name}} only: ${templatePlaceholders.join(', ')}; null: the default text`,
+    }),
+  )
+const Templates = Type.Object(
+  { title: Type.Optional(Template('title')), description: Type.Optional(Template('description')) },
+  { description: "the new ticket's title and description (docs/partner-api.md#ticket-templates)" },
+)
 const Action = Type.Union([Type.Literal('ticket'), Type.Literal('suppress')])
 
 const RuleFields = {
@@ -36,6 +76,8 @@ const RuleFields = {
     Type.Array(Status, { uniqueItems: true, description: 'incidentStatus values this rule suppresses' }),
   ),
   ticket: Type.Optional(TicketSettingsInput),
+  conditions: Type.Optional(Conditions),
+  templates: Type.Optional(Templates),
 }
 const Group = Type.String({ minLength: 1, maxLength: 128 })
 const CreateRule = Type.Object({ productGroup: Group, ...RuleFields })
@@ -56,6 +98,8 @@ export const RuleView = Type.Object({
     status: Nullable(Type.String()),
     closedStatus: Nullable(Type.String()),
   }),
+  conditions: Type.Array(Condition),
+  templates: Type.Object({ title: Nullable(Type.String()), description: Nullable(Type.String()) }),
   createdAt: Type.String(),
 })
 

@@ -25,6 +25,7 @@ import {
 } from '../adapter.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
 import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
+import { moveSandboxTicket } from './move.js'
 import { SandboxSettings } from './settings.js'
 import type { SandboxOperation, SandboxStore } from './store.js'
 import { SandboxSync } from './sync.js'
@@ -214,6 +215,17 @@ class SandboxConnection implements PsaOperations {
     const status = close.closedStatus ?? 'Closed'
     const closedNow = await this.store.close(this.partnerId, ticketId, status, now)
     return ok({ alreadyClosed: !closedNow })
+  }
+
+  async moveTicket(
+    ticketId: string,
+    to: { companyId: string; board: string | null },
+    call: TicketCall,
+  ): Promise<PsaResult<null>> {
+    const failure = await this.injected('append', call)
+    if (failure) return fail(failure)
+    const moved = await moveSandboxTicket(this.store.db, this.partnerId, ticketId, to, iso(this.clock))
+    return moved ? ok(null) : fail(notFound(ticketId))
   }
 
   /** The sandbox has no web app of its own: its tickets are at GET /api/partner/sandbox/tickets. */

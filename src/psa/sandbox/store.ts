@@ -76,7 +76,8 @@ export class SandboxStore {
   private readonly writes: SandboxWrites
 
   constructor(
-    private readonly db: Kysely<Database>,
+    /** The connection (move.ts writes through it too). */
+    readonly db: Kysely<Database>,
     writes?: SandboxWrites,
   ) {
     this.writes = writes ?? ((work) => db.transaction().execute(work))

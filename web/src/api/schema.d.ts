@@ -218,7 +218,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets) and the credentials for the vendor's product-groups endpoint
+         * Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets, catchAll, storm) and the credentials for the vendor's product-groups endpoint
          * @description Only the fields sent change. alertsEnabled false refuses the vendor's alerts (409 ALERTING_DISABLED). Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         patch: operations["updatePartnerIntegration"];
@@ -254,13 +254,13 @@ export interface paths {
         get?: never;
         /**
          * Map an account to a PSA company (and optionally a board)
-         * @description Alerts for this account then open tickets for this PSA company (and board). Partner API key, or the portal session (a change also sends x-csrf-token).
+         * @description Alerts for this account then open tickets for this PSA company (and board); its open catch-all tickets are moved there where the PSA can, else noted. Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         put: operations["mapAccount"];
         post?: never;
         /**
          * Remove the mapping of an account
-         * @description Its alerts are then refused (ACCOUNT_NOT_MAPPED). Partner API key, or the portal session (a change also sends x-csrf-token).
+         * @description Its alerts are then refused (ACCOUNT_NOT_MAPPED), or go to the catch-all account where it is on. Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         delete: operations["unmapAccount"];
         options?: never;
@@ -303,6 +303,78 @@ export interface paths {
          */
         post: operations["dryRunAlert"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/extra-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The extra data fields the integration's 200 newest alerts carried, for rule conditions
+         * @description The data fields beyond the contract's that recent alerts carried, with examples: what a rule condition can name. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listExtraFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/maintenance-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Maintenance windows, each with activeNow and nextStart
+         * @description Each window with activeNow, activeUntil, nextStart and how many alerts it holds. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listMaintenanceWindows"];
+        put?: never;
+        /**
+         * Add a maintenance window
+         * @description One-off (startsAt, endsAt) or recurring (an RFC 5545 RRULE in an IANA time zone, a local startTime and a duration); mode suppress or hold; optionally scoped to accounts, product groups and alert types. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["createMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/maintenance-windows/{windowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One maintenance window
+         * @description The window with activeNow and nextStart. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["getMaintenanceWindow"];
+        /**
+         * Replace a maintenance window
+         * @description Replaces the definition; held alerts the window no longer holds are released. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        put: operations["replaceMaintenanceWindow"];
+        post?: never;
+        /**
+         * Delete a maintenance window (what it holds is released at once)
+         * @description The alerts it holds are released at once, through the rules. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        delete: operations["deleteMaintenanceWindow"];
         options?: never;
         head?: never;
         patch?: never;
@@ -519,6 +591,86 @@ export interface paths {
          * @description The service's product mapping applies to the account again. Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         delete: operations["unmapServiceAccountLine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/template-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rule's ticket templates rendered on a sample alert (placeholders: title, summary, accountName, accountId, productGroup, alertType, vendor, correlationId, occurrenceCount, portalLink); changes nothing
+         * @description A rule's title and description templates rendered on a sample alert, escaped as the partner's PSA gets them. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["previewTicketTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/test-alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test alert through the rules to the PSA; the vendor gets no webhook for it
+         * @description A real alert through your rules to your PSA, the ticket's title starting "[TEST] ", answered with its link in the PSA; the vendor gets no webhook for it, and it closes by itself after closeAfterMinutes (default 5; 0 keeps it). 409 saying why when the integration cannot take it. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["sendPartnerTestAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/test-alert/{correlationId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a test ticket now (409 for a ticket no test alert opened)
+         * @description Closes a test ticket now; 409 for a ticket no test alert opened. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        post: operations["closePartnerTestAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/integrations/{id}/unmapped-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts seen unmapped that still are, with their alert counts, most alerts first (mapping one: PUT …/accounts/{accountId})
+         * @description The accounts whose OPEN alerts were refused as unmapped or taken in by the catch-all account, with their counts. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listUnmappedAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1015,6 +1167,9 @@ export interface webhooks {
          *     - **Ticket Already Closed** (failed): an UPDATE or RESOLVED names a ticket that is closed; error: TICKET_CLOSED
          *     - **Self-Healing Disabled** (suppressed): a RESOLVED arrived while the partner has self-healing off: the ticket stays open
          *     - **Alert Suppressed** (suppressed): the partner’s rules suppress this status of the alert
+         *     - **Suppressed By Maintenance Window** (suppressed): an OPEN arrived during a maintenance window of the partner in suppress mode; the detail names the window
+         *     - **Held By Maintenance Window** (suppressed): an OPEN arrived during a maintenance window in hold mode: it is held and released through the rules when the window ends (a later status_update tells what came of it)
+         *     - **Held Alert Dropped** (suppressed): a RESOLVED arrived for an alert held by a maintenance window: the held alert is dropped, no ticket is made
          *     - **Alerting Disabled** (failed): the integration is not active or the partner has alerting off; error: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED
          *     - **Invalid Alert** (failed): the product group or alert type is not in the partner’s catalogue, or an UPDATE/RESOLVED lacks its correlationId; error: INVALID_ALERT, CORRELATION_ID_REQUIRED
          *     - **Internal Error** (failed): alertbridge failed unexpectedly; quote the messageId to support; error: INTERNAL
@@ -1068,6 +1223,13 @@ export interface components {
         };
         AdminIntegration: {
             alertsEnabled: boolean;
+            /** @description docs/decision-table.md#catch-all */
+            catchAll: {
+                board: string | null;
+                /** @description OPEN alerts of an account that is not mapped (or not declared) go to psaCompanyId */
+                enabled: boolean;
+                psaCompanyId: string | null;
+            };
             /** @description docs/decision-table.md#closed-ticket-policy */
             closedTickets: {
                 /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
@@ -1096,6 +1258,16 @@ export interface components {
             selfHealing: boolean;
             /** @enum {unknown} */
             state: "created" | "mapping" | "pending" | "connected";
+            /** @description docs/partner-api.md#storm-control */
+            storm: {
+                /** @description off by default */
+                enabled: boolean;
+                /** @description new tickets per account within the window; later new incidents fold into the account's storm ticket */
+                maxTicketsPerAccount: number;
+                maxTicketsPerIntegration: number | null;
+                /** @description the rolling window */
+                windowMinutes: number;
+            };
             ticketCreation: boolean;
             updatedAt: string;
             vendorCredentials: {
@@ -1161,7 +1333,7 @@ export interface components {
             status: "success" | "suppressed" | "failed";
             /** @description sync or webhook: a vendor’s alert; psa: a change made in the PSA (docs/psa/sync.md) */
             strategy: "sync" | "webhook" | "psa";
-            /** @description a test alert’s event (POST /api/vendor-api/test-alert): its ticket’s title starts with [TEST] */
+            /** @description a test alert’s event (the vendor’s POST /api/vendor-api/test-alert, or the partner’s POST /api/partner/integrations/{id}/test-alert): its ticket’s title starts with [TEST] */
             test: boolean;
         };
         AuditEventPage: {
@@ -1239,6 +1411,13 @@ export interface components {
         };
         Integration: {
             alertsEnabled: boolean;
+            /** @description docs/decision-table.md#catch-all */
+            catchAll: {
+                board: string | null;
+                /** @description OPEN alerts of an account that is not mapped (or not declared) go to psaCompanyId */
+                enabled: boolean;
+                psaCompanyId: string | null;
+            };
             /** @description docs/decision-table.md#closed-ticket-policy */
             closedTickets: {
                 /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
@@ -1266,6 +1445,16 @@ export interface components {
             selfHealing: boolean;
             /** @enum {unknown} */
             state: "created" | "mapping" | "pending" | "connected";
+            /** @description docs/partner-api.md#storm-control */
+            storm: {
+                /** @description off by default */
+                enabled: boolean;
+                /** @description new tickets per account within the window; later new incidents fold into the account's storm ticket */
+                maxTicketsPerAccount: number;
+                maxTicketsPerIntegration: number | null;
+                /** @description the rolling window */
+                windowMinutes: number;
+            };
             ticketCreation: boolean;
             updatedAt: string;
             vendorCredentials: {
@@ -1360,12 +1549,26 @@ export interface components {
         Rule: {
             action: "ticket" | "suppress";
             alertTypes: string[];
+            conditions: {
+                /** @description a part of the value, ignoring case */
+                contains?: string;
+                /** @description the whole value, ignoring case */
+                equals?: string;
+                /** @description title, summary, or an extra field of the alert's data (e.g. severity) */
+                field: string;
+                /** @description an RE2 regular expression (linear time; no look-around or back-references); (?i) ignores case */
+                matches?: string;
+            }[];
             createdAt: string;
             enabled: boolean;
             id: string;
             precedence: number;
             productGroup: string;
             suppressStatuses: ("OPEN" | "UPDATE" | "RESOLVED")[];
+            templates: {
+                description: string | null;
+                title: string | null;
+            };
             ticket: {
                 board: string | null;
                 closedStatus: string | null;
@@ -2895,6 +3098,17 @@ export interface operations {
                      *             "reopenWindowMinutes": 1,
                      *             "closeOnlyUntouched": true
                      *           },
+                     *           "catchAll": {
+                     *             "enabled": true,
+                     *             "psaCompanyId": "100",
+                     *             "board": "example"
+                     *           },
+                     *           "storm": {
+                     *             "enabled": true,
+                     *             "maxTicketsPerAccount": 1,
+                     *             "maxTicketsPerIntegration": 1,
+                     *             "windowMinutes": 1
+                     *           },
                      *           "vendorCredentials": {
                      *             "header": "example",
                      *             "configured": true
@@ -3011,6 +3225,17 @@ export interface operations {
                      *         "reopenWindowMinutes": 1,
                      *         "closeOnlyUntouched": true
                      *       },
+                     *       "catchAll": {
+                     *         "enabled": true,
+                     *         "psaCompanyId": "100",
+                     *         "board": "example"
+                     *       },
+                     *       "storm": {
+                     *         "enabled": true,
+                     *         "maxTicketsPerAccount": 1,
+                     *         "maxTicketsPerIntegration": 1,
+                     *         "windowMinutes": 1
+                     *       },
                      *       "vendorCredentials": {
                      *         "header": "example",
                      *         "configured": true
@@ -3125,6 +3350,11 @@ export interface operations {
                  */
                 "application/json": {
                     alertsEnabled?: boolean;
+                    catchAll?: {
+                        board?: string | null;
+                        enabled?: boolean;
+                        psaCompanyId?: string | null;
+                    };
                     closedTickets?: {
                         /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
                         closeOnlyUntouched?: boolean;
@@ -3142,6 +3372,15 @@ export interface operations {
                         windowMinutes?: number | null;
                     };
                     selfHealing?: boolean;
+                    storm?: {
+                        /** @description off by default */
+                        enabled?: boolean;
+                        /** @description new tickets per account within the window; later new incidents fold into the account's storm ticket */
+                        maxTicketsPerAccount?: number;
+                        maxTicketsPerIntegration?: number | null;
+                        /** @description the rolling window */
+                        windowMinutes?: number;
+                    };
                     ticketCreation?: boolean;
                     vendorCredentials?: {
                         /** @description default authorization */
@@ -3180,6 +3419,17 @@ export interface operations {
                      *         "policy": "refuse",
                      *         "reopenWindowMinutes": 1,
                      *         "closeOnlyUntouched": true
+                     *       },
+                     *       "catchAll": {
+                     *         "enabled": true,
+                     *         "psaCompanyId": "100",
+                     *         "board": "example"
+                     *       },
+                     *       "storm": {
+                     *         "enabled": true,
+                     *         "maxTicketsPerAccount": 1,
+                     *         "maxTicketsPerIntegration": 1,
+                     *         "windowMinutes": 1
                      *       },
                      *       "vendorCredentials": {
                      *         "header": "example",
@@ -3447,12 +3697,23 @@ export interface operations {
                      * @example {
                      *       "accountId": "acme-001",
                      *       "psaCompanyId": "100",
-                     *       "board": "example"
+                     *       "board": "example",
+                     *       "catchAllTickets": {
+                     *         "moved": 1,
+                     *         "noted": 1,
+                     *         "failed": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
                         accountId: string;
                         board: string | null;
+                        /** @description the account's open catch-all tickets: moved to the company, or given a note that says where its new alerts go (docs/partner-api.md#catch-all-account) */
+                        catchAllTickets?: {
+                            failed: number;
+                            moved: number;
+                            noted: number;
+                        };
                         psaCompanyId: string;
                     };
                 };
@@ -3676,6 +3937,17 @@ export interface operations {
                      *         "reopenWindowMinutes": 1,
                      *         "closeOnlyUntouched": true
                      *       },
+                     *       "catchAll": {
+                     *         "enabled": true,
+                     *         "psaCompanyId": "100",
+                     *         "board": "example"
+                     *       },
+                     *       "storm": {
+                     *         "enabled": true,
+                     *         "maxTicketsPerAccount": 1,
+                     *         "maxTicketsPerIntegration": 1,
+                     *         "windowMinutes": 1
+                     *       },
                      *       "vendorCredentials": {
                      *         "header": "example",
                      *         "configured": true
@@ -3848,6 +4120,18 @@ export interface operations {
                      *           "status": "example",
                      *           "closedStatus": "example"
                      *         },
+                     *         "conditions": [
+                     *           {
+                     *             "field": "example",
+                     *             "equals": "example",
+                     *             "contains": "example",
+                     *             "matches": "example"
+                     *           }
+                     *         ],
+                     *         "templates": {
+                     *           "title": "Malware detected on WS-042",
+                     *           "description": "What happened, in one sentence."
+                     *         },
                      *         "createdAt": "2026-01-31T12:00:00.000Z"
                      *       },
                      *       "action": "create",
@@ -3864,12 +4148,39 @@ export interface operations {
                      *         "status": "open"
                      *       },
                      *       "row": "example",
+                     *       "ruleChecks": [
+                     *         {
+                     *           "ruleId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "precedence": 1,
+                     *           "holds": true,
+                     *           "conditions": [
+                     *             {
+                     *               "condition": {
+                     *                 "field": "example",
+                     *                 "equals": "example",
+                     *                 "contains": "example",
+                     *                 "matches": "example"
+                     *               },
+                     *               "holds": true,
+                     *               "detail": "What happened, in one sentence."
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "ticketText": {
+                     *         "title": "Malware detected on WS-042",
+                     *         "description": "What happened, in one sentence.",
+                     *         "html": true
+                     *       },
                      *       "error": "What happened, in one sentence."
                      *     }
                      */
                     "application/json": {
-                        /** @enum {unknown} */
-                        action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse";
+                        /**
+                         * @description fold: storm control folds the alert into the account’s storm ticket
+                         * @enum {unknown}
+                         */
+                        action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse" | "fold";
                         /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
                         error: string | null;
                         /** @description the ticket the alert would be appended to or close, or that its correlationId names */
@@ -3884,6 +4195,24 @@ export interface operations {
                         /** @description why, in one sentence */
                         reason: string;
                         row: string | null;
+                        /** @description OPEN: the enabled rules of the group that cover the type, in precedence order, up to the first whose conditions hold */
+                        ruleChecks?: {
+                            conditions: {
+                                condition: {
+                                    contains?: string;
+                                    equals?: string;
+                                    field: string;
+                                    matches?: string;
+                                };
+                                /** @description the value seen and the test, in one sentence */
+                                detail: string;
+                                holds: boolean;
+                            }[];
+                            /** @description every condition holds (a rule without conditions: true) */
+                            holds: boolean;
+                            precedence: number;
+                            ruleId: string;
+                        }[];
                         /** @description with create: the new ticket’s settings, the PSA connection’s defaults applied */
                         ticket: {
                             board: string | null;
@@ -3891,8 +4220,1012 @@ export interface operations {
                             status: string | null;
                             type: string | null;
                         } | null;
+                        /** @description with create by a rule with templates: the new ticket's title and description rendered */
+                        ticketText?: {
+                            description: string | null;
+                            /** @description whether the values were escaped for a PSA whose description renders HTML */
+                            html: boolean;
+                            title: string | null;
+                        };
                     };
                 };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listExtraFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "field": "example",
+                     *           "alerts": 1,
+                     *           "examples": [
+                     *             "example"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description how many of the 200 newest events carried it */
+                            alerts: number;
+                            /** @description up to 5 values seen, cut at 80 characters */
+                            examples: string[];
+                            field: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listMaintenanceWindows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "name": "Acme Security",
+                     *           "mode": "suppress",
+                     *           "kind": "once",
+                     *           "startsAt": "2026-01-31T12:00:00.000Z",
+                     *           "endsAt": "2026-01-31T12:00:00.000Z",
+                     *           "recurrence": {
+                     *             "rrule": "example",
+                     *             "timeZone": "2026-01-31T12:00:00.000Z",
+                     *             "startTime": "2026-01-31T12:00:00.000Z",
+                     *             "durationMinutes": 1,
+                     *             "startDate": "example"
+                     *           },
+                     *           "scope": {
+                     *             "accountIds": [
+                     *               "acme-001"
+                     *             ],
+                     *             "productGroups": [
+                     *               "Endpoint Security"
+                     *             ],
+                     *             "alertTypes": [
+                     *               "Malware Detected"
+                     *             ]
+                     *           },
+                     *           "activeNow": true,
+                     *           "activeUntil": "2026-01-31T12:00:00.000Z",
+                     *           "nextStart": "example",
+                     *           "held": 1,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            activeNow: boolean;
+                            activeUntil: string | null;
+                            createdAt: string;
+                            endsAt: string | null;
+                            /** @description alerts held now, released when the window ends */
+                            held: number;
+                            id: string;
+                            kind: "once" | "recurring";
+                            /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                            mode: "suppress" | "hold";
+                            name: string;
+                            nextStart: string | null;
+                            recurrence: {
+                                durationMinutes: number;
+                                rrule: string;
+                                startDate: string;
+                                startTime: string;
+                                timeZone: string;
+                            } | null;
+                            scope: {
+                                accountIds: string[];
+                                alertTypes: string[];
+                                productGroups: string[];
+                            };
+                            startsAt: string | null;
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    createMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Either startsAt and endsAt (one-off) or recurrence (recurring). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sunday patching",
+                 *       "mode": "hold",
+                 *       "recurrence": {
+                 *         "rrule": "FREQ=WEEKLY;BYDAY=SU",
+                 *         "timeZone": "Europe/Berlin",
+                 *         "startTime": "01:00",
+                 *         "durationMinutes": 240
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description a one-off window’s end (RFC 3339, e.g. 2026-01-31T12:00:00Z)
+                     */
+                    endsAt?: string;
+                    /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                    mode?: "suppress" | "hold";
+                    name: string;
+                    recurrence?: {
+                        /** @description wall-clock minutes */
+                        durationMinutes: number;
+                        /** @description RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU (FREQ DAILY or coarser) */
+                        rrule: string;
+                        /** @description the local date the rule counts from (its DTSTART); default: today in timeZone */
+                        startDate?: string;
+                        /** @description local start, HH:MM */
+                        startTime: string;
+                        /** @description IANA time zone, e.g. Europe/Berlin */
+                        timeZone: string;
+                    };
+                    scope?: {
+                        /** @description the vendor accountIds the window covers; empty or missing: every one */
+                        accountIds?: string[];
+                        /** @description the alert types it covers; empty or missing: every one */
+                        alertTypes?: string[];
+                        /** @description the product groups it covers; empty or missing: every one */
+                        productGroups?: string[];
+                    };
+                    /**
+                     * Format: date-time
+                     * @description a one-off window’s start (RFC 3339, e.g. 2026-01-31T12:00:00Z)
+                     */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "name": "Acme Security",
+                     *       "mode": "suppress",
+                     *       "kind": "once",
+                     *       "startsAt": "2026-01-31T12:00:00.000Z",
+                     *       "endsAt": "2026-01-31T12:00:00.000Z",
+                     *       "recurrence": {
+                     *         "rrule": "example",
+                     *         "timeZone": "2026-01-31T12:00:00.000Z",
+                     *         "startTime": "2026-01-31T12:00:00.000Z",
+                     *         "durationMinutes": 1,
+                     *         "startDate": "example"
+                     *       },
+                     *       "scope": {
+                     *         "accountIds": [
+                     *           "acme-001"
+                     *         ],
+                     *         "productGroups": [
+                     *           "Endpoint Security"
+                     *         ],
+                     *         "alertTypes": [
+                     *           "Malware Detected"
+                     *         ]
+                     *       },
+                     *       "activeNow": true,
+                     *       "activeUntil": "2026-01-31T12:00:00.000Z",
+                     *       "nextStart": "example",
+                     *       "held": 1,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        activeNow: boolean;
+                        activeUntil: string | null;
+                        createdAt: string;
+                        endsAt: string | null;
+                        /** @description alerts held now, released when the window ends */
+                        held: number;
+                        id: string;
+                        kind: "once" | "recurring";
+                        /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                        mode: "suppress" | "hold";
+                        name: string;
+                        nextStart: string | null;
+                        recurrence: {
+                            durationMinutes: number;
+                            rrule: string;
+                            startDate: string;
+                            startTime: string;
+                            timeZone: string;
+                        } | null;
+                        scope: {
+                            accountIds: string[];
+                            alertTypes: string[];
+                            productGroups: string[];
+                        };
+                        startsAt: string | null;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example example */
+                windowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "name": "Acme Security",
+                     *       "mode": "suppress",
+                     *       "kind": "once",
+                     *       "startsAt": "2026-01-31T12:00:00.000Z",
+                     *       "endsAt": "2026-01-31T12:00:00.000Z",
+                     *       "recurrence": {
+                     *         "rrule": "example",
+                     *         "timeZone": "2026-01-31T12:00:00.000Z",
+                     *         "startTime": "2026-01-31T12:00:00.000Z",
+                     *         "durationMinutes": 1,
+                     *         "startDate": "example"
+                     *       },
+                     *       "scope": {
+                     *         "accountIds": [
+                     *           "acme-001"
+                     *         ],
+                     *         "productGroups": [
+                     *           "Endpoint Security"
+                     *         ],
+                     *         "alertTypes": [
+                     *           "Malware Detected"
+                     *         ]
+                     *       },
+                     *       "activeNow": true,
+                     *       "activeUntil": "2026-01-31T12:00:00.000Z",
+                     *       "nextStart": "example",
+                     *       "held": 1,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        activeNow: boolean;
+                        activeUntil: string | null;
+                        createdAt: string;
+                        endsAt: string | null;
+                        /** @description alerts held now, released when the window ends */
+                        held: number;
+                        id: string;
+                        kind: "once" | "recurring";
+                        /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                        mode: "suppress" | "hold";
+                        name: string;
+                        nextStart: string | null;
+                        recurrence: {
+                            durationMinutes: number;
+                            rrule: string;
+                            startDate: string;
+                            startTime: string;
+                            timeZone: string;
+                        } | null;
+                        scope: {
+                            accountIds: string[];
+                            alertTypes: string[];
+                            productGroups: string[];
+                        };
+                        startsAt: string | null;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    replaceMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example example */
+                windowId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Either startsAt and endsAt (one-off) or recurrence (recurring). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Firewall swap",
+                 *       "mode": "suppress",
+                 *       "startsAt": "2026-12-05T22:00:00Z",
+                 *       "endsAt": "2026-12-06T02:00:00Z",
+                 *       "scope": {
+                 *         "accountIds": [
+                 *           "acme-001"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description a one-off window’s end (RFC 3339, e.g. 2026-01-31T12:00:00Z)
+                     */
+                    endsAt?: string;
+                    /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                    mode?: "suppress" | "hold";
+                    name: string;
+                    recurrence?: {
+                        /** @description wall-clock minutes */
+                        durationMinutes: number;
+                        /** @description RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU (FREQ DAILY or coarser) */
+                        rrule: string;
+                        /** @description the local date the rule counts from (its DTSTART); default: today in timeZone */
+                        startDate?: string;
+                        /** @description local start, HH:MM */
+                        startTime: string;
+                        /** @description IANA time zone, e.g. Europe/Berlin */
+                        timeZone: string;
+                    };
+                    scope?: {
+                        /** @description the vendor accountIds the window covers; empty or missing: every one */
+                        accountIds?: string[];
+                        /** @description the alert types it covers; empty or missing: every one */
+                        alertTypes?: string[];
+                        /** @description the product groups it covers; empty or missing: every one */
+                        productGroups?: string[];
+                    };
+                    /**
+                     * Format: date-time
+                     * @description a one-off window’s start (RFC 3339, e.g. 2026-01-31T12:00:00Z)
+                     */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "name": "Acme Security",
+                     *       "mode": "suppress",
+                     *       "kind": "once",
+                     *       "startsAt": "2026-01-31T12:00:00.000Z",
+                     *       "endsAt": "2026-01-31T12:00:00.000Z",
+                     *       "recurrence": {
+                     *         "rrule": "example",
+                     *         "timeZone": "2026-01-31T12:00:00.000Z",
+                     *         "startTime": "2026-01-31T12:00:00.000Z",
+                     *         "durationMinutes": 1,
+                     *         "startDate": "example"
+                     *       },
+                     *       "scope": {
+                     *         "accountIds": [
+                     *           "acme-001"
+                     *         ],
+                     *         "productGroups": [
+                     *           "Endpoint Security"
+                     *         ],
+                     *         "alertTypes": [
+                     *           "Malware Detected"
+                     *         ]
+                     *       },
+                     *       "activeNow": true,
+                     *       "activeUntil": "2026-01-31T12:00:00.000Z",
+                     *       "nextStart": "example",
+                     *       "held": 1,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        activeNow: boolean;
+                        activeUntil: string | null;
+                        createdAt: string;
+                        endsAt: string | null;
+                        /** @description alerts held now, released when the window ends */
+                        held: number;
+                        id: string;
+                        kind: "once" | "recurring";
+                        /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                        mode: "suppress" | "hold";
+                        name: string;
+                        nextStart: string | null;
+                        recurrence: {
+                            durationMinutes: number;
+                            rrule: string;
+                            startDate: string;
+                            startTime: string;
+                            timeZone: string;
+                        } | null;
+                        scope: {
+                            accountIds: string[];
+                            alertTypes: string[];
+                            productGroups: string[];
+                        };
+                        startsAt: string | null;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    deleteMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+                /** @example example */
+                windowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
             400: {
@@ -4462,6 +5795,18 @@ export interface operations {
                      *             "status": "example",
                      *             "closedStatus": "example"
                      *           },
+                     *           "conditions": [
+                     *             {
+                     *               "field": "example",
+                     *               "equals": "example",
+                     *               "contains": "example",
+                     *               "matches": "example"
+                     *             }
+                     *           ],
+                     *           "templates": {
+                     *             "title": "Malware detected on WS-042",
+                     *             "description": "What happened, in one sentence."
+                     *           },
                      *           "createdAt": "2026-01-31T12:00:00.000Z"
                      *         }
                      *       ]
@@ -4575,12 +5920,28 @@ export interface operations {
                     action?: "ticket" | "suppress";
                     /** @description empty: every type of the group */
                     alertTypes?: string[];
+                    /** @description all must hold for the rule to match (docs/partner-api.md#rule-conditions) */
+                    conditions?: {
+                        /** @description a part of the value, ignoring case */
+                        contains?: string;
+                        /** @description the whole value, ignoring case */
+                        equals?: string;
+                        /** @description title, summary, or an extra field of the alert's data (e.g. severity) */
+                        field: string;
+                        /** @description an RE2 regular expression (linear time; no look-around or back-references); (?i) ignores case */
+                        matches?: string;
+                    }[];
                     enabled?: boolean;
                     /** @description lower runs first */
                     precedence?: number;
                     productGroup: string;
                     /** @description incidentStatus values this rule suppresses */
                     suppressStatuses?: ("OPEN" | "UPDATE" | "RESOLVED")[];
+                    /** @description the new ticket's title and description (docs/partner-api.md#ticket-templates) */
+                    templates?: {
+                        description?: string | null;
+                        title?: string | null;
+                    };
                     /** @description a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status) */
                     ticket?: {
                         board?: string | null;
@@ -4619,6 +5980,18 @@ export interface operations {
                      *         "type": "example",
                      *         "status": "example",
                      *         "closedStatus": "example"
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "example",
+                     *           "equals": "example",
+                     *           "contains": "example",
+                     *           "matches": "example"
+                     *         }
+                     *       ],
+                     *       "templates": {
+                     *         "title": "Malware detected on WS-042",
+                     *         "description": "What happened, in one sentence."
                      *       },
                      *       "createdAt": "2026-01-31T12:00:00.000Z"
                      *     }
@@ -4846,12 +6219,28 @@ export interface operations {
                     action?: "ticket" | "suppress";
                     /** @description empty: every type of the group */
                     alertTypes?: string[];
+                    /** @description all must hold for the rule to match (docs/partner-api.md#rule-conditions) */
+                    conditions?: {
+                        /** @description a part of the value, ignoring case */
+                        contains?: string;
+                        /** @description the whole value, ignoring case */
+                        equals?: string;
+                        /** @description title, summary, or an extra field of the alert's data (e.g. severity) */
+                        field: string;
+                        /** @description an RE2 regular expression (linear time; no look-around or back-references); (?i) ignores case */
+                        matches?: string;
+                    }[];
                     enabled?: boolean;
                     /** @description lower runs first */
                     precedence?: number;
                     productGroup?: string;
                     /** @description incidentStatus values this rule suppresses */
                     suppressStatuses?: ("OPEN" | "UPDATE" | "RESOLVED")[];
+                    /** @description the new ticket's title and description (docs/partner-api.md#ticket-templates) */
+                    templates?: {
+                        description?: string | null;
+                        title?: string | null;
+                    };
                     /** @description a PSA id or its name; missing settings take the PSA connection's defaults. status: a new ticket's status; closedStatus: the status a RESOLVED alert closes it with (default: the PSA's own closed status) */
                     ticket?: {
                         board?: string | null;
@@ -4890,6 +6279,18 @@ export interface operations {
                      *         "type": "example",
                      *         "status": "example",
                      *         "closedStatus": "example"
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "example",
+                     *           "equals": "example",
+                     *           "contains": "example",
+                     *           "matches": "example"
+                     *         }
+                     *       ],
+                     *       "templates": {
+                     *         "title": "Malware detected on WS-042",
+                     *         "description": "What happened, in one sentence."
                      *       },
                      *       "createdAt": "2026-01-31T12:00:00.000Z"
                      *     }
@@ -5680,6 +7081,697 @@ export interface operations {
             };
         };
     };
+    previewTicketTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "templates": {
+                 *         "title": "[{{accountName}}] {{title}}",
+                 *         "description": "{{summary}}\n\n{{portalLink}}"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the sample alert; missing fields take sample values */
+                    alert?: {
+                        accountId?: string;
+                        alertType?: string;
+                        correlationId?: string;
+                        productGroup?: string;
+                        summary?: string;
+                        title?: string;
+                    };
+                    templates: {
+                        description?: string | null;
+                        title?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Malware detected on WS-042",
+                     *       "description": "What happened, in one sentence.",
+                     *       "html": true
+                     *     }
+                     */
+                    "application/json": {
+                        description: string | null;
+                        /** @description whether the values were escaped for a PSA whose description renders HTML */
+                        html: boolean;
+                        title: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    sendPartnerTestAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "acme-001",
+                 *       "closeAfterMinutes": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a mapped account; default: the integration's first mapped account */
+                    accountId?: string;
+                    /**
+                     * @description minutes until the test ticket closes by itself (fractions allowed); 0 keeps it open
+                     * @default 5
+                     */
+                    closeAfterMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "created",
+                     *       "row": "example",
+                     *       "detail": "What happened, in one sentence.",
+                     *       "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "correlationId": "edr-4711",
+                     *       "ticket": {
+                     *         "correlationId": "edr-4711",
+                     *         "title": "Malware detected on WS-042",
+                     *         "status": "example",
+                     *         "psaTicketId": "48213",
+                     *         "psaTicketUrl": "https://vendor.example.com/alertbridge/webhook"
+                     *       },
+                     *       "closesAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        closesAt: string | null;
+                        correlationId: string | null;
+                        detail: string | null;
+                        /** @description its event in GET /api/partner/events (test: true) */
+                        messageId: string;
+                        /** @description the case of the decision table (docs/decision-table.md) that decided */
+                        row: string;
+                        /**
+                         * @description what the alert did: created a test ticket, or was added to the open one (updated), …
+                         * @enum {unknown}
+                         */
+                        status: "created" | "updated" | "closed" | "suppressed" | "failed";
+                        ticket: {
+                            correlationId: string;
+                            psaTicketId: string | null;
+                            psaTicketUrl: string | null;
+                            /** @description open or closed */
+                            status: string;
+                            /** @description starts with "[TEST] " */
+                            title: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "created",
+                     *       "row": "example",
+                     *       "detail": "What happened, in one sentence.",
+                     *       "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "correlationId": "edr-4711",
+                     *       "ticket": {
+                     *         "correlationId": "edr-4711",
+                     *         "title": "Malware detected on WS-042",
+                     *         "status": "example",
+                     *         "psaTicketId": "48213",
+                     *         "psaTicketUrl": "https://vendor.example.com/alertbridge/webhook"
+                     *       },
+                     *       "closesAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        closesAt: string | null;
+                        correlationId: string | null;
+                        detail: string | null;
+                        /** @description its event in GET /api/partner/events (test: true) */
+                        messageId: string;
+                        /** @description the case of the decision table (docs/decision-table.md) that decided */
+                        row: string;
+                        /**
+                         * @description what the alert did: created a test ticket, or was added to the open one (updated), …
+                         * @enum {unknown}
+                         */
+                        status: "created" | "updated" | "closed" | "suppressed" | "failed";
+                        ticket: {
+                            correlationId: string;
+                            psaTicketId: string | null;
+                            psaTicketUrl: string | null;
+                            /** @description open or closed */
+                            status: string;
+                            /** @description starts with "[TEST] " */
+                            title: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The PSA failed or timed out; a Retry-After says when to send the alert again. Error codes: PSA_ERROR. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "message": "failed",
+                     *       "error": "PSA_ERROR",
+                     *       "detail": "The PSA failed or timed out; a Retry-After says when to send the alert again.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    closePartnerTestAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Unique for the lifecycle of a ticket: 1–128 letters, digits and . _ : @ + = ~ -
+                 * @example edr-4711
+                 */
+                correlationId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "created",
+                     *       "row": "example",
+                     *       "detail": "What happened, in one sentence.",
+                     *       "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "correlationId": "edr-4711",
+                     *       "ticket": {
+                     *         "correlationId": "edr-4711",
+                     *         "title": "Malware detected on WS-042",
+                     *         "status": "example",
+                     *         "psaTicketId": "48213",
+                     *         "psaTicketUrl": "https://vendor.example.com/alertbridge/webhook"
+                     *       },
+                     *       "closesAt": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        closesAt: string | null;
+                        correlationId: string | null;
+                        detail: string | null;
+                        /** @description its event in GET /api/partner/events (test: true) */
+                        messageId: string;
+                        /** @description the case of the decision table (docs/decision-table.md) that decided */
+                        row: string;
+                        /**
+                         * @description what the alert did: created a test ticket, or was added to the open one (updated), …
+                         * @enum {unknown}
+                         */
+                        status: "created" | "updated" | "closed" | "suppressed" | "failed";
+                        ticket: {
+                            correlationId: string;
+                            psaTicketId: string | null;
+                            psaTicketUrl: string | null;
+                            /** @description open or closed */
+                            status: string;
+                            /** @description starts with "[TEST] " */
+                            title: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The PSA failed or timed out; a Retry-After says when to send the alert again. Error codes: PSA_ERROR. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "message": "failed",
+                     *       "error": "PSA_ERROR",
+                     *       "detail": "The PSA failed or timed out; a Retry-After says when to send the alert again.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listUnmappedAccounts: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "accountId": "acme-001",
+                     *           "name": "Acme Security",
+                     *           "declared": true,
+                     *           "alertCount": 1,
+                     *           "openCatchAllTickets": 1,
+                     *           "lastSeenAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accountId: string;
+                            /** @description its OPEN alerts refused as unmapped, and the alerts (occurrences) its catch-all tickets took in */
+                            alertCount: number;
+                            /** @description whether the vendor declared it (only declared accounts can be mapped) */
+                            declared: boolean;
+                            lastSeenAt: string;
+                            name: string | null;
+                            openCatchAllTickets: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
     getPartnerUsage: {
         parameters: {
             query?: {
@@ -6157,7 +8249,8 @@ export interface operations {
                      *         "success": 1,
                      *         "suppressed": 1,
                      *         "failed": 1,
-                     *         "total": 1
+                     *         "total": 1,
+                     *         "tests": 1
                      *       },
                      *       "byEvent": [
                      *         {
@@ -6202,6 +8295,8 @@ export interface operations {
                             failed: number;
                             success: number;
                             suppressed: number;
+                            /** @description test alerts' events (docs/partner-api.md#test-alerts), counted apart: in no other count here */
+                            tests: number;
                             total: number;
                         };
                         until: string;
@@ -6314,6 +8409,17 @@ export interface operations {
                      *             "reopenWindowMinutes": 1,
                      *             "closeOnlyUntouched": true
                      *           },
+                     *           "catchAll": {
+                     *             "enabled": true,
+                     *             "psaCompanyId": "100",
+                     *             "board": "example"
+                     *           },
+                     *           "storm": {
+                     *             "enabled": true,
+                     *             "maxTicketsPerAccount": 1,
+                     *             "maxTicketsPerIntegration": 1,
+                     *             "windowMinutes": 1
+                     *           },
                      *           "vendorCredentials": {
                      *             "header": "example",
                      *             "configured": true
@@ -6328,7 +8434,8 @@ export interface operations {
                      *             "appended": 1,
                      *             "closed": 1,
                      *             "suppressed": 1,
-                     *             "failed": 1
+                     *             "failed": 1,
+                     *             "tests": 1
                      *           }
                      *         }
                      *       ],
@@ -6338,6 +8445,13 @@ export interface operations {
                     "application/json": {
                         data: {
                             alertsEnabled: boolean;
+                            /** @description docs/decision-table.md#catch-all */
+                            catchAll: {
+                                board: string | null;
+                                /** @description OPEN alerts of an account that is not mapped (or not declared) go to psaCompanyId */
+                                enabled: boolean;
+                                psaCompanyId: string | null;
+                            };
                             /** @description docs/decision-table.md#closed-ticket-policy */
                             closedTickets: {
                                 /** @description RESOLVED leaves a ticket a technician has worked open, with a note */
@@ -6371,12 +8485,24 @@ export interface operations {
                                 failed: number;
                                 /** @description every event with status suppressed */
                                 suppressed: number;
+                                /** @description test alerts' events (docs/partner-api.md#test-alerts), counted apart: in no other count here */
+                                tests: number;
                             };
                             mappingCompletedAt: string | null;
                             partnerId: string;
                             selfHealing: boolean;
                             /** @enum {unknown} */
                             state: "created" | "mapping" | "pending" | "connected";
+                            /** @description docs/partner-api.md#storm-control */
+                            storm: {
+                                /** @description off by default */
+                                enabled: boolean;
+                                /** @description new tickets per account within the window; later new incidents fold into the account's storm ticket */
+                                maxTicketsPerAccount: number;
+                                maxTicketsPerIntegration: number | null;
+                                /** @description the rolling window */
+                                windowMinutes: number;
+                            };
                             ticketCreation: boolean;
                             updatedAt: string;
                             vendorCredentials: {

@@ -8,6 +8,7 @@ const screens = [
   { path: 'setup/connect', label: 'Setup' },
   { path: 'rules', label: 'Rules' },
   { path: 'settings', label: 'Settings' },
+  { path: 'maintenance', label: 'Maintenance' },
 ] as const
 
 export function IntegrationHeader({ integration, current }: { integration: Integration; current?: string }) {

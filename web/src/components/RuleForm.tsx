@@ -4,6 +4,7 @@ import { type FormEvent, useId, useState } from 'react'
 import type { Rule, RuleInput } from '../api/types'
 import { useCatalogue } from '../hooks/integrations'
 import { LookupSelect } from './LookupSelect'
+import { type Condition, ConditionsEditor, type Templates, TemplatesEditor } from './RuleConditions'
 import { ErrorNotice, Loading } from './State'
 
 const statuses = ['OPEN', 'UPDATE', 'RESOLVED'] as const
@@ -41,6 +42,8 @@ export function RuleForm({
     status: rule?.ticket.status ?? null,
     closedStatus: rule?.ticket.closedStatus ?? null,
   })
+  const [conditions, setConditions] = useState<Condition[]>(rule?.conditions ?? [])
+  const [templates, setTemplates] = useState<Templates>(rule?.templates ?? { title: null, description: null })
   const types = groups[group] ?? []
   const setT = (k: TicketKey) => (v: string | null) => setTicket((t) => ({ ...t, [k]: v }))
   const toggle = <T,>(list: T[], item: T, on: boolean) =>
@@ -55,6 +58,8 @@ export function RuleForm({
       suppressStatuses: suppress,
       enabled,
       ticket,
+      conditions,
+      templates,
     })
   }
 
@@ -142,6 +147,10 @@ export function RuleForm({
         </div>
         <p className="hint">E.g. tick UPDATE to keep follow-up alerts out of the ticket's notes.</p>
       </fieldset>
+      <ConditionsEditor integrationId={integrationId} conditions={conditions} onChange={setConditions} />
+      {action === 'ticket' && (
+        <TemplatesEditor integrationId={integrationId} templates={templates} onChange={setTemplates} />
+      )}
       {action === 'ticket' && (
         <fieldset>
           <legend>Ticket settings</legend>

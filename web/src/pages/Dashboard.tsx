@@ -96,6 +96,9 @@ function Overview({ metrics }: { metrics: Metrics }) {
         <span>{metrics.totals.success} succeeded</span>
         <span>{metrics.totals.suppressed} suppressed</span>
         <span className={metrics.totals.failed ? 'failed' : ''}>{metrics.totals.failed} failed</span>
+        <span className="tests" title="Test alerts' events, in none of the other counts">
+          {metrics.totals.tests} test alert events (apart)
+        </span>
       </p>
       <BarChart title="Events over time, by event" labels={chart.labels} series={chart.series} />
       <section className="panel" aria-labelledby="events-h">

@@ -4,9 +4,12 @@
 import { type FormEvent, useState } from 'react'
 import { useParams } from 'react-router'
 import type { Integration } from '../api/types'
+import { CatchAllPanel } from '../components/CatchAllPanel'
 import { IntegrationHeader } from '../components/IntegrationHeader'
 import { Page } from '../components/Page'
 import { ErrorNotice, Notice, QueryView } from '../components/State'
+import { StormPanel } from '../components/StormPanel'
+import { TestAlertPanel } from '../components/TestAlertPanel'
 import { useIntegration, useUpdateIntegration } from '../hooks/integrations'
 import { useCanEdit } from '../hooks/session'
 
@@ -259,6 +262,15 @@ export function IntegrationSettings() {
             <IntegrationHeader integration={i} current="Settings" />
             <div className="panel">
               <SettingsForm key={i.updatedAt} integration={i} update={update} />
+            </div>
+            <div className="panel">
+              <TestAlertPanel integrationId={i.integrationId} />
+            </div>
+            <div className="panel">
+              <CatchAllPanel integration={i} />
+            </div>
+            <div className="panel">
+              <StormPanel integration={i} />
             </div>
           </>
         )}

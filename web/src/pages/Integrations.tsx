@@ -15,6 +15,7 @@ function Counts({ c }: { c: OverviewItem['last24h'] }) {
       <span>{c.closed} closed</span>
       <span>{c.suppressed} suppressed</span>
       <span className={c.failed > 0 ? 'failed' : ''}>{c.failed} failed</span>
+      {c.tests > 0 && <span className="tests">{c.tests} test</span>}
     </span>
   )
 }

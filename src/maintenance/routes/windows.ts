@@ -1,0 +1,104 @@
+// Partner API: an integration's maintenance windows (docs/partner-api.md#maintenance-windows).
+import Type from 'typebox'
+import type { App } from '../../http/app-types.js'
+import { partnerId } from '../../http/auth.js'
+import { orRefuse } from '../../http/errors.js'
+import { failures, IdParams } from '../../http/schemas.js'
+import type { PartnerRoutesDeps } from '../../partner/routes/deps.js'
+import type { JobProducer } from '../../queue/port.js'
+import { MaintenanceJobs } from '../jobs.js'
+import { WindowInput, WindowView } from '../schema.js'
+import { MaintenanceWindows } from '../service.js'
+
+const WindowParams = Type.Object({
+  id: IdParams.properties.id,
+  windowId: Type.String({ minLength: 1, maxLength: 64 }),
+})
+
+export function registerMaintenanceWindows(app: App, s: PartnerRoutesDeps & { queue: JobProducer }): void {
+  const windows = new MaintenanceWindows(s.store, s.clock, new MaintenanceJobs(s.queue, s.clock))
+  const base = { onRequest: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+  const path = '/api/partner/integrations/:id/maintenance-windows'
+  const integrationOf = async (request: { params: { id: string } } & Parameters<typeof partnerId>[0]) =>
+    orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+
+  app.get(
+    path,
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Maintenance windows, each with activeNow and nextStart',
+        params: IdParams,
+        response: { 200: Type.Object({ data: Type.Array(WindowView) }), ...failures(401, 404) },
+      },
+    },
+    async (request) => ({ data: await windows.list(await integrationOf(request)) }),
+  )
+
+  app.post(
+    path,
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Add a maintenance window',
+        params: IdParams,
+        body: WindowInput,
+        response: { 201: WindowView, ...failures(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const integration = await integrationOf(request)
+      return reply.code(201).send(orRefuse(await windows.create(integration, request.body)))
+    },
+  )
+
+  app.get(
+    `${path}/:windowId`,
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'One maintenance window',
+        params: WindowParams,
+        response: { 200: WindowView, ...failures(401, 404) },
+      },
+    },
+    async (request) => orRefuse(await windows.get(await integrationOf(request), request.params.windowId)),
+  )
+
+  app.put(
+    `${path}/:windowId`,
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Replace a maintenance window',
+        params: WindowParams,
+        body: WindowInput,
+        response: { 200: WindowView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) =>
+      orRefuse(await windows.replace(await integrationOf(request), request.params.windowId, request.body)),
+  )
+
+  app.delete(
+    `${path}/:windowId`,
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Delete a maintenance window (what it holds is released at once)',
+        params: WindowParams,
+        response: { 204: Type.Null(), ...failures(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      orRefuse(await windows.delete(await integrationOf(request), request.params.windowId))
+      return reply.code(204).send(null)
+    },
+  )
+}

@@ -1,0 +1,182 @@
+// A partner's maintenance windows (docs/partner-api.md#maintenance-windows): create, replace, delete
+// and list them with whether each is active now and when it next starts. Each change queues the
+// window's maintenance job (jobs.ts) in the same transaction: a new window's first boundary, or at
+// once after a change or delete, which releases what the window no longer holds.
+import { v7 as uuidv7 } from 'uuid'
+import { type Clock, iso } from '../clock.js'
+import type { Store } from '../db/store.js'
+import type { Integration } from '../domain/integration.js'
+import {
+  localDate,
+  type MaintenanceSchedule,
+  type MaintenanceWindow,
+  nextOccurrence,
+  occurrenceAt,
+  scheduleProblem,
+} from '../domain/maintenance.js'
+import { notFound, ok, type Result, refuse } from '../domain/result.js'
+import type { MaintenanceJobs } from './jobs.js'
+import type { WindowInput, WindowView } from './schema.js'
+
+/** Windows per integration. */
+export const maxWindowsPerIntegration = 100
+
+export function view(w: MaintenanceWindow, now: Date, held: number): WindowView {
+  const s = w.schedule
+  const active = occurrenceAt(s, now)
+  return {
+    id: w.id,
+    name: w.name,
+    mode: w.mode,
+    kind: s.kind,
+    startsAt: s.kind === 'once' ? s.startsAt : null,
+    endsAt: s.kind === 'once' ? s.endsAt : null,
+    recurrence:
+      s.kind === 'recurring'
+        ? {
+            rrule: s.rrule,
+            timeZone: s.timeZone,
+            startTime: s.startTime,
+            durationMinutes: s.durationMinutes,
+            startDate: s.startDate,
+          }
+        : null,
+    scope: {
+      accountIds: [...w.scope.accountIds],
+      productGroups: [...w.scope.productGroups],
+      alertTypes: [...w.scope.alertTypes],
+    },
+    activeNow: active !== null,
+    activeUntil: active ? active.end.toISOString() : null,
+    nextStart: nextOccurrence(s, now)?.start.toISOString() ?? null,
+    held,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+  }
+}
+
+/** The schedule the input describes, or why it describes none. */
+function scheduleOf(input: WindowInput, now: Date): Result<MaintenanceSchedule> {
+  const once = input.startsAt !== undefined || input.endsAt !== undefined
+  if (once === (input.recurrence !== undefined))
+    return refuse('VALIDATION_FAILED', 'Give either startsAt and endsAt (a one-off window) or recurrence.')
+  let schedule: MaintenanceSchedule
+  if (input.recurrence) {
+    const r = input.recurrence
+    schedule = {
+      kind: 'recurring',
+      rrule: r.rrule.trim(),
+      timeZone: r.timeZone,
+      startDate: r.startDate ?? localDate(now, r.timeZone),
+      startTime: r.startTime,
+      durationMinutes: r.durationMinutes,
+    }
+  } else {
+    if (!input.startsAt || !input.endsAt)
+      return refuse('VALIDATION_FAILED', 'A one-off window needs both startsAt and endsAt.')
+    schedule = {
+      kind: 'once',
+      startsAt: new Date(input.startsAt).toISOString(),
+      endsAt: new Date(input.endsAt).toISOString(),
+    }
+  }
+  const problem = scheduleProblem(schedule)
+  return problem ? refuse('VALIDATION_FAILED', problem) : ok(schedule)
+}
+
+export class MaintenanceWindows {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly jobs: MaintenanceJobs,
+  ) {}
+
+  async list(integration: Integration): Promise<WindowView[]> {
+    const now = this.clock()
+    const [windows, held] = await Promise.all([
+      this.store.maintenance.list(integration.id),
+      this.store.maintenance.counts(integration.id),
+    ])
+    return windows.map((w) => view(w, now, held.get(w.id) ?? 0))
+  }
+
+  async get(integration: Integration, id: string): Promise<Result<WindowView>> {
+    const w = await this.store.maintenance.find(id)
+    if (!w || w.integrationId !== integration.id) return notFound(`Maintenance window '${id}'`)
+    const held = await this.store.maintenance.counts(integration.id)
+    return ok(view(w, this.clock(), held.get(w.id) ?? 0))
+  }
+
+  async create(integration: Integration, input: WindowInput): Promise<Result<WindowView>> {
+    const now = this.clock()
+    const schedule = scheduleOf(input, now)
+    if (!schedule.ok) return schedule
+    if ((await this.store.maintenance.list(integration.id)).length >= maxWindowsPerIntegration)
+      return refuse(
+        'CONFLICT',
+        `An integration holds at most ${maxWindowsPerIntegration} maintenance windows; delete some first.`,
+      )
+    const at = iso(this.clock)
+    const window: MaintenanceWindow = {
+      id: uuidv7(),
+      integrationId: integration.id,
+      name: input.name,
+      mode: input.mode ?? 'suppress',
+      schedule: schedule.value,
+      scope: scopeOf(input),
+      createdAt: at,
+      updatedAt: at,
+    }
+    await this.store.transaction(async (tx) => {
+      await tx.maintenance.insert(window)
+      await this.jobs.next(tx, window, now)
+    })
+    this.jobs.handOver()
+    return ok(view(window, now, 0))
+  }
+
+  /** Replaces the window's definition (not its id); what it holds and no longer covers is released. */
+  async replace(integration: Integration, id: string, input: WindowInput): Promise<Result<WindowView>> {
+    const now = this.clock()
+    const old = await this.store.maintenance.find(id)
+    if (!old || old.integrationId !== integration.id) return notFound(`Maintenance window '${id}'`)
+    const schedule = scheduleOf(input, now)
+    if (!schedule.ok) return schedule
+    const window: MaintenanceWindow = {
+      ...old,
+      name: input.name,
+      mode: input.mode ?? 'suppress',
+      schedule: schedule.value,
+      scope: scopeOf(input),
+      updatedAt: iso(this.clock),
+    }
+    await this.store.transaction(async (tx) => {
+      await tx.maintenance.update(window)
+      await this.jobs.changed(tx, window)
+      await this.jobs.next(tx, window, now)
+    })
+    this.jobs.handOver()
+    const held = await this.store.maintenance.counts(integration.id)
+    return ok(view(window, now, held.get(id) ?? 0))
+  }
+
+  /** Deletes the window; the alerts it held are released at once, through the rules. */
+  async delete(integration: Integration, id: string): Promise<Result<void>> {
+    const w = await this.store.maintenance.find(id)
+    if (!w || w.integrationId !== integration.id) return notFound(`Maintenance window '${id}'`)
+    await this.store.transaction(async (tx) => {
+      await tx.maintenance.delete(integration.id, id)
+      await this.jobs.changed(tx, w)
+    })
+    this.jobs.handOver()
+    return ok(undefined)
+  }
+}
+
+function scopeOf(input: WindowInput): MaintenanceWindow['scope'] {
+  return {
+    accountIds: input.scope?.accountIds ?? [],
+    productGroups: input.scope?.productGroups ?? [],
+    alertTypes: input.scope?.alertTypes ?? [],
+  }
+}

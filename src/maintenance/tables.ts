@@ -1,0 +1,36 @@
+// The maintenance windows' tables (migration 0020_maintenance_windows), as Kysely sees them.
+
+export interface MaintenanceWindowsTable {
+  id: string
+  integration_id: string
+  name: string
+  mode: string
+  /** JSON: MaintenanceSchedule (src/domain/maintenance.ts). */
+  schedule: string
+  /** JSON: MaintenanceScope. */
+  scope: string
+  ends_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** An alert a window in hold mode keeps until its end. */
+export interface MaintenanceHeldTable {
+  id: string
+  integration_id: string
+  window_id: string
+  window_name: string
+  correlation_id: string
+  /** The alert's own messageId (its "held" event's). */
+  message_id: string
+  /** The messageId its release is recorded under (its outcome's event and status_update). */
+  release_message_id: string
+  vendor_id: string
+  partner_id: string
+  strategy: string
+  /** JSON: { request, facts }: the request as received (credentials removed) and the alert's facts. */
+  request: string
+  new_correlation_id: string
+  release_at: string
+  created_at: string
+}

@@ -1,0 +1,157 @@
+// A storm ticket's batched notes (docs/partner-api.md#storm-control), a job of the one queue: every
+// fold, update and resolution of a folded incident is a line; `storm-note` writes the lines that
+// arrived since the last note as one PSA note, at most one a minute per storm ticket (each line queues
+// the job a minute ahead, coalescing with one still queued). Once self-healing is on and every folded
+// incident has resolved, the note is the resolution and the storm ticket is closed.
+import type { FastifyBaseLogger } from 'fastify'
+import Type, { type Static } from 'typebox'
+import { v7 as uuidv7 } from 'uuid'
+import type { OpenPsa, PsaCalls } from '../alerts/psa-calls.js'
+import type { TicketReservations } from '../alerts/reservations.js'
+import type { Clock } from '../clock.js'
+import type { Store } from '../db/store.js'
+import type { WriteBatcher } from '../db/write-batch.js'
+import { stormNote, stormResolved } from '../domain/storm.js'
+import type { Ticket } from '../domain/types.js'
+import { defineJob, jobKind } from '../queue/jobs.js'
+import type { JobKindEntry, JobProducer, JobResult, RunningJob } from '../queue/port.js'
+import { afterFailure } from '../sync/jobs.js'
+
+export const stormNoteJob = defineJob({
+  kind: 'storm-note',
+  payload: Type.Object({
+    integrationId: Type.String({ minLength: 1 }),
+    ticketId: Type.String({ minLength: 1 }),
+  }),
+  retry: { delaysMs: [10_000, 60_000, 300_000, 900_000], maxDelayMs: 1_800_000 },
+})
+
+type Payload = Static<typeof stormNoteJob.payload>
+
+/** The most lines one note carries; the rest go in the next. */
+const linesPerNote = 200
+
+export interface StormNoteDeps {
+  store: Store
+  writes: Pick<WriteBatcher, 'run'>
+  clock: Clock
+  log: FastifyBaseLogger
+  psa: PsaCalls
+  reservations: TicketReservations
+  queue: Pick<JobProducer, 'enqueue' | 'handOver'>
+  /** At most one note per storm ticket this often (a minute). */
+  intervalMs: number
+}
+
+export class StormNotes {
+  constructor(private readonly d: StormNoteDeps) {}
+
+  /** Queues the storm ticket's next note an interval ahead, inside the caller's transaction. */
+  async schedule(tx: Store, integrationId: string, ticketId: string): Promise<void> {
+    const runAt = new Date(this.d.clock().getTime() + this.d.intervalMs)
+    const job = stormNoteJob.job({
+      id: uuidv7(),
+      payload: { integrationId, ticketId },
+      dedupeKey: `${stormNoteJob.kind}:${ticketId}`,
+      runAt,
+    })
+    await this.d.queue.enqueue(tx, [job])
+  }
+
+  handOver(): void {
+    this.d.queue.handOver()
+  }
+
+  kind(): JobKindEntry {
+    return jobKind(stormNoteJob, (job) => this.run(job))
+  }
+
+  async run(job: RunningJob<Payload>): Promise<JobResult> {
+    const { store, clock } = this.d
+    const ticket = await store.tickets.get(job.payload.ticketId)
+    if (!ticket) return { kind: 'done' }
+    if (ticket.status === 'creating' || ticket.status === 'closing')
+      return { kind: 'wait', reason: `the storm ticket is ${ticket.status}`, notBeforeMs: 5000 }
+    const [lines, counts, integration] = await Promise.all([
+      store.storms.pendingLines(ticket.id, linesPerNote),
+      store.storms.counts(ticket.id),
+      store.integrations.findById(job.payload.integrationId),
+    ])
+    const now = clock().toISOString()
+    const ids = lines.map((l) => l.id)
+    if (!integration || ticket.status === 'closed' || ticket.psaTicketId === null) {
+      // Nothing to write to: the lines are dropped.
+      await this.d.writes.run((tx) => tx.storms.markNoted(ids, now))
+      return { kind: 'done' }
+    }
+    const closing = stormResolved(integration.settings.selfHealing, counts.open, counts.folded)
+    if (!closing && lines.length === 0) return { kind: 'done' }
+    const [vendor, account] = await Promise.all([
+      store.vendors.findById(integration.vendorId),
+      store.vendorData.findAccount(integration.id, ticket.accountId),
+    ])
+    const text = stormNote(
+      counts.folded,
+      counts.open,
+      vendor?.name ?? 'the vendor',
+      account?.name ?? ticket.accountId,
+      lines.map((l) => l.line),
+    )
+    const psa = await this.d.psa.open(integration.partnerId)
+    const result = closing
+      ? await this.close(job, psa, ticket, integration.id, `${text}\n\nEvery folded alert has resolved.`)
+      : await this.append(job, psa, ticket, text)
+    if (result !== null) return result
+    await this.d.writes.run(async (tx) => {
+      await tx.storms.markNoted(ids, now)
+      if (!closing && lines.length === linesPerNote) await this.schedule(tx, integration.id, ticket.id)
+    })
+    this.handOver()
+    return { kind: 'done' }
+  }
+
+  /** One note; null when it was written. */
+  private async append(
+    job: RunningJob<Payload>,
+    psa: OpenPsa,
+    ticket: Ticket,
+    note: string,
+  ): Promise<JobResult | null> {
+    const psaTicketId = ticket.psaTicketId ?? ''
+    const result = await psa.call(ticket.correlationId, (client, call) =>
+      client.appendNote(psaTicketId, note, { ...call, marker: job.id, adopt: job.attempt > 1 }),
+    )
+    return result.ok ? null : afterFailure(result.failure, 'storm note')
+  }
+
+  /** The closing note and the close, under the ticket's close claim; null when it closed. */
+  private async close(
+    job: RunningJob<Payload>,
+    psa: OpenPsa,
+    ticket: Ticket,
+    integrationId: string,
+    note: string,
+  ): Promise<JobResult | null> {
+    const { store, writes, clock, reservations } = this.d
+    const claimed = await reservations.claimClose(integrationId, ticket, (w) => writes.run(w))
+    if (claimed !== 'claimed') return { kind: 'wait', reason: 'a close is in flight', notBeforeMs: 5000 }
+    let ended = false
+    try {
+      const rules = await store.rules.list(integrationId)
+      const rule = rules.find((r) => r.id === ticket.ruleId)
+      const close = { note, closedStatus: rule?.ticket.closedStatus ?? psa.defaults.closedStatus ?? null }
+      const psaTicketId = ticket.psaTicketId ?? ''
+      const result = await psa.call(ticket.correlationId, (client, call) =>
+        client.closeTicket(psaTicketId, close, { ...call, marker: job.id, adopt: job.attempt > 1 }),
+      )
+      if (!result.ok) return afterFailure(result.failure, 'storm close')
+      ended = true
+      const closedBy = result.value.alreadyClosed ? 'psa' : 'alertbridge'
+      await writes.run((tx) => tx.tickets.completeClose(ticket.id, clock().toISOString(), closedBy))
+      return null
+    } finally {
+      if (!ended) await writes.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
+      reservations.released(integrationId)
+    }
+  }
+}

@@ -1,0 +1,17 @@
+// Storm control's parts for the executor (alerts/executor.ts): the folds it carries out for row
+// `storm` (docs/decision-table.md#storm), and the batched-note job kind the runtime runs.
+import type { ExecutorDeps } from '../alerts/follow-ups.js'
+import type { JobKindEntry, JobProducer } from '../queue/port.js'
+import { StormFolds } from './folds.js'
+import { StormNotes } from './notes.js'
+
+/** At most one note per storm ticket a minute. */
+export const stormNoteIntervalMs = 60_000
+
+export function stormControl(d: ExecutorDeps & { queue: Pick<JobProducer, 'enqueue' | 'handOver'> }): {
+  folds: StormFolds
+  kinds: JobKindEntry[]
+} {
+  const notes = new StormNotes({ ...d, intervalMs: stormNoteIntervalMs })
+  return { folds: new StormFolds(d, notes), kinds: [notes.kind()] }
+}

@@ -1,0 +1,166 @@
+// The catch-all account (docs/partner-api.md#catch-all-account): turn it on with a fallback PSA company
+// (and board), see the accounts seen unmapped with their alert counts, and map one in a click; its open
+// catch-all tickets are then moved to the company where the PSA can, else noted.
+import { type FormEvent, useState } from 'react'
+import type { Integration } from '../api/types'
+import { useUpdateIntegration } from '../hooks/integrations'
+import { useCanEdit } from '../hooks/session'
+import { useMapUnmapped, useUnmappedAccounts } from '../hooks/unmapped-accounts'
+import { ErrorNotice, Notice, QueryView } from './State'
+
+function CatchAllForm({
+  integration,
+  update,
+}: {
+  integration: Integration
+  /** The panel's: a save remounts the form (its key), and the answer stays shown. */
+  update: ReturnType<typeof useUpdateIntegration>
+}) {
+  const canEdit = useCanEdit()
+  const c = integration.catchAll
+  const [enabled, setEnabled] = useState(c.enabled)
+  const [company, setCompany] = useState(c.psaCompanyId ?? '')
+  const [board, setBoard] = useState(c.board ?? '')
+  const [problem, setProblem] = useState<string | null>(null)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (enabled && !company.trim()) return setProblem('Give the PSA company the catch-all tickets go to.')
+    setProblem(null)
+    update.mutate({
+      catchAll: { enabled, psaCompanyId: company.trim() || null, board: board.trim() || null },
+    })
+  }
+  return (
+    <form onSubmit={submit} aria-label="Catch-all account">
+      <div className="field">
+        <label>
+          <input
+            type="checkbox"
+            checked={enabled}
+            disabled={!canEdit}
+            onChange={(e) => setEnabled(e.target.checked)}
+          />{' '}
+          Send alerts of unmapped accounts to a catch-all company
+        </label>
+        <p className="hint">Off: they are refused (ACCOUNT_NOT_MAPPED), as before.</p>
+      </div>
+      <div className="field">
+        <label htmlFor="catch-all-company">Catch-all PSA company id</label>
+        <input
+          id="catch-all-company"
+          value={company}
+          disabled={!canEdit}
+          onChange={(e) => setCompany(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="catch-all-board">Catch-all board (optional)</label>
+        <input
+          id="catch-all-board"
+          value={board}
+          disabled={!canEdit}
+          onChange={(e) => setBoard(e.target.value)}
+        />
+      </div>
+      {problem && <Notice kind="error">{problem}</Notice>}
+      {update.error && <ErrorNotice error={update.error} />}
+      {update.isSuccess && <Notice kind="ok">Catch-all saved.</Notice>}
+      {canEdit && (
+        <button type="submit" disabled={update.isPending}>
+          Save catch-all
+        </button>
+      )}
+    </form>
+  )
+}
+
+function UnmappedList({ integrationId }: { integrationId: string }) {
+  const canEdit = useCanEdit()
+  const list = useUnmappedAccounts(integrationId)
+  const map = useMapUnmapped(integrationId)
+  const [companies, setCompanies] = useState<Record<string, string>>({})
+  const moved = map.data?.catchAllTickets
+  return (
+    <section aria-labelledby="unmapped-h">
+      <h3 id="unmapped-h">Unmapped accounts</h3>
+      {map.error && <ErrorNotice error={map.error} />}
+      {map.isSuccess && (
+        <Notice kind="ok">
+          Mapped {map.data.accountId} to company {map.data.psaCompanyId}
+          {moved
+            ? `: ${moved.moved} catch-all ticket(s) moved, ${moved.noted} noted${moved.failed ? `, ${moved.failed} failed` : ''}.`
+            : '.'}
+        </Notice>
+      )}
+      <QueryView query={list} what="Loading the unmapped accounts">
+        {(page) =>
+          page.data.length === 0 ? (
+            <p>No alert has come for an unmapped account.</p>
+          ) : (
+            <table aria-label="Unmapped accounts">
+              <thead>
+                <tr>
+                  <th>Account</th>
+                  <th>Alerts</th>
+                  <th>Open catch-all tickets</th>
+                  <th>Last seen</th>
+                  {canEdit && <th>Map to PSA company</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((a) => (
+                  <tr key={a.accountId}>
+                    <td>
+                      {a.name ?? <em>not declared</em>} <span className="mono small">{a.accountId}</span>
+                    </td>
+                    <td>{a.alertCount}</td>
+                    <td>{a.openCatchAllTickets}</td>
+                    <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
+                    {canEdit && (
+                      <td>
+                        {a.declared ? (
+                          <>
+                            <input
+                              aria-label={`PSA company for ${a.accountId}`}
+                              value={companies[a.accountId] ?? ''}
+                              onChange={(e) => setCompanies({ ...companies, [a.accountId]: e.target.value })}
+                            />{' '}
+                            <button
+                              type="button"
+                              disabled={map.isPending || !(companies[a.accountId] ?? '').trim()}
+                              onClick={() =>
+                                map.mutate({
+                                  accountId: a.accountId,
+                                  psaCompanyId: (companies[a.accountId] ?? '').trim(),
+                                })
+                              }
+                            >
+                              Map {a.accountId}
+                            </button>
+                          </>
+                        ) : (
+                          <span className="hint">The vendor has to declare it first.</span>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryView>
+    </section>
+  )
+}
+
+export function CatchAllPanel({ integration }: { integration: Integration }) {
+  const update = useUpdateIntegration(integration.integrationId)
+  return (
+    <section aria-labelledby="catch-all-h">
+      <h2 id="catch-all-h">Catch-all account</h2>
+      <CatchAllForm key={integration.updatedAt} integration={integration} update={update} />
+      <UnmappedList integrationId={integration.integrationId} />
+    </section>
+  )
+}
