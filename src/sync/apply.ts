@@ -23,12 +23,17 @@ export interface SyncApplyDeps {
 export class SyncApplier {
   constructor(private readonly d: SyncApplyDeps) {}
 
-  /** Applies the PSA's reads of a partner's tickets; answers how many tickets changed. */
+  /**
+   * Applies the PSA's reads of a partner's tickets; answers how many tickets changed. `readStartedAt`:
+   * when the read was sent. A ticket changed here since then (an alert closed it while the PSA answered)
+   * is left to the next read, which sees that change: the read may show the PSA before it.
+   */
   async apply(
     partnerId: string,
     kind: PsaKind,
     reads: readonly PsaTicketRead[],
     via: 'push' | 'poll',
+    readStartedAt: string,
   ): Promise<number> {
     const { store, clock } = this.d
     const byId = new Map(reads.map((r) => [r.ticketId, r]))
@@ -45,7 +50,7 @@ export class SyncApplier {
       const vendors = new Map<string, string | null>()
       for (const t of ours) {
         const read = t.psaTicketId === null ? undefined : byId.get(t.psaTicketId)
-        if (!read) continue
+        if (!read || t.updatedAt > readStartedAt) continue
         const change = psaChange(t, read, clock())
         if (!change) continue
         if (!(await tx.psaSync.applyChange(t.id, t.status, change, now))) continue

@@ -120,12 +120,13 @@ export class SyncWork implements SyncHandlers {
     const ours = await store.psaSync.byPsaTicketIds(partnerId, taken)
     const ids = [...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))]
     if (ids.length > 0) {
+      const readStartedAt = iso(this.d.clock)
       const read = await client.readTickets(ids, this.budget())
       if (!read.ok) {
         await store.psaSync.addPending(partnerId, ids, iso(this.d.clock))
         return afterFailure(read.failure, 'reading pushed tickets back')
       }
-      await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'push')
+      await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'push', readStartedAt)
     }
     // Ids pushed while this read ran (or beyond one batch) are read by the next job.
     if (await store.psaSync.hasPending(partnerId)) {
@@ -152,9 +153,10 @@ export class SyncWork implements SyncHandlers {
       const ours = await store.psaSync.byPsaTicketIds(partnerId, changed.value.ticketIds)
       const ids = [...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))]
       if (ids.length > 0) {
+        const readStartedAt = iso(clock)
         const read = await client.readTickets(ids, this.budget())
         if (!read.ok) return afterFailure(read.failure, 'reading changed tickets back')
-        await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'poll')
+        await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'poll', readStartedAt)
       }
     }
     const page = await store.psaSync.nextToPoll(
@@ -164,9 +166,10 @@ export class SyncWork implements SyncHandlers {
     )
     const ids = page.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : []))
     if (ids.length > 0) {
+      const readStartedAt = iso(clock)
       const read = await client.readTickets(ids, this.budget())
       if (!read.ok) return afterFailure(read.failure, 'polling tickets')
-      await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'poll')
+      await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'poll', readStartedAt)
     } else {
       await store.psaSync.polled(partnerId, iso(clock))
     }

@@ -327,8 +327,13 @@ describe('the OpenAPI document', () => {
     }
     assert.equal((await svc.request('GET', '/docs/contract.md')).status, 200)
     assert.equal((await svc.request('GET', '/docs/psa/sync.md')).status, 200)
-    // A page docs/ does not hold is not a guide page (the portal's fallback may answer it).
-    assert.doesNotMatch((await svc.request('GET', '/docs/no-such-page.md')).text, /Vendor guide/)
+    const missing = await svc.request('GET', '/docs/no-such-page.md')
+    assert.equal(missing.status, 404, missing.text)
+    assert.equal(missing.body.error, 'NOT_FOUND')
+    // The reference's own pages are still swagger-ui's.
+    assert.equal((await svc.request('GET', '/docs/json')).status, 200)
+    assert.equal((await svc.request('GET', '/docs/static/index.html')).status, 200)
+    assert.equal((await svc.request('GET', '/docs/static/swagger-ui.css')).status, 200)
     const doc = await svc.request('GET', '/openapi.json')
     assert.match(doc.body.info.description, /\/docs\/vendors/)
     assert.deepEqual(Object.keys(doc.body.webhooks).sort(), ['state_snapshot', 'status_update'])

@@ -155,7 +155,7 @@ for (const backend of backends()) {
       expectFailure(res, 403, 'FORBIDDEN')
     })
 
-    test('a viewer reads, and is refused 403 on every change but dry-run, PSA test and sign-out', async () => {
+    test('a viewer reads, and is refused 403 on every change but dry-run, template preview, PSA test and sign-out', async () => {
       const viewer = await newPortalUser(svc, s, 'viewer')
       assert.equal((await viewer.request('GET', '/api/partner/integrations')).status, 200)
       assert.equal((await viewer.request('GET', '/api/partner/users')).status, 200)
@@ -163,6 +163,8 @@ for (const backend of backends()) {
       const doc = await svc.request('GET', '/docs/json')
       const allowed = new Set([
         'POST /api/partner/integrations/{id}/dry-run',
+        // Renders templates on a sample alert and changes nothing, like the dry run.
+        'POST /api/partner/integrations/{id}/template-preview',
         'POST /api/partner/psa/test',
         'DELETE /api/partner/session',
       ])

@@ -38,6 +38,8 @@ export interface SyncedTicket {
   psaDeleted: boolean
   /** Sync leaves it alone until then (an alert's close or reopen is being retried). */
   syncHoldUntil: string | null
+  /** The ticket's last change here: a PSA read that began before it may predate it. */
+  updatedAt: string
 }
 
 const mechanisms: readonly SyncMechanism[] = ['push', 'manual', 'poll']
@@ -278,6 +280,7 @@ const syncedColumns = [
   'psa_ticket_id',
   'psa_deleted_at',
   'sync_hold_until',
+  'updated_at',
 ] as const
 
 function toSynced(r: Pick<Selectable<TicketsTable>, (typeof syncedColumns)[number]>): SyncedTicket {
@@ -290,5 +293,6 @@ function toSynced(r: Pick<Selectable<TicketsTable>, (typeof syncedColumns)[numbe
     psaTicketId: r.psa_ticket_id,
     psaDeleted: r.psa_deleted_at !== null,
     syncHoldUntil: r.sync_hold_until,
+    updatedAt: r.updated_at,
   }
 }

@@ -5,8 +5,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { FastifyReply } from 'fastify'
 import { marked } from 'marked'
 import type { App } from '../app-types.js'
+import { notFound } from '../errors.js'
 
 /** docs/ beside src/ (tsx) and beside dist/ (the build): both are two levels under src/http/openapi. */
 const docsDir = fileURLToPath(new URL('../../../docs/', import.meta.url))
@@ -35,21 +37,25 @@ ${body}</body></html>`
 
 export function registerGuide(app: App): void {
   if (!existsSync(docsDir)) return
+  // The pages that exist, read once: a request names one of them or is not a guide page.
+  const known = new Set(pages(docsDir))
   const rendered = new Map<string, string>()
-  for (const page of pages(docsDir)) {
-    const urls = page === 'vendors.md' ? ['/docs/vendors', `/docs/${page}`] : [`/docs/${page}`]
-    for (const url of urls)
-      app.get(url, { schema: { hide: true } }, async (_request, reply) => {
-        let html = rendered.get(page)
-        if (html === undefined) {
-          const markdown = readFileSync(join(docsDir, page), 'utf8')
-          html = renderPage(markdown, /^# (.+)$/m.exec(markdown)?.[1] ?? page)
-          rendered.set(page, html)
-        }
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'public, max-age=300')
-          .send(html)
-      })
+  const serve = (page: string) => {
+    let html = rendered.get(page)
+    if (html === undefined) {
+      const markdown = readFileSync(join(docsDir, page), 'utf8')
+      html = renderPage(markdown, /^# (.+)$/m.exec(markdown)?.[1] ?? page)
+      rendered.set(page, html)
+    }
+    return html
   }
+  const send = (reply: FastifyReply, page: string) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=300').send(serve(page))
+  app.get('/docs/vendors', { schema: { hide: true } }, async (_request, reply) => send(reply, 'vendors.md'))
+  // One route for every page (a route per page made each start register some 260 routes).
+  app.get('/docs/*', { schema: { hide: true } }, async (request, reply) => {
+    const page = (request.params as { '*': string })['*']
+    if (!known.has(page)) throw notFound(`The documentation page '${page}'`)
+    return send(reply, page)
+  })
 }
