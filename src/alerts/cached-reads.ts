@@ -10,6 +10,7 @@
 import { LRUCache } from 'lru-cache'
 import type { Store } from '../db/store.js'
 import type { Integration } from '../domain/integration.js'
+import type { MaintenanceWindow } from '../domain/maintenance.js'
 import type { PsaKind } from '../domain/partner.js'
 import type { AccountMapping, Rule } from '../domain/types.js'
 import type { Vendor } from '../domain/vendor.js'
@@ -61,8 +62,11 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly rules: ContextReads['rules']
   readonly mappings: ContextReads['mappings']
   readonly tickets: ContextReads['tickets']
-  /** Read afresh: a window or a held alert changes what the preview says at once. */
-  readonly maintenance: ContextReads['maintenance']
+  /**
+   * The windows are configuration, kept like the rules (a change through the API clears them; whether
+   * one is active is worked out from the time of each alert); what is held for an alert is read afresh.
+   */
+  readonly maintenance: NonNullable<ContextReads['maintenance']>
   /** Read afresh: storm control counts the creates of the last minutes. */
   readonly storms: ContextReads['storms']
   /**
@@ -89,6 +93,7 @@ export class CachedReads implements IntakeReads, ContextReads {
       return store.vendorData.accountExists(integrationId, accountId)
     })
     const rules = cache<Rule[]>(ttlMs, (id) => store.rules.list(id))
+    const windows = cache<MaintenanceWindow[]>(ttlMs, (id) => store.maintenance.list(id))
     const psaKind = cache<PsaKind | null>(ttlMs, (id) => store.partners.psaKind(id), false)
     type State = Awaited<ReturnType<Store['integrations']['tenantState']>>
     const tenantState = cache<State>(tenantStateTtlMs, (id) => store.integrations.tenantState(id), false)
@@ -114,12 +119,12 @@ export class CachedReads implements IntakeReads, ContextReads {
       },
     }
     this.tickets = store.tickets
-    this.maintenance = store.maintenance
+    this.maintenance = { list: windows, heldFor: (i, c) => store.maintenance.heldFor(i, c) }
     this.storms = store.storms
     this.partnerPsaKind = psaKind
     this.tenantStateUntilChanged = tenantState
     this.clear = () => {
-      for (const c of [vendor, integration, account, rules, mapping, psaKind, tenantState]) c.clear()
+      for (const c of [vendor, integration, account, rules, windows, mapping, psaKind, tenantState]) c.clear()
     }
     this.freshReads = (everyChangeHeard) =>
       everyChangeHeard

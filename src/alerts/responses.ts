@@ -2,8 +2,11 @@
 // docs/contract.md#webhook-answers (webhook strategy) record them, odd spellings included: `correlationID`
 // in sync shapes, `correlationId` in webhook shapes, statusCode 201 for suppressed and updated, the string
 // "200" for closed.
-import type { OutcomeMessage } from '../domain/outcome.js'
+import type { FastifyReply } from 'fastify'
+import type { Outcome, OutcomeMessage } from '../domain/outcome.js'
 import type { FailureRenderer } from '../http/error-handler.js'
+import { type RateDecision, rateLimitHeaders } from './rate-limit.js'
+import { SyncFailure, SyncSuccess } from './schema.js'
 
 export interface AlertAnswer {
   message: OutcomeMessage
@@ -105,4 +108,39 @@ export const alertFailureRenderers: Record<'sync' | 'webhook', FailureRenderer> 
     detail: f.detail,
     requestId: f.requestId,
   }),
+}
+
+/** The synchronous answer's statuses and bodies, as the OpenAPI document lists them. */
+export const syncResponses = {
+  200: SyncSuccess,
+  201: SyncSuccess,
+  400: SyncFailure,
+  401: SyncFailure,
+  403: SyncFailure,
+  404: SyncFailure,
+  409: SyncFailure,
+  413: SyncFailure,
+  415: SyncFailure,
+  429: SyncFailure,
+  500: SyncFailure,
+  502: SyncFailure,
+}
+
+/**
+ * Sends an alert's outcome as the synchronous strategy answers it (docs/contract.md#sync-answers): its
+ * status and body, the rate-limit headers and, where the PSA asked to wait longer than the request
+ * could, Retry-After saying when to send the alert again.
+ */
+export function sendSyncAnswer(
+  reply: FastifyReply,
+  outcome: Outcome,
+  rate: RateDecision,
+  messageId: string,
+  requestId: string,
+): FastifyReply {
+  if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds))
+  return reply
+    .headers(rateLimitHeaders(rate))
+    .code(syncStatus(outcome.httpStatus))
+    .send(syncBody(outcome, messageId, requestId))
 }

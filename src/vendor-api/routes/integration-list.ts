@@ -14,6 +14,17 @@ import { failures, KeyCursor, Page } from '../../http/schemas.js'
 import { vendorIntegration } from '../integration-scope.js'
 import type { VendorRoutesDeps } from './deps.js'
 
+/** `?integrationId`, `limit`, `cursor`: the query of both lists of a vendor's integrations. */
+export const IntegrationListQuery = Type.Object({
+  integrationId: Type.Optional(
+    Type.String({ maxLength: 64, description: 'only this integration (an unbound token sees all)' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'integrations per page' }),
+  ),
+  cursor: Type.Optional(KeyCursor),
+})
+
 const IntegrationEntry = Type.Object({
   integrationId: Type.String(),
   vendorUserId: Type.String({ description: "the partner's id, as in state_snapshot events" }),
@@ -49,15 +60,7 @@ export function registerIntegrationList(app: App, s: VendorRoutesDeps): void {
         tags: ['vendor'],
         summary: "The vendor's integrations: state, alerting, product groups and mapped accounts",
         security: [{ vendorToken: [] }],
-        querystring: Type.Object({
-          integrationId: Type.Optional(
-            Type.String({ maxLength: 64, description: 'only this integration (an unbound token sees all)' }),
-          ),
-          limit: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'integrations per page' }),
-          ),
-          cursor: Type.Optional(KeyCursor),
-        }),
+        querystring: IntegrationListQuery,
         response: { 200: Page(IntegrationEntry), ...failures(400, 401, 403, 404) },
       },
     },

@@ -12,10 +12,11 @@ import type { App } from '../../http/app-types.js'
 import { vendorPrincipal } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
-import { failures, KeyCursor, Nullable, Page } from '../../http/schemas.js'
+import { failures, Nullable, Page } from '../../http/schemas.js'
 import { RotationView, rotationView } from '../../tenants/views.js'
 import { vendorIntegration } from '../integration-scope.js'
 import type { VendorRoutesDeps } from './deps.js'
+import { IntegrationListQuery } from './integration-list.js'
 
 const VendorIntegration = Type.Object({
   integrationId: Type.String(),
@@ -45,15 +46,7 @@ export function registerVendorIntegrations(app: App, s: VendorRoutesDeps): void 
         tags: ['vendor'],
         security: [{ vendorToken: [] }],
         summary: 'Your integrations: partner, state, alerting, mapped accounts, last alert, token rotation',
-        querystring: Type.Object({
-          integrationId: Type.Optional(
-            Type.String({ maxLength: 64, description: 'only this integration (an unbound token sees all)' }),
-          ),
-          limit: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'integrations per page' }),
-          ),
-          cursor: Type.Optional(KeyCursor),
-        }),
+        querystring: IntegrationListQuery,
         response: { 200: Page(VendorIntegration), ...failures(400, 401, 403, 404) },
       },
     },

@@ -3,9 +3,8 @@
 // POST /api/oem-alerts-api/alert/sync answers it.
 import Type from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
-import { rateLimitHeaders } from '../../alerts/rate-limit.js'
-import { syncBody, syncStatus } from '../../alerts/responses.js'
-import { CorrelationId, SyncFailure, SyncSuccess } from '../../alerts/schema.js'
+import { sendSyncAnswer, syncResponses } from '../../alerts/responses.js'
+import { CorrelationId } from '../../alerts/schema.js'
 import { type TestAlertInput, TestAlerts } from '../../alerts/test-alert.js'
 import type { Integration } from '../../domain/integration.js'
 import { incidentStatuses } from '../../domain/types.js'
@@ -71,20 +70,7 @@ export function registerVendorTestAlert(app: App, s: TestAlertDeps): void {
           'A real alert marked as a test everywhere: the ticket’s title starts with "[TEST] ", its event in the audit log has test: true, and its status_update webhook carries test: true. The answer is what POST /api/oem-alerts-api/alert/sync answers for the alert. An integration that cannot take alerts is refused with 409 saying why.',
         security: [{ vendorToken: [] }],
         body: TestAlertBody,
-        response: {
-          200: SyncSuccess,
-          201: SyncSuccess,
-          400: SyncFailure,
-          401: SyncFailure,
-          403: SyncFailure,
-          404: SyncFailure,
-          409: SyncFailure,
-          413: SyncFailure,
-          415: SyncFailure,
-          429: SyncFailure,
-          500: SyncFailure,
-          502: SyncFailure,
-        },
+        response: syncResponses,
       },
     },
     async (request, reply) => {
@@ -97,12 +83,7 @@ export function registerVendorTestAlert(app: App, s: TestAlertDeps): void {
       const { outcome, rate } = orRefuse(
         await tests.send(vendor, integration, input satisfies TestAlertInput, messageId),
       )
-      if (outcome.retryAfterSeconds !== undefined)
-        reply.header('retry-after', String(outcome.retryAfterSeconds))
-      return reply
-        .headers(rateLimitHeaders(rate))
-        .code(syncStatus(outcome.httpStatus))
-        .send(syncBody(outcome, messageId, request.id))
+      return sendSyncAnswer(reply, outcome, rate, messageId, request.id)
     },
   )
 }
