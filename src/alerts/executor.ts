@@ -61,7 +61,7 @@ export function alertExecutor(p: ExecutorParts): AlertExecutor {
     recorder: new OutcomeRecorder({ writes: p.writes, clock, lifecycle: p.lifecycle, outbox: p.outbox }),
   }
   const storm = p.queue ? stormControl({ ...deps, queue: p.queue }) : null
-  return new AlertExecutor({ ...deps, storms: storm?.folds }, storm?.kinds)
+  return new AlertExecutor({ ...deps, storms: storm?.folds, batchedNotes: storm?.batched }, storm?.kinds)
 }
 
 export class AlertExecutor {

@@ -8,9 +8,10 @@ import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
+import { batchedNote, batchedUpdate, batchesNote } from '../domain/note-batching.js'
 import { leftOpen, reopened, updated } from '../domain/outcome.js'
 import { outcomeOfEffect, type PsaEffect } from '../domain/psa-effect.js'
-import type { StormDecision } from '../domain/storm-facts.js'
+import { isStormTicket, type StormDecision } from '../domain/storm-facts.js'
 import type { Vendor } from '../domain/vendor.js'
 import type { CatalogueLookup } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
@@ -37,6 +38,14 @@ export interface ExecutorDeps {
   /** Storm control's folds (docs/decision-table.md#storm), wired with the queue (executor.ts). */
   storms?: {
     run(attempt: Attempt, integration: Integration, vendor: Vendor, d: StormDecision): Promise<Step>
+  }
+  /**
+   * The ticket's batched notes (docs/psa/README.md, "Near the limit"): `add` keeps a note for the next
+   * one, inside the caller's transaction; without it, every note is written at once.
+   */
+  batchedNotes?: {
+    add(tx: Store, integrationId: string, ticketId: string, messageId: string, note: string): Promise<void>
+    handOver(): void
   }
 }
 
@@ -91,6 +100,24 @@ export class FollowUps {
     const psa = await this.d.psa.open(integration.partnerId)
     const occurrence = job.facts.incidentStatus === 'OPEN' ? ticket.occurrenceCount + 1 : null
     const note = noteText(job.facts, job.messageId, occurrence)
+    const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
+    const batched = this.d.batchedNotes
+    if (batched && batchesNote(await psa.share())) {
+      const now = clock().toISOString()
+      const execution = await this.effects.remember(
+        job,
+        attempt.digest,
+        integration,
+        done,
+        async (tx) => {
+          await tx.tickets.recordOccurrence(ticket.id, now)
+          await batched.add(tx, integration.id, ticket.id, job.messageId, note)
+        },
+        batchedUpdate(d.row, ticket.correlationId),
+      )
+      batched.handOver()
+      return execution
+    }
     const result = await callPsa(psa, ticket.correlationId, policy, (client, call, again) =>
       client.appendNote(psaTicketId, note, {
         ...call,
@@ -102,7 +129,6 @@ export class FollowUps {
       const failed = failedCall('update', result.failure, ticket.correlationId)
       return deferral(result, policy) ?? recorder.record(job, integration, failed)
     }
-    const done = { ticketId: ticket.id, correlationId: ticket.correlationId, psaTicketId, row: d.row }
     return this.effects.remember(
       job,
       attempt.digest,
@@ -168,8 +194,12 @@ export class FollowUps {
           )
         }
       }
+      // Notes still waiting for a batched note (near the PSA's limit) go with the resolution: the
+      // closed ticket takes no note after it (docs/psa/README.md, "Near the limit").
+      const waiting = isStormTicket(ticket) ? [] : await this.d.store.storms.pendingLines(ticket.id, 1000)
+      const resolution = noteText(job.facts, job.messageId, null)
       const close = {
-        note: noteText(job.facts, job.messageId, null),
+        note: waiting.length > 0 ? `${resolution}\n\n${batchedNote(waiting.map((l) => l.line))}` : resolution,
         closedStatus: d.rule.ticket.closedStatus ?? psa.defaults.closedStatus ?? null,
       }
       const result = await callPsa(psa, ticket.correlationId, policy, (client, call, again) =>
@@ -197,7 +227,14 @@ export class FollowUps {
         attempt.digest,
         integration,
         done,
-        (tx) => tx.tickets.completeClose(ticket.id, clock().toISOString(), closedBy),
+        async (tx) => {
+          const now = clock().toISOString()
+          await tx.tickets.completeClose(ticket.id, now, closedBy)
+          await tx.storms.markNoted(
+            waiting.map((l) => l.id),
+            now,
+          )
+        },
         outcomeOfEffect(done),
       )
     } finally {

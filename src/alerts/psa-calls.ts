@@ -26,6 +26,8 @@ export interface OpenPsa {
     op: (client: PsaOperations, call: TicketCall) => Promise<PsaResult<T>>,
     deadline?: number,
   ): Promise<PsaResult<T>>
+  /** How full the connection's fullest request budget is, 0 to 1 (0 where the PSA counts nothing). */
+  share(): Promise<number>
 }
 
 /** How long after its budget an adapter that ignores the abort is waited for. */
@@ -57,6 +59,7 @@ export class PsaCalls {
     return {
       kind: partner.psa.kind,
       defaults: connected.ok ? connected.defaults : {},
+      share: async () => (connected.ok ? ((await connected.client.budgetShare?.()) ?? 0) : 0),
       async call(correlationId, op, deadline) {
         if (!connected.ok) return { ok: false, failure: connected.failure }
         const timeoutMs = Math.max(0, Math.min(budgetMs, (deadline ?? Number.POSITIVE_INFINITY) - Date.now()))

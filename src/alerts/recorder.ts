@@ -3,7 +3,7 @@
 // webhook strategy or for a vendor's test alert, the status_update in the outbox. The database keeps each
 // messageId to one event and one status_update (unique keys), so an attempt that finds its message
 // already recorded by another rolls all of it back and says so (`adopted`): the caller then has nothing
-// left to do.
+// left to do. The ticket a partner's test alert creates is marked as one here, with its outcome.
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
@@ -94,6 +94,10 @@ export class OutcomeRecorder {
         createdAt: now,
       })
       if (!inserted) return 'taken'
+      // The ticket a partner's test alert made remembers it, in the same write: two-way sync and the
+      // vendor's ticket reads leave the vendor out of it (docs/psa/sync.md).
+      if (job.facts.partnerTest === true && outcome.message === 'created' && correlationId !== null)
+        await tx.tickets.markPartnerTest(integration.id, correlationId)
       // A partner's test alert proves nothing of the vendor's side: the state stays (and no snapshot).
       if (outcome.httpStatus < 300 && job.facts.partnerTest !== true) {
         const move = transition(integration.settings.state, { kind: 'request-succeeded' })

@@ -8,12 +8,14 @@ import { eventView, historyShown, ticketView } from './views.js'
 export interface TicketScope {
   partnerId?: string
   integrationIds?: string[]
+  /** The vendor's reads: without a partner's test tickets (docs/partner-api.md#test-alerts). */
+  vendor?: boolean
 }
 
 export async function listTickets(
   store: Store,
   scope: TicketScope,
-  q: Omit<TicketQuery, 'partnerId' | 'integrationIds' | 'beforeId'> & { cursor?: string },
+  q: Omit<TicketQuery, 'partnerId' | 'integrationIds' | 'vendor' | 'beforeId'> & { cursor?: string },
 ) {
   const { cursor, limit, ...filters } = q
   const beforeId = readCursor(cursor)

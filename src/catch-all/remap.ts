@@ -1,8 +1,9 @@
 // An account the catch-all took in is mapped (docs/decision-table.md#catch-all): its later alerts go to
 // its company (the decision table finds the mapping), and each of its open catch-all tickets is moved
-// there where the PSA can move a ticket between companies (the sandbox can; docs/psa/README.md), else
-// gets a note that says where the account's new alerts now go and gives its dedup key up, so that
-// the next OPEN opens a ticket in the account's company. The ticket keeps its UPDATE and RESOLVED.
+// there where the PSA can move a ticket between companies (the sandbox, ConnectWise, Autotask and
+// HaloPSA can; Kaseya BMS and Syncro cannot: docs/psa/README.md), else gets a note that says where
+// the account's new alerts now go and gives its dedup key up, so that the next OPEN opens a ticket in
+// the account's company. The ticket keeps its UPDATE and RESOLVED.
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { remappedNote } from '../domain/catch-all.js'

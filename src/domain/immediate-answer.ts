@@ -28,11 +28,12 @@ export function immediateAnswer(decision: Decision): ImmediateAnswer {
       return answer('updated', decision.ticket.correlationId)
     case 'close':
       return answer('closed', decision.ticket.correlationId)
-    // Storm control: answered 200 updated with the storm ticket's correlationId; a new storm ticket's
-    // is the decision's (the webhook strategy fixes it for the queued job).
+    // Storm control: answered 200 updated with the storm ticket's correlationId (closed: the RESOLVED of
+    // its last open incident, self-healing on); a new storm ticket's is the decision's (the webhook
+    // strategy fixes it for the queued job).
     case 'storm':
       return answer(
-        'updated',
+        decision.step === 'follow-up' && decision.closes ? 'closed' : 'updated',
         decision.ticket?.correlationId ?? (decision.step === 'open' ? decision.correlationId : null),
       )
     case 'done': {

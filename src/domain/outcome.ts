@@ -26,6 +26,7 @@ export type RowId =
   | 'update'
   | 'update-closed'
   | 'self-healing-off'
+  | 'partner-test-close'
   | 'already-closed'
   | 'close'
   | 'close-left-open'

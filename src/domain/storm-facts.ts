@@ -29,6 +29,8 @@ export interface StormFacts {
   current: Ticket | null
   /** The folded incident the alert continues, and its storm ticket. */
   folded: { alert: FoldedAlert; ticket: Ticket } | null
+  /** RESOLVED of an open folded incident: how many of its storm ticket's incidents are open (it too). */
+  openInStorm?: number
 }
 
 /** Folding an OPEN: into `ticket`, or into a new storm ticket (`ticket` null) that retires an old one. */
@@ -55,6 +57,9 @@ export interface StormFollowUp {
   step: 'follow-up'
   ticket: Ticket
   folded: FoldedAlert | null
+  /** RESOLVED of the last open folded incident, self-healing on: the storm ticket closes (answered
+   * closed; storm.ts lastResolved says why). */
+  closes: boolean
   why: string
 }
 

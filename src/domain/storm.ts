@@ -4,7 +4,7 @@
 // ticket's batched notes. Pure: the context loader counts the recent creates and finds the storm
 // ticket and the folded incident; the storm module (its jobs) writes and calls the PSA.
 import type { DecisionContext } from './decision.js'
-import { alreadyClosed, type Outcome, rejected, updated } from './outcome.js'
+import { alreadyClosed, closed, type Outcome, rejected, updated } from './outcome.js'
 import { isStormTicket, type StormFacts, type StormFollowUp, type StormOpen } from './storm-facts.js'
 import { defaultStormSettings, type StormSettings } from './storm-settings.js'
 import type { AccountMapping, IncidentStatus, Rule, Ticket } from './types.js'
@@ -104,16 +104,26 @@ export function stormFollowUp(ctx: DecisionContext): StormFollowUp | Outcome | n
           cid,
         )
   }
+  const closes =
+    ctx.alert.incidentStatus === 'RESOLVED' &&
+    folded?.alert.status === 'open' &&
+    ctx.storm?.openInStorm === 1 &&
+    ctx.integration.selfHealing
   return {
     kind: 'storm',
     step: 'follow-up',
     ticket,
     folded: folded?.alert ?? null,
+    closes,
     why: folded
       ? `The incident was folded into the storm ticket of correlationId '${ticket.correlationId}'.`
       : `The correlationId names a storm ticket; no open folded incident matches the alert.`,
   }
 }
+
+/** Why the last open folded incident's RESOLVED is answered closed. */
+export const lastResolved =
+  "It was the storm ticket's last open folded incident and self-healing is on: the storm ticket closes with its next batched note."
 
 /** A line of a storm ticket's note: what arrived, in the order it did. */
 export function stormLine(
@@ -137,6 +147,17 @@ export function stormTitle(count: number | null, vendor: string, account: string
 /** What a folded alert is answered: 200 updated, with the storm ticket's correlationId. */
 export const stormOutcome = (correlationId: string, why: string): Outcome => ({
   ...updated('repeat', correlationId),
+  row: 'storm',
+  detail: why,
+})
+
+/**
+ * What the RESOLVED of a storm ticket's last open folded incident is answered, self-healing on: 200
+ * closed with the storm ticket's correlationId, as a RESOLVED that closes a ticket (row close); the
+ * close itself is the storm ticket's next batched note.
+ */
+export const stormClosedOutcome = (correlationId: string, why: string): Outcome => ({
+  ...closed(correlationId),
   row: 'storm',
   detail: why,
 })

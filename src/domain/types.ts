@@ -116,6 +116,8 @@ export interface Ticket {
   psaDeleted: boolean
   /** A catch-all ticket (docs/decision-table.md#catch-all): the fallback company it went to. */
   catchAllCompanyId?: string | null
+  /** A partner's test ticket (docs/partner-api.md#test-alerts): the vendor hears nothing of it. */
+  partnerTest?: boolean
 }
 
 /** alertbridge: a RESOLVED alert closed it; psa: someone in the PSA did (or deleted it). */

@@ -129,6 +129,12 @@ export interface PsaOperations extends PsaSyncOperations {
     to: { companyId: string; board: string | null },
     call: TicketCall,
   ): Promise<PsaResult<null>>
+  /**
+   * How full the connection's fullest request budget is, 0 to 1 (ConnectionLimiter.share); absent
+   * where the PSA counts nothing (the sandbox). Near 1, notes are batched so creates and closes go
+   * first (docs/psa/README.md, "Near the limit").
+   */
+  budgetShare?(): Promise<number>
   /** Every entry of the list, through every page the PSA has. */
   lookup(what: LookupKind, scope: LookupScope, call: PsaCall): Promise<PsaResult<PsaEntity[]>>
   /** The ticket's page in the PSA's own web app, for a person to open; null where the PSA has no

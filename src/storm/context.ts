@@ -1,14 +1,15 @@
 // What the context loader (alerts/context.ts) reads for storm control (docs/decision-table.md#storm):
 // while it is on, an OPEN's recent creates (per account, and per integration with that cap) and the
 // account's open storm ticket; for any alert, the folded incident it continues (by the vendor's own
-// correlationId, or on the storm ticket's correlationId by the alert's de-duplication key). Reads only.
+// correlationId, or on the storm ticket's correlationId by the alert's de-duplication key), and for a
+// RESOLVED of an open one how many of its storm ticket's incidents are open. Reads only.
 import type { Store } from '../db/store.js'
 import type { Integration } from '../domain/integration.js'
 import { type FoldedAlert, isStormTicket, type StormFacts, stormKey } from '../domain/storm.js'
 import type { AlertFacts, Ticket } from '../domain/types.js'
 
 export interface StormReads {
-  storms: Pick<Store['storms'], 'recentCreates' | 'foldedByCorrelation' | 'openFoldedByKey'>
+  storms: Pick<Store['storms'], 'recentCreates' | 'foldedByCorrelation' | 'openFoldedByKey' | 'counts'>
   tickets: Pick<Store['tickets'], 'findByOpenDedupKey' | 'get'>
 }
 
@@ -32,7 +33,10 @@ export async function loadStormFacts(
     folded = a ? into(a, await reads.tickets.get(a.stormTicketId)) : null
   }
   if (!settings?.enabled || alert.incidentStatus !== 'OPEN') {
-    return folded ? { accountCreates: 0, integrationCreates: 0, current: null, folded } : null
+    if (!folded) return null
+    const facts: StormFacts = { accountCreates: 0, integrationCreates: 0, current: null, folded }
+    if (alert.incidentStatus !== 'RESOLVED' || folded.alert.status !== 'open') return facts
+    return { ...facts, openInStorm: (await reads.storms.counts(folded.ticket.id)).open }
   }
   const since = new Date(now.getTime() - settings.windowMinutes * 60_000).toISOString()
   const [accountCreates, integrationCreates, current] = await Promise.all([

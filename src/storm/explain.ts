@@ -1,7 +1,7 @@
 // The dry-run tester's explanation of row `storm` (docs/decision-table.md#storm): what storm control
 // would do with the alert, and why. Pure.
 
-import type { StormDecision } from '../domain/storm.js'
+import { lastResolved, type StormDecision } from '../domain/storm.js'
 import type { Rule, Ticket } from '../domain/types.js'
 
 /** What the dry run answers for row storm; `shown` is how it shows a ticket. */
@@ -24,7 +24,9 @@ export function explainStorm<E>(
   if (d.step === 'follow-up') {
     return {
       ...base,
-      reason: `${d.why} The alert would be a line of the storm ticket's next batched note (at most one a minute).`,
+      reason: d.closes
+        ? `${d.why} The alert would be a line of the storm ticket's next batched note, and the answer 200 closed with its correlationId '${d.ticket.correlationId}'. ${lastResolved}`
+        : `${d.why} The alert would be a line of the storm ticket's next batched note (at most one a minute).`,
       matchedRule,
       existingTicket: shown(d.ticket),
     }

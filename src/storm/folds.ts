@@ -11,12 +11,15 @@ import { newTicket, ticketDescription } from '../alerts/ticket-text.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
 import {
+  lastResolved,
   type StormDecision,
   type StormFollowUp,
   type StormOpen,
+  stormClosedOutcome,
   stormKey,
   stormLine,
   stormOutcome,
+  stormResolved,
   stormTitle,
 } from '../domain/storm.js'
 import type { Vendor } from '../domain/vendor.js'
@@ -62,24 +65,36 @@ export class StormFolds {
     return execution
   }
 
-  /** An UPDATE or RESOLVED of a folded incident: a line, and a RESOLVED resolves the incident. */
+  /**
+   * An UPDATE or RESOLVED of a folded incident: a line, and a RESOLVED resolves the incident. The
+   * RESOLVED of the last one still open, self-healing on, is answered closed (the next note closes the
+   * storm ticket): counted in the write, under the storm ticket's lock, so of concurrent RESOLVEDs of the
+   * last incidents exactly the one that leaves none open says closed.
+   */
   private async line(attempt: Attempt, integration: Integration, d: StormFollowUp): Promise<Step> {
     const { job } = attempt
     const now = this.d.clock().toISOString()
     const f = job.facts
     const line = stormLine(f.incidentStatus, f.title, now, false, d.folded?.correlationId ?? null)
     const text = d.folded ? line : `${line} (no open folded alert matches it)`
-    const execution = await this.d.recorder.record(
-      job,
-      integration,
-      stormOutcome(d.ticket.correlationId, d.why),
-      async (tx) => {
-        if (d.folded && f.incidentStatus === 'RESOLVED') await tx.storms.resolveFolded(d.folded.id, now)
-        await tx.storms.addLine(d.ticket.id, { id: uuidv7(), line: text, messageId: job.messageId, now })
-        await this.notes.schedule(tx, integration.id, d.ticket.id)
+    const cid = d.ticket.correlationId
+    const execution = await this.d.writes.run(async (tx) => {
+      await tx.storms.lockTicket(d.ticket.id)
+      // Resolving again changes nothing, so it may stand where the message turns out recorded already.
+      const resolved =
+        d.folded !== null &&
+        f.incidentStatus === 'RESOLVED' &&
+        (await tx.storms.resolveFolded(d.folded.id, now))
+      const counts = resolved ? await tx.storms.counts(d.ticket.id) : null
+      const closes =
+        counts !== null && stormResolved(integration.settings.selfHealing, counts.open, counts.folded)
+      const outcome = closes ? stormClosedOutcome(cid, `${d.why} ${lastResolved}`) : stormOutcome(cid, d.why)
+      return this.d.recorder.recordIn(tx, job, integration, outcome, async (t) => {
+        await t.storms.addLine(d.ticket.id, { id: uuidv7(), line: text, messageId: job.messageId, now })
+        await this.notes.schedule(t, integration.id, d.ticket.id)
         return true
-      },
-    )
+      })
+    })
     this.notes.handOver()
     return execution
   }

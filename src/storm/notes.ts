@@ -2,7 +2,9 @@
 // fold, update and resolution of a folded incident is a line; `storm-note` writes the lines that
 // arrived since the last note as one PSA note, at most one a minute per storm ticket (each line queues
 // the job a minute ahead, coalescing with one still queued). Once self-healing is on and every folded
-// incident has resolved, the note is the resolution and the storm ticket is closed.
+// incident has resolved, the note is the resolution and the storm ticket is closed. The same job writes
+// an ordinary ticket's batched notes, kept while its PSA's request budget was nearly spent
+// (docs/psa/README.md, "Near the limit"); near the limit itself a note waits and a close goes.
 import type { FastifyBaseLogger } from 'fastify'
 import Type, { type Static } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
@@ -11,7 +13,8 @@ import type { TicketReservations } from '../alerts/reservations.js'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
-import { stormNote, stormResolved } from '../domain/storm.js'
+import { batchedNote, noteWaits } from '../domain/note-batching.js'
+import { isStormTicket, stormNote, stormResolved } from '../domain/storm.js'
 import type { Ticket } from '../domain/types.js'
 import { defineJob, jobKind } from '../queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult, RunningJob } from '../queue/port.js'
@@ -28,8 +31,10 @@ export const stormNoteJob = defineJob({
 
 type Payload = Static<typeof stormNoteJob.payload>
 
-/** The most lines one note carries; the rest go in the next. */
+/** The most lines one storm note carries; the rest go in the next. */
 const linesPerNote = 200
+/** The most alerts' notes one batched note of an ordinary ticket carries (each is several lines). */
+const notesPerBatch = 20
 
 export interface StormNoteDeps {
   store: Store
@@ -58,6 +63,22 @@ export class StormNotes {
     await this.d.queue.enqueue(tx, [job])
   }
 
+  /**
+   * An ordinary ticket's note kept for its next batched note, with that note queued (near the PSA's
+   * request limit: docs/psa/README.md, "Near the limit"); inside the caller's transaction.
+   */
+  async add(
+    tx: Store,
+    integrationId: string,
+    ticketId: string,
+    messageId: string,
+    note: string,
+  ): Promise<void> {
+    const now = this.d.clock().toISOString()
+    await tx.storms.addLine(ticketId, { id: uuidv7(), line: note, messageId, now })
+    await this.schedule(tx, integrationId, ticketId)
+  }
+
   handOver(): void {
     this.d.queue.handOver()
   }
@@ -72,8 +93,9 @@ export class StormNotes {
     if (!ticket) return { kind: 'done' }
     if (ticket.status === 'creating' || ticket.status === 'closing')
       return { kind: 'wait', reason: `the storm ticket is ${ticket.status}`, notBeforeMs: 5000 }
+    const storm = isStormTicket(ticket)
     const [lines, counts, integration] = await Promise.all([
-      store.storms.pendingLines(ticket.id, linesPerNote),
+      store.storms.pendingLines(ticket.id, storm ? linesPerNote : notesPerBatch),
       store.storms.counts(ticket.id),
       store.integrations.findById(job.payload.integrationId),
     ])
@@ -84,30 +106,50 @@ export class StormNotes {
       await this.d.writes.run((tx) => tx.storms.markNoted(ids, now))
       return { kind: 'done' }
     }
-    const closing = stormResolved(integration.settings.selfHealing, counts.open, counts.folded)
+    const closing = storm && stormResolved(integration.settings.selfHealing, counts.open, counts.folded)
     if (!closing && lines.length === 0) return { kind: 'done' }
-    const [vendor, account] = await Promise.all([
-      store.vendors.findById(integration.vendorId),
-      store.vendorData.findAccount(integration.id, ticket.accountId),
-    ])
-    const text = stormNote(
-      counts.folded,
-      counts.open,
-      vendor?.name ?? 'the vendor',
-      account?.name ?? ticket.accountId,
-      lines.map((l) => l.line),
-    )
     const psa = await this.d.psa.open(integration.partnerId)
+    // Near the PSA's limit a note waits; a close goes first (docs/psa/README.md, "Near the limit").
+    if (!closing && noteWaits(await psa.share()))
+      return {
+        kind: 'wait',
+        reason: "the PSA's request budget is nearly spent",
+        notBeforeMs: this.d.intervalMs,
+      }
+    const text = storm
+      ? await this.stormText(ticket, integration.vendorId, integration.id, counts, lines)
+      : batchedNote(lines.map((l) => l.line))
     const result = closing
       ? await this.close(job, psa, ticket, integration.id, `${text}\n\nEvery folded alert has resolved.`)
       : await this.append(job, psa, ticket, text)
     if (result !== null) return result
     await this.d.writes.run(async (tx) => {
       await tx.storms.markNoted(ids, now)
-      if (!closing && lines.length === linesPerNote) await this.schedule(tx, integration.id, ticket.id)
+      if (!closing && lines.length === (storm ? linesPerNote : notesPerBatch))
+        await this.schedule(tx, integration.id, ticket.id)
     })
     this.handOver()
     return { kind: 'done' }
+  }
+
+  private async stormText(
+    ticket: Ticket,
+    vendorId: string,
+    integrationId: string,
+    counts: { folded: number; open: number },
+    lines: readonly { line: string }[],
+  ): Promise<string> {
+    const [vendor, account] = await Promise.all([
+      this.d.store.vendors.findById(vendorId),
+      this.d.store.vendorData.findAccount(integrationId, ticket.accountId),
+    ])
+    return stormNote(
+      counts.folded,
+      counts.open,
+      vendor?.name ?? 'the vendor',
+      account?.name ?? ticket.accountId,
+      lines.map((l) => l.line),
+    )
   }
 
   /** One note; null when it was written. */

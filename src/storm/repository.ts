@@ -95,12 +95,27 @@ export class StormRepository {
       .execute()
   }
 
-  async resolveFolded(id: string, now: string): Promise<void> {
-    await this.db
+  /** Resolves an open folded incident; false when it was resolved already. */
+  async resolveFolded(id: string, now: string): Promise<boolean> {
+    const r = await this.db
       .updateTable('storm_alerts')
       .set({ status: 'resolved', resolved_at: now })
       .where('id', '=', id)
       .where('status', '=', 'open')
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows) === 1
+  }
+
+  /**
+   * Takes the storm ticket's row lock until the transaction ends (an update that changes nothing), so
+   * that concurrent RESOLVEDs of its last incidents count the open ones one after the other on
+   * PostgreSQL; SQLite writes one transaction at a time anyway.
+   */
+  async lockTicket(stormTicketId: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set((eb) => ({ occurrence_count: eb.ref('occurrence_count') }))
+      .where('id', '=', stormTicketId)
       .execute()
   }
 

@@ -10,8 +10,10 @@ export const stormNoteIntervalMs = 60_000
 
 export function stormControl(d: ExecutorDeps & { queue: Pick<JobProducer, 'enqueue' | 'handOver'> }): {
   folds: StormFolds
+  /** An ordinary ticket's batched notes near its PSA's limit (docs/psa/README.md, "Near the limit"). */
+  batched: StormNotes
   kinds: JobKindEntry[]
 } {
   const notes = new StormNotes({ ...d, intervalMs: stormNoteIntervalMs })
-  return { folds: new StormFolds(d, notes), kinds: [notes.kind()] }
+  return { folds: new StormFolds(d, notes), batched: notes, kinds: [notes.kind()] }
 }

@@ -1,6 +1,7 @@
 // What a PSA-side change does here (docs/psa/sync.md, "What a change does"): the ticket's status,
 // PSA status name, merge or deletion written, one event in the audit trail (strategy `psa`) and a
-// status_update to the vendor, all in one transaction. Reads that match what alertbridge already
+// status_update to the vendor, all in one transaction. A partner's test ticket (docs/partner-api.md#test-alerts)
+// gets its event, marked test, and the vendor hears nothing of it. Reads that match what alertbridge already
 // knows change nothing, so a repeated push, a replayed one or alertbridge's own write is a no-op.
 import type { FastifyBaseLogger } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
@@ -76,8 +77,10 @@ export class SyncApplier {
           request: { psa: kind, via, read },
           detail,
           error: null,
+          test: t.partnerTest,
           createdAt: now,
         })
+        if (t.partnerTest) continue
         const integration = { id: t.integrationId, partnerId }
         await this.d.outbox.psaChange(tx, {
           vendorId,

@@ -1,12 +1,16 @@
 // Storm control through the API (docs/partner-api.md#storm-control, docs/decision-table.md#storm): past
 // the cap of new tickets per account, new incidents fold into one storm ticket per account and window,
 // answered 200 updated with its correlationId; the PSA hears of them in batched notes (at most one a
-// minute, moved on with a manual clock); their RESOLVEDs close the storm ticket; concurrent alerts make
-// exactly one storm ticket (the tickets table's unique open key decides).
+// minute, moved on with a manual clock); their RESOLVEDs close the storm ticket, the last one answered
+// closed (sync answer and status_update) as any RESOLVED that closes a ticket, updated with self-healing
+// off; concurrent alerts make exactly one storm ticket (the tickets table's unique open key decides), and
+// of concurrent last RESOLVEDs exactly one answers closed.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
+import { hooked } from '../helpers/hooked.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
+import { expectSyncSuccess } from '../helpers/shapes.js'
 
 interface SandboxTicket {
   id: string
@@ -21,7 +25,8 @@ for (const backend of backends('matrix')) {
     let svc: TestService
     const clock = manualClock()
     before(async () => {
-      svc = await startService({ backend, clock })
+      // A vendor's webhook receiver on loopback (the webhook strategy's status_updates).
+      svc = await startService({ backend, clock, env: { ALLOW_PRIVATE_NETWORK: 'true' } })
     })
     after(() => svc.close())
 
@@ -35,8 +40,8 @@ for (const backend of backends('matrix')) {
       (await s.partner('GET', '/api/partner/sandbox/tickets')).body.data as SandboxTicket[]
     const storms = async (s: Setup) => (await sandbox(s)).filter((t) => t.summary.startsWith('Alert storm'))
 
-    async function stormy(cap: number): Promise<Setup> {
-      const s = await setupIntegration(svc)
+    async function stormy<S extends Setup = Setup>(cap: number, made?: S): Promise<S> {
+      const s = made ?? ((await setupIntegration(svc)) as S)
       const res = await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
         deduplication: { keyFields: ['accountId', 'productGroup', 'alertType', 'title'] },
         storm: { enabled: true, maxTicketsPerAccount: cap, windowMinutes: 10 },
@@ -116,13 +121,26 @@ for (const backend of backends('matrix')) {
       assert.equal(storm!.notes.length, 2)
       assert.match(storm!.notes[1]!.text, /Update: .*\[inc-11\][\s\S]*New: Host 15 offline \[inc-15\]/)
 
-      // RESOLVED of every folded incident: lines, then the storm ticket closes (self-healing is on).
+      // RESOLVED of every folded incident: lines, then the storm ticket closes (self-healing is on). The
+      // last one is answered as a RESOLVED that closes a ticket: 200 closed with the storm ticket's
+      // correlationId, event Ticket Closed; the ones before it as today.
       for (const i of [10, 11, 12, 13, 14, 15]) {
         const r = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: `inc-${i}` })
-        assert.equal(r.status, 200, r.text)
-        assert.equal(r.body.message, 'updated')
-        assert.equal(r.body.data.correlationID, stormCid)
+        const last = i === 15
+        const { messageId } = expectSyncSuccess(r, {
+          status: 200,
+          message: last ? 'closed' : 'updated',
+          correlationId: stormCid,
+        })
+        const [event] = (await s.partner('GET', `/api/partner/events?correlationId=${stormCid}&limit=1`)).body
+          .data
+        assert.deepEqual(
+          [event?.messageId, event?.event, event?.status],
+          [messageId, last ? 'Ticket Closed' : 'Ticket Updated', 'success'],
+        )
+        if (last) assert.match(event.detail, /last open folded incident/)
       }
+      assert.equal((await storms(s))[0]!.status !== 'Closed', true, 'closed by the next note')
       await nextMinute()
       ;[storm] = await storms(s)
       assert.equal(storm!.status, 'Closed')
@@ -159,7 +177,7 @@ for (const backend of backends('matrix')) {
     })
 
     test('webhook strategy: the immediate answer and the queued job fold alike, RESOLVEDs close the storm ticket', async () => {
-      const s = await stormy(1)
+      const s = await stormy(1, await hooked(svc))
       const send = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
         svc.request('POST', '/api/oem-alerts-api/alert', { body: s.body(data, extra) })
       assert.equal((await send({ title: 'W0' })).body.message, 'created')
@@ -171,14 +189,69 @@ for (const backend of backends('matrix')) {
       await svc.counts()
       assert.equal(second.body.data.correlationId, first.body.data.correlationId, 'the one storm ticket')
       assert.equal((await storms(s)).length, 1)
+      const stormCid: string = first.body.data.correlationId
+      const resolved: Record<string, string> = {}
       for (const title of ['W1', 'W2']) {
-        const r = await send(
-          { title, incidentStatus: 'RESOLVED' },
-          { correlationId: first.body.data.correlationId },
-        )
-        assert.equal(r.body.message, 'updated', r.text)
+        const r = await send({ title, incidentStatus: 'RESOLVED' }, { correlationId: stormCid })
+        // The preview, on what is stored once the one before has run: the last one closes.
+        assert.equal(r.body.message, title === 'W2' ? 'closed' : 'updated', r.text)
+        assert.equal(r.body.data.correlationId, stormCid)
+        resolved[title] = r.body.data.messageId
+        await svc.counts()
       }
-      await svc.counts()
+      // The status_updates in the outbox: W1 as today, W2 as a RESOLVED that closes a ticket.
+      const deliveries = await svc.request('GET', '/api/vendor-api/deliveries?limit=200', {
+        token: s.vendorToken,
+      })
+      assert.equal(deliveries.status, 200, deliveries.text)
+      for (const [title, event] of [
+        ['W1', 'Ticket Updated'],
+        ['W2', 'Ticket Closed'],
+      ] as const) {
+        const update = deliveries.body.data.find(
+          (d: { payload: { payload: { messageId: string } } }) =>
+            d.payload.payload.messageId === resolved[title],
+        )?.payload
+        assert.ok(update, `the status_update of ${title}`)
+        assert.deepEqual(
+          [update.payload.event, update.payload.payload.status, update.payload.correlationId],
+          [event, 'success', stormCid],
+        )
+      }
+      await nextMinute()
+      assert.equal((await storms(s))[0]!.status, 'Closed')
+      await s.receiver.close()
+    })
+
+    test('self-healing off: the last RESOLVED of a storm is answered updated and the storm ticket stays open', async () => {
+      const s = await stormy(1)
+      await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, { selfHealing: false })
+      assert.equal((await s.sync({ title: 'A' })).status, 201)
+      const b = await s.sync({ title: 'B' }, { correlationId: 'off-b' })
+      const stormCid = b.body.data.correlationID
+      const r = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: 'off-b' })
+      expectSyncSuccess(r, { status: 200, message: 'updated', correlationId: stormCid })
+      await nextMinute()
+      assert.notEqual((await storms(s))[0]!.status, 'Closed')
+    })
+
+    test('concurrent RESOLVEDs of the last folded incidents: exactly one answers closed', async () => {
+      const s = await stormy(1)
+      assert.equal((await s.sync({ title: 'first' })).status, 201)
+      const ids = Array.from({ length: 6 }, (_, i) => `race-${i}`)
+      let stormCid = ''
+      for (const id of ids)
+        stormCid = (await s.sync({ title: id }, { correlationId: id })).body.data.correlationID
+      const answers = await Promise.all(
+        ids.map((id) => s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: id })),
+      )
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        Array(6).fill(200),
+        JSON.stringify(answers.map((a) => a.body)),
+      )
+      assert.deepEqual(answers.map((a) => a.body.message).sort(), ['closed', ...Array(5).fill('updated')])
+      assert.ok(answers.every((a) => a.body.data.correlationID === stormCid))
       await nextMinute()
       assert.equal((await storms(s))[0]!.status, 'Closed')
     })

@@ -1,9 +1,11 @@
 // Row `storm` of the decision table (docs/decision-table.md#storm), without I/O: past the cap an OPEN
-// folds into the account's storm ticket; a folded incident's UPDATE and RESOLVED are lines; and the
-// helpers that settings, notes and the closing rely on.
+// folds into the account's storm ticket; a folded incident's UPDATE and RESOLVED are lines, the RESOLVED
+// of the last open one (self-healing on) answered closed; and the helpers that settings, notes and the
+// closing rely on.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { type Decision, decide } from '../../src/domain/decide.js'
+import { immediateAnswer } from '../../src/domain/immediate-answer.js'
 import {
   defaultStormSettings,
   type FoldedAlert,
@@ -11,6 +13,7 @@ import {
   pastCap,
   type StormFacts,
   type StormSettings,
+  stormClosedOutcome,
   stormKey,
   stormLine,
   stormNote,
@@ -158,6 +161,48 @@ describe('decide: row storm (storm control)', () => {
     }
   })
 
+  test('RESOLVED of the last open folded incident, self-healing on, closes: answered closed', () => {
+    const t = stormTicket()
+    const resolved = (
+      openInStorm: number,
+      over: Parameters<typeof ctx>[1] = {},
+      status: FoldedAlert['status'] = 'open',
+    ) =>
+      storm(
+        decide(
+          ctx(
+            { incidentStatus: 'RESOLVED', correlationId: 'vendor-1' },
+            { storm: facts({ folded: { alert: folded({ status }), ticket: t }, openInStorm }), ...over },
+          ),
+        ),
+      )
+    const last = resolved(1)
+    assert.ok(last.step === 'follow-up' && last.closes)
+    assert.deepEqual(immediateAnswer(last), {
+      message: 'closed',
+      httpStatus: 200,
+      correlationId: 'storm-cid',
+      error: null,
+      detail: null,
+    })
+    // Earlier ones, self-healing off, or an incident resolved already: a line as before, updated.
+    for (const d of [resolved(2), resolved(1, { integration: settings({ selfHealing: false }) })]) {
+      assert.ok(d.step === 'follow-up' && !d.closes)
+      assert.equal(immediateAnswer(d).message, 'updated')
+    }
+    const again = resolved(0, {}, 'resolved')
+    assert.ok(again.step === 'follow-up' && !again.closes)
+    const update = storm(
+      decide(
+        ctx(
+          { incidentStatus: 'UPDATE', correlationId: 'vendor-1' },
+          { storm: facts({ folded: { alert: folded(), ticket: t }, openInStorm: 1 }) },
+        ),
+      ),
+    )
+    assert.ok(update.step === 'follow-up' && !update.closes)
+  })
+
   test('RESOLVED naming the storm ticket without a matching folded incident is still a line', () => {
     const s = storm(
       decide(ctx({ incidentStatus: 'RESOLVED', correlationId: 'storm-cid' }, { ticket: stormTicket() })),
@@ -181,6 +226,14 @@ describe('decide: row storm (storm control)', () => {
     assert.equal(o.message, 'updated')
     assert.equal(o.correlationId, 'storm-cid')
     assert.equal(o.event?.name, 'Ticket Updated')
+  })
+
+  test('the last RESOLVED is answered as a RESOLVED that closes a ticket, with the storm ticket’s correlationId', () => {
+    const o = stormClosedOutcome('storm-cid', 'why')
+    assert.deepEqual(
+      [o.row, o.httpStatus, o.message, o.correlationId, o.event, o.detail],
+      ['storm', 200, 'closed', 'storm-cid', { name: 'Ticket Closed', status: 'success' }, 'why'],
+    )
   })
 })
 

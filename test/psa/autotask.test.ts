@@ -3,12 +3,13 @@
 // from the settings or the tenant's picklist defaults, else one sentence saying what to choose and
 // where), texts fitted to the tenant's field lengths, notes found again after a lost answer, and its
 // limits: no more than 3 calls in flight per endpoint (Autotask's thread
-// limit is never hit), a pause when the tenant's hourly threshold is nearly spent, and billing lines:
-// contract services whose units change only by deltas (adjustments), computed from the current units.
+// limit is never hit), a pause when the tenant's hourly threshold is nearly spent, billing lines:
+// contract services whose units change only by deltas (adjustments), computed from the current units,
+// and a ticket moved to another company (and queue).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { NewPsaTicket, PsaOperations } from '../../src/psa/adapter.js'
+import type { NewPsaTicket, PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
 import { BudgetGuard } from '../../src/psa/autotask/budget.js'
 import type { AutotaskClient } from '../../src/psa/autotask/client.js'
@@ -456,5 +457,62 @@ describe('Autotask: what a new ticket is created with', () => {
     assert.deepEqual(await names('categories'), ['Standard', 'AEM Alert', 'RMA', 'Managed Alerts'])
     assert.ok((await names('sources')).includes('Monitoring Alert'))
     assert.ok((await names('noteTypes')).includes('Task Notes'))
+  })
+
+  test('moveTicket: one PATCH of companyID and queueID, a contact and location emptied; bad company refused; gone ticket not-found', async () => {
+    const { sim, client } = await tenant()
+    const made = await client.createTicket(ticketOf({ board: 'Monitoring Alerts' }), ticketCall())
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const id = made.value.ticketId
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    assert.ok(t)
+    const move = client.moveTicket
+    assert.ok(move, 'Autotask moves tickets')
+    const to = String(sim.state.companies[1]?.id)
+    // A technician set a contact and a location of the old company: the simulator refuses a move that
+    // keeps them, as Autotask does.
+    Object.assign(t, { contactID: 501, companyLocationID: 601 })
+    const kept = await fetch(`${sim.url}/ATServicesRest/V1.0/Tickets`, {
+      method: 'PATCH',
+      headers: {
+        'content-type': 'application/json',
+        ApiIntegrationCode: credentials.integrationCode,
+        UserName: credentials.username,
+        Secret: credentials.secret,
+      },
+      body: JSON.stringify({ id: Number(id), companyID: Number(to) }),
+    })
+    assert.equal(kept.status, 500)
+    assert.match(await kept.text(), /contactID 501 does not belong/)
+    const moved = await move.call(client, id, { companyId: to, board: 'Service Desk' }, ticketCall())
+    assert.deepEqual(moved.ok ? moved.value : moved.failure, null)
+    assert.deepEqual(
+      [t.companyID, t.queueID, t.contactID, t.companyLocationID, t.status],
+      [Number(to), 29682835, null, null, 1],
+    )
+    assert.deepEqual(sim.callsTo(/\/V1\.0\/Tickets$/, 'PATCH').at(-1)?.body, {
+      id: Number(id),
+      companyID: Number(to),
+      queueID: 29682835,
+      contactID: null,
+      companyLocationID: null,
+    })
+    // Without a board the queue stays; nothing to empty, so only the company is sent.
+    const back = await move.call(client, id, { companyId: '0', board: null }, ticketCall())
+    assert.ok(back.ok, back.ok ? '' : back.failure.message)
+    assert.deepEqual(sim.callsTo(/\/V1\.0\/Tickets$/, 'PATCH').at(-1)?.body, { id: Number(id), companyID: 0 })
+    assert.deepEqual([t.companyID, t.queueID], [0, 29682835])
+    for (const [target, text] of [
+      [{ companyId: '424242', board: null }, /companyID 424242 does not reference an existing Company/],
+      [{ companyId: 'Acme', board: null }, /company ids are numbers/],
+      [{ companyId: to, board: 'No Such Queue' }, /no queue 'No Such Queue'/],
+    ] as const) {
+      const r: PsaResult<null> = await move.call(client, id, target, ticketCall())
+      assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable], ['rejected', false])
+      assert.match(r.ok ? '' : r.failure.message, text)
+    }
+    assert.equal(t.companyID, 0, 'a refused move changes nothing')
+    const gone = await move.call(client, '987654', { companyId: to, board: null }, ticketCall())
+    assert.equal(gone.ok ? 'ok' : gone.failure.kind, 'not-found')
   })
 })

@@ -1,11 +1,12 @@
 // What only ConnectWise does: the codebase found again after a cloud upgrade moved it, the
 // connection test's one sentence for each way a connection goes wrong, its billing lines (agreement
 // additions: cancelled ones left out, the quantity replaced by a JSON-Patch), the look-ups a retry makes
-// after a lost answer (and what they must not mistake for ours), and text fitted to its limits.
+// after a lost answer (and what they must not mistake for ours), text fitted to its limits, and a
+// ticket moved to another company (and board).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { PsaOperations } from '../../src/psa/adapter.js'
+import type { PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { type ConnectWiseState, startConnectWiseSim } from '../sims/connectwise/server.js'
@@ -236,6 +237,37 @@ describe('ConnectWise tickets after a lost answer, and long text', () => {
       t.notes.map((x) => [x.resolutionFlag, x.text.includes(marker)]),
       [[true, true]],
     )
+  })
+
+  test('moveTicket: one PATCH of company, board and the board’s default status; bad company refused; gone ticket not-found', async () => {
+    const id = await made()
+    const move = client.moveTicket
+    assert.ok(move, 'ConnectWise moves tickets')
+    const moved = await move.call(client, id, { companyId: '2', board: 'Security' }, ticketCall())
+    assert.deepEqual(moved.ok ? moved.value : moved.failure, null)
+    const t = ticket(id)
+    assert.deepEqual([t.companyId, t.boardId, t.statusId, t.closedFlag], [2, 2, 21, false])
+    assert.deepEqual(sim.callsTo(new RegExp(`/service/tickets/${id}$`), 'PATCH').at(-1)?.body, [
+      { op: 'replace', path: 'company', value: { id: 2 } },
+      { op: 'replace', path: 'board', value: { id: 2 } },
+      { op: 'replace', path: 'status', value: { id: 21 } },
+    ])
+    // By the company's identifier, without a board: the board and status stay.
+    const back = await move.call(client, id, { companyId: 'AcmeCorp', board: null }, ticketCall())
+    assert.ok(back.ok, back.ok ? '' : back.failure.message)
+    assert.deepEqual([ticket(id).companyId, ticket(id).boardId, ticket(id).statusId], [1, 2, 21])
+    for (const [to, kind, text] of [
+      [{ companyId: '77777', board: null }, 'rejected', /Company 77777 not found/],
+      [{ companyId: '3', board: null }, 'rejected', /Company 3 not found/],
+      [{ companyId: '2', board: 'No Such Board' }, 'rejected', /no board 'No Such Board'/],
+    ] as const) {
+      const r: PsaResult<null> = await move.call(client, id, to, ticketCall())
+      assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable], [kind, false], to.companyId)
+      assert.match(r.ok ? '' : r.failure.message, text)
+    }
+    assert.equal(ticket(id).companyId, 1, 'a refused move changes nothing')
+    const gone = await move.call(client, '999999', { companyId: '2', board: null }, ticketCall())
+    assert.equal(gone.ok ? 'ok' : gone.failure.kind, 'not-found')
   })
 
   test('long text fits: summary 100 with "…", description and notes 32,000 with their Message ID', async () => {

@@ -5,11 +5,12 @@
 // query parameters only (the client's tickets of the last day whose details hold the correlation id,
 // newest first; then its newest page; each candidate's reference read), notes and resolution notes
 // found by their marker, texts fitted to Halo's limits, closing with the status Halo treats as closed,
-// whole-invoice quantity posts, and the client secret nowhere on the wire but in the token request's form.
+// whole-invoice quantity posts, a ticket moved to another client (its main site, and team), and the
+// client secret nowhere on the wire but in the token request's form.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
-import type { NewPsaTicket, PsaOperations } from '../../src/psa/adapter.js'
+import type { NewPsaTicket, PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import { haloPsa } from '../../src/psa/halopsa/adapter.js'
 import { adoptReads, fallbackReads } from '../../src/psa/halopsa/adopt.js'
 import { haloErrorText, limits } from '../../src/psa/halopsa/client.js'
@@ -492,6 +493,49 @@ describe('HaloPSA adapter', () => {
       'Closed',
       'Archived',
     ])
+  })
+
+  test('moveTicket: one POST of the ticket with the client, its main site and the team; bad client refused; gone ticket not-found', async () => {
+    const client = connect()
+    const made = await client.createTicket(ticket(), ticketCall())
+    assert.ok(made.ok, made.ok ? '' : made.failure.message)
+    const id = made.value.ticketId
+    const t = sim.state.tickets.find((x) => String(x.id) === id)!
+    assert.deepEqual([t.client_id, t.site_id], [12, 100])
+    const move = client.moveTicket
+    assert.ok(move, 'HaloPSA moves tickets')
+    // The simulator refuses a client change that keeps the old client's site.
+    const kept = await fetch(`${sim.url}/api/Tickets`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: String(sim.callsTo(/^\/api\/Tickets$/i, 'POST').at(-1)?.headers.authorization),
+      },
+      body: JSON.stringify([{ id: Number(id), client_id: 13 }]),
+    })
+    assert.equal(kept.status, 400)
+    assert.match(await kept.text(), /Site 100 does not belong to Client 13/)
+    const moved = await move.call(client, id, { companyId: '13', board: 'Security Operations' }, ticketCall())
+    assert.deepEqual(moved.ok ? moved.value : moved.failure, null)
+    assert.deepEqual(
+      [t.client_id, t.client_name, t.site_id, t.team],
+      [13, 'Globex Ltd', 101, 'Security Operations'],
+    )
+    assert.deepEqual(sim.callsTo(/\/api\/Tickets$/i, 'POST').at(-1)?.body, [
+      { id: Number(id), client_id: 13, site_id: 101, team: 'Security Operations' },
+    ])
+    for (const [to, text] of [
+      [{ companyId: '99999', board: null }, /no client 99999/],
+      [{ companyId: 'Globex', board: null }, /client ids are numbers/],
+      [{ companyId: '12', board: 'No Such Team' }, /no team 'No Such Team'/],
+    ] as const) {
+      const r: PsaResult<null> = await move.call(client, id, to, ticketCall())
+      assert.deepEqual(r.ok ? null : [r.failure.kind, r.failure.retryable], ['rejected', false])
+      assert.match(r.ok ? '' : r.failure.message, text)
+    }
+    assert.equal(t.client_id, 13, 'a refused move changes nothing')
+    const gone = await move.call(client, '987654', { companyId: '12', board: null }, ticketCall())
+    assert.equal(gone.ok ? 'ok' : gone.failure.kind, 'not-found')
   })
 
   test('closed statuses: a per-status flag where given; Halo’s fixed Closed (9) where nothing tells', () => {

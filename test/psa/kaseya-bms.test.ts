@@ -3,7 +3,8 @@
 // where its pages start, it limits each endpoint per hour, its lookup tables have undocumented names,
 // which status completes a ticket is learned from BMS, a retry after a lost answer looks for what the
 // earlier attempt wrote, and a recurring service's Units may be added or replaced by the documented
-// POST. Credentials go only in the login form and the Bearer header.
+// POST. Credentials go only in the login form and the Bearer header. It moves no ticket to another
+// company (docs/psa/kaseya-bms.md, "Moving a ticket to another company").
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../src/outbound/http.js'
@@ -439,5 +440,16 @@ describe('Kaseya BMS adapter: after a lost answer', () => {
     assert.ok(t.details.endsWith(`(ab-ref:${c.ref})`))
     const adopted = value(await client.createTicket(long, { ...c, adopt: true }))
     assert.deepEqual([adopted.ticketId, adopted.adopted], [made.ticketId, true])
+  })
+})
+
+describe('Kaseya BMS adapter: moving a ticket to another company', () => {
+  test('not offered: BMS documents no change of a ticket’s account, so a mapped catch-all ticket gets a note', () => {
+    const c = registry.connect('p-move', {
+      kind: 'kaseya-bms',
+      settings: { baseUrl: 'http://127.0.0.1:9', ...login },
+    })
+    assert.ok(c.ok)
+    assert.equal(c.client.moveTicket, undefined)
   })
 })

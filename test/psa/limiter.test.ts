@@ -104,6 +104,31 @@ describe('PSA connection limiter', () => {
     assert.equal(await limiter.budgetUsed(), 3)
   })
 
+  test('share: how full the fullest budget is (connection, endpoint, shared), 0 without budgets', async () => {
+    assert.equal(await new ConnectionLimiter({ perEndpoint: 2 }).share(), 0)
+    const hourly = new ConnectionLimiter({ perEndpoint: 2, hourlyBudget: 10 })
+    assert.equal(await hourly.share(), 0)
+    for (let i = 0; i < 8; i++) await hourly.run('tickets', signal(), okCall)
+    assert.equal(await hourly.share(), 0.8)
+    for (let i = 0; i < 5; i++) await hourly.run('tickets', signal(), okCall)
+    assert.equal(await hourly.share(), 1, 'refused calls never make it more than full')
+    const perEndpoint = new ConnectionLimiter({
+      perEndpoint: 2,
+      budgets: [{ points: 4, perSeconds: 3600, per: 'endpoint' }],
+    })
+    await perEndpoint.run('tickets', signal(), okCall)
+    for (let i = 0; i < 3; i++) await perEndpoint.run('notes', signal(), okCall)
+    assert.equal(await perEndpoint.share(), 0.75, 'the fullest endpoint')
+    const shared = new RateLimiterMemory({ points: 5, duration: 60 })
+    const sharing = new ConnectionLimiter({
+      perEndpoint: 2,
+      shared: [{ limiter: shared, key: 'egress', label: 'the shared budget' }],
+    })
+    await shared.consume('egress', 2)
+    await sharing.run('tickets', signal(), okCall)
+    assert.equal(await sharing.share(), 0.6, 'calls of other connections count in a shared budget')
+  })
+
   test('a budget per endpoint: one endpoint spent does not hold up another; a minute budget says so', async () => {
     const limiter = new ConnectionLimiter({
       perEndpoint: 4,

@@ -3,7 +3,8 @@
 // kept before Syncro refuses, a 429 with or without Retry-After, customers that are people, problem
 // types from either endpoint, lists without meta, the account's root from subdomain or baseUrl, and
 // finding what a lost answer made with the ticket list's documented filters only. The budget shared
-// between connections and processes: syncro.limits.test.ts.
+// between connections and processes: syncro.limits.test.ts. It moves no ticket to another customer
+// (docs/psa/syncro.md, "Moving a ticket to another company").
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { OutboundCall, OutboundResult } from '../../src/outbound/http.js'
@@ -404,5 +405,16 @@ describe('Syncro adapter', () => {
     assert.match(body, /characters cut here to fit Syncro's limit/)
     assert.ok(body.includes('Message ID: m-long'), 'the Message ID stays')
     assert.ok(body.endsWith(`alertbridge ref: ${first.ref}`), 'our reference ends it')
+  })
+})
+
+describe('Syncro adapter: moving a ticket to another customer', () => {
+  test('not offered: Syncro documents no change of a ticket’s customer, so a mapped catch-all ticket gets a note', () => {
+    const c = new PsaRegistry([syncroPsa({ http })]).connect('p-move', {
+      kind: 'syncro',
+      settings: { baseUrl: 'http://127.0.0.1:9', apiToken: token },
+    })
+    assert.ok(c.ok)
+    assert.equal(c.client.moveTicket, undefined)
   })
 })

@@ -25,12 +25,14 @@ async function scopeOf(
   integrationId?: string,
 ): Promise<TicketScope> {
   const p = vendorPrincipal(request)
+  // A partner's test tickets are not the vendor's (docs/partner-api.md#test-alerts).
+  const vendor = true
   if (p.integrationId) {
-    if (integrationId && integrationId !== p.integrationId) return { integrationIds: [] }
-    return { integrationIds: [p.integrationId] }
+    if (integrationId && integrationId !== p.integrationId) return { integrationIds: [], vendor }
+    return { integrationIds: [p.integrationId], vendor }
   }
   const own = (await s.store.integrations.list({ vendorId: p.vendorId })).map((i) => i.id)
-  return { integrationIds: integrationId ? own.filter((id) => id === integrationId) : own }
+  return { integrationIds: integrationId ? own.filter((id) => id === integrationId) : own, vendor }
 }
 
 export function registerVendorTickets(app: App, s: AlertRoutesDeps): void {

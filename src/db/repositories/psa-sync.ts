@@ -2,9 +2,11 @@
 // URL's token digest and the push's sealed secret), and the ticket reads and changes sync makes.
 import type { Kysely, Selectable } from 'kysely'
 import type { PsaChange } from '../../domain/psa-sync.js'
-import type { TicketStatus } from '../../domain/types.js'
 import type { CryptoBox } from '../../security/crypto-box.js'
-import type { Database, PsaSyncTable, TicketsTable } from '../schema.js'
+import type { Database, PsaSyncTable } from '../schema.js'
+import { type SyncedTicket, syncedColumns, toSynced } from './synced-tickets.js'
+
+export type { SyncedTicket } from './synced-tickets.js'
 
 /** push: the PSA pushes (registered through its API); manual: an administrator set the push up by
  * hand (or must); poll: the reconciliation poll alone hears the PSA. */
@@ -25,21 +27,6 @@ export interface PsaSyncLink {
   lastPollAt: string | null
   lastHeardAt: string | null
   pushesRefused: number
-}
-
-/** An open (or closed) alertbridge ticket as sync reads it. */
-export interface SyncedTicket {
-  id: string
-  integrationId: string
-  partnerId: string
-  correlationId: string
-  status: TicketStatus
-  psaTicketId: string | null
-  psaDeleted: boolean
-  /** Sync leaves it alone until then (an alert's close or reopen is being retried). */
-  syncHoldUntil: string | null
-  /** The ticket's last change here: a PSA read that began before it may predate it. */
-  updatedAt: string
 }
 
 const mechanisms: readonly SyncMechanism[] = ['push', 'manual', 'poll']
@@ -268,31 +255,5 @@ export class PsaSyncRepository {
 
   private ticketQuery() {
     return this.db.selectFrom('tickets').select(syncedColumns)
-  }
-}
-
-const syncedColumns = [
-  'id',
-  'integration_id',
-  'partner_id',
-  'correlation_id',
-  'status',
-  'psa_ticket_id',
-  'psa_deleted_at',
-  'sync_hold_until',
-  'updated_at',
-] as const
-
-function toSynced(r: Pick<Selectable<TicketsTable>, (typeof syncedColumns)[number]>): SyncedTicket {
-  return {
-    id: r.id,
-    integrationId: r.integration_id,
-    partnerId: r.partner_id,
-    correlationId: r.correlation_id,
-    status: r.status as TicketStatus,
-    psaTicketId: r.psa_ticket_id,
-    psaDeleted: r.psa_deleted_at !== null,
-    syncHoldUntil: r.sync_hold_until,
-    updatedAt: r.updated_at,
   }
 }

@@ -3,6 +3,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely'
 import type { Ticket, TicketRecord, TicketStatus } from '../../domain/types.js'
 import { prepared, preparedRow } from '../prepared.js'
+import { toBool } from '../rows.js'
 import type { Database, TicketsTable } from '../schema.js'
 
 // The writes of every create, prepared (docs/decisions/speed/prepared-outcome-writes.md): the reservation
@@ -68,6 +69,7 @@ export function toTicket(r: Selectable<TicketsTable>): Ticket {
     psaStatus: r.psa_status,
     psaDeleted: r.psa_deleted_at !== null,
     catchAllCompanyId: r.catch_all_company_id,
+    partnerTest: toBool(r.partner_test),
   }
 }
 

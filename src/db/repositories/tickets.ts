@@ -34,6 +34,8 @@ export interface Reservation {
 export interface TicketQuery {
   partnerId?: string
   integrationIds?: string[]
+  /** The vendor reads: a partner's test tickets are not shown (docs/partner-api.md#test-alerts). */
+  vendor?: boolean
   status?: 'open' | 'closed'
   accountId?: string
   productGroup?: string
@@ -124,6 +126,16 @@ export class TicketRepository {
 
   async completeCreation(id: string, psaTicketId: string, now: string): Promise<void> {
     await completed(this.db, id, psaTicketId, now)
+  }
+
+  /** Marks the integration's ticket of this correlationId a partner's test ticket (docs/partner-api.md#test-alerts). */
+  async markPartnerTest(integrationId: string, correlationId: string): Promise<void> {
+    await this.db
+      .updateTable('tickets')
+      .set({ partner_test: 1 })
+      .where('integration_id', '=', integrationId)
+      .where('correlation_id', '=', correlationId)
+      .execute()
   }
 
   async releaseReservation(id: string): Promise<void> {
@@ -240,7 +252,7 @@ export class TicketRepository {
   }
 
   async findRecord(
-    scope: { partnerId?: string; integrationIds?: string[] },
+    scope: Pick<TicketQuery, 'partnerId' | 'integrationIds' | 'vendor'>,
     correlationId: string,
     integrationId?: string,
   ): Promise<TicketRecord[]> {
@@ -253,6 +265,7 @@ export class TicketRepository {
     if (scope.integrationIds)
       q = q.where('integration_id', 'in', scope.integrationIds.length ? scope.integrationIds : [''])
     if (integrationId) q = q.where('integration_id', '=', integrationId)
+    if (scope.vendor) q = q.where('partner_test', '=', 0)
     const rows = await q.limit(2).execute()
     return rows.map(toRecord)
   }
@@ -262,6 +275,7 @@ export class TicketRepository {
     if (query.partnerId) q = q.where('partner_id', '=', query.partnerId)
     if (query.integrationIds)
       q = q.where('integration_id', 'in', query.integrationIds.length ? query.integrationIds : [''])
+    if (query.vendor) q = q.where('partner_test', '=', 0)
     if (query.status === 'open') q = q.where('status', 'in', ['open', 'closing'])
     if (query.status === 'closed') q = q.where('status', '=', 'closed')
     if (query.accountId) q = q.where('account_id', '=', query.accountId)

@@ -39,6 +39,8 @@ export interface TicketsTable {
   sync_hold_until: string | null
   /** A catch-all ticket: the fallback PSA company it went to (migration 0022_catch_all). */
   catch_all_company_id: string | null
+  /** 1: a partner's test ticket, of which the vendor hears nothing (migration 0024_partner_test_tickets). */
+  partner_test: Generated<number>
 }
 
 export interface EventsTable {

@@ -1,12 +1,13 @@
 // Autotask, as its REST API pages describe it (docs/psa/autotask.md): tickets at /V1.0/Tickets (our
 // correlationId in externalID; the answer is only an itemId), created only with a queue, a status and a
 // priority (plan.ts works them out, or refuses in one sentence), notes at /V1.0/Tickets/{id}/Notes
-// (notes.ts), completing with status 5 (Complete) by a PATCH with the id in the body, and queues,
-// statuses, priorities, issue types, sources and ticket categories read as picklists of
-// Tickets/entityInformation/fields. Settings may name a picklist value or its label. Every text is
-// fitted to the tenant's field lengths. Billing lines are contract services, their units changed by
-// adjustments (usage.ts). Two-way sync reads tickets back and reopens them (sync.ts) and registers a
-// ticket webhook that excludes the API user's own changes (push.ts).
+// (notes.ts), completing with status 5 (Complete) by a PATCH with the id in the body (a catch-all
+// ticket moves to another company by such a PATCH too: move.ts), and queues, statuses, priorities,
+// issue types, sources and ticket categories read as picklists of Tickets/entityInformation/fields.
+// Settings may name a picklist value or its label. Every text is fitted to the tenant's field lengths.
+// Billing lines are contract services, their units changed by adjustments (usage.ts). Two-way sync
+// reads tickets back and reopens them (sync.ts) and registers a ticket webhook that excludes the API
+// user's own changes (push.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -22,6 +23,7 @@ import {
   type PsaEntity,
   type PsaOperations,
   type PsaResult,
+  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import type { PsaKindOptions } from '../core/http.js'
@@ -34,6 +36,7 @@ import type { PsaPush, PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { BudgetGuard } from './budget.js'
 import { AutotaskClient, autotaskErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
+import { moveTicket } from './move.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, entries, lengthOf, planTicket } from './plan.js'
 import { AutotaskPush } from './push.js'
@@ -215,6 +218,15 @@ class AutotaskConnection implements PsaOperations {
       resolution: fitText(close.note, lengthOf(fields.value, 'resolution', limits.resolution), 'Autotask'),
     })
     return patched.ok ? ok({ alreadyClosed: false }) : patched
+  }
+
+  async moveTicket(
+    ticketId: string,
+    to: { companyId: string; board: string | null },
+    call: TicketCall,
+  ): Promise<PsaResult<null>> {
+    await this.budget.check(call)
+    return moveTicket(this.client, ticketId, to, call)
   }
 
   /** Two-way sync's read-back and reopen (sync.ts); the push is Autotask's ticket webhook (push.ts). */

@@ -1,11 +1,11 @@
 // ConnectWise PSA (Manage), as its API pages describe it (docs/psa/connectwise.md): tickets at
 // /service/tickets (tickets.ts), notes with a visibility flag (notes.ts), closing with a status of the
 // ticket's board that ConnectWise marks closedStatus, the look-ups of the mapping screens (lists.ts),
-// billing lines as agreement additions (usage.ts), and two-way sync: tickets read back and reopened
-// (sync.ts), ConnectWise callbacks as the push (push.ts). Board, status, type and priority settings may
-// name a PSA id or its name; names are resolved against the board's own lists. A retry after a lost
-// answer first looks for what the lost call made: the ticket by its externalXRef, a note by the
-// Message ID line its text ends with.
+// billing lines as agreement additions (usage.ts), a catch-all ticket moved to its account's company
+// (move.ts), and two-way sync: tickets read back and reopened (sync.ts), ConnectWise callbacks as the
+// push (push.ts). Board, status, type and priority settings may name a PSA id or its name; names are
+// resolved against the board's own lists. A retry after a lost answer first looks for what the lost
+// call made: the ticket by its externalXRef, a note by the Message ID line its text ends with.
 import type { Static } from 'typebox'
 import type {
   BillingLine,
@@ -20,6 +20,7 @@ import type {
   PsaEntity,
   PsaOperations,
   PsaResult,
+  TicketCall,
   UsageCall,
 } from '../adapter.js'
 import type { PsaKindOptions } from '../core/http.js'
@@ -30,6 +31,7 @@ import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { ConnectWiseClient, connectWiseErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { ConnectWiseLists } from './lists.js'
+import { moveTicket } from './move.js'
 import { appendNote } from './notes.js'
 import { ConnectWisePush } from './push.js'
 import { ConnectWiseSettings, connectWiseSecrets } from './settings.js'
@@ -88,6 +90,14 @@ class ConnectWiseConnection implements PsaOperations {
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     return closeTicket(this.client, this.lists, ticketId, close, call)
+  }
+
+  moveTicket(
+    ticketId: string,
+    to: { companyId: string; board: string | null },
+    call: TicketCall,
+  ): Promise<PsaResult<null>> {
+    return moveTicket(this.client, this.lists, ticketId, to, call)
   }
 
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {

@@ -42,7 +42,9 @@ export function remotePsaKind<T extends TObject>(options: PsaKindOptions, k: Rem
       requestTimeoutMs: options.requestTimeoutMs,
       limiter,
     })
-    return connect({ http, limiter }, conn)
+    const operations = connect({ http, limiter }, conn)
+    operations.budgetShare = () => limiter.share()
+    return operations
   })
   return psaKind({ ...entry, adapter: (conn) => pool.of(conn) })
 }

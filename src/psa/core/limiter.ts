@@ -49,6 +49,8 @@ const defaultBreaker = { failures: 5, firstPauseMs: 5_000, maxPauseMs: 5 * 60_00
 
 export class ConnectionLimiter {
   private readonly bulkheads = new Map<string, BulkheadPolicy>()
+  /** The endpoints called so far: where a budget counts per endpoint, its share is the fullest one's. */
+  private readonly endpoints = new Set<string>()
   private readonly budgets: Counted[]
   private readonly breaker: Required<LimiterOptions>['breaker']
   private readonly now: () => number
@@ -79,6 +81,7 @@ export class ConnectionLimiter {
   ): Promise<PsaResult<T>> {
     const refused = this.refusal()
     if (refused) return { ok: false, failure: refused }
+    this.endpoints.add(endpoint)
     for (const b of this.budgets) {
       try {
         await b.limiter.consume(b.per === 'endpoint' ? endpoint : 'calls')
@@ -169,6 +172,27 @@ export class ConnectionLimiter {
     const res = await hourly.limiter.get('calls')
     // Refused calls are counted by the limiter too; they were not spent on the PSA.
     return res ? Math.min(res.consumedPoints, hourly.points) : 0
+  }
+
+  /**
+   * How full the connection's fullest budget is, 0 to 1 (0 without budgets): what the alert path asks
+   * before a note, so that near a PSA's limit creates and closes go first and notes are batched
+   * (docs/psa/README.md, "Near the limit"). Refused calls count as spent here (the limiter counts them).
+   */
+  async share(): Promise<number> {
+    let fullest = 0
+    const see = (consumed: number | undefined, points: number) => {
+      if (points > 0) fullest = Math.max(fullest, Math.min(1, (consumed ?? 0) / points))
+    }
+    for (const b of this.budgets) {
+      const keys = b.per === 'endpoint' ? [...this.endpoints] : ['calls']
+      for (const key of keys) see((await b.limiter.get(key))?.consumedPoints, b.points)
+    }
+    for (const b of this.o.shared ?? []) {
+      const res = await b.limiter.get(b.key).catch(() => null)
+      see(res?.consumedPoints, b.limiter.points)
+    }
+    return fullest
   }
 
   private refusal(): PsaFailure | null {

@@ -2,11 +2,12 @@
 // tickets posted to /api/Tickets as an array of one (the answer is the ticket, or an array of it), our
 // reference in third_party_id_string (read back to adopt a ticket a lost answer made: adopt.ts finds it
 // among the client's tickets of the last day, newest first), the team given by name, notes as hidden
-// actions at /api/Actions (a retry looks for the alert's marker among the ticket's actions first), and
+// actions at /api/Actions (a retry looks for the alert's marker among the ticket's actions first),
 // closing with an action whose new_status is the status Halo treats as closed (actions.ts; see lists.ts:
-// never a status picked by its name). Texts are fitted to the limits client.ts states. Usage counts set
-// the quantity of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened
-// (sync.ts), and the webhook an administrator sets up in Halo (push.ts).
+// never a status picked by its name), and a catch-all ticket moved to another client by the same POST
+// with its id (move.ts). Texts are fitted to the limits client.ts states. Usage counts set the quantity
+// of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened (sync.ts), and
+// the webhook an administrator sets up in Halo (push.ts).
 import type { Static } from 'typebox'
 import {
   type BillingLine,
@@ -22,6 +23,7 @@ import {
   type PsaEntity,
   type PsaOperations,
   type PsaResult,
+  type TicketCall,
   type UsageCall,
 } from '../adapter.js'
 import type { PsaKindOptions } from '../core/http.js'
@@ -37,6 +39,7 @@ import { billingLines, setQuantity } from './billing.js'
 import { firstOf, HaloClient, type HaloItem, haloErrorText, limits, psaName } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { HaloLists, idText, nameOf } from './lists.js'
+import { moveTicket } from './move.js'
 import { haloPush } from './push.js'
 import { HaloPsaSettings, haloPsaSecrets } from './settings.js'
 import { HaloSync } from './sync.js'
@@ -151,6 +154,14 @@ class HaloConnection implements PsaOperations {
     call: CloseCall,
   ): Promise<PsaResult<{ alreadyClosed: boolean }>> {
     return closeTicket(this.client, this.lists, this.s, ticketId, close, call)
+  }
+
+  moveTicket(
+    ticketId: string,
+    to: { companyId: string; board: string | null },
+    call: TicketCall,
+  ): Promise<PsaResult<null>> {
+    return moveTicket(this.client, this.lists, ticketId, to, call)
   }
 
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {

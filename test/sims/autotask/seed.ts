@@ -45,6 +45,7 @@ export const fieldSpecs: Record<string, FieldSpec[]> = {
     f('externalID', 'string', { length: 50 }),
     f('resolution', 'string', { length: 32000 }),
     f('contactID', 'integer', { reference: 'Contact' }),
+    f('companyLocationID', 'integer', { reference: 'CompanyLocation' }),
     f('assignedResourceID', 'integer', { reference: 'Resource' }),
     f('assignedResourceRoleID', 'integer', { reference: 'Role' }),
     f('dueDateTime', 'datetime'),

@@ -2,7 +2,8 @@
 // bodies leniently (.NET JSON: property names in any case, unknown properties ignored, "5" accepted
 // for 5) but answers a missing required field, a bad picklist value or a too-long text with HTTP 500
 // and `{"errors":[...]}` (its usual answer to a failed business rule; the tenant's own rules, like
-// "tickets need a queue", fail the same way).
+// "tickets need a queue", fail the same way). A ticket moved to another company (PATCH companyID) must
+// not keep its old company's contact or location.
 import { COMPLETE, type FieldSpec, fieldSpecs } from './seed.js'
 import type { AutotaskState, Entity, Ticket, TicketNote } from './types.js'
 
@@ -208,11 +209,24 @@ export function updateTicket(state: AutotaskState, body: unknown, replace: boole
     lastActivityResourceID: API_RESOURCE_ID,
     lastActivityPersonType: 1,
   } as Ticket
-  const errors = ticketErrors(state, next as unknown as Entity)
+  const errors = [...ticketErrors(state, next as unknown as Entity), ...keptFromOldCompany(existing, next)]
   if (errors.length) return refuse(errors)
   settle(existing, next, at)
   Object.assign(existing, next)
   return { ok: true, value: id }
+}
+
+/**
+ * A contact and a location belong to one company: a ticket moved to another company that keeps the
+ * ones it had (those of its old company: the simulator keeps no contacts of its own) is refused.
+ */
+function keptFromOldCompany(before: Ticket, after: Ticket): string[] {
+  if (after.companyID === before.companyID) return []
+  const was = before as unknown as Entity
+  const is = after as unknown as Entity
+  return ['contactID', 'companyLocationID']
+    .filter((f) => is[f] !== null && is[f] !== undefined && is[f] === was[f])
+    .map((f) => `The ${f} ${String(is[f])} does not belong to the Company ${after.companyID}.`)
 }
 
 /** A note as the API writes it (`actor`: the resource it is recorded as; a technician's in the UI). */

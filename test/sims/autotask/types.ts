@@ -35,6 +35,8 @@ export interface Ticket {
   externalID: string | null
   resolution: string | null
   contactID: number | null
+  /** A location of the ticket's company (seeded tickets have none). */
+  companyLocationID?: number | null
   assignedResourceID: number | null
   assignedResourceRoleID: number | null
   dueDateTime: string | null

@@ -3,8 +3,9 @@
 // search/search_summary/search_details, datesearch with startdate/enddate, order/orderdesc, paging): any
 // other one (third_party_id_string, say) is ignored, as Halo ignores what it does not know. POST
 // /api/Tickets takes an array of Faults: without id a create (summary and client required, the team by
-// name, the type's own mandatory fields, every id checked), with id an update. A ticket in a closed
-// status has hasbeenclosed and dateclosed.
+// name, the type's own mandatory fields, every id checked), with id an update (a new client_id must
+// exist and come with a site of that client). A ticket in a closed status has hasbeenclosed and
+// dateclosed.
 import {
   type Answer,
   type ApiRequest,
@@ -188,13 +189,34 @@ function checkUpdate(r: Record<string, unknown>, state: HaloState): string | (()
   if (!ticket) return `Ticket ${String(r.id)} does not exist.`
   const checked = checkFields(r, state)
   if (typeof checked === 'string') return checked
+  const moved = checkClient(r, ticket, state)
+  if (typeof moved === 'string') return moved
   return () => {
     const { status_id: status, ...rest } = checked
-    Object.assign(ticket, rest)
+    Object.assign(ticket, rest, moved)
     if (typeof r.summary === 'string') ticket.summary = r.summary
     if (status !== undefined) setStatus(ticket, status, state)
     return ticket
   }
+}
+
+/**
+ * An update's client and site: the client must exist, and the ticket's site (the one sent, else the one
+ * it has) must be the client's; each client here has one site, its main one. So a move to another
+ * client that sends no site_id is refused, as the old client's site is not the new one's.
+ */
+function checkClient(
+  r: Record<string, unknown>,
+  t: HaloTicket,
+  state: HaloState,
+): string | Partial<HaloTicket> {
+  if (r.client_id === undefined && r.site_id === undefined) return {}
+  const clientId = r.client_id === undefined ? t.client_id : num(r.client_id)
+  const client = state.clients.find((c) => c.id === clientId)
+  if (!client) return `Client ${String(r.client_id)} does not exist.`
+  const siteId = r.site_id === undefined ? t.site_id : num(r.site_id)
+  if (siteId !== client.main_site_id) return `Site ${String(siteId)} does not belong to Client ${client.id}.`
+  return { client_id: client.id, client_name: client.name, site_id: siteId }
 }
 
 /** The optional fields a ticket post may set, each checked against the instance's lists. */
