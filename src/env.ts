@@ -207,14 +207,15 @@ export const EnvSchema = Type.Object({
     minimum: 1,
     maximum: 1000,
     default: 5,
-    description: 'failed sign-ins for one email within 15 minutes before it is refused (429) for 15 minutes',
+    description:
+      'failed sign-ins of one address for one email answered at once; each further one makes that address wait twice as long (1 s… 15 min, 429)',
   }),
   SIGN_IN_FAILURES_PER_IP: Type.Integer({
     minimum: 1,
     maximum: 100000,
     default: 50,
     description:
-      'failed sign-ins from one address within 15 minutes before it is refused (429) for 15 minutes',
+      'failed sign-ins from one address, any email, within an hour before it is refused (429) until the hour ends',
   }),
   TRUST_PROXY: Type.String({
     pattern: '^\\s*(true|false|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)\\s*$',

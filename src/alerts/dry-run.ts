@@ -3,11 +3,14 @@
 // rules, toggles, mappings, open tickets and catalogue), and the answer says what would happen and why.
 // Nothing is written, no PSA is called; the credential checks and rate limit of rows 1–4 do not apply (the
 // partner asks, not the vendor). What a PSA would then answer (rows 17 in the PSA, 19, 20) cannot be known
-// without calling it.
+// without calling it. A RESOLVED naming a partner's test ticket is explained as that test's close
+// (docs/decision-table.md#partner-test-close): the only RESOLVED that reaches it, since the vendor never
+// learns its correlationId.
 import { v7 as uuidv7 } from 'uuid'
 import { catchAllDetail } from '../domain/catch-all.js'
 import { disabledDetail } from '../domain/credentials.js'
 import type { Decision } from '../domain/decide.js'
+import type { DryRunAction, DryRunFacts, TicketRef } from '../domain/dry-run-summary.js'
 import type { ErrorCode } from '../domain/errors.js'
 import type { Integration } from '../domain/integration.js'
 import type { RowId } from '../domain/outcome.js'
@@ -20,7 +23,7 @@ import { type CatalogueLookup, type ContextReads, decideAlert } from './context.
 import { newTicket } from './ticket-text.js'
 
 /** fold: storm control folds the alert into the account's storm ticket (docs/decision-table.md#storm). */
-export type DryRunAction = 'create' | 'append' | 'reopen' | 'close' | 'suppress' | 'refuse' | 'fold'
+export type { DryRunAction } from '../domain/dry-run-summary.js'
 
 export interface DryRun {
   action: DryRunAction
@@ -45,23 +48,32 @@ const shown = (t: Ticket): NonNullable<DryRun['existingTicket']> => ({
   status: t.status === 'closed' ? 'closed' : 'open',
 })
 
+/** The answer, and the facts its plain sentence is made of (domain/dry-run-summary.ts), by ids: the
+ * caller looks their names up and makes the sentence. */
+export interface DryRunResult {
+  run: DryRun
+  facts: DryRunFacts
+}
+
 export async function dryRun(
   reads: ContextReads,
   catalogues: CatalogueLookup,
   vendor: Vendor,
   integration: Integration,
-  alert: AlertFacts,
+  sent: AlertFacts,
   defaults: TicketDefaultsValue,
   now: Date,
-): Promise<DryRun> {
+): Promise<DryRunResult> {
   const [rules, byCorrelation] = await Promise.all([
     reads.rules.list(integration.id),
-    alert.correlationId ? reads.tickets.findByCorrelation(integration.id, alert.correlationId) : null,
+    sent.correlationId ? reads.tickets.findByCorrelation(integration.id, sent.correlationId) : null,
   ])
+  const testClose = sent.incidentStatus === 'RESOLVED' && byCorrelation?.partnerTest === true
+  const alert: AlertFacts = testClose ? { ...sent, test: true, partnerTest: true } : sent
   if (vendor.disabled) {
     // The vendor's alerts are refused before any row of the table (docs/decision-table.md#bad-credentials):
     // 403, nothing recorded.
-    return {
+    const run: DryRun = {
       action: 'refuse',
       row: null,
       error: 'TENANT_DISABLED',
@@ -70,6 +82,7 @@ export async function dryRun(
       ticket: null,
       existingTicket: byCorrelation ? shown(byCorrelation) : null,
     }
+    return { run, facts: factsOf(null, run, alert, integration) }
   }
   const decision = await decideAlert(reads, catalogues, vendor, integration, alert, now, uuidv7())
   const explained = explain(
@@ -80,8 +93,56 @@ export async function dryRun(
     defaults,
     integration.settings.closedTickets.closeOnlyUntouched,
   )
-  if (alert.incidentStatus !== 'OPEN') return explained
-  return { ...explained, ruleChecks: checkRules(rules, alert.productGroup, alert.alertType, alert) }
+  const run: DryRun =
+    alert.incidentStatus === 'OPEN'
+      ? { ...explained, ruleChecks: checkRules(rules, alert.productGroup, alert.alertType, alert) }
+      : explained
+  return { run, facts: factsOf(decision, run, alert, integration) }
+}
+
+const ref = (t: Ticket): TicketRef => ({ correlationId: t.correlationId, psaTicketId: t.psaTicketId })
+
+/** What the plain sentence needs beyond the answer: the decision's company, catch-all, storm and hold. */
+function factsOf(d: Decision | null, run: DryRun, alert: AlertFacts, integration: Integration): DryRunFacts {
+  const mapping = d?.kind === 'create' || (d?.kind === 'storm' && d.step === 'open') ? d.mapping : null
+  const held = d?.kind === 'done' ? d.maintenance : undefined
+  return {
+    action: run.action,
+    row: run.row,
+    error: run.error,
+    alert: {
+      accountId: alert.accountId,
+      productGroup: alert.productGroup,
+      alertType: alert.alertType,
+      incidentStatus: alert.incidentStatus,
+      correlationId: alert.correlationId ?? null,
+    },
+    integration: {
+      state: integration.settings.state,
+      closeOnlyUntouched: integration.settings.closedTickets.closeOnlyUntouched,
+    },
+    matchedRule: run.matchedRule,
+    existingTicket: run.existingTicket,
+    psaCompanyId: mapping?.psaCompanyId ?? null,
+    board: run.ticket?.board ?? mapping?.board ?? null,
+    catchAll: d?.kind === 'create' ? (d.catchAll ?? null) : null,
+    replaces: d?.kind === 'create' && d.replaces ? ref(d.replaces) : null,
+    conditionsUnmet: run.error === 'NO_RULE' && (run.ruleChecks?.length ?? 0) > 0,
+    storm:
+      d?.kind === 'storm'
+        ? {
+            step: d.step,
+            ticket: d.ticket ? ref(d.ticket) : null,
+            closes: d.step === 'follow-up' && d.closes,
+          }
+        : null,
+    maintenance: !held
+      ? null
+      : held.kind === 'hold'
+        ? { kind: 'hold', window: held.windowName, until: held.releaseAt }
+        : { kind: 'drop' },
+    partnerTest: alert.partnerTest === true,
+  }
 }
 
 function explain(
@@ -148,15 +209,22 @@ function explain(
         matchedRule: decision.rule,
         existingTicket: shown(decision.ticket),
       }
-    case 'close':
+    case 'close': {
+      const cid = decision.ticket.correlationId
+      const unless = closeOnlyUntouched
+        ? ', unless a technician has worked it (closeOnlyUntouched): then it would get a note and stay open'
+        : ''
       return {
         ...base,
         action: 'close',
-        row: 'close',
-        reason: `Self-healing is on: the ticket of correlationId '${decision.ticket.correlationId}' would get a resolution note and be closed in the PSA${closeOnlyUntouched ? ', unless a technician has worked it (closeOnlyUntouched): then it would get a note and stay open' : ''}.`,
+        row: alert.partnerTest ? 'partner-test-close' : 'close',
+        reason: alert.partnerTest
+          ? `The ticket of correlationId '${cid}' is a partner's test ticket: its close (on request, or after closeAfterMinutes) is a test RESOLVED, which closes it whatever self-healing and the rule's suppressStatuses say. It would get a resolution note and be closed in the PSA${unless}; the vendor is told nothing.`
+          : `Self-healing is on: the ticket of correlationId '${cid}' would get a resolution note and be closed in the PSA${unless}.`,
         matchedRule: decision.rule,
         existingTicket: shown(decision.ticket),
       }
+    }
     case 'storm':
       return explainStorm(decision, matched(), shown)
     case 'done': {

@@ -34,6 +34,7 @@ import * as m0021 from './migrations/0021_storm_control.js'
 import * as m0022 from './migrations/0022_catch_all.js'
 import * as m0023 from './migrations/0023_rule_templates.js'
 import * as m0024 from './migrations/0024_partner_test_tickets.js'
+import * as m0025 from './migrations/0025_session_devices.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0022_catch_all': m0022,
   '0023_rule_templates': m0023,
   '0024_partner_test_tickets': m0024,
+  '0025_session_devices': m0025,
   '0021_storm_control': m0021,
 }
 

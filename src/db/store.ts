@@ -13,6 +13,7 @@ import { EventRepository } from './repositories/events.js'
 import { IdempotencyRepository } from './repositories/idempotency.js'
 import { IntegrationRepository } from './repositories/integrations.js'
 import { MappingRepository } from './repositories/mappings.js'
+import { NameRepository } from './repositories/names.js'
 import { PartnerRepository } from './repositories/partners.js'
 import { PortalUserRepository } from './repositories/portal-users.js'
 import { PsaEffectRepository } from './repositories/psa-effects.js'
@@ -34,6 +35,8 @@ export class Store {
   readonly integrations: IntegrationRepository
   readonly vendorData: VendorDataRepository
   readonly mappings: MappingRepository
+  /** The names beside ids on the partner's screens, in bulk for a page (vendors, accounts, companies). */
+  readonly names: NameRepository
   readonly serviceMappings: ServiceMappingRepository
   readonly usage: UsageRepository
   /** Usage pushed to the PSA: line mappings per account and the last push's state. */
@@ -74,6 +77,7 @@ export class Store {
     this.integrations = new IntegrationRepository(kysely, box)
     this.vendorData = new VendorDataRepository(kysely)
     this.mappings = new MappingRepository(kysely)
+    this.names = new NameRepository(kysely)
     this.serviceMappings = new ServiceMappingRepository(kysely)
     this.usage = new UsageRepository(kysely)
     this.usagePushes = new UsagePushRepository(kysely)

@@ -166,6 +166,31 @@ export function nextOccurrence(s: MaintenanceSchedule, now: Date): Occurrence | 
   return null
 }
 
+/**
+ * The occurrences that overlap [from, to) (start < to, end > from), in start order: at most `limit`,
+ * or `limit + 1` to tell the caller there are more.
+ */
+export function occurrencesBetween(
+  s: MaintenanceSchedule,
+  from: Date,
+  to: Date,
+  limit: number,
+): Occurrence[] {
+  if (s.kind === 'once') {
+    const o = { start: new Date(s.startsAt), end: new Date(s.endsAt) }
+    return o.start < to && o.end > from && limit > 0 ? [o] : []
+  }
+  const found: Occurrence[] = []
+  const after = new Date(floating(from, s.timeZone).getTime() - s.durationMinutes * minuteMs - marginMs)
+  const before = new Date(floating(to, s.timeZone).getTime() + marginMs)
+  expand(s).between(after, before, true, (wall) => {
+    const o = occurrenceOf(s, wall)
+    if (o.start < to && o.end > from) found.push(o)
+    return found.length <= limit
+  })
+  return found
+}
+
 /** The next start or end after `now` (the end of the active occurrence first): when its job runs. */
 export function nextBoundary(s: MaintenanceSchedule, now: Date): { at: Date; edge: 'start' | 'end' } | null {
   const active = occurrenceAt(s, now)

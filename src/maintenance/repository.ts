@@ -85,6 +85,22 @@ export class MaintenanceRepository {
     return rows.map(toWindow)
   }
 
+  /** The windows of a partner's integrations (or of one of them), each with its integration's vendor. */
+  async listForPartner(
+    partnerId: string,
+    integrationId?: string,
+  ): Promise<{ window: MaintenanceWindow; vendorId: string }[]> {
+    let q = this.db
+      .selectFrom('maintenance_windows as w')
+      .innerJoin('integrations as i', 'i.id', 'w.integration_id')
+      .selectAll('w')
+      .select('i.vendor_id')
+      .where('i.partner_id', '=', partnerId)
+    if (integrationId !== undefined) q = q.where('w.integration_id', '=', integrationId)
+    const rows = await q.orderBy('w.created_at').orderBy('w.id').execute()
+    return rows.map(({ vendor_id, ...r }) => ({ window: toWindow(r), vendorId: vendor_id }))
+  }
+
   async find(id: string): Promise<MaintenanceWindow | null> {
     const row = await this.db
       .selectFrom('maintenance_windows')

@@ -95,3 +95,46 @@ export const WindowView = Type.Object({
   updatedAt: Type.String(),
 })
 export type WindowView = Static<typeof WindowView>
+
+/** Occurrences answered at most, over every window in the range (the dashboard's timeline). */
+export const maxOccurrences = 200
+/** The longest range the occurrences are expanded over. */
+export const maxOccurrenceRangeDays = 93
+
+export const OccurrencesQuery = Type.Object({
+  integrationId: Type.Optional(Type.String({ maxLength: 64, description: 'one integration; missing: all' })),
+  since: Type.Optional(Instant('occurrences ending after (default: 24 hours before until)')),
+  until: Type.Optional(Instant('occurrences starting before (default: now)')),
+  from: Type.Optional(Instant('the same as since')),
+  to: Type.Optional(Instant('the same as until')),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: maxOccurrences,
+      default: maxOccurrences,
+      description: 'occurrences',
+    }),
+  ),
+})
+
+export const OccurrenceView = Type.Object({
+  windowId: Type.String(),
+  name: Type.String(),
+  mode: Mode,
+  integrationId: Type.String(),
+  vendorName: Type.String({ description: 'the integration’s vendor' }),
+  timeZone: Nullable(Type.String({ description: 'a recurring window’s IANA time zone; null: one-off' })),
+  start: Type.String(),
+  end: Type.String(),
+})
+export type OccurrenceView = Static<typeof OccurrenceView>
+
+export const Occurrences = Type.Object({
+  since: Type.String(),
+  until: Type.String(),
+  data: Type.Array(OccurrenceView, {
+    description: 'in start order; recurrences expanded in their time zone',
+  }),
+  truncated: Type.Boolean({ description: 'more occurrences overlap the range than limit' }),
+})
+export type Occurrences = Static<typeof Occurrences>

@@ -12,14 +12,22 @@ import {
   type MaintenanceWindow,
   nextOccurrence,
   occurrenceAt,
+  occurrencesBetween,
   scheduleProblem,
 } from '../domain/maintenance.js'
 import { notFound, ok, type Result, refuse } from '../domain/result.js'
 import type { MaintenanceJobs } from './jobs.js'
-import type { WindowInput, WindowView } from './schema.js'
+import {
+  maxOccurrenceRangeDays,
+  type Occurrences,
+  type OccurrenceView,
+  type WindowInput,
+  type WindowView,
+} from './schema.js'
 
 /** Windows per integration. */
 export const maxWindowsPerIntegration = 100
+const dayMs = 24 * 3600_000
 
 export function view(w: MaintenanceWindow, now: Date, held: number): WindowView {
   const s = w.schedule
@@ -98,6 +106,42 @@ export class MaintenanceWindows {
       this.store.maintenance.counts(integration.id),
     ])
     return windows.map((w) => view(w, now, held.get(w.id) ?? 0))
+  }
+
+  /**
+   * The occurrences of the partner's windows (or one integration's) that overlap the range (default: the
+   * 24 hours up to now), recurrences expanded in their time zone, in start order, at most `limit`.
+   */
+  async occurrences(
+    partnerId: string,
+    q: { integrationId?: string; since?: string; until?: string; limit: number },
+  ): Promise<Result<Occurrences>> {
+    const until = q.until ? new Date(q.until) : this.clock()
+    const since = q.since ? new Date(q.since) : new Date(until.getTime() - dayMs)
+    if (since >= until) return refuse('VALIDATION_FAILED', 'since (from) must be before until (to).')
+    if (until.getTime() - since.getTime() > maxOccurrenceRangeDays * dayMs)
+      return refuse('VALIDATION_FAILED', `The range spans at most ${maxOccurrenceRangeDays} days.`)
+    const windows = await this.store.maintenance.listForPartner(partnerId, q.integrationId)
+    const names = await this.store.vendors.names([...new Set(windows.map((w) => w.vendorId))])
+    const found: OccurrenceView[] = windows.flatMap(({ window: w, vendorId }) =>
+      occurrencesBetween(w.schedule, since, until, q.limit).map((o) => ({
+        windowId: w.id,
+        name: w.name,
+        mode: w.mode,
+        integrationId: w.integrationId,
+        vendorName: names.get(vendorId) ?? '',
+        timeZone: w.schedule.kind === 'recurring' ? w.schedule.timeZone : null,
+        start: o.start.toISOString(),
+        end: o.end.toISOString(),
+      })),
+    )
+    found.sort((a, b) => a.start.localeCompare(b.start) || a.name.localeCompare(b.name))
+    return ok({
+      since: since.toISOString(),
+      until: until.toISOString(),
+      data: found.slice(0, q.limit),
+      truncated: found.length > q.limit,
+    })
   }
 
   async get(integration: Integration, id: string): Promise<Result<WindowView>> {

@@ -10,7 +10,7 @@ import type { Store } from '../db/store.js'
 import type { Actor } from '../domain/operator-audit.js'
 import { keepsAnAdmin, normalEmail, type PortalRole, type PortalUser } from '../domain/portal.js'
 import { done, notFound, ok, type Result, refuse } from '../domain/result.js'
-import type { PasswordHasher } from '../security/passwords.js'
+import { type PasswordHasher, weakPasswordReason } from '../security/passwords.js'
 import { digest, newSecret } from '../security/secrets.js'
 
 /** How long an invite (or a reset) can be accepted. */
@@ -90,7 +90,8 @@ export class PortalUsers {
 
   /**
    * Accepts an invite: sets the password (and name). Answers the user, who may then be given a
-   * session. An unknown, used or expired token is one answer (401): it tells nothing about which.
+   * session. An unknown, used or expired token is one answer (401): it tells nothing about which. A
+   * password too easy to guess is refused (400) with the reason, before anything changes.
    */
   async accept(
     inviteToken: string,
@@ -110,6 +111,8 @@ export class PortalUsers {
       return refused
     const may = await mayStart(user)
     if (!may.ok) return may
+    const weak = weakPasswordReason(password, [user.email, name ?? user.name ?? ''])
+    if (weak) return refuse('VALIDATION_FAILED', weak)
     const passwordHash = await passwords.hash(password)
     const nowIso = clock().toISOString()
     const accepted = await store.transaction(async (tx) => {

@@ -141,6 +141,28 @@ export class PartnerSetup {
     return ok(mapping)
   }
 
+  /** Maps several accounts in one transaction, all or none: one undeclared or repeated account refuses all. */
+  async putMappings(integration: Integration, mappings: AccountMapping[]): Promise<Result<AccountMapping[]>> {
+    const named = new Set<string>()
+    for (const m of mappings) {
+      if (named.has(m.accountId))
+        return refuse('VALIDATION_FAILED', `mappings: account '${m.accountId}' is named more than once.`)
+      named.add(m.accountId)
+      const unknown = await this.undeclaredAccount(integration, m.accountId)
+      if (unknown) return unknown
+    }
+    const now = iso(this.clock)
+    await this.store.transaction(async (tx) => {
+      for (const m of mappings) {
+        await tx.mappings.put(integration.id, m, now)
+        await this.usagePushes.remapped(tx, integration.id, { accountId: m.accountId })
+      }
+      await this.snapshots.changed(tx, [integration.id])
+    })
+    this.usagePushes.handOver()
+    return ok(mappings)
+  }
+
   async deleteMapping(integration: Integration, accountId: string): Promise<Result<void>> {
     // Nothing is written before a refusal: the transaction that answers it changes nothing.
     const result = await this.store.transaction(async (tx) => {

@@ -103,6 +103,11 @@ export class PsaRegistry {
     return this.entries.get(kind)?.inProcess ?? false
   }
 
+  /** The kind's secret fields (none for a kind this build does not know). */
+  secretFieldsOf(kind: PsaKind): readonly string[] {
+    return this.entries.get(kind)?.secretFields ?? []
+  }
+
   /** Checks settings against their kind's schema. */
   check(kind: PsaKind, settings: unknown): SettingsCheck<Record<string, unknown>> {
     const entry = this.entries.get(kind)

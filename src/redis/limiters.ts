@@ -25,8 +25,8 @@ export interface LimiterSpec {
   duration: number
 }
 
-/** What the users need of a limiter: consume, get, delete and its points. */
-export type Limiter = Pick<RateLimiterAbstract, 'consume' | 'get' | 'delete' | 'points'>
+/** What the users need of a limiter: consume, get, delete, block, reward and its points. */
+export type Limiter = Pick<RateLimiterAbstract, 'consume' | 'get' | 'delete' | 'block' | 'reward' | 'points'>
 
 /** Builds a limiter in the installation's store. */
 export type LimiterFactory = (spec: LimiterSpec) => Limiter
@@ -99,6 +99,11 @@ class Insurance extends RateLimiterMemory {
   override delete(key: string | number, options?: object): Promise<boolean> {
     this.used()
     return super.delete(key, options)
+  }
+
+  override block(key: string | number, secDuration: number, options?: object): Promise<RateLimiterRes> {
+    this.used()
+    return super.block(key, secDuration, options)
   }
 }
 

@@ -4,7 +4,16 @@
 // sign-in rehashes them at the new cost. Comparisons are constant-time. Each hash holds 128 × N × r
 // bytes (128 MiB at the default cost), so only a few run at once: the others wait their turn instead of
 // taking the process's memory.
+//
+// How strong a new password is: judged with zxcvbn-ts (docs/decisions/portal/sign-in-slowdown.md), which
+// estimates how many guesses an attacker needs, knowing common passwords, words, names, keyboard
+// patterns, repeats and sequences. A new password below `strongEnough` is refused with the estimator's
+// own words for why, as is one shorter than the minimum length (domain/portal.ts).
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { ZxcvbnFactory } from '@zxcvbn-ts/core'
+import * as common from '@zxcvbn-ts/language-common'
+import * as en from '@zxcvbn-ts/language-en'
+import { minPasswordLength } from '../domain/portal.js'
 
 export interface PasswordCost {
   /** log2 of scrypt's N (CPU and memory cost). OWASP: N = 2^17, r = 8, p = 1. */
@@ -94,4 +103,37 @@ export class PasswordHasher {
       else this.running--
     }
   }
+}
+
+/** zxcvbn's score (0–4) a new password must reach: 3 is "safely unguessable" for an online attacker. */
+export const strongEnough = 3
+
+let estimator: ZxcvbnFactory | null = null
+/** Built on first use: the dictionaries take a moment and some memory. */
+function zxcvbn(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...en.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: en.translations,
+  })
+  return estimator
+}
+
+/**
+ * Why `password` may not be chosen, in words for the person choosing it, or null when it may.
+ * `userInputs` (the user's email, name, the partner's name) count as guessable words.
+ */
+export function weakPasswordReason(password: string, userInputs: readonly string[] = []): string | null {
+  if (password.length < minPasswordLength)
+    return `Choose a password of at least ${minPasswordLength} characters.`
+  const inputs = userInputs.flatMap((i) => [i, ...i.split(/[^\p{L}\p{N}]+/u)]).filter((i) => i.length > 2)
+  // The estimator's time grows with the length; past 100 characters the rest adds only strength.
+  const result = zxcvbn().check(password.slice(0, 100), inputs)
+  if (result.score >= strongEnough) return null
+  const { warning, suggestions } = result.feedback
+  const why = [warning, ...suggestions].filter((s): s is string => Boolean(s))
+  return [
+    'This password is too easy to guess.',
+    ...(why.length > 0 ? why : ['Add a few more uncommon words.']),
+  ].join(' ')
 }

@@ -28,7 +28,24 @@ for (const backend of backends()) {
       const optional = ['ruleChecks', 'ticketText']
       assert.deepEqual(
         Object.keys(res.body).filter((k) => !optional.includes(k)),
-        ['matchedRule', 'action', 'reason', 'ticket', 'existingTicket', 'row', 'error'],
+        [
+          'matchedRule',
+          'action',
+          'summary',
+          'reason',
+          'ticket',
+          'existingTicket',
+          'row',
+          'error',
+          // The names beside the ids (docs/partner-api.md#names; test/partner/names.test.ts).
+          'accountName',
+          'psaCompanyId',
+          'psaCompanyName',
+          'boardName',
+          'priorityName',
+          'typeName',
+          'statusName',
+        ],
       )
       assert.deepEqual(await svc.snapshot(), before, 'a dry run changes nothing')
       return res.body

@@ -1,6 +1,7 @@
 // Rules in headless Chromium: moving a rule up makes it the one that matches (the rule tester says so
 // and a real alert follows it), disabling it hands the alert back to the next rule, and the tester
-// shows an append for an alert of an open ticket, all without changing anything.
+// shows an append for an alert of an open ticket, all without changing anything. The tester's fields,
+// its plain sentence and its JSON mode: test/portal/tester.test.ts.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
@@ -34,10 +35,14 @@ describe('rules and the rule tester', { skip: browserSkip }, () => {
   })
 
   const rulesUrl = () => `/integrations/${setup.integrationId}/rules`
-  const testAlert = async (page: Page, expected: string) => {
-    await page.getByRole('button', { name: 'Fill in the alert below' }).click()
+  // The tester's answer in plain words: a new ticket, or suppressed by the rule.
+  const said = {
+    create: 'This alert would open a ticket in Acme Corporation',
+    suppress: "Suppressed: the rule 'Endpoint Security: Malware Detected' drops these alerts",
+  }
+  const testAlert = async (page: Page, expected: keyof typeof said) => {
     await page.getByRole('button', { name: 'Test alert' }).click()
-    await page.getByTestId('dry-run-action').filter({ hasText: expected }).waitFor()
+    await page.getByRole('status').getByText(said[expected]).waitFor()
   }
 
   test('moving a rule up changes which rule matches; disabling it hands the alert on', async () => {
@@ -48,7 +53,7 @@ describe('rules and the rule tester', { skip: browserSkip }, () => {
       const tester = page.getByRole('region', { name: 'Rule tester' })
       await tester.getByLabel('Product group').selectOption('Endpoint Security')
       await tester.getByLabel('Alert type').selectOption('Malware Detected')
-      await tester.getByLabel('Incident status').selectOption('OPEN')
+      await tester.getByLabel('Status', { exact: true }).selectOption('OPEN')
       await testAlert(page, 'create')
       const first = page.getByRole('listitem', { name: 'rule 1 (Endpoint Security: every alert type)' })
       await first.getByText('matches the tested alert').waitFor()
@@ -97,6 +102,7 @@ describe('rules and the rule tester', { skip: browserSkip }, () => {
     const { page, problems, close } = await openPortal(browser, svc)
     try {
       await signIn(page, admin, rulesUrl())
+      await page.getByRole('button', { name: 'Edit as JSON' }).click()
       const json = page.getByLabel('Alert data (JSON)')
       await json.fill(
         JSON.stringify({
@@ -109,8 +115,13 @@ describe('rules and the rule tester', { skip: browserSkip }, () => {
         }),
       )
       await page.getByRole('button', { name: 'Test alert' }).click()
-      await page.getByTestId('dry-run-action').filter({ hasText: 'append' }).waitFor()
-      await page.getByRole('link', { name: correlationId }).waitFor()
+      const psaTicketId: string = (await setup.partner('GET', `/api/partner/tickets/${correlationId}`)).body
+        .psaTicketId
+      await page
+        .getByRole('status')
+        .getByText(`This update would be added as a note to ticket ${psaTicketId}.`)
+        .waitFor()
+      await page.getByRole('link', { name: psaTicketId }).waitFor()
 
       // Not JSON: said in plain words, nothing sent.
       await json.fill('{"title": ')

@@ -1,6 +1,7 @@
 // Signing in and out of the portal in headless Chromium: a wrong password is refused in plain words,
-// a deep link survives sign-in and a reload, signing out ends the session for the API too, and an
-// invited user sets a password from the invitation link.
+// a deep link survives sign-in and a reload, signing out ends the session for the API too, an invited
+// user sets a password from the invitation link (one easy to guess is refused with the reason), and a
+// user sees and ends their other sessions and changes their password on "Your account".
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
@@ -75,7 +76,14 @@ describe('signing in to the portal', { skip: browserSkip }, () => {
       await page.getByLabel('Password again').fill('short')
       await page.getByRole('button', { name: 'Set password and sign in' }).click()
       await page.getByRole('alert').filter({ hasText: 'at least 12 characters' }).waitFor()
+      // Long enough but easy to guess: the reason, in words, before anything is sent.
+      await page.getByLabel('Password', { exact: true }).fill('aaaaaaaaaaaa')
+      await page.getByText(/Strength: too easy to guess\. .*Repeated characters/).waitFor()
+      await page.getByLabel('Password again').fill('aaaaaaaaaaaa')
+      await page.getByRole('button', { name: 'Set password and sign in' }).click()
+      await page.getByRole('alert').filter({ hasText: 'Repeated characters like "aaa"' }).waitFor()
       await page.getByLabel('Password', { exact: true }).fill('a long enough passphrase')
+      await page.getByText(/Strength: (very )?strong\./).waitFor()
       await page.getByLabel('Password again').fill('a long enough passphrase')
       await page.getByRole('button', { name: 'Set password and sign in' }).click()
       await page.getByRole('heading', { name: 'Integrations' }).waitFor()
@@ -92,6 +100,47 @@ describe('signing in to the portal', { skip: browserSkip }, () => {
     assert.ok(again.status >= 400, again.text)
     // And the password signs in.
     await signInWorks(email, 'a long enough passphrase')
+  })
+
+  test('your account: where you are signed in, signing out everywhere else, changing the password', async () => {
+    const user = await portalUser(svc, setup.partnerId, 'viewer')
+    const elsewhere = await svc.request('POST', '/api/partner/session', {
+      body: { email: user.email, password: user.password },
+      headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) Safari/604.1' },
+    })
+    assert.equal(elsewhere.status, 200, elsewhere.text)
+    const { page, problems, close } = await openPortal(browser, svc)
+    try {
+      await signIn(page, user, '/users')
+      await page.getByRole('link', { name: /Your account/ }).click()
+      await page.getByRole('heading', { name: 'Your account' }).waitFor()
+      const sessions = page.getByRole('table', { name: 'Your sessions' })
+      await sessions.getByText('This session').waitFor()
+      await sessions.getByText('Safari on iOS').waitFor()
+      await page.getByRole('button', { name: /^End the session of Safari on iOS/ }).click()
+      await page.getByRole('status').filter({ hasText: 'The session of Safari on iOS ended.' }).waitFor()
+      await page.getByRole('button', { name: 'Sign out everywhere else' }).click()
+      await page.getByRole('status').filter({ hasText: 'Signed out of 1 other session.' }).waitFor()
+
+      await page.getByLabel('Current password').fill(user.password)
+      await page.getByLabel('New password', { exact: true }).fill('password1234')
+      await page.getByText(/Strength: too easy to guess\. .*commonly used password/).waitFor()
+      await page.getByLabel('New password again').fill('password1234')
+      await page.getByRole('button', { name: 'Change password' }).click()
+      await page.getByRole('alert').filter({ hasText: 'commonly used password' }).waitFor()
+      await page.getByLabel('New password', { exact: true }).fill('a fresh passphrase of mine')
+      await page.getByLabel('New password again').fill('a fresh passphrase of mine')
+      await page.getByRole('button', { name: 'Change password' }).click()
+      await page.getByRole('status').filter({ hasText: 'Your password is changed' }).waitFor()
+      assert.deepEqual(problems, [])
+    } finally {
+      await close()
+    }
+    const old = await svc.request('POST', '/api/partner/session', {
+      body: { email: user.email, password: user.password },
+    })
+    assert.equal(old.status, 401, 'the old password no longer signs in')
+    await signInWorks(user.email, 'a fresh passphrase of mine')
   })
 
   async function signInWorks(email: string, password: string) {

@@ -67,12 +67,12 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       assert.deepEqual(saved.body.defaults, { board: 'security' })
       await page.getByRole('link', { name: 'Next: Map accounts' }).click()
 
-      // 2. Accounts: a suggested match, all suggestions of the page, and a company found by search.
+      // 2. Accounts: a suggested match, every confident suggestion at once, and a company found by search.
       await page.getByRole('heading', { name: 'Set up: Map accounts' }).waitFor()
-      await page.getByRole('button', { name: 'Map ACME Corp. to the suggested Acme Corporation' }).click()
+      await page.getByRole('button', { name: 'Use suggestion to map ACME Corp. to Acme Corporation' }).click()
       await page.getByText('ACME Corp. is mapped to Acme Corporation.').waitFor()
-      await page.getByRole('button', { name: /^Take 1 suggested match/ }).click()
-      await page.getByText('1 suggested match was taken.').waitFor()
+      await page.getByRole('button', { name: 'Use the confident suggestion' }).click()
+      await page.getByText('1 account was mapped to the suggested company.').waitFor()
       // The accounts list is searchable too.
       await page.getByLabel('Search accounts').fill('umbrel')
       await page.getByRole('cell', { name: /^Globex Inc/ }).waitFor({ state: 'detached' })
@@ -81,7 +81,7 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       assert.equal(await search.inputValue(), 'umbrella')
       await page.getByText('No company matches “umbrella”.').waitFor()
       await search.fill('Initech')
-      await page.getByRole('button', { name: 'Map Umbrella Health to Initech' }).click()
+      await page.getByRole('button', { name: 'Map here — Umbrella Health to Initech' }).click()
       await page.getByText('Umbrella Health is mapped to Initech.').waitFor()
       const accounts = await setup.partner('GET', `/api/partner/integrations/${setup.integrationId}/accounts`)
       assert.deepEqual(

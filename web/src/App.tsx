@@ -5,6 +5,7 @@ import { Navigate, Route, Routes } from 'react-router'
 import { Layout } from './components/Layout'
 import { Loading } from './components/State'
 import { AcceptInvite } from './pages/AcceptInvite'
+import { Account } from './pages/Account'
 import { Activity } from './pages/Activity'
 import { IntegrationSettings } from './pages/IntegrationSettings'
 import { Integrations } from './pages/Integrations'
@@ -39,6 +40,7 @@ export function App() {
           <Route path="/dashboard" element={<Dashboard />} />
           <Route path="/activity" element={<Activity />} />
           <Route path="/users" element={<Users />} />
+          <Route path="/account" element={<Account />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -43,6 +43,16 @@ export interface PortalUserPatch {
   lastSignInAt?: string
 }
 
+/** One of a user's sessions, as its user sees it. */
+export interface UserSession {
+  id: string
+  createdAt: string
+  expiresAt: string
+  lastSeenAt: string
+  userAgent: string | null
+  address: string | null
+}
+
 /** A session with what each request needs of its user and partner. */
 export interface StoredSession {
   id: string
@@ -168,7 +178,14 @@ export class PortalUserRepository {
     await this.db.deleteFrom('partner_users').where('id', '=', id).execute()
   }
 
-  async insertSession(s: { id: string; userId: string; expiresAt: string; now: string }): Promise<void> {
+  async insertSession(s: {
+    id: string
+    userId: string
+    expiresAt: string
+    now: string
+    userAgent?: string | null
+    address?: string | null
+  }): Promise<void> {
     await this.db
       .insertInto('partner_sessions')
       .values({
@@ -177,8 +194,39 @@ export class PortalUserRepository {
         created_at: s.now,
         expires_at: s.expiresAt,
         last_seen_at: s.now,
+        user_agent: s.userAgent ?? null,
+        address: s.address ?? null,
       })
       .execute()
+  }
+
+  /** The user's sessions (ended ones too, until pruned), the most recently seen first. */
+  async sessionsOf(userId: string): Promise<UserSession[]> {
+    const rows = await this.db
+      .selectFrom('partner_sessions')
+      .select(['id', 'created_at', 'expires_at', 'last_seen_at', 'user_agent', 'address'])
+      .where('user_id', '=', userId)
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('id')
+      .execute()
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      lastSeenAt: r.last_seen_at,
+      userAgent: r.user_agent,
+      address: r.address,
+    }))
+  }
+
+  /** Ends the user's sessions but `keep`; answers how many ended. */
+  async deleteSessionsOfExcept(userId: string, keep: string): Promise<number> {
+    const r = await this.db
+      .deleteFrom('partner_sessions')
+      .where('user_id', '=', userId)
+      .where('id', '<>', keep)
+      .executeTakeFirst()
+    return Number(r.numDeletedRows)
   }
 
   async session(id: string): Promise<StoredSession | null> {

@@ -263,4 +263,8 @@ export interface PartnerSessionsTable {
   created_at: string
   expires_at: string
   last_seen_at: string
+  /** The browser's User-Agent at sign-in, cut to 256 characters; null before 0025. */
+  user_agent: string | null
+  /** The client address at sign-in; null before 0025. */
+  address: string | null
 }

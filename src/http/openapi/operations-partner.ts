@@ -1,6 +1,7 @@
 // The partner's operations in the OpenAPI document (see operations.ts): the MSP's API and portal calls,
 // and the PSAs' pushes. Each is authenticated by the partner API key or the portal session.
 import type { OperationDoc } from './operation-doc.js'
+import { portalUserOperations } from './operations-portal-users.js'
 
 const key = 'Partner API key, or the portal session (a change also sends x-csrf-token).'
 const admin = 'Portal admins only (a viewer gets 403); or the partner API key.'
@@ -46,6 +47,11 @@ export const partnerOperations: Record<string, OperationDoc> = {
     id: 'mapAccount',
     description: `Alerts for this account then open tickets for this PSA company (and board); its open catch-all tickets are moved there where the PSA can, else noted. ${key}`,
     body: { psaCompanyId: '100', board: 'Service Desk' },
+  },
+  [`PATCH ${i}/accounts`]: {
+    id: 'mapAccounts',
+    description: `Several accounts mapped in one transaction, all or none (an undeclared or repeated account refuses all): e.g. every confident suggestion of the setup wizard; each account's open catch-all tickets as for one. ${key}`,
+    body: { mappings: [{ accountId: 'acme-001', psaCompanyId: '100' }] },
   },
   [`DELETE ${i}/accounts/{accountId}`]: {
     id: 'unmapAccount',
@@ -153,6 +159,10 @@ export const partnerOperations: Record<string, OperationDoc> = {
     id: 'deleteMaintenanceWindow',
     description: `The alerts it holds are released at once, through the rules. ${key}`,
   },
+  'GET /api/partner/maintenance-occurrences': {
+    id: 'listMaintenanceOccurrences',
+    description: `For the dashboard's timeline: each occurrence (one-off, or a recurrence expanded in its time zone) of the windows of your integrations, or of integrationId, that overlaps since–until (at most 93 days), in start order; truncated when more than limit overlap. ${key}`,
+  },
   [`POST ${i}/dry-run`]: {
     id: 'dryRunAlert',
     description: `The vendor's alert body without credentials: the same decision table as a real alert, nothing written, no PSA call. ${key}`,
@@ -241,31 +251,7 @@ export const partnerOperations: Record<string, OperationDoc> = {
     id: 'endApiKeyOverlap',
     description: `Once every client uses the new key. ${admin}`,
   },
-  'POST /api/partner/session': {
-    id: 'signIn',
-    description: 'The portal’s sign-in; API clients use the API key instead.',
-    body: { email: 'tech@bestmsp.example', password: 'correct horse battery staple' },
-  },
-  'GET /api/partner/session': { id: 'getSession', description: 'The portal asks on load.' },
-  'DELETE /api/partner/session': { id: 'signOut', description: 'Needs x-csrf-token.' },
-  'POST /api/partner/session/invite': {
-    id: 'acceptInvite',
-    description: 'The invite token comes from the admin who invited you; it works once, for 7 days.',
-    body: { inviteToken: 'inv_redacted-example', password: 'correct horse battery staple', name: 'Jo Tech' },
-  },
-  'GET /api/partner/users': { id: 'listPortalUsers', description: `Paged with \`cursor\`. ${key}` },
-  'POST /api/partner/users': {
-    id: 'invitePortalUser',
-    description: admin,
-    body: { email: 'tech@bestmsp.example', name: 'Jo Tech', role: 'viewer' },
-  },
-  'PATCH /api/partner/users/{id}': {
-    id: 'updatePortalUser',
-    description: admin,
-    body: { role: 'admin' },
-  },
-  'DELETE /api/partner/users/{id}': { id: 'removePortalUser', description: admin },
-  'POST /api/partner/users/{id}/reset': { id: 'resetPortalUserPassword', description: admin },
+  ...portalUserOperations,
   'GET /api/partner/deliveries': {
     id: 'listPartnerDeliveries',
     description: `The webhook deliveries of your integrations' events (the vendor's endpoint receives them). ${key}`,

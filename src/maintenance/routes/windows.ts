@@ -1,13 +1,15 @@
-// Partner API: an integration's maintenance windows (docs/partner-api.md#maintenance-windows).
+// Partner API: an integration's maintenance windows (docs/partner-api.md#maintenance-windows), and the
+// occurrences of every window in a time range (the dashboard's timeline).
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
 import { failures, IdParams } from '../../http/schemas.js'
+import { timeRange } from '../../http/time-range.js'
 import type { PartnerRoutesDeps } from '../../partner/routes/deps.js'
 import type { JobProducer } from '../../queue/port.js'
 import { MaintenanceJobs } from '../jobs.js'
-import { WindowInput, WindowView } from '../schema.js'
+import { maxOccurrences, Occurrences, OccurrencesQuery, WindowInput, WindowView } from '../schema.js'
 import { MaintenanceWindows } from '../service.js'
 
 const WindowParams = Type.Object({
@@ -83,6 +85,30 @@ export function registerMaintenanceWindows(app: App, s: PartnerRoutesDeps & { qu
     },
     async (request) =>
       orRefuse(await windows.replace(await integrationOf(request), request.params.windowId, request.body)),
+  )
+
+  app.get(
+    '/api/partner/maintenance-occurrences',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: `The occurrences of your maintenance windows that overlap a range (default: the last 24 hours), at most ${maxOccurrences}`,
+        querystring: OccurrencesQuery,
+        response: { 200: Occurrences, ...failures(400, 401) },
+      },
+    },
+    async (request) => {
+      const { integrationId, limit = maxOccurrences, ...q } = request.query
+      const range = timeRange(q)
+      return orRefuse(
+        await windows.occurrences(partnerId(request), {
+          ...(integrationId !== undefined ? { integrationId } : {}),
+          ...range,
+          limit,
+        }),
+      )
+    },
   )
 
   app.delete(

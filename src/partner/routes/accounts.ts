@@ -30,6 +30,11 @@ const AccountRow = Type.Object({
   mapping: Nullable(Type.Object({ psaCompanyId: Type.String(), board: Nullable(Type.String()) })),
 })
 
+const MappingInput = {
+  psaCompanyId: Type.String({ minLength: 1, maxLength: 128 }),
+  board: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+}
+
 const AccountParams = Type.Object({
   id: IdParams.properties.id,
   accountId: Type.String({ minLength: 1, maxLength: 128 }),
@@ -97,10 +102,7 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
         ...meta,
         summary: 'Map an account to a PSA company (and optionally a board)',
         params: AccountParams,
-        body: Type.Object({
-          psaCompanyId: Type.String({ minLength: 1, maxLength: 128 }),
-          board: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
-        }),
+        body: Type.Object(MappingInput),
         response: { 200: MappingView, ...failures(400, 401, 404) },
       },
     },
@@ -115,6 +117,47 @@ export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
       )
       const moved = await remap.remapped(integration, mapping)
       return moved.moved + moved.noted + moved.failed > 0 ? { ...mapping, catchAllTickets: moved } : mapping
+    },
+  )
+
+  app.patch(
+    '/api/partner/integrations/:id/accounts',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          'Map several accounts at once (e.g. every confident suggestion), all or none; the accounts not named keep their mapping',
+        params: IdParams,
+        body: Type.Object({
+          mappings: Type.Array(
+            Type.Object({ accountId: AccountParams.properties.accountId, ...MappingInput }),
+            { minItems: 1, maxItems: 1000 },
+          ),
+        }),
+        response: { 200: Type.Object({ data: Type.Array(MappingView) }), ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const mappings = orRefuse(
+        await s.partnerSetup.putMappings(
+          integration,
+          request.body.mappings.map((m) => ({
+            accountId: m.accountId,
+            psaCompanyId: m.psaCompanyId,
+            board: m.board ?? null,
+          })),
+        ),
+      )
+      const data = []
+      for (const mapping of mappings) {
+        const moved = await remap.remapped(integration, mapping)
+        data.push(
+          moved.moved + moved.noted + moved.failed > 0 ? { ...mapping, catchAllTickets: moved } : mapping,
+        )
+      }
+      return { data }
     },
   )
 

@@ -9,12 +9,16 @@ import { ApiError, orRefuse } from '../../http/errors.js'
 import { decodeCursor, page } from '../../http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../http/time-range.js'
+import { PsaNames } from '../psa-names.js'
 import type { PartnerRoutesDeps } from './deps.js'
+import { TicketNames, withTicketNames } from './names-view.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
 
+const PartnerTicketRow = Type.Object({ ...TicketView.properties, ...TicketNames.properties })
 const PartnerTicket = Type.Object({
   ...TicketWithHistory.properties,
+  ...TicketNames.properties,
   psaTicketUrl: Type.Union([Type.String(), Type.Null()], {
     description:
       "the ticket's page in your PSA's web app, where the PSA has ticket URLs (docs/psa/<kind>.md); null otherwise",
@@ -51,6 +55,7 @@ const Metrics = Type.Object({
 export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+  const psaNames = new PsaNames(s.psaConnections)
 
   app.get(
     '/api/partner/tickets',
@@ -77,22 +82,22 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
           cursor: Type.Optional(Cursor),
           limit: Type.Optional(Limit),
         }),
-        response: { 200: Page(TicketView), ...failures(400, 401) },
+        response: { 200: Page(PartnerTicketRow), ...failures(400, 401) },
       },
     },
     async (request) => {
       const { integrationId, since, until, from, to, ...q } = request.query
-      const scope = {
-        partnerId: partnerId(request),
-        ...(integrationId ? { integrationIds: [integrationId] } : {}),
-      }
-      return orRefuse(
+      const owner = partnerId(request)
+      const scope = { partnerId: owner, ...(integrationId ? { integrationIds: [integrationId] } : {}) }
+      const found = orRefuse(
         await listTickets(s.store, scope, {
           ...q,
           ...timeRange({ since, until, from, to }),
           limit: q.limit ?? 50,
         }),
       )
+      const partner = found.data.length ? await s.store.partners.findById(owner) : null
+      return { ...found, data: await withTicketNames(s.store, psaNames, partner, found.data) }
     },
   )
 
@@ -118,14 +123,15 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
           request.query.integrationId,
         ),
       )
-      const partner = ticket.psaTicketId ? await s.store.partners.findById(owner) : null
+      const partner = await s.store.partners.findById(owner)
       // Only through the connection the ticket was made in: a partner that moved to another PSA
       // kind has no link into the old one.
       const same = partner && partner.psa.kind === ticket.psaKind
-      const connected = same ? s.psa.connect(partner.id, partner.psa) : null
+      const connected = same && ticket.psaTicketId ? s.psa.connect(partner.id, partner.psa) : null
       const psaTicketUrl =
         connected?.ok && ticket.psaTicketId ? connected.client.ticketUrl(ticket.psaTicketId) : null
-      return { ...ticket, psaTicketUrl }
+      const named = (await withTicketNames(s.store, psaNames, partner, [ticket]))[0]!
+      return { ...named, psaTicketUrl }
     },
   )
 

@@ -1,16 +1,20 @@
 // The rule tester (docs/partner-api.md): POST an alert's data and see what alertbridge would do with
-// it — which rule matches, create, append, close, suppress or refuse, and why — decided by the same
-// function as a real alert, over the integration's current rules, toggles, mappings and open tickets.
-// Nothing is written and no PSA is called, so a viewer may use it too.
+// it — which rule matches, create, append, close, suppress or refuse, and why (in plain words:
+// domain/dry-run-summary.ts, and technically) — decided by the same function as a real alert, over the integration's current rules, toggles, mappings and open tickets.
+// Nothing is written and no ticket call reaches the PSA (only its kept look-up lists are read, for the
+// names: names-view.ts), so a viewer may use it too.
 import Type from 'typebox'
 import { dryRun } from '../../alerts/dry-run.js'
 import { factsOf } from '../../alerts/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../alerts/schema.js'
+import { dryRunSummary } from '../../domain/dry-run-summary.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { ApiError, orRefuse } from '../../http/errors.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import { PsaNames } from '../psa-names.js'
 import type { PartnerRoutesDeps } from './deps.js'
+import { DryRunNames, dryRunNames } from './names-view.js'
 import { RuleChecksView } from './rule-conditions-view.js'
 import { TicketTextView, ticketTextFor } from './rule-templates.js'
 import { RuleView } from './rules.js'
@@ -42,7 +46,14 @@ const DryRunView = Type.Object({
   action: Type.Enum(['create', 'append', 'reopen', 'close', 'suppress', 'refuse', 'fold'], {
     description: 'fold: storm control folds the alert into the account’s storm ticket',
   }),
-  reason: Type.String({ description: 'why, in one sentence' }),
+  summary: Type.String({
+    description:
+      "what would happen, in a service manager's words, with what to do about it (e.g. “This alert would fail: the integration is still being set up. Finish the set-up on the Review step.”), naming the account, PSA company and board by name where known. For people, its wording may change: programs read action, row and error",
+    example: 'This alert would open a ticket in Acme Corporation on the Service Desk board.',
+  }),
+  reason: Type.String({
+    description: 'why, in one sentence, technically: the row, ids, codes and API paths involved',
+  }),
   ticket: Type.Union([TicketSettingsView, Type.Null()], {
     description: 'with create: the new ticket’s settings, the PSA connection’s defaults applied',
   }),
@@ -70,9 +81,11 @@ const DryRunView = Type.Object({
   error: Type.Union([Type.String(), Type.Null()], {
     description: 'with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED',
   }),
+  ...DryRunNames.properties,
 })
 
 export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
+  const psaNames = new PsaNames(s.psaConnections)
   app.post(
     '/api/partner/integrations/:id/dry-run',
     {
@@ -110,7 +123,7 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
         correlationId: correlationId ?? correlationID ?? null,
         data,
       })
-      const run = await dryRun(
+      const { run, facts: about } = await dryRun(
         s.store,
         s.catalogues,
         vendor,
@@ -119,9 +132,16 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
         connected.ok ? connected.defaults : {},
         s.clock(),
       )
+      const names = await dryRunNames(s.store, psaNames, integration, partner, run, facts.accountId)
+      const summary = dryRunSummary(about, {
+        account: names.accountName,
+        psaCompany: names.psaCompanyId === about.psaCompanyId ? names.psaCompanyName : null,
+        board: names.boardName,
+      })
+      const named = { ...run, ...names, summary }
       const templates = run.action === 'create' ? run.matchedRule?.templates : undefined
-      if (!templates?.title && !templates?.description) return run
-      return { ...run, ticketText: await ticketTextFor(s, integration, facts, templates, partner.psa.kind) }
+      if (!templates?.title && !templates?.description) return named
+      return { ...named, ticketText: await ticketTextFor(s, integration, facts, templates, partner.psa.kind) }
     },
   )
 }

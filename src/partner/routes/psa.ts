@@ -1,5 +1,6 @@
 // Partner API: the PSA connection and its look-ups for the mapping screens.
 import Type from 'typebox'
+import { keepSavedSecrets } from '../../domain/psa-secrets.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { notFound, orRefuse } from '../../http/errors.js'
@@ -74,13 +75,18 @@ export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
       ...base,
       schema: {
         ...meta,
-        summary: 'Connect your PSA; the connection is tested, and a failed test is answered as a warning',
+        summary:
+          'Connect your PSA; the connection is tested, and a failed test is answered as a warning. A secret left out, empty or masked keeps the saved one while the kind and host stay the same (a new host needs it again: 400)',
         body: PsaInput,
         response: { 200: SavedPsa, ...failures(400, 401) },
       },
     },
     async (request) => {
-      const partner = orRefuse(await s.provisioning.updatePartner(partnerId(request), { psa: request.body }))
+      const saved = await s.store.partners.findById(partnerId(request))
+      if (!saved) throw notFound('Partner')
+      // A secret left empty keeps the saved one, unless the host it goes to changed.
+      const psa = orRefuse(keepSavedSecrets(saved.psa, request.body, s.psa.secretFieldsOf(request.body.kind)))
+      const partner = orRefuse(await s.provisioning.updatePartner(saved.id, { psa }))
       const test = await s.psaConnections.test(partner.id, partner.psa)
       return { ...s.psa.view(partner.psa), ...(test.ok ? {} : { warning: test.detail }) }
     },

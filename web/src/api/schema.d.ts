@@ -241,7 +241,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Map several accounts at once (e.g. every confident suggestion), all or none; the accounts not named keep their mapping
+         * @description Several accounts mapped in one transaction, all or none (an undeclared or repeated account refuses all): e.g. every confident suggestion of the setup wizard; each account's open catch-all tickets as for one. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        patch: operations["mapAccounts"];
         trace?: never;
     };
     "/api/partner/integrations/{id}/accounts/{accountId}": {
@@ -736,6 +740,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/maintenance-occurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The occurrences of your maintenance windows that overlap a range (default: the last 24 hours), at most 200
+         * @description For the dashboard's timeline: each occurrence (one-off, or a recurrence expanded in its time zone) of the windows of your integrations, or of integrationId, that overlaps since–until (at most 93 days), in start order; truncated when more than limit overlap. Partner API key, or the portal session (a change also sends x-csrf-token).
+         */
+        get: operations["listMaintenanceOccurrences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/metrics": {
         parameters: {
             query?: never;
@@ -789,7 +813,7 @@ export interface paths {
          */
         get: operations["getPsaConnection"];
         /**
-         * Connect your PSA; the connection is tested, and a failed test is answered as a warning
+         * Connect your PSA; the connection is tested, and a failed test is answered as a warning. A secret left out, empty or masked keeps the saved one while the kind and host stay the same (a new host needs it again: 400)
          * @description The settings of each PSA kind: docs/psa/README.md. Portal admins only (a viewer gets 403); or the partner API key.
          */
         put: operations["setPsaConnection"];
@@ -973,12 +997,12 @@ export interface paths {
         };
         /**
          * The signed-in user and the session’s CSRF token (401 when the session has ended)
-         * @description The portal asks on load.
+         * @description The session, or 401 when it has ended.
          */
         get: operations["getSession"];
         put?: never;
         /**
-         * Sign in to the portal: sets the session cookie and answers the CSRF token; repeated failures are refused for a while (429)
+         * Sign in to the portal: sets the session cookie and answers the CSRF token; failures make the same email from the same address wait longer each time (429)
          * @description The portal’s sign-in; API clients use the API key instead.
          */
         post: operations["signIn"];
@@ -1002,10 +1026,110 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Accept an invite: set your password (and name) and sign in
+         * Accept an invite: set your password (and name) and sign in; a password easy to guess is refused (400) with the reason
          * @description The invite token comes from the admin who invited you; it works once, for 7 days.
          */
         post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password: the current one must be right; a new one easy to guess is refused (400) with the reason; every other session ends
+         * @description Portal session only (the API key has no password). A wrong current password counts as a failed sign-in. Needs x-csrf-token.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/session/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the portal is signed in: the session (user and CSRF token), or null; never 401
+         * @description The portal asks on load: the session, or `session: null` when signed out (200 either way).
+         */
+        get: operations["getSessionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your sessions: browser, address, signed in and last seen; the one you use is `current`
+         * @description Portal session only: the signed-in user’s own sessions, never another user’s.
+         */
+        get: operations["listOwnSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions (ending the current one signs you out)
+         * @description Portal session only; `id` from GET /api/partner/sessions. Needs x-csrf-token.
+         */
+        delete: operations["endOwnSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere else: every session of yours but this one ends
+         * @description Portal session only: “Sign out everywhere else”. Needs x-csrf-token.
+         */
+        post: operations["endOtherSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3659,6 +3783,154 @@ export interface operations {
             };
         };
     };
+    mapAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mappings": [
+                 *         {
+                 *           "accountId": "acme-001",
+                 *           "psaCompanyId": "100"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    mappings: {
+                        accountId: string;
+                        board?: string | null;
+                        psaCompanyId: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "accountId": "acme-001",
+                     *           "psaCompanyId": "100",
+                     *           "board": "example",
+                     *           "catchAllTickets": {
+                     *             "moved": 1,
+                     *             "noted": 1,
+                     *             "failed": 1
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accountId: string;
+                            board: string | null;
+                            /** @description the account's open catch-all tickets: moved to the company, or given a note that says where its new alerts go (docs/partner-api.md#catch-all-account) */
+                            catchAllTickets?: {
+                                failed: number;
+                                moved: number;
+                                noted: number;
+                            };
+                            psaCompanyId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
     mapAccount: {
         parameters: {
             query?: never;
@@ -4135,6 +4407,7 @@ export interface operations {
                      *         "createdAt": "2026-01-31T12:00:00.000Z"
                      *       },
                      *       "action": "create",
+                     *       "summary": "This alert would open a ticket in Acme Corporation on the Service Desk board.",
                      *       "reason": "What happened, in one sentence.",
                      *       "ticket": {
                      *         "board": "example",
@@ -4172,15 +4445,24 @@ export interface operations {
                      *         "description": "What happened, in one sentence.",
                      *         "html": true
                      *       },
-                     *       "error": "What happened, in one sentence."
+                     *       "error": "What happened, in one sentence.",
+                     *       "accountName": "Acme Security",
+                     *       "psaCompanyId": "100",
+                     *       "psaCompanyName": "Acme Security",
+                     *       "boardName": "Acme Security",
+                     *       "priorityName": "Acme Security",
+                     *       "typeName": "Acme Security",
+                     *       "statusName": "Acme Security"
                      *     }
                      */
                     "application/json": {
+                        accountName: string | null;
                         /**
                          * @description fold: storm control folds the alert into the account’s storm ticket
                          * @enum {unknown}
                          */
                         action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse" | "fold";
+                        boardName: string | null;
                         /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
                         error: string | null;
                         /** @description the ticket the alert would be appended to or close, or that its correlationId names */
@@ -4192,7 +4474,10 @@ export interface operations {
                         } | null;
                         /** @description OPEN: the rule that matches the alert’s group and type; UPDATE/RESOLVED: the rule of its ticket */
                         matchedRule: components["schemas"]["Rule"] | null;
-                        /** @description why, in one sentence */
+                        priorityName: string | null;
+                        psaCompanyId: string | null;
+                        psaCompanyName: string | null;
+                        /** @description why, in one sentence, technically: the row, ids, codes and API paths involved */
                         reason: string;
                         row: string | null;
                         /** @description OPEN: the enabled rules of the group that cover the type, in precedence order, up to the first whose conditions hold */
@@ -4213,6 +4498,12 @@ export interface operations {
                             precedence: number;
                             ruleId: string;
                         }[];
+                        statusName: string | null;
+                        /**
+                         * @description what would happen, in a service manager's words, with what to do about it (e.g. “This alert would fail: the integration is still being set up. Finish the set-up on the Review step.”), naming the account, PSA company and board by name where known. For people, its wording may change: programs read action, row and error
+                         * @example This alert would open a ticket in Acme Corporation on the Service Desk board.
+                         */
+                        summary: string;
                         /** @description with create: the new ticket’s settings, the PSA connection’s defaults applied */
                         ticket: {
                             board: string | null;
@@ -4227,6 +4518,7 @@ export interface operations {
                             html: boolean;
                             title: string | null;
                         };
+                        typeName: string | null;
                     };
                 };
             };
@@ -8213,6 +8505,134 @@ export interface operations {
             };
         };
     };
+    listMaintenanceOccurrences: {
+        parameters: {
+            query?: {
+                /** @description the same as since (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                from?: string;
+                /** @description one integration; missing: all */
+                integrationId?: string;
+                /** @description occurrences */
+                limit?: number;
+                /** @description occurrences ending after (default: 24 hours before until) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                since?: string;
+                /** @description the same as until (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                to?: string;
+                /** @description occurrences starting before (default: now) (RFC 3339, e.g. 2026-01-31T12:00:00Z) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-01-31T12:00:00.000Z",
+                     *       "until": "2026-01-31T12:00:00.000Z",
+                     *       "data": [
+                     *         {
+                     *           "windowId": "example",
+                     *           "name": "Acme Security",
+                     *           "mode": "suppress",
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "vendorName": "Acme Security",
+                     *           "timeZone": "2026-01-31T12:00:00.000Z",
+                     *           "start": "example",
+                     *           "end": "example"
+                     *         }
+                     *       ],
+                     *       "truncated": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description in start order; recurrences expanded in their time zone */
+                        data: {
+                            end: string;
+                            integrationId: string;
+                            /** @description suppress: a new OPEN is answered 200 suppressed (event Suppressed By Maintenance Window); hold: it is kept and released through the rules when the window ends */
+                            mode: "suppress" | "hold";
+                            name: string;
+                            start: string;
+                            timeZone: string | null;
+                            /** @description the integration’s vendor */
+                            vendorName: string;
+                            windowId: string;
+                        }[];
+                        since: string;
+                        /** @description more occurrences overlap the range than limit */
+                        truncated: boolean;
+                        until: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
     getPartnerMetrics: {
         parameters: {
             query?: {
@@ -10204,6 +10624,450 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery staple",
+                 *       "newPassword": "staple battery horse correct"
+                 *     }
+                 */
+                "application/json": {
+                    currentPassword: string;
+                    /** @description at least 12 characters, and not easy to guess (the refusal says why) */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endedSessions": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description your other sessions, all ended */
+                        endedSessions: number;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds. Error codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "failed",
+                     *       "error": "RATE_LIMITED",
+                     *       "detail": "Too many requests: wait Retry-After seconds.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getSessionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session": {
+                     *         "user": {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "email": "tech@bestmsp.example",
+                     *           "name": "Acme Security",
+                     *           "role": "admin",
+                     *           "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f"
+                     *         },
+                     *         "csrfToken": "redacted-example-value"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        session: {
+                            /** @description send it as the x-csrf-token header with every change made with this session */
+                            csrfToken: string;
+                            user: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                                partnerId: string;
+                                /**
+                                 * @description admin changes things; viewer reads
+                                 * @enum {unknown}
+                                 */
+                                role: "admin" | "viewer";
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listOwnSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "current": true,
+                     *           "userAgent": "example",
+                     *           "address": "example",
+                     *           "createdAt": "2026-01-31T12:00:00.000Z",
+                     *           "lastSeenAt": "2026-01-31T12:00:00.000Z",
+                     *           "expiresAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            address: string | null;
+                            /** @description signed in at */
+                            createdAt: string;
+                            /** @description the session this request was made with */
+                            current: boolean;
+                            /** @description ends at the latest at */
+                            expiresAt: string;
+                            /** @description names the session to end it; not the cookie, nor its stored digest */
+                            id: string;
+                            /** @description last used at (written at most once a minute) */
+                            lastSeenAt: string;
+                            userAgent: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    endOwnSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ended": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description how many sessions ended */
+                        ended: number;
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
     listPartnerTickets: {
         parameters: {
             query?: {
@@ -10259,13 +11123,47 @@ export interface operations {
                      *           "closedBy": "alertbridge",
                      *           "psaStatus": "example",
                      *           "psaDeleted": true,
-                     *           "mergedFrom": "example"
+                     *           "mergedFrom": "example",
+                     *           "vendorName": "Acme Security",
+                     *           "accountName": "Acme Security",
+                     *           "psaCompanyId": "100",
+                     *           "psaCompanyName": "Acme Security"
                      *         }
                      *       ],
                      *       "nextCursor": "eyJrIjpbImFjbWUtMDAxIl19"
                      *     }
                      */
-                    "application/json": components["schemas"]["TicketPage"];
+                    "application/json": {
+                        data: {
+                            accountId: string;
+                            accountName: string | null;
+                            alertType: string;
+                            closedAt: string | null;
+                            closedBy: ("alertbridge" | "psa") | null;
+                            correlationId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            integrationId: string;
+                            mergedFrom: string | null;
+                            /** @description alerts folded into this ticket */
+                            occurrenceCount: number;
+                            productGroup: string;
+                            psaCompanyId: string | null;
+                            psaCompanyName: string | null;
+                            /** @description the ticket was deleted in the PSA */
+                            psaDeleted: boolean;
+                            psaKind: string;
+                            psaStatus: string | null;
+                            psaTicketId: string | null;
+                            status: "open" | "closed";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendorName: string | null;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
                 };
             };
             /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
@@ -10386,11 +11284,16 @@ export interface operations {
                      *         }
                      *       ],
                      *       "eventCount": 1,
+                     *       "vendorName": "Acme Security",
+                     *       "accountName": "Acme Security",
+                     *       "psaCompanyId": "100",
+                     *       "psaCompanyName": "Acme Security",
                      *       "psaTicketUrl": "https://vendor.example.com/alertbridge/webhook"
                      *     }
                      */
                     "application/json": {
                         accountId: string;
+                        accountName: string | null;
                         alertType: string;
                         closedAt: string | null;
                         closedBy: ("alertbridge" | "psa") | null;
@@ -10406,6 +11309,8 @@ export interface operations {
                         /** @description alerts folded into this ticket */
                         occurrenceCount: number;
                         productGroup: string;
+                        psaCompanyId: string | null;
+                        psaCompanyName: string | null;
                         /** @description the ticket was deleted in the PSA */
                         psaDeleted: boolean;
                         psaKind: string;
@@ -10417,6 +11322,7 @@ export interface operations {
                         title: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        vendorName: string | null;
                     };
                 };
             };

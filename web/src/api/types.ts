@@ -48,3 +48,4 @@ export type PsaView = Ok<'/api/partner/psa', 'get'>
 export type PsaInput = Body<'/api/partner/psa', 'put'>
 export type OverviewItem = Item<Ok<'/api/partner/overview', 'get'>>
 export type FailureCause = Item<Ok<'/api/partner/failures', 'get'>>
+export type MaintenanceOccurrence = Item<Ok<'/api/partner/maintenance-occurrences', 'get'>>

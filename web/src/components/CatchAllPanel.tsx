@@ -6,6 +6,7 @@ import type { Integration } from '../api/types'
 import { useUpdateIntegration } from '../hooks/integrations'
 import { useCanEdit } from '../hooks/session'
 import { useMapUnmapped, useUnmappedAccounts } from '../hooks/unmapped-accounts'
+import { LookupSelect } from './LookupSelect'
 import { ErrorNotice, Notice, QueryView } from './State'
 
 function CatchAllForm({
@@ -42,7 +43,12 @@ function CatchAllForm({
           />{' '}
           Send alerts of unmapped accounts to a catch-all company
         </label>
-        <p className="hint">Off: they are refused (ACCOUNT_NOT_MAPPED), as before.</p>
+        <p className="hint">
+          <strong>{enabled ? 'On:' : 'Off:'}</strong>{' '}
+          {enabled
+            ? "an unmapped account's alert opens its ticket in the catch-all company, the account named at its top."
+            : 'alerts of unmapped accounts are refused as not mapped (ACCOUNT_NOT_MAPPED).'}
+        </p>
       </div>
       <div className="field">
         <label htmlFor="catch-all-company">Catch-all PSA company id</label>
@@ -53,15 +59,14 @@ function CatchAllForm({
           onChange={(e) => setCompany(e.target.value)}
         />
       </div>
-      <div className="field">
-        <label htmlFor="catch-all-board">Catch-all board (optional)</label>
-        <input
-          id="catch-all-board"
-          value={board}
-          disabled={!canEdit}
-          onChange={(e) => setBoard(e.target.value)}
-        />
-      </div>
+      <LookupSelect
+        id="catch-all-board"
+        what="boards"
+        label="Catch-all board (optional)"
+        value={board || null}
+        disabled={!canEdit}
+        onChange={(v) => setBoard(v ?? '')}
+      />
       {problem && <Notice kind="error">{problem}</Notice>}
       {update.error && <ErrorNotice error={update.error} />}
       {update.isSuccess && <Notice kind="ok">Catch-all saved.</Notice>}
@@ -97,56 +102,60 @@ function UnmappedList({ integrationId }: { integrationId: string }) {
           page.data.length === 0 ? (
             <p>No alert has come for an unmapped account.</p>
           ) : (
-            <table aria-label="Unmapped accounts">
-              <thead>
-                <tr>
-                  <th>Account</th>
-                  <th>Alerts</th>
-                  <th>Open catch-all tickets</th>
-                  <th>Last seen</th>
-                  {canEdit && <th>Map to PSA company</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((a) => (
-                  <tr key={a.accountId}>
-                    <td>
-                      {a.name ?? <em>not declared</em>} <span className="mono small">{a.accountId}</span>
-                    </td>
-                    <td>{a.alertCount}</td>
-                    <td>{a.openCatchAllTickets}</td>
-                    <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
-                    {canEdit && (
-                      <td>
-                        {a.declared ? (
-                          <>
-                            <input
-                              aria-label={`PSA company for ${a.accountId}`}
-                              value={companies[a.accountId] ?? ''}
-                              onChange={(e) => setCompanies({ ...companies, [a.accountId]: e.target.value })}
-                            />{' '}
-                            <button
-                              type="button"
-                              disabled={map.isPending || !(companies[a.accountId] ?? '').trim()}
-                              onClick={() =>
-                                map.mutate({
-                                  accountId: a.accountId,
-                                  psaCompanyId: (companies[a.accountId] ?? '').trim(),
-                                })
-                              }
-                            >
-                              Map {a.accountId}
-                            </button>
-                          </>
-                        ) : (
-                          <span className="hint">The vendor has to declare it first.</span>
-                        )}
-                      </td>
-                    )}
+            <div className="table-wrap">
+              <table aria-label="Unmapped accounts" className="responsive">
+                <thead>
+                  <tr>
+                    <th>Account</th>
+                    <th>Alerts</th>
+                    <th>Open catch-all tickets</th>
+                    <th>Last seen</th>
+                    {canEdit && <th>Map to PSA company</th>}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {page.data.map((a) => (
+                    <tr key={a.accountId}>
+                      <td data-label="Account">
+                        {a.name ?? <em>not declared</em>} <span className="mono small">{a.accountId}</span>
+                      </td>
+                      <td data-label="Alerts">{a.alertCount}</td>
+                      <td data-label="Open catch-all tickets">{a.openCatchAllTickets}</td>
+                      <td data-label="Last seen">{new Date(a.lastSeenAt).toLocaleString()}</td>
+                      {canEdit && (
+                        <td data-label="Map to">
+                          {a.declared ? (
+                            <>
+                              <input
+                                aria-label={`PSA company for ${a.accountId}`}
+                                value={companies[a.accountId] ?? ''}
+                                onChange={(e) =>
+                                  setCompanies({ ...companies, [a.accountId]: e.target.value })
+                                }
+                              />{' '}
+                              <button
+                                type="button"
+                                disabled={map.isPending || !(companies[a.accountId] ?? '').trim()}
+                                onClick={() =>
+                                  map.mutate({
+                                    accountId: a.accountId,
+                                    psaCompanyId: (companies[a.accountId] ?? '').trim(),
+                                  })
+                                }
+                              >
+                                Map {a.accountId}
+                              </button>
+                            </>
+                          ) : (
+                            <span className="hint">The vendor has to declare it first.</span>
+                          )}
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )
         }
       </QueryView>

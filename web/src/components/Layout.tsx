@@ -1,4 +1,5 @@
-// The frame of every signed-in screen: skip link, top bar with the sections, the user and sign-out.
+// The frame of every signed-in screen: skip link, top bar with the sections, the user (a link to their
+// account: sessions, password) and sign-out.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router'
@@ -57,7 +58,11 @@ export function Layout() {
         </nav>
         <div className="userbox">
           <span>
-            {user.name || user.email} <span className="small">({user.role})</span>
+            <NavLink to="/account">
+              {user.name || user.email}
+              <span className="visually-hidden">: your account</span>
+            </NavLink>{' '}
+            <span className="small">({user.role})</span>
           </span>
           <button
             type="button"

@@ -1,7 +1,10 @@
 // A picker for one of the PSA's look-ups (boards, priorities, types, statuses), with "the PSA
-// connection's default" as the empty choice. A value the PSA no longer lists is still shown.
+// connection's default" as the empty choice. A value the PSA no longer lists is still shown. Where the
+// PSA lists statuses and types per board (ConnectWise), they are asked only with a board: the one
+// given, or else the connection's saved default board; with neither, the picker waits for a board
+// instead of sending a request the PSA must refuse.
 import type { LookupKind } from '../api/types'
-import { usePsaLookup } from '../hooks/psa'
+import { useLookupReady, usePsaLookup } from '../hooks/psa'
 
 export function LookupSelect({
   id,
@@ -10,6 +13,7 @@ export function LookupSelect({
   value,
   onChange,
   board,
+  savedBoard = true,
   disabled,
 }: {
   id: string
@@ -18,19 +22,25 @@ export function LookupSelect({
   value: string | null
   onChange: (value: string | null) => void
   board?: string | null
+  /** Whether the connection's saved default board stands in when `board` is empty (not while editing it). */
+  savedBoard?: boolean
   disabled?: boolean
 }) {
-  const list = usePsaLookup(what, { limit: 1000, board: board ?? null })
-  const options = list.data?.data ?? []
-  const known = !value || options.some((o) => o.id === value || o.name === value)
+  const { ready, needsBoard } = useLookupReady(what, board, savedBoard)
+  const list = usePsaLookup(what, { limit: 1000, board: board ?? null }, ready)
+  const options = ready ? (list.data?.data ?? []) : []
+  // A setting may name its entry (as the API allows) instead of giving its id: shown as that entry.
+  const selected = options.find((o) => o.id === value) ?? options.find((o) => o.name === value)
+  const known = !value || !!selected
+  const hint = needsBoard ? `${id}-board` : list.error ? `${id}-error` : undefined
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
-        value={value ?? ''}
+        value={selected?.id ?? value ?? ''}
         disabled={disabled}
-        aria-describedby={list.error ? `${id}-error` : undefined}
+        aria-describedby={hint}
         onChange={(e) => onChange(e.target.value || null)}
       >
         <option value="">PSA default</option>
@@ -41,7 +51,12 @@ export function LookupSelect({
           </option>
         ))}
       </select>
-      {list.error && (
+      {needsBoard && (
+        <p className="hint" id={`${id}-board`}>
+          Choose a board first: its own {what === 'types' ? 'ticket types' : 'statuses'} are listed then.
+        </p>
+      )}
+      {ready && list.error && (
         <p className="hint" id={`${id}-error`}>
           The PSA's list could not be read: {list.error instanceof Error ? list.error.message : ''}
         </p>

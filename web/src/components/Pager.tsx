@@ -32,7 +32,8 @@ export function Pager({
       <button type="button" className="secondary" disabled={!pager.hasPrevious} onClick={pager.previous}>
         Previous
       </button>
-      <span>Page {pager.page}</span>
+      {/* Announced when Previous or Next loads another page (the focus stays on the button). */}
+      <span aria-live="polite">Page {pager.page}</span>
       <button
         type="button"
         className="secondary"

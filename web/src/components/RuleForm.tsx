@@ -3,6 +3,8 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { Rule, RuleInput } from '../api/types'
 import { useCatalogue } from '../hooks/integrations'
+import { usePsa } from '../hooks/psa'
+import { boardScoped } from '../pages/wizard/psaKinds'
 import { LookupSelect } from './LookupSelect'
 import { type Condition, ConditionsEditor, type Templates, TemplatesEditor } from './RuleConditions'
 import { ErrorNotice, Loading } from './State'
@@ -45,7 +47,19 @@ export function RuleForm({
   const [conditions, setConditions] = useState<Condition[]>(rule?.conditions ?? [])
   const [templates, setTemplates] = useState<Templates>(rule?.templates ?? { title: null, description: null })
   const types = groups[group] ?? []
-  const setT = (k: TicketKey) => (v: string | null) => setTicket((t) => ({ ...t, [k]: v }))
+  const psaKind = usePsa().data?.kind
+  const setT = (k: TicketKey) => (v: string | null) =>
+    setTicket((t) => {
+      if (k !== 'board' || v === t.board) return { ...t, [k]: v }
+      // Where statuses and types belong to a board (ConnectWise), those of the old board go with it.
+      const drop = (what: 'types' | 'statuses') => boardScoped(psaKind, what)
+      return {
+        ...t,
+        board: v,
+        ...(drop('types') ? { type: null } : {}),
+        ...(drop('statuses') ? { status: null, closedStatus: null } : {}),
+      }
+    })
   const toggle = <T,>(list: T[], item: T, on: boolean) =>
     on ? [...list, item] : list.filter((x) => x !== item)
 

@@ -1,31 +1,35 @@
-// The rule tester: build or paste an alert's `data`, and see what the service would do with it now
-// (which rule matches, create / append / reopen / close / suppress / refuse, and why). Nothing is changed.
+// The rule tester: build an alert from fields (or edit it as JSON, or paste a vendor's) and see what the
+// service would do with it now, in plain words (which rule, which company and board, or why it would
+// fail and what to do), the technical detail behind a disclosure. Nothing is changed.
 import { type FormEvent, useEffect, useId, useState } from 'react'
-import { Link } from 'react-router'
 import { useAccounts } from '../hooks/accounts'
 import { useCatalogue } from '../hooks/integrations'
 import { type DryRunInput, useDryRun } from '../hooks/rules'
+import {
+  type AlertFields,
+  alertOfFields,
+  fieldsOfJson,
+  inputOfPasted,
+  jsonOfFields,
+  parseAlertJson,
+} from '../tester-alert'
+import { DryRunResult } from './DryRunResult'
 import { ErrorNotice, Notice } from './State'
+import { TesterFields } from './TesterFields'
 
-const actionWords: Record<string, string> = {
-  create: 'A new ticket would be created.',
-  append: 'The alert would be added to an existing ticket.',
-  reopen: 'The closed ticket would be reopened, with the alert added to it.',
-  close: 'The ticket would be closed.',
-  suppress: 'The alert would be suppressed: no ticket.',
-  refuse: 'The alert would be refused.',
+const blank: AlertFields = {
+  accountId: '',
+  productGroup: '',
+  alertType: '',
+  incidentStatus: 'OPEN',
+  correlationId: '',
+  title: 'Test alert from the rule tester',
+  summary: '',
+  extras: [],
 }
 
-/**
- * The tester takes an alert's data (with its correlationId beside the fields, for UPDATE and RESOLVED)
- * or a whole alert request as a vendor sends it ({…, data: {…}}).
- */
-function toDryRun(pasted: Record<string, unknown>): DryRunInput {
-  const whole = typeof pasted.data === 'object' && pasted.data !== null ? pasted : null
-  const { correlationId, correlationID, ...data } = (whole?.data ?? pasted) as Record<string, unknown>
-  const id = whole?.correlationId ?? whole?.correlationID ?? correlationId ?? correlationID
-  return { data: data as DryRunInput['data'], ...(typeof id === 'string' && id ? { correlationId: id } : {}) }
-}
+/** The fields the alert endpoints require are filled in (the account and catalogue have arrived). */
+const complete = (f: AlertFields) => Boolean(f.accountId && f.productGroup && f.alertType && f.title.trim())
 
 export function RuleTester({
   integrationId,
@@ -36,170 +40,108 @@ export function RuleTester({
 }) {
   const uid = useId()
   const catalogue = useCatalogue(integrationId)
-  const accounts = useAccounts(integrationId, 'all', null, 50)
+  // The same list the account picker starts with (one request for both).
+  const firstAccount = useAccounts(integrationId, 'all', null, 100)
   const groups = catalogue.data?.productGroups ?? {}
   const dryRun = useDryRun(integrationId)
-  const [group, setGroup] = useState('')
-  const [type, setType] = useState('')
-  const [account, setAccount] = useState('')
-  const [status, setStatus] = useState('OPEN')
+  const [fields, setFields] = useState<AlertFields>(blank)
+  const [mode, setMode] = useState<'fields' | 'json'>('fields')
   const [text, setText] = useState('')
-  const [parseError, setParseError] = useState<string | null>(null)
-  const g = group || Object.keys(groups)[0] || ''
-  const t = type || groups[g]?.[0] || ''
-  const a = account || accounts.data?.data[0]?.vendorAccountId || ''
+  const [problem, setProblem] = useState<string | null>(null)
+  const [runs, setRuns] = useState(0)
 
-  // The builder writes the alert; the text stays editable (paste a real one there).
-  const build = () =>
-    setText(
-      JSON.stringify(
-        {
-          title: `Test: ${t || 'alert'}`,
-          summary: 'Sent from the rule tester',
-          productGroup: g,
-          alertType: t,
-          accountId: a,
-          incidentStatus: status,
-        },
-        null,
-        2,
-      ),
-    )
-  // biome-ignore lint/correctness/useExhaustiveDependencies: build once the catalogue and accounts arrive
+  // Start from the catalogue's first group and type and the first account, once they arrive.
+  const group = Object.keys(groups)[0] ?? ''
+  const account = firstAccount.data?.data[0]?.vendorAccountId ?? ''
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filled in once, when they arrive (groups follows group)
   useEffect(() => {
-    if (!text && g && a) build()
-  }, [g, a])
+    setFields((f) => {
+      const productGroup = f.productGroup || group
+      return {
+        ...f,
+        productGroup,
+        alertType: f.alertType || (groups[productGroup]?.[0] ?? ''),
+        accountId: f.accountId || account,
+      }
+    })
+  }, [group, account])
+
+  const toJson = () => {
+    setText(jsonOfFields(fields))
+    setProblem(null)
+    setMode('json')
+  }
+  const toFields = () => {
+    const parsed = fieldsOfJson(text)
+    if (!parsed.ok) return setProblem(parsed.problem)
+    setFields(parsed.value)
+    setProblem(null)
+    setMode('fields')
+  }
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    let data: unknown
-    try {
-      data = JSON.parse(text)
-    } catch {
-      return setParseError('The alert is not valid JSON: check its quotes, commas and braces.')
+    let input: DryRunInput
+    if (mode === 'json') {
+      const parsed = parseAlertJson(text)
+      if (!parsed.ok) return setProblem(parsed.problem)
+      input = inputOfPasted(parsed.value) as DryRunInput
+    } else {
+      input = alertOfFields(fields) as DryRunInput
     }
-    if (typeof data !== 'object' || data === null || Array.isArray(data))
-      return setParseError('The alert must be a JSON object like the data of an alert.')
-    setParseError(null)
-    dryRun.mutate(toDryRun(data as Record<string, unknown>), {
-      onSuccess: (r) => onResult(r.matchedRule?.id ?? null),
+    setProblem(null)
+    dryRun.mutate(input, {
+      onSuccess: (r) => {
+        setRuns((n) => n + 1)
+        onResult(r.matchedRule?.id ?? null)
+      },
     })
   }
-  const r = dryRun.data
+
   return (
     <section className="panel" aria-labelledby={`${uid}-h`}>
       <h2 id={`${uid}-h`}>Rule tester</h2>
-      <p className="small muted">Shows what an alert would do now. Nothing is created or changed.</p>
-      <fieldset>
-        <legend>Build an alert</legend>
-        <div className="grid-2">
-          <div className="field">
-            <label htmlFor={`${uid}-group`}>Product group</label>
-            <select
-              id={`${uid}-group`}
-              value={g}
-              onChange={(e) => {
-                setGroup(e.target.value)
-                setType('')
-              }}
-            >
-              {Object.keys(groups).map((x) => (
-                <option key={x}>{x}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${uid}-type`}>Alert type</label>
-            <select id={`${uid}-type`} value={t} onChange={(e) => setType(e.target.value)}>
-              {(groups[g] ?? []).map((x) => (
-                <option key={x}>{x}</option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${uid}-account`}>Account</label>
-            <select id={`${uid}-account`} value={a} onChange={(e) => setAccount(e.target.value)}>
-              {(accounts.data?.data ?? []).map((x) => (
-                <option key={x.vendorAccountId} value={x.vendorAccountId}>
-                  {x.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${uid}-status`}>Incident status</label>
-            <select id={`${uid}-status`} value={status} onChange={(e) => setStatus(e.target.value)}>
-              <option>OPEN</option>
-              <option>UPDATE</option>
-              <option>RESOLVED</option>
-            </select>
-          </div>
+      <p className="small muted">
+        Shows what an alert would do now: which rule takes it and where its ticket would go. Nothing is
+        created or changed.
+      </p>
+      <form onSubmit={submit} aria-labelledby={`${uid}-alert`}>
+        <div className="row spread">
+          <h3 id={`${uid}-alert`}>The alert to test</h3>
+          <button type="button" className="secondary" onClick={mode === 'fields' ? toJson : toFields}>
+            {mode === 'fields' ? 'Edit as JSON' : 'Edit as fields'}
+          </button>
         </div>
-        <button type="button" className="secondary" onClick={build}>
-          Fill in the alert below
-        </button>
-      </fieldset>
-      <form onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={`${uid}-json`}>Alert data (JSON)</label>
-          <textarea
-            id={`${uid}-json`}
-            className="mono"
-            spellCheck={false}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-describedby={`${uid}-json-hint`}
-          />
-          <p className="hint" id={`${uid}-json-hint`}>
-            The alert's <code>data</code> as a vendor sends it; add <code>"correlationId"</code> to test an
-            update or a close.
-          </p>
-        </div>
-        <button type="submit" disabled={dryRun.isPending || !text.trim()}>
+        {mode === 'fields' ? (
+          <TesterFields integrationId={integrationId} groups={groups} fields={fields} onChange={setFields} />
+        ) : (
+          <div className="field">
+            <label htmlFor={`${uid}-json`}>Alert data (JSON)</label>
+            <textarea
+              id={`${uid}-json`}
+              className="mono"
+              spellCheck={false}
+              rows={10}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-describedby={`${uid}-json-hint`}
+            />
+            <p className="hint" id={`${uid}-json-hint`}>
+              The alert's <code>data</code> as a vendor sends it, or a whole alert request (its credentials
+              are ignored); add <code>"correlationId"</code> to test an update or a close.
+            </p>
+          </div>
+        )}
+        {problem && <Notice kind="error">{problem}</Notice>}
+        <button
+          type="submit"
+          disabled={dryRun.isPending || (mode === 'json' ? !text.trim() : !complete(fields))}
+        >
           {dryRun.isPending ? 'Testing…' : 'Test alert'}
         </button>
       </form>
-      {parseError && <Notice kind="error">{parseError}</Notice>}
       {dryRun.error && <ErrorNotice error={dryRun.error} />}
-      {r && (
-        <div
-          aria-live="polite"
-          className={`notice ${r.action === 'refuse' ? 'error' : r.action === 'suppress' ? 'warn' : 'ok'}`}
-        >
-          <p>
-            <strong data-testid="dry-run-action">{r.action}</strong>: {actionWords[r.action] ?? ''}
-          </p>
-          <p>{r.reason}</p>
-          <p>
-            {r.matchedRule
-              ? `Matched rule: ${r.matchedRule.productGroup}${r.matchedRule.alertTypes.length ? ` (${r.matchedRule.alertTypes.join(', ')})` : ''}, precedence ${r.matchedRule.precedence}.`
-              : 'No rule matched.'}
-          </p>
-          {r.existingTicket && (
-            <p>
-              Existing ticket:{' '}
-              <Link
-                to={`/tickets/${encodeURIComponent(r.existingTicket.correlationId)}?integrationId=${encodeURIComponent(integrationId)}`}
-              >
-                {r.existingTicket.correlationId}
-              </Link>
-            </p>
-          )}
-          {r.ticket && (
-            <p>
-              The ticket:{' '}
-              {(['board', 'priority', 'type', 'status'] as const)
-                .map((k) => `${k} ${r.ticket?.[k] ?? 'PSA default'}`)
-                .join(' · ')}
-            </p>
-          )}
-          {r.error && (
-            <p className="small">
-              The vendor would get the error <code>{r.error}</code>.
-            </p>
-          )}
-        </div>
-      )}
+      <DryRunResult integrationId={integrationId} result={dryRun.data} run={runs} />
     </section>
   )
 }

@@ -2,6 +2,7 @@
 // down changes its precedence; the rule tester beside it shows which rule an alert meets now.
 import { useState } from 'react'
 import type { Rule } from '../api/types'
+import { type TicketSettingKey, useRuleSettingNames } from '../hooks/psa-names'
 import { useCreateRule, useDeleteRule, useMoveRule, useRules, useUpdateRule } from '../hooks/rules'
 import { useCanEdit } from '../hooks/session'
 import { RuleForm } from './RuleForm'
@@ -13,17 +14,21 @@ function describe(rule: Rule): string {
   return `${rule.productGroup}: ${types}`
 }
 
-function ticketSummary(rule: Rule): string {
+/** The rule's ticket settings by the PSA's names (the stored value where the PSA does not list it). */
+function ticketSummary(rule: Rule, nameOf: SettingNames): string {
   const t = rule.ticket
+  const named = (key: TicketSettingKey) => nameOf(rule, key) ?? t[key]
   const parts = [
-    t.board && `board ${t.board}`,
-    t.priority && `priority ${t.priority}`,
-    t.type && `type ${t.type}`,
-    t.status && `status ${t.status}`,
-    t.closedStatus && `closes as ${t.closedStatus}`,
+    t.board && `board ${named('board')}`,
+    t.priority && `priority ${named('priority')}`,
+    t.type && `type ${named('type')}`,
+    t.status && `status ${named('status')}`,
+    t.closedStatus && `closes as ${named('closedStatus')}`,
   ].filter(Boolean)
   return parts.length ? parts.join(' · ') : "the PSA connection's defaults"
 }
+
+type SettingNames = ReturnType<typeof useRuleSettingNames>
 
 function RuleItem({
   rule,
@@ -31,12 +36,14 @@ function RuleItem({
   rules,
   integrationId,
   matched,
+  nameOf,
 }: {
   rule: Rule
   rank: number
   rules: Rule[]
   integrationId: string
   matched: boolean
+  nameOf: SettingNames
 }) {
   const canEdit = useCanEdit()
   const [editing, setEditing] = useState(false)
@@ -77,7 +84,7 @@ function RuleItem({
           {matched && <span className="badge pending">matches the tested alert</span>}
         </div>
         <div className="small muted">
-          {rule.action === 'ticket' ? `Tickets with ${ticketSummary(rule)}` : 'No ticket is created'}
+          {rule.action === 'ticket' ? `Tickets with ${ticketSummary(rule, nameOf)}` : 'No ticket is created'}
           {rule.suppressStatuses.length > 0 && ` · suppresses ${rule.suppressStatuses.join(', ')}`}
         </div>
         {(update.error || remove.error || move.error) && (
@@ -166,6 +173,7 @@ export function RulesEditor({ integrationId }: { integrationId: string }) {
   const create = useCreateRule(integrationId)
   const [adding, setAdding] = useState(false)
   const [matchedId, setMatchedId] = useState<string | null>(null)
+  const nameOf = useRuleSettingNames(rules.data?.data ?? [])
   return (
     <div className="side-by-side">
       <section aria-labelledby="rule-list-h">
@@ -206,6 +214,7 @@ export function RulesEditor({ integrationId }: { integrationId: string }) {
                     rules={page.data}
                     integrationId={integrationId}
                     matched={r.id === matchedId}
+                    nameOf={nameOf}
                   />
                 ))}
               </ol>

@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } f
 import { ApiError, api, unwrap } from '../api/client'
 import type { LookupKind, PsaInput } from '../api/types'
 import { best, searchWord } from '../match'
+import { boardScoped } from '../pages/wizard/psaKinds'
 
 export const psaKeys = {
   all: ['psa'] as const,
@@ -63,7 +64,30 @@ export function useRegisterPsaSync() {
   })
 }
 
+const perBoard = (what: LookupKind) => what === 'statuses' || what === 'types'
+
+/**
+ * Whether a look-up can be asked now. Where the PSA lists statuses and types per board (ConnectWise),
+ * they need a board: the one given or the connection's saved default board (`savedBoard` false: not
+ * that one, while it is being edited). Until the connection is known, they wait too. Without a board
+ * the PSA would refuse the request: it is not sent (`needsBoard` says why).
+ */
+export function useLookupReady(
+  what: LookupKind,
+  board: string | null | undefined,
+  savedBoard = true,
+): { ready: boolean; needsBoard: boolean } {
+  const psa = usePsa()
+  if (!perBoard(what) || board) return { ready: true, needsBoard: false }
+  if (!psa.data) return { ready: false, needsBoard: false }
+  const defaults = (psa.data as { defaults?: { board?: unknown } }).defaults
+  const fallback = savedBoard && typeof defaults?.board === 'string' && defaults.board !== ''
+  const needsBoard = boardScoped(psa.data.kind, what) && !fallback
+  return { ready: !needsBoard, needsBoard }
+}
+
 export function usePsaLookup(what: LookupKind, q: LookupQuery, enabled = true) {
+  const { ready } = useLookupReady(what, q.board)
   return useQuery({
     queryKey: psaKeys.lookup(what, q),
     queryFn: () =>
@@ -82,7 +106,7 @@ export function usePsaLookup(what: LookupKind, q: LookupQuery, enabled = true) {
       ),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
-    enabled,
+    enabled: enabled && ready,
   })
 }
 

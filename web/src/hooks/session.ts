@@ -13,20 +13,16 @@ function keep(session: Session): Session {
   return session
 }
 
-/** The session, or null when signed out (401); other failures are errors. */
+/** The session, or null when signed out (the status route answers 200 either way: no 401 in the
+ * browser's console on the sign-in screen); other failures are errors. */
 export function useSession() {
   return useQuery({
     queryKey: sessionKeys.current,
     queryFn: async (): Promise<Session | null> => {
-      try {
-        return keep(await unwrap(api.GET('/api/partner/session')))
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) {
-          setCsrfToken(null)
-          return null
-        }
-        throw err
-      }
+      const { session } = await unwrap(api.GET('/api/partner/session/status'))
+      if (session) return keep(session)
+      setCsrfToken(null)
+      return null
     },
     staleTime: 5 * 60_000,
     retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,

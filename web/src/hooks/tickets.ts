@@ -1,7 +1,10 @@
-// Tickets: the filtered list and one ticket with its event timeline.
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+// Tickets: the filtered list, one ticket with its event timeline, and the known values the filters
+// offer (the integrations' accounts and catalogues).
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
 import { api, unwrap } from '../api/client'
 import type { TicketQuery } from '../api/types'
+import { accountKeys } from './accounts'
+import { integrationKeys } from './integrations'
 
 export const ticketKeys = {
   all: ['tickets'] as const,
@@ -31,4 +34,56 @@ export function useTicket(correlationId: string, integrationId: string | null) {
         }),
       ),
   })
+}
+
+/** At most this many integrations' accounts and catalogues are read for the filters' pick lists. */
+const pickListIntegrations = 20
+
+export interface KnownAccount {
+  id: string
+  name: string
+}
+
+/** The vendors' accounts of these integrations (each read once, 500 a page), by name, for pick lists. */
+export function useKnownAccounts(integrationIds: readonly string[]): KnownAccount[] {
+  const results = useQueries({
+    queries: integrationIds.slice(0, pickListIntegrations).map((id) => ({
+      queryKey: accountKeys.list(id, 'all', null, 500, ''),
+      queryFn: () =>
+        unwrap(
+          api.GET('/api/partner/integrations/{id}/accounts', {
+            params: { path: { id }, query: { limit: 500 } },
+          }),
+        ),
+      staleTime: 5 * 60_000,
+    })),
+  })
+  const byId = new Map<string, string>()
+  for (const r of results)
+    for (const a of r.data?.data ?? []) byId.set(a.vendorAccountId, a.name || a.vendorAccountId)
+  return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name))
+}
+
+/** The product groups these integrations may use, each with its alert types (from their catalogues). */
+export function useKnownCatalogue(integrationIds: readonly string[]): Map<string, string[]> {
+  const results = useQueries({
+    queries: integrationIds.slice(0, pickListIntegrations).map((id) => ({
+      queryKey: integrationKeys.catalogue(id),
+      queryFn: () =>
+        unwrap(api.GET('/api/partner/integrations/{id}/product-groups', { params: { path: { id } } })),
+      staleTime: 5 * 60_000,
+    })),
+  })
+  const groups = new Map<string, Set<string>>()
+  for (const r of results)
+    for (const [group, types] of Object.entries(r.data?.productGroups ?? {})) {
+      const known = groups.get(group) ?? new Set<string>()
+      for (const t of types) known.add(t)
+      groups.set(group, known)
+    }
+  return new Map(
+    [...groups]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([group, types]) => [group, [...types].sort((a, b) => a.localeCompare(b))]),
+  )
 }

@@ -3,9 +3,8 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { ApiError } from '../api/client'
+import { NewPassword, usePasswordJudge } from '../components/NewPassword'
 import { useAcceptInvite } from '../hooks/session'
-
-const minPassword = 12
 
 export function AcceptInvite() {
   const location = useLocation()
@@ -16,14 +15,16 @@ export function AcceptInvite() {
   const [password, setPassword] = useState('')
   const [again, setAgain] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
+  const judge = usePasswordJudge()
+  const judgement = judge ? judge(password, [name]) : null
   useEffect(() => {
     document.title = 'Accept invitation · alertbridge'
   }, [])
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (password.length < minPassword)
-      return setProblem(`Choose a password of at least ${minPassword} characters.`)
+    if (password.length < 12) return setProblem('Choose a password of at least 12 characters.')
+    if (judgement && !judgement.ok) return setProblem(`Choose another password. ${judgement.reason}`)
     if (password !== again) return setProblem('The two passwords differ.')
     setProblem(null)
     accept.mutate(
@@ -54,20 +55,13 @@ export function AcceptInvite() {
               <label htmlFor="name">Your name</label>
               <input id="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
             </div>
-            <div className="field">
-              <label htmlFor="new-password">Password</label>
-              <input
-                id="new-password"
-                type="password"
-                autoComplete="new-password"
-                aria-describedby="password-hint"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-              <p className="hint" id="password-hint">
-                At least {minPassword} characters.
-              </p>
-            </div>
+            <NewPassword
+              id="new-password"
+              label="Password"
+              value={password}
+              onChange={setPassword}
+              judgement={judgement}
+            />
             <div className="field">
               <label htmlFor="password-again">Password again</label>
               <input

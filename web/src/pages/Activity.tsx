@@ -8,6 +8,7 @@ import { Pager, usePager } from '../components/Pager'
 import { QueryView } from '../components/State'
 import { Time } from '../format'
 import { useEvents } from '../hooks/activity'
+import { useOverview } from '../hooks/integrations'
 
 export function Activity() {
   const [params, setParams] = useSearchParams()
@@ -23,6 +24,9 @@ export function Activity() {
   if (integrationId) q.integrationId = integrationId
   if (pager.cursor) q.cursor = pager.cursor
   const events = useEvents(q as EventQuery)
+  // The vendors' names of the partner's integrations: one request for every row (up to 500 integrations).
+  const overview = useOverview(null, 500)
+  const vendorOf = (id: string) => overview.data?.data.find((i) => i.integrationId === id)?.vendorName || null
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(params)
     if (value) next.set(name, value)
@@ -72,9 +76,7 @@ export function Activity() {
               </>
             )}
             {integrationId && (
-              <>
-                Integration <span className="mono">{integrationId}</span>.{' '}
-              </>
+              <>Integration {vendorOf(integrationId) ?? <span className="mono">{integrationId}</span>}. </>
             )}
             <button type="button" className="link" onClick={() => setParams({})}>
               Show everything
@@ -140,6 +142,9 @@ export function Activity() {
                           </Link>
                         ) : (
                           '—'
+                        )}
+                        {vendorOf(e.integrationId) && (
+                          <div className="small muted">{vendorOf(e.integrationId)}</div>
                         )}
                       </td>
                     </tr>

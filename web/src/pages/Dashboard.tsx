@@ -1,15 +1,18 @@
-// The dashboard: outcomes over time by event name, the top failure causes with examples, and the
-// health of webhook deliveries to the vendor.
+// The dashboard: outcomes over time by event name (every period of the range, those in a maintenance
+// window shaded and listed under the chart), the top failure causes with examples, and the health of
+// webhook deliveries to the vendor.
 import { useMemo, useState } from 'react'
 import { Link } from 'react-router'
-import type { FailureCause, Metrics } from '../api/types'
-import { BarChart, type Series } from '../components/BarChart'
+import type { FailureCause, MaintenanceOccurrence, Metrics } from '../api/types'
+import { BarChart, type Series, type Shading } from '../components/BarChart'
 import { Deliveries } from '../components/Deliveries'
+import { MaintenanceOccurrences } from '../components/MaintenanceOccurrences'
 import { Page } from '../components/Page'
 import { QueryView } from '../components/State'
 import { Time } from '../format'
 import { useFailureCauses, useMetrics } from '../hooks/activity'
 import { useOverview } from '../hooks/integrations'
+import { useMaintenanceOccurrences } from '../hooks/maintenance'
 
 const ranges = {
   '24h': { label: 'Last 24 hours', hours: 24, bucket: 'hour' },
@@ -33,8 +36,37 @@ function bucketLabel(start: string, bucket: 'hour' | 'day'): string {
     : d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })
 }
 
-/** One series per event name, coloured by the outcome it mostly has. */
-function chartOf(m: Metrics): { labels: string[]; series: Series[] } {
+const bucketMs = { hour: 3600_000, day: 24 * 3600_000 } as const
+
+/** The start of every bucket of the period (UTC hours or days, as the service counts them). */
+function bucketStarts(m: Metrics): number[] {
+  const step = bucketMs[m.bucket]
+  const until = Date.parse(m.until)
+  const starts: number[] = []
+  for (let t = Math.floor(Date.parse(m.since) / step) * step; t < until && starts.length < 1000; t += step)
+    starts.push(t)
+  return starts
+}
+
+/** Each bucket's maintenance windows by name ('' for none): the chart's shading. */
+function shadingOf(
+  starts: number[],
+  step: number,
+  occurrences: MaintenanceOccurrence[],
+): Shading | undefined {
+  if (occurrences.length === 0) return undefined
+  const names = starts.map((t) => {
+    const covering = occurrences.filter((o) => Date.parse(o.start) < t + step && Date.parse(o.end) > t)
+    return [...new Set(covering.map((o) => o.name))].join(', ')
+  })
+  return { label: 'Maintenance window', fill: 'rgba(217, 119, 6, 0.2)', border: '#b45309', names }
+}
+
+/** One series per event name, coloured by the outcome it mostly has, over every bucket of the period. */
+function chartOf(
+  m: Metrics,
+  occurrences: MaintenanceOccurrence[],
+): { labels: string[]; series: Series[]; shading: Shading | undefined } {
   const outcome = new Map<string, { status: keyof typeof palette; count: number }>()
   for (const e of m.byEvent) {
     const seen = outcome.get(e.event)
@@ -42,6 +74,8 @@ function chartOf(m: Metrics): { labels: string[]; series: Series[] } {
   }
   const totals = new Map<string, number>()
   for (const e of m.byEvent) totals.set(e.event, (totals.get(e.event) ?? 0) + e.count)
+  const starts = bucketStarts(m)
+  const buckets = new Map(m.series.map((b) => [Date.parse(b.start), b.events]))
   const used = { success: 0, suppressed: 0, failed: 0 }
   const series = [...totals.keys()]
     .sort((a, b) => (totals.get(b) ?? 0) - (totals.get(a) ?? 0))
@@ -49,12 +83,21 @@ function chartOf(m: Metrics): { labels: string[]; series: Series[] } {
       const status = outcome.get(event)?.status ?? 'success'
       const shades = palette[status]
       const color = shades[used[status]++ % shades.length] ?? shades[0]
-      return { label: event, color, values: m.series.map((b) => b.events[event] ?? 0) }
+      return { label: event, color, values: starts.map((t) => buckets.get(t)?.[event] ?? 0) }
     })
-  return { labels: m.series.map((b) => bucketLabel(b.start, m.bucket)), series }
+  return {
+    labels: starts.map((t) => bucketLabel(new Date(t).toISOString(), m.bucket)),
+    series,
+    shading: shadingOf(starts, bucketMs[m.bucket], occurrences),
+  }
 }
 
 function Causes({ causes }: { causes: FailureCause[] }) {
+  // With several integrations, each example names its vendor (one request for all: the overview).
+  const overview = useOverview(null, 500)
+  const integrations = overview.data?.data ?? []
+  const vendorOf = (id: string) =>
+    integrations.length > 1 ? integrations.find((i) => i.integrationId === id)?.vendorName || null : null
   if (causes.length === 0) return <p>No failures in this period.</p>
   return (
     <ol className="causes">
@@ -73,6 +116,7 @@ function Causes({ causes }: { causes: FailureCause[] }) {
                     to={`/tickets/${encodeURIComponent(e.correlationId)}?integrationId=${encodeURIComponent(e.integrationId)}`}
                   >
                     ticket {e.correlationId.slice(-8)}
+                    {vendorOf(e.integrationId) && ` (${vendorOf(e.integrationId)})`}
                   </Link>
                 ) : (
                   <span className="mono">{e.messageId.slice(-8)}</span>
@@ -87,8 +131,18 @@ function Causes({ causes }: { causes: FailureCause[] }) {
   )
 }
 
-function Overview({ metrics }: { metrics: Metrics }) {
-  const chart = useMemo(() => chartOf(metrics), [metrics])
+function Overview({
+  metrics,
+  occurrences,
+  truncated,
+  error,
+}: {
+  metrics: Metrics
+  occurrences: MaintenanceOccurrence[]
+  truncated: boolean
+  error: unknown
+}) {
+  const chart = useMemo(() => chartOf(metrics, occurrences), [metrics, occurrences])
   return (
     <>
       <p className="counts">
@@ -100,7 +154,13 @@ function Overview({ metrics }: { metrics: Metrics }) {
           {metrics.totals.tests} test alert events (apart)
         </span>
       </p>
-      <BarChart title="Events over time, by event" labels={chart.labels} series={chart.series} />
+      <BarChart
+        title="Events over time, by event"
+        labels={chart.labels}
+        series={chart.series}
+        shading={chart.shading}
+      />
+      <MaintenanceOccurrences occurrences={occurrences} truncated={truncated} error={error} />
       <section className="panel" aria-labelledby="events-h">
         <h2 id="events-h">By event and outcome</h2>
         {metrics.byEvent.length === 0 ? (
@@ -134,6 +194,8 @@ function Overview({ metrics }: { metrics: Metrics }) {
   )
 }
 
+const noOccurrences: MaintenanceOccurrence[] = []
+
 export function Dashboard() {
   const [range, setRange] = useState<Range>('24h')
   const [integrationId, setIntegrationId] = useState('')
@@ -143,6 +205,7 @@ export function Dashboard() {
   const q = { since, bucket: ranges[range].bucket, ...(integrationId ? { integrationId } : {}) }
   const metrics = useMetrics(q)
   const causes = useFailureCauses(q)
+  const maintenance = useMaintenanceOccurrences(q)
   return (
     <Page title="Dashboard">
       <div className="row">
@@ -173,7 +236,14 @@ export function Dashboard() {
         </div>
       </div>
       <QueryView query={metrics} what="Loading metrics">
-        {(m) => <Overview metrics={m} />}
+        {(m) => (
+          <Overview
+            metrics={m}
+            occurrences={maintenance.data?.data ?? noOccurrences}
+            truncated={maintenance.data?.truncated ?? false}
+            error={maintenance.error}
+          />
+        )}
       </QueryView>
       <section className="panel" aria-labelledby="causes-h">
         <h2 id="causes-h">Top failure causes</h2>

@@ -21,21 +21,28 @@ const keyFields = [
 ] as const
 type KeyField = (typeof keyFields)[number]['id']
 
+// Each switch: what it decides (whatever the box says), then what happens now, in words matching the box.
 const switches = [
   {
     id: 'alertsEnabled',
     label: 'Alerting',
-    hint: 'Off: the vendor is told alerting is disabled and nothing is created.',
+    hint: "Whether this vendor's alerts are taken at all.",
+    on: 'alerts are taken and handled by your rules.',
+    off: 'the vendor is told alerting is disabled, and nothing is created.',
   },
   {
     id: 'ticketCreation',
     label: 'Ticket creation',
-    hint: 'Off: new alerts are recorded as suppressed, no ticket.',
+    hint: 'Whether new alerts open tickets in your PSA.',
+    on: 'a new alert opens a ticket, as its rule says.',
+    off: 'new alerts are recorded as suppressed, with no ticket.',
   },
   {
     id: 'selfHealing',
     label: 'Self-healing',
-    hint: 'On: a resolved alert closes its ticket with a resolution note.',
+    hint: 'Whether a resolved alert closes its ticket.',
+    on: 'a resolved alert closes its ticket with a resolution note.',
+    off: 'a resolved alert is recorded and its ticket left as it is, for a technician to close.',
   },
 ] as const
 
@@ -134,7 +141,7 @@ function SettingsForm({
             />
             <label htmlFor={s.id}>{s.label}</label>
             <span className="hint" id={`${s.id}-hint`}>
-              {s.hint}
+              {s.hint} <strong>{flags[s.id] ? 'On:' : 'Off:'}</strong> {flags[s.id] ? s.on : s.off}
             </span>
           </div>
         ))}

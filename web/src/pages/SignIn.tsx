@@ -1,4 +1,5 @@
-// Sign in with email and password; repeated failures are throttled by the service (429).
+// Sign in with email and password; after repeated failures the service asks this address to wait a
+// little longer each time (429, its sentence says how long).
 import { type FormEvent, useEffect, useState } from 'react'
 import { Navigate, useNavigate, useSearchParams } from 'react-router'
 import { ApiError } from '../api/client'
@@ -14,7 +15,10 @@ function message(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.status === 401) return 'The email or the password is wrong.'
     if (err.status === 429)
-      return `Too many failed sign-ins. Wait ${err.retryAfterSeconds ? `${err.retryAfterSeconds} seconds` : 'a while'} and try again.`
+      return (
+        err.detail ||
+        `Too many failed sign-ins. Wait ${err.retryAfterSeconds ?? 'a few'} seconds and try again.`
+      )
     return err.detail
   }
   return 'Signing in failed. Try again.'

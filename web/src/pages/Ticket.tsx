@@ -4,6 +4,7 @@
 import { Link, useParams, useSearchParams } from 'react-router'
 import type { AuditEvent, TicketWithHistory } from '../api/types'
 import { Badge } from '../components/Badge'
+import { Named } from '../components/Named'
 import { Page } from '../components/Page'
 import { QueryView } from '../components/State'
 import { Time } from '../format'
@@ -98,7 +99,17 @@ export function TicketPage() {
                 <dt>Correlation id</dt>
                 <dd className="mono">{t.correlationId}</dd>
                 <dt>Account</dt>
-                <dd>{t.accountId}</dd>
+                <dd>
+                  <Named name={t.accountName} id={t.accountId} />
+                </dd>
+                <dt>PSA company</dt>
+                <dd>
+                  {t.psaCompanyId ? (
+                    <Named name={t.psaCompanyName} id={t.psaCompanyId} />
+                  ) : (
+                    <span className="muted">the account is not mapped</span>
+                  )}
+                </dd>
                 <dt>Product group / type</dt>
                 <dd>
                   {t.productGroup} / {t.alertType}
@@ -115,8 +126,11 @@ export function TicketPage() {
                 </dd>
                 <dt>Integration</dt>
                 <dd>
-                  <Link to={`/integrations/${encodeURIComponent(t.integrationId)}/rules`} className="mono">
-                    {t.integrationId}
+                  <Link
+                    to={`/integrations/${encodeURIComponent(t.integrationId)}/rules`}
+                    className={t.vendorName ? undefined : 'mono'}
+                  >
+                    {t.vendorName ?? t.integrationId}
                   </Link>
                 </dd>
               </dl>

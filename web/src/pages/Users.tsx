@@ -1,6 +1,7 @@
 // The partner's portal users. Admins invite (the link is shown once), change roles and remove
-// users; viewers see the list.
+// users; viewers see the list. Everyone's own sessions and password are on the account page.
 import { type FormEvent, useState } from 'react'
+import { Link } from 'react-router'
 import { Page } from '../components/Page'
 import { Pager, usePager } from '../components/Pager'
 import { ErrorNotice, Notice, QueryView } from '../components/State'
@@ -179,6 +180,9 @@ export function Users() {
   const users = useUsers(pager.cursor)
   return (
     <Page title="Users">
+      <p>
+        <Link to="/account">Your account: where you are signed in, and your password</Link>
+      </p>
       {canEdit && <InviteForm />}
       <QueryView query={users} what="Loading users">
         {(page) => (

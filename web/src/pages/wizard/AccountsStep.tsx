@@ -1,103 +1,47 @@
-// Step 2: the vendor's accounts beside the PSA's companies. Pick an account, search the companies
-// (the search starts with the account's telling word), and map; suggested matches by name can be
-// taken one by one or for a whole page. Both lists page, for partners with thousands of accounts.
+// Step 2: the vendor's accounts beside the PSA's companies. Suggested matches by name (web/src/match.ts)
+// come with their reason and confidence: every confident one can be taken in one action, the rest
+// one by one; or pick an account, search the companies (CompanyPicker.tsx) and map. Both lists page,
+// for partners with thousands of accounts.
 import { useState } from 'react'
 import type { Account, PsaEntity } from '../../api/types'
 import { Pager, usePager } from '../../components/Pager'
-import { ErrorNotice, Notice, QueryView } from '../../components/State'
+import { ErrorNotice, QueryView } from '../../components/State'
 import { type MappedFilter, useAccounts, useMapAccount, useUnmapAccount } from '../../hooks/accounts'
 import { useDebounced } from '../../hooks/debounced'
-import { useCompanyName, useCompanySuggestions, usePsaLookup } from '../../hooks/psa'
+import { useCompanyName } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
-import { searchWord, similarity, suggestThreshold } from '../../match'
+import { useSuggestions } from '../../hooks/suggestions'
+import { CompanyPicker } from './CompanyPicker'
+import { SuggestionSummary } from './SuggestionSummary'
 
-function MappedTo({ companyId }: { companyId: string }) {
+/** A company not among those read for the suggestions: its name looked up by id. */
+function LookedUpCompany({ companyId }: { companyId: string }) {
   const name = useCompanyName(companyId)
-  return (
-    <span>
-      {name ?? 'company'} <span className="mono small">#{companyId}</span>
-    </span>
-  )
+  return <>{name ?? 'company'}</>
 }
 
-function CompanyPicker({
-  account,
-  onPick,
-  busy,
+/** The mapped company's name from the companies read for the suggestions (no request per row). */
+function MappedTo({
+  companyId,
+  suggestions,
 }: {
-  account: Account | null
-  onPick: (company: PsaEntity) => void
-  busy: boolean
+  companyId: string
+  suggestions: ReturnType<typeof useSuggestions>
 }) {
-  const canEdit = useCanEdit()
-  const [search, setSearch] = useState('')
-  const [forAccount, setForAccount] = useState<string | null>(null)
-  // Choosing another account starts the search with its telling word.
-  if (account && account.vendorAccountId !== forAccount) {
-    setForAccount(account.vendorAccountId)
-    setSearch(searchWord(account.name))
-  }
-  const searched = useDebounced(search)
-  const pager = usePager(searched)
-  const companies = usePsaLookup('companies', { search: searched, cursor: pager.cursor, limit: 20 })
-  const ranked = (list: PsaEntity[]) =>
-    account
-      ? [...list]
-          .map((c) => ({ c, score: similarity(account.name, c.name) }))
-          .sort((a, b) => b.score - a.score)
-      : list.map((c) => ({ c, score: 0 }))
+  const known = suggestions.index.get(companyId)
   return (
-    <section className="panel" aria-labelledby="companies-h">
-      <h2 id="companies-h">PSA companies</h2>
-      <p className="small" aria-live="polite">
-        {account ? (
-          <>
-            Choose the company for <strong>{account.name}</strong>.
-          </>
-        ) : (
-          'Choose an account on the left first.'
-        )}
-      </p>
-      <div className="field">
-        <label htmlFor="company-search">Search companies</label>
-        <input
-          id="company-search"
-          type="search"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder="name or id"
-        />
-      </div>
-      <QueryView query={companies} what="Loading companies">
-        {(page) =>
-          page.data.length === 0 ? (
-            <p>No company matches “{searched}”.</p>
-          ) : (
-            <ul className="rules" aria-label="Companies">
-              {ranked(page.data).map(({ c, score }) => (
-                <li key={c.id}>
-                  <div className="body">
-                    <strong>{c.name}</strong> <span className="mono small">#{c.id}</span>
-                    {score >= suggestThreshold && <span className="badge pending"> suggested</span>}
-                  </div>
-                  {canEdit && (
-                    <button
-                      type="button"
-                      disabled={!account || busy}
-                      onClick={() => onPick(c)}
-                      aria-label={account ? `Map ${account.name} to ${c.name}` : `Map to ${c.name}`}
-                    >
-                      Map here
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )
-        }
-      </QueryView>
-      <Pager pager={pager} nextCursor={companies.data?.nextCursor} label="Companies" />
-    </section>
+    <span>
+      {known ? (
+        known.name
+      ) : suggestions.companiesPartial ? (
+        <LookedUpCompany companyId={companyId} />
+      ) : suggestions.ready ? (
+        'a company the PSA no longer lists'
+      ) : (
+        'company'
+      )}{' '}
+      <span className="mono small">#{companyId}</span>
+    </span>
   )
 }
 
@@ -110,10 +54,9 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
   const accounts = useAccounts(integrationId, filter, pager.cursor, 25, searched)
   const map = useMapAccount(integrationId)
   const unmap = useUnmapAccount(integrationId)
+  const suggestions = useSuggestions(integrationId)
   const [selected, setSelected] = useState<Account | null>(null)
   const [done, setDone] = useState<string | null>(null)
-  const unmapped = (accounts.data?.data ?? []).filter((a) => !a.mapping)
-  const suggestions = useCompanySuggestions(unmapped.map((a) => a.name))
 
   const mapTo = (account: Account, company: PsaEntity) =>
     map.mutate(
@@ -125,17 +68,6 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
         },
       },
     )
-  const takeAll = async () => {
-    let n = 0
-    for (const a of unmapped) {
-      const company = suggestions.get(a.name)
-      if (!company) continue
-      await map.mutateAsync({ accountId: a.vendorAccountId, psaCompanyId: company.id })
-      n++
-    }
-    setDone(`${n} suggested ${n === 1 ? 'match was' : 'matches were'} taken.`)
-  }
-  const suggestedCount = unmapped.filter((a) => suggestions.get(a.name)).length
 
   return (
     <>
@@ -143,8 +75,17 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
         Each vendor account becomes tickets in one PSA company. Alerts of an account that is not mapped fail
         and the vendor is told, so map every account you serve.
       </p>
-      {done && <Notice kind="ok">{done}</Notice>}
+      <div aria-live="polite">{done && <div className="notice ok">{done}</div>}</div>
       {(map.error || unmap.error) && <ErrorNotice error={map.error ?? unmap.error} />}
+      <SuggestionSummary
+        integrationId={integrationId}
+        suggestions={suggestions}
+        onMapped={(message) => {
+          setDone(message)
+          // The rest, to review.
+          setFilter('unmapped')
+        }}
+      />
       <div className="side-by-side">
         <section className="panel" aria-labelledby="accounts-h">
           <h2 id="accounts-h">Vendor accounts</h2>
@@ -171,18 +112,6 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                 <option value="mapped">Mapped</option>
               </select>
             </div>
-            {canEdit && suggestedCount > 0 && (
-              <div className="field">
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={map.isPending}
-                  onClick={() => void takeAll()}
-                >
-                  Take {suggestedCount} suggested {suggestedCount === 1 ? 'match' : 'matches'} on this page
-                </button>
-              </div>
-            )}
           </div>
           <QueryView query={accounts} what="Loading accounts">
             {(page) =>
@@ -209,7 +138,9 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                     </thead>
                     <tbody>
                       {page.data.map((a) => {
-                        const suggestion = a.mapping ? null : suggestions.get(a.name)
+                        const suggestion = a.mapping
+                          ? undefined
+                          : suggestions.byAccount.get(a.vendorAccountId)
                         const isSelected = selected?.vendorAccountId === a.vendorAccountId
                         return (
                           <tr key={a.vendorAccountId} className={isSelected ? 'selected' : ''}>
@@ -219,13 +150,19 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                             </td>
                             <td data-label="PSA company">
                               {a.mapping ? (
-                                <MappedTo companyId={a.mapping.psaCompanyId} />
+                                <MappedTo companyId={a.mapping.psaCompanyId} suggestions={suggestions} />
                               ) : (
                                 <span className="muted">not mapped</span>
                               )}
                               {suggestion && (
                                 <div className="suggestion">
-                                  Suggested: <strong>{suggestion.name}</strong>
+                                  Suggested: <strong>{suggestion.item.name}</strong>{' '}
+                                  <span
+                                    className={`badge ${suggestion.confidence === 'confident' ? 'on' : 'pending'}`}
+                                  >
+                                    {suggestion.confidence}
+                                  </span>
+                                  <div className="small">{suggestion.reason}</div>
                                 </div>
                               )}
                             </td>
@@ -236,10 +173,12 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                                     <button
                                       type="button"
                                       disabled={map.isPending}
-                                      onClick={() => mapTo(a, suggestion)}
-                                      aria-label={`Map ${a.name} to the suggested ${suggestion.name}`}
+                                      onClick={() => mapTo(a, suggestion.item)}
                                     >
                                       Use suggestion
+                                      <span className="visually-hidden">
+                                        {` to map ${a.name} to ${suggestion.item.name}`}
+                                      </span>
                                     </button>
                                   )}
                                   <button
@@ -247,9 +186,11 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                                     className="secondary"
                                     aria-pressed={isSelected}
                                     onClick={() => setSelected(isSelected ? null : a)}
-                                    aria-label={`Choose a company for ${a.name}`}
                                   >
                                     {a.mapping ? 'Change' : 'Choose'}
+                                    <span className="visually-hidden">
+                                      {a.mapping ? ` the company of ${a.name}` : ` a company for ${a.name}`}
+                                    </span>
                                   </button>
                                   {a.mapping && (
                                     <button
@@ -257,9 +198,8 @@ export function AccountsStep({ integrationId }: { integrationId: string }) {
                                       className="link"
                                       disabled={unmap.isPending}
                                       onClick={() => unmap.mutate(a.vendorAccountId)}
-                                      aria-label={`Unmap ${a.name}`}
                                     >
-                                      Unmap
+                                      Unmap<span className="visually-hidden">{` ${a.name}`}</span>
                                     </button>
                                   )}
                                 </div>

@@ -7,9 +7,13 @@ import { ErrorNotice, Notice, QueryView } from '../../components/State'
 import { SyncPanel } from '../../components/SyncPanel'
 import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
-import { defaultFields, psaKinds } from './psaKinds'
+import { boardScoped, defaultFields, psaKinds } from './psaKinds'
 
 type Values = Record<string, string>
+
+/** The settings that say where the PSA's secret is sent (as the service checks them). */
+const hostFields = ['baseUrl', 'site', 'subdomain'] as const
+const hostOf = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase().replace(/\/+$/, '') : '')
 
 function initial(view: PsaView): { kind: string; values: Values; defaults: Values } {
   const values: Values = {}
@@ -25,6 +29,7 @@ function ConnectionForm({ view }: { view: PsaView }) {
   const canEdit = useCanEdit()
   const save = useSavePsa()
   const [state, setState] = useState(() => initial(view))
+  const [problem, setProblem] = useState<string | null>(null)
   useEffect(() => setState(initial(view)), [view])
   const kind = psaKinds.find((k) => k.kind === state.kind) ?? psaKinds[0]!
   // The PSA's lists can be read once a connection of this kind is saved: until then, ids are typed.
@@ -33,11 +38,38 @@ function ConnectionForm({ view }: { view: PsaView }) {
   const listFields = kind.fields.filter((f) => f.list)
   const set = (name: string, value: string) =>
     setState((s) => ({ ...s, values: { ...s.values, [name]: value } }))
+  // Another board has other statuses and types (ConnectWise): those picked for the old one are dropped.
   const setDefault = (name: string, value: string) =>
-    setState((s) => ({ ...s, defaults: { ...s.defaults, [name]: value } }))
+    setState((s) => {
+      const defaults = { ...s.defaults, [name]: value }
+      if (name === 'board' && value !== s.defaults.board)
+        for (const f of defaultFields) if (boardScoped(view.kind, f.list)) delete defaults[f.name]
+      return { ...s, defaults }
+    })
+  /** A secret the service holds for this kind: an empty field keeps it, unless the address changed. */
+  const savedSecret = (name: string) => view.kind === state.kind && view[name] === '********'
+  const moved = hostFields.some((f) => hostOf(view[f]) !== hostOf(state.values[f]))
+  const secretHint = (name: string, label: string) =>
+    !savedSecret(name)
+      ? 'Stored encrypted and never shown again.'
+      : moved && !state.values[name]?.trim()
+        ? "The PSA's address changed: enter it again (the saved one is only sent to the address it was given for)."
+        : `Saved and never shown again: leave empty to keep the saved ${label.toLowerCase()}, or type a new one to replace it.`
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
+    // The service would refuse it: the saved secret is not sent to a new address.
+    const retype = kind.fields.filter(
+      (f) => f.secret && savedSecret(f.name) && moved && !state.values[f.name]?.trim(),
+    )
+    if (retype.length > 0) {
+      save.reset()
+      setProblem(
+        `The PSA's address changed: enter the ${retype.map((f) => f.label.toLowerCase()).join(' and ')} again to save.`,
+      )
+      return
+    }
+    setProblem(null)
     const settings: Record<string, unknown> = { kind: state.kind }
     for (const f of kind.fields) {
       const v = state.values[f.name]?.trim()
@@ -86,12 +118,13 @@ function ConnectionForm({ view }: { view: PsaView }) {
                 type={f.secret ? 'password' : 'text'}
                 autoComplete="off"
                 value={state.values[f.name] ?? ''}
+                placeholder={f.secret && savedSecret(f.name) ? 'saved (leave empty to keep)' : undefined}
                 aria-describedby={f.hint || f.secret ? `psa-${f.name}-hint` : undefined}
                 onChange={(e) => set(f.name, e.target.value)}
               />
               {(f.hint || f.secret) && (
                 <p className="hint" id={`psa-${f.name}-hint`}>
-                  {f.secret ? 'Stored encrypted and never shown again; enter it each time you save.' : f.hint}
+                  {f.secret ? secretHint(f.name, f.label) : f.hint}
                 </p>
               )}
             </div>
@@ -121,6 +154,7 @@ function ConnectionForm({ view }: { view: PsaView }) {
                 label={f.label}
                 value={value || null}
                 board={state.defaults.board || null}
+                savedBoard={false}
                 disabled={!canEdit}
                 onChange={(v) => change(v ?? '')}
               />
@@ -143,6 +177,7 @@ function ConnectionForm({ view }: { view: PsaView }) {
           {save.isPending ? 'Saving and testing…' : 'Save connection'}
         </button>
       )}
+      {problem && <Notice kind="error">{problem}</Notice>}
       {save.error && <ErrorNotice error={save.error} />}
       {save.data &&
         (typeof save.data.warning === 'string' ? (

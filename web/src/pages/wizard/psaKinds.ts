@@ -1,6 +1,7 @@
 // The settings each PSA kind takes (docs/psa/<kind>.md), for the connection form. Secrets are never
-// shown back: the service answers them masked, so saving asks for them again. A setting whose values
-// come from one of the PSA's lists (`list`) is picked from that list once the connection is saved.
+// shown back: the service answers them masked, and a secret field left empty keeps the saved one
+// (docs/partner-api.md#the-psa-connection). A setting whose values come from one of the PSA's lists
+// (`list`) is picked from that list once the connection is saved.
 import type { LookupKind } from '../../api/types'
 
 export interface PsaField {
@@ -12,11 +13,18 @@ export interface PsaField {
   list?: LookupKind
 }
 
-export const psaKinds: { kind: string; label: string; fields: PsaField[] }[] = [
+export const psaKinds: {
+  kind: string
+  label: string
+  fields: PsaField[]
+  /** Look-ups that belong to a board: the PSA answers them only for a board (docs/psa/README.md). */
+  boardScoped?: readonly LookupKind[]
+}[] = [
   { kind: 'sandbox', label: 'Sandbox (built in, for trying things out)', fields: [] },
   {
     kind: 'connectwise',
     label: 'ConnectWise PSA',
+    boardScoped: ['statuses', 'types'],
     fields: [
       { name: 'site', label: 'Site', hint: 'e.g. na.myconnectwise.net', optional: true },
       {
@@ -127,4 +135,9 @@ export function psaName(kind: string | undefined): string {
   if (!kind) return 'your PSA'
   if (kind === 'sandbox') return 'the sandbox'
   return psaKinds.find((k) => k.kind === kind)?.label ?? kind
+}
+
+/** Whether the kind's PSA lists `what` per board (ConnectWise's statuses and types). */
+export function boardScoped(kind: string | undefined, what: LookupKind): boolean {
+  return psaKinds.find((k) => k.kind === kind)?.boardScoped?.includes(what) ?? false
 }
