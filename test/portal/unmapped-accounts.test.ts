@@ -29,12 +29,13 @@ describe('the portal lists unmapped accounts and maps one', { skip: browserSkip 
       await signIn(page, admin, `/integrations/${s.integrationId}/settings`)
       const form = page.getByRole('form', { name: 'Catch-all account' })
       await form.getByLabel('Send alerts of unmapped accounts to a catch-all company').check()
-      await form.getByLabel('Catch-all PSA company id').fill('999')
+      // Companies are picked by name from the PSA's list.
+      await form.getByLabel('Catch-all PSA company').selectOption({ label: 'Initech' })
       await form.getByRole('button', { name: 'Save catch-all' }).click()
       await form.getByText('Catch-all saved.').waitFor()
       assert.equal(
         (await s.partner('GET', `/api/partner/integrations/${s.integrationId}`)).body.catchAll.psaCompanyId,
-        '999',
+        '102',
       )
 
       const opened = await s.sync({ accountId: 'globex-002' })
@@ -45,15 +46,15 @@ describe('the portal lists unmapped accounts and maps one', { skip: browserSkip 
       const row = table.getByRole('row', { name: /globex-002/ })
       await row.waitFor()
       assert.match((await row.textContent()) ?? '', /Company globex-002.*globex-002\s*2\s*1/)
-      await row.getByLabel('PSA company for globex-002').fill('200')
-      await row.getByRole('button', { name: 'Map globex-002' }).click()
+      await row.getByLabel('PSA company for Company globex-002').selectOption({ label: 'Globex' })
+      await row.getByRole('button', { name: 'Map Company globex-002' }).click()
       await page
-        .getByText(/Mapped globex-002 to company 200: 1 catch-all ticket\(s\) moved, 0 noted/)
+        .getByText(/Mapped Company globex-002 to Globex: 1 catch-all ticket\(s\) moved, 0 noted/)
         .waitFor()
       await page.getByText('No alert has come for an unmapped account.').waitFor()
       const t = (await s.partner('GET', `/api/partner/tickets/${opened.body.data.correlationID}`)).body
       const sandbox = (await s.partner('GET', '/api/partner/sandbox/tickets')).body.data
-      assert.equal(sandbox.find((x: { id: string }) => x.id === t.psaTicketId).companyId, '200')
+      assert.equal(sandbox.find((x: { id: string }) => x.id === t.psaTicketId).companyId, '101')
       assert.deepEqual(problems, [])
     } finally {
       await close()

@@ -4,6 +4,7 @@
 import { type FormEvent, useState } from 'react'
 import type { Integration } from '../api/types'
 import { useUpdateIntegration } from '../hooks/integrations'
+import { usePsaLookup } from '../hooks/psa'
 import { useCanEdit } from '../hooks/session'
 import { useMapUnmapped, useUnmappedAccounts } from '../hooks/unmapped-accounts'
 import { LookupSelect } from './LookupSelect'
@@ -50,15 +51,15 @@ function CatchAllForm({
             : 'alerts of unmapped accounts are refused as not mapped (ACCOUNT_NOT_MAPPED).'}
         </p>
       </div>
-      <div className="field">
-        <label htmlFor="catch-all-company">Catch-all PSA company id</label>
-        <input
-          id="catch-all-company"
-          value={company}
-          disabled={!canEdit}
-          onChange={(e) => setCompany(e.target.value)}
-        />
-      </div>
+      <LookupSelect
+        id="catch-all-company"
+        what="companies"
+        label="Catch-all PSA company"
+        emptyLabel="Choose a company"
+        value={company || null}
+        disabled={!canEdit}
+        onChange={(v) => setCompany(v ?? '')}
+      />
       <LookupSelect
         id="catch-all-board"
         what="boards"
@@ -85,13 +86,17 @@ function UnmappedList({ integrationId }: { integrationId: string }) {
   const map = useMapUnmapped(integrationId)
   const [companies, setCompanies] = useState<Record<string, string>>({})
   const moved = map.data?.catchAllTickets
+  const psaCompanies = usePsaLookup('companies', { limit: 1000, board: null }, canEdit || map.isSuccess)
+  const companyName = (id: string) => psaCompanies.data?.data.find((c) => c.id === id)?.name ?? id
+  // The account leaves the list once mapped: its name is kept from the click.
+  const [mappedName, setMappedName] = useState<string | null>(null)
   return (
     <section aria-labelledby="unmapped-h">
       <h3 id="unmapped-h">Unmapped accounts</h3>
       {map.error && <ErrorNotice error={map.error} />}
       {map.isSuccess && (
         <Notice kind="ok">
-          Mapped {map.data.accountId} to company {map.data.psaCompanyId}
+          Mapped {mappedName ?? map.data.accountId} to {companyName(map.data.psaCompanyId)}
           {moved
             ? `: ${moved.moved} catch-all ticket(s) moved, ${moved.noted} noted${moved.failed ? `, ${moved.failed} failed` : ''}.`
             : '.'}
@@ -126,24 +131,26 @@ function UnmappedList({ integrationId }: { integrationId: string }) {
                         <td data-label="Map to">
                           {a.declared ? (
                             <>
-                              <input
-                                aria-label={`PSA company for ${a.accountId}`}
-                                value={companies[a.accountId] ?? ''}
-                                onChange={(e) =>
-                                  setCompanies({ ...companies, [a.accountId]: e.target.value })
-                                }
-                              />{' '}
+                              <LookupSelect
+                                id={`unmapped-${a.accountId}`}
+                                what="companies"
+                                label={`PSA company for ${a.name ?? a.accountId}`}
+                                emptyLabel="Choose a company"
+                                value={companies[a.accountId] ?? null}
+                                onChange={(v) => setCompanies({ ...companies, [a.accountId]: v ?? '' })}
+                              />
                               <button
                                 type="button"
                                 disabled={map.isPending || !(companies[a.accountId] ?? '').trim()}
-                                onClick={() =>
+                                onClick={() => {
+                                  setMappedName(a.name ?? a.accountId)
                                   map.mutate({
                                     accountId: a.accountId,
                                     psaCompanyId: (companies[a.accountId] ?? '').trim(),
                                   })
-                                }
+                                }}
                               >
-                                Map {a.accountId}
+                                Map {a.name ?? a.accountId}
                               </button>
                             </>
                           ) : (

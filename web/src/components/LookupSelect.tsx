@@ -15,6 +15,7 @@ export function LookupSelect({
   board,
   savedBoard = true,
   disabled,
+  emptyLabel = 'PSA default',
 }: {
   id: string
   what: LookupKind
@@ -25,6 +26,8 @@ export function LookupSelect({
   /** Whether the connection's saved default board stands in when `board` is empty (not while editing it). */
   savedBoard?: boolean
   disabled?: boolean
+  /** What the empty choice reads (the PSA's default, where the setting has one). */
+  emptyLabel?: string
 }) {
   const { ready, needsBoard } = useLookupReady(what, board, savedBoard)
   const list = usePsaLookup(what, { limit: 1000, board: board ?? null }, ready)
@@ -43,7 +46,7 @@ export function LookupSelect({
         aria-describedby={hint}
         onChange={(e) => onChange(e.target.value || null)}
       >
-        <option value="">PSA default</option>
+        <option value="">{emptyLabel}</option>
         {!known && value && <option value={value}>{value}</option>}
         {options.map((o) => (
           <option key={o.id} value={o.id}>
