@@ -1,8 +1,7 @@
 // The partner's PSA connection, its test, and the look-ups the mapping screens pick from.
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError, api, unwrap } from '../api/client'
 import type { LookupKind, PsaInput } from '../api/types'
-import { best, searchWord } from '../match'
 import { boardScoped } from '../pages/wizard/psaKinds'
 
 export const psaKeys = {
@@ -118,23 +117,6 @@ export function useAgreements(companyId: string | null) {
     enabled: !!companyId,
     retry: false,
   })
-}
-
-/** For each name, the PSA company whose name fits best (or null), searched by its telling word. */
-export function useCompanySuggestions(names: string[]) {
-  const results = useQueries({
-    queries: names.map((name) => ({
-      queryKey: psaKeys.lookup('companies', { search: searchWord(name), limit: 20 }),
-      queryFn: () =>
-        unwrap(
-          api.GET('/api/partner/psa/{what}', {
-            params: { path: { what: 'companies' }, query: { search: searchWord(name), limit: 20 } },
-          }),
-        ),
-      staleTime: 60_000,
-    })),
-  })
-  return new Map(names.map((name, i) => [name, best(name, results[i]?.data?.data ?? [])?.item ?? null]))
 }
 
 /** A company's name from its id (the PSA look-up also finds exact ids). */
