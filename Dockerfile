@@ -15,11 +15,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # The vendor SDK and CLI are workspaces of the lock file: `npm ci` wants their folders.
 COPY packages ./packages
-# The lock file lists the linter's native binaries for linux-x64 and linux-arm64 only, and `npm ci`
-# refuses a lock that lacks the other platforms'; compiling needs no linter, so it is left out here.
 # --ignore-scripts: the compiler needs no native module built (the run stage builds better-sqlite3).
-RUN npm pkg delete 'devDependencies.@biomejs/biome' \
- && npm ci --ignore-scripts --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npx tsc -p tsconfig.build.json
@@ -31,11 +28,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages ./packages
-# Production dependencies only (devDependencies are dropped from package.json first, for the same
-# reason as above). better-sqlite3 fetches its prebuilt binary, or compiles one with the toolchain,
-# which is removed again in the same layer.
-RUN npm pkg delete devDependencies \
- && apt-get update \
+# Production dependencies only. better-sqlite3 fetches its prebuilt binary, or compiles one with the
+# toolchain, which is removed again in the same layer.
+RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force \
