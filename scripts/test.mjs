@@ -13,7 +13,17 @@
 // TEST_TIMINGS=<file> also writes each file's time and the slowest tests to that file
 // (scripts/test-timings.mjs). docs/development.md#test-map says what runs where and how long it takes.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildSync } from 'esbuild'
@@ -120,6 +130,52 @@ if (compiled) {
   compile(out)
   compilePackages()
 }
+/**
+ * Where the test processes keep their temporary files (os.tmpdir(): the embedded databases, the
+ * services' data directories, receivers' files): a folder of this run in /dev/shm where the machine
+ * has one, else the system's. On tmpfs an fsync costs nothing, and the embedded database commits
+ * with `synchronous = FULL`: on a disk, the suite's thousands of commits wait for it. What the tests
+ * check does not change (a killed process loses nothing either way; a power cut is not tested).
+ * TEST_TMPDIR names another folder. Removed when the run ends.
+ */
+function runTmpdir() {
+  const wanted = process.env.TEST_TMPDIR
+  if (wanted) return { dir: wanted, remove: () => {} }
+  let parent = tmpdir()
+  try {
+    accessSync('/dev/shm', constants.W_OK)
+    parent = '/dev/shm'
+  } catch {
+    // no tmpfs here: the system's temporary folder
+  }
+  const dir = mkdtempSync(join(parent, 'alertbridge-test-run-'))
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * The migrated templates every test service copies (test/helpers/templates.ts), made once for the
+ * run, as environment variables for the test processes.
+ */
+function templates(env) {
+  const made = spawnSync(
+    process.execPath,
+    compiled
+      ? ['--enable-source-maps', join(out, 'test', 'helpers', 'make-templates.js')]
+      : ['--import', 'tsx', join('test', 'helpers', 'make-templates.ts')],
+    { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  if (made.status !== 0) process.exit(made.status ?? 1)
+  return Object.fromEntries(
+    made.stdout
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  )
+}
+
+const tmp = runTmpdir()
+const env = { ...process.env, TMPDIR: tmp.dir }
+Object.assign(env, templates(env))
 const result = spawnSync(
   process.execPath,
   [
@@ -140,6 +196,7 @@ const result = spawnSync(
     ...args,
     ...(compiled ? files.map((f) => join(out, f.replace(/\.ts$/, '.js'))) : files),
   ],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, env, stdio: 'inherit' },
 )
+tmp.remove()
 process.exit(result.status ?? 1)

@@ -2,7 +2,7 @@
 // It never listens; server.ts does. Tests build it and listen on port 0.
 import { randomUUID } from 'node:crypto'
 import formbody from '@fastify/formbody'
-import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { alertFailureRenderers } from './alerts/responses.js'
 import type { App } from './http/app-types.js'
@@ -14,6 +14,7 @@ import {
 } from './http/error-handler.js'
 import { installIdempotency } from './http/idempotency.js'
 import { installIngressChecks } from './http/ingress.js'
+import { lazySerializers, lazyValidatorCompiler } from './http/lazy-compilers.js'
 import { registerOpenApi } from './http/openapi/document.js'
 import { FailureBody } from './http/schemas.js'
 import { installUtf8Check } from './http/utf8.js'
@@ -69,6 +70,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     // (docs/decisions/speed/logs.md): a request is logged once it is answered, at debug, or at info when it
     // was refused or failed.
     disableRequestLogging: true,
+    // Schemas compile on a route's first use, not all at start (src/http/lazy-compilers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -78,7 +81,7 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     done()
   })
 
-  app.setValidatorCompiler(TypeBoxValidatorCompiler)
+  app.setValidatorCompiler(lazyValidatorCompiler)
   app.decorateRequest('principal', null)
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)

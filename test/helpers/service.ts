@@ -1,7 +1,7 @@
 // Starts the real service on loopback (port 0) over a fresh database, and talks to it over HTTP.
 // The backend is SQLite by default; a suite can ask for PostgreSQL where TEST_POSTGRES_URL is set.
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
@@ -14,6 +14,7 @@ import { copyOrder } from '../../src/data-move/copy.js'
 import type { Database } from '../../src/db/schema.js'
 import { dropPrefix } from '../../src/redis/connect.js'
 import type { Services } from '../../src/services.js'
+import { postgresTemplate, sqliteTemplate } from './templates.js'
 
 /** `postgres+redis`: PostgreSQL with REDIS_URL, the scale-out configuration (docs/deploy.md). */
 export type Backend = 'sqlite' | 'postgres' | 'postgres+redis'
@@ -122,10 +123,16 @@ const snapshotOnly: readonly (keyof Database)[] = ['settings', 'counters']
 /** Every other table, counted: the data move's list, which the compiler holds to schema.ts. */
 const tables = copyOrder.filter((t) => !snapshotOnly.includes(t))
 
-/** A fresh database per service, dropped afterwards: suites never see each other's rows. */
-export async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database per service, dropped afterwards: suites never see each other's rows. Empty, or
+ * with `migrated` a copy of the migrated template (templates.ts).
+ */
+export async function postgresDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_POSTGRES_URL!
   const name = `alertbridge_test_${randomBytes(6).toString('hex')}`
+  const template = options.migrated ? ` template ${await postgresTemplate()}` : ''
   const run = async (sql: string) => {
     const client = new pg.Client({ connectionString: base })
     await client.connect()
@@ -135,7 +142,7 @@ export async function postgresDatabase(): Promise<{ url: string; drop: () => Pro
       await client.end()
     }
   }
-  await run(`create database ${name}`)
+  await run(`create database ${name}${template}`)
   const url = new URL(base)
   url.pathname = `/${name}`
   return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) }
@@ -159,10 +166,11 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     cleanup = async () => {}
   } else if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'alertbridge-test-'))
+    copyFileSync(await sqliteTemplate(), join(dir, 'alertbridge.db'))
     databaseUrl = `sqlite:${join(dir, 'alertbridge.db')}`
     cleanup = async () => rmSync(dir, { recursive: true, force: true })
   } else {
-    const database = await postgresDatabase()
+    const database = await postgresDatabase({ migrated: true })
     databaseUrl = database.url
     cleanup = database.drop
     if (backend === 'postgres+redis') {
