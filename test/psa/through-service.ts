@@ -151,7 +151,7 @@ export function throughService<T extends StartedSim<unknown>>(
 
       test("sync: a PSA failure is a 502 whose detail carries the PSA's own text", async () => {
         const s = await setup()
-        sim.faults.set({ fail: { status: 500, count: 1, match: 'ickets' } })
+        sim.faults.set({ fail: { status: 500, count: 1, ...f.calls.create } })
         const r = await s.sync()
         assert.equal(r.status, 502, r.text)
         assert.equal(r.body.error, 'PSA_ERROR')
@@ -165,7 +165,7 @@ export function throughService<T extends StartedSim<unknown>>(
       test('webhook: one status_update per alert; a 5xx is retried until the ticket is made', async () => {
         const s = await setup()
         const before = f.tickets(sim)
-        sim.faults.set({ fail: { status: 503, count: 2, match: 'ickets' } })
+        sim.faults.set({ fail: { status: 503, count: 2, ...f.calls.create } })
         const res: Answer = await s.post()
         assert.equal(res.status, 201, res.text)
         const update = await s.statusUpdate(res.body.data.messageId)

@@ -19,11 +19,16 @@ export interface SimCall {
 }
 
 export interface SimFaults {
-  /** Answer the next `count` matching calls (every one while `count` is null) with this status. */
+  /**
+   * Answer the next `count` matching calls (every one while `count` is null) with this status. A
+   * fault names its call by path (`match`, a pattern of the path and query) and, to leave alone
+   * what runs beside it (a poll, a look-up), by `method`: a test's fault hits the call it means.
+   */
   fail?: {
     status: number
     count: number | null
     match?: string
+    method?: string
     retryAfterSeconds?: number
     message?: string
   }
@@ -92,7 +97,12 @@ export function simApp(o: SimOptions): {
       }
     }
     const fail = faults.fail
-    if (fail && (fail.count === null || fail.count > 0) && matches(fail.match, request.url)) {
+    if (
+      fail &&
+      (fail.count === null || fail.count > 0) &&
+      matches(fail.match, request.url) &&
+      (!fail.method || fail.method === request.method)
+    ) {
       if (fail.count !== null) fail.count--
       if (fail.retryAfterSeconds !== undefined) reply.header('retry-after', String(fail.retryAfterSeconds))
       return reply
