@@ -11,6 +11,7 @@ import { openDatabase } from './db/connect.js'
 import { migrateToLatest } from './db/migrate.js'
 import { SettingsRepository } from './db/repositories/settings.js'
 import type { App } from './http/app-types.js'
+import { backfillUpcoming } from './maintenance/upcoming-backfill.js'
 import { openKeyRing } from './ops/secret-key.js'
 import { waitAtMost } from './queue/wakeup.js'
 import { connectRedis, type RedisHandle } from './redis/connect.js'
@@ -110,6 +111,13 @@ export async function boot(
     )
     if (!heard)
       logger.warn('configuration notices are not heard yet; starting anyway (caches expire within a second)')
+    // Maintenance windows saved before their occurrences ahead were stored get them now, before any alert.
+    await backfillUpcoming({
+      store: services.store,
+      queue: services.queue,
+      clock: services.clock,
+      log: logger,
+    })
     const app = await buildApp(services, logger)
     if (config.role !== 'api') {
       await services.runtime.start()

@@ -64,7 +64,8 @@ export class CachedReads implements IntakeReads, ContextReads {
   readonly tickets: ContextReads['tickets']
   /**
    * The windows are configuration, kept like the rules (a change through the API clears them; whether
-   * one is active is worked out from the time of each alert); what is held for an alert is read afresh.
+   * one is active is read from its stored occurrences at the time of each alert, which a copy a second
+   * old still tells exactly: src/domain/maintenance-upcoming.ts); what is held is read afresh.
    */
   readonly maintenance: NonNullable<ContextReads['maintenance']>
   /** Read afresh: storm control counts the creates of the last minutes. */

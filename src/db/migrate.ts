@@ -35,6 +35,7 @@ import * as m0022 from './migrations/0022_catch_all.js'
 import * as m0023 from './migrations/0023_rule_templates.js'
 import * as m0024 from './migrations/0024_partner_test_tickets.js'
 import * as m0025 from './migrations/0025_session_devices.js'
+import * as m0026 from './migrations/0026_maintenance_upcoming.js'
 import type { Database } from './schema.js'
 
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0023_rule_templates': m0023,
   '0024_partner_test_tickets': m0024,
   '0025_session_devices': m0025,
+  '0026_maintenance_upcoming': m0026,
   '0021_storm_control': m0021,
 }
 

@@ -1,13 +1,36 @@
 // Maintenance windows (docs/partner-api.md#maintenance-windows): when a window of an integration is
 // active, and whether it covers an alert. Pure, given `now`. A recurring window is an RFC 5545 RRULE
-// (the `rrule` library expands it) read in local wall time of an IANA time zone: the rule is expanded
-// on "floating" dates (the wall time written as if it were UTC), and each occurrence's start and end
-// wall times are then placed in the zone with luxon, so "every Sunday 01:00–05:00 Europe/Berlin" stays
-// 01:00–05:00 on the clock across daylight-saving changes
-// (docs/decisions/maintenance/windows.md).
+// (the `rrule` library expands it, maintenance-expand.ts) read in local wall time of an IANA time zone:
+// the rule is expanded on "floating" dates (the wall time written as if it were UTC), and each
+// occurrence's start and end wall times are then placed in the zone with luxon, so "every Sunday
+// 01:00–05:00 Europe/Berlin" stays 01:00–05:00 on the clock across daylight-saving changes
+// (docs/decisions/maintenance/windows.md). A rule is checked part by part before anything expands it
+// (maintenance-rrule.ts), every expansion runs under a budget, and an alert never expands one: it reads
+// the occurrences worked out when the window was saved and at each of its boundaries
+// (maintenance-upcoming.ts; docs/decisions/maintenance/recurrence-limits.md).
 import { DateTime, IANAZone } from 'luxon'
 import rrulePackage from 'rrule'
+import {
+  expansionBudget,
+  floating,
+  marginMs,
+  minuteMs,
+  occurrenceOf,
+  ruleText,
+  walk,
+} from './maintenance-expand.js'
+import {
+  type CheckedRule,
+  checkRule,
+  earliestDate,
+  horizonYears,
+  maxStartYearsAhead,
+} from './maintenance-rrule.js'
+import type { MaintenanceSchedule, Occurrence, Recurring } from './maintenance-schedule.js'
+import { activeIn, horizonFrom, type Upcoming, upcomingOf } from './maintenance-upcoming.js'
 import type { AlertFacts } from './types.js'
+
+export type { MaintenanceSchedule, Occurrence } from './maintenance-schedule.js'
 
 const { RRule } = rrulePackage
 
@@ -20,21 +43,6 @@ export interface MaintenanceScope {
   alertTypes: readonly string[]
 }
 
-export type MaintenanceSchedule =
-  | { kind: 'once'; startsAt: string; endsAt: string }
-  | {
-      kind: 'recurring'
-      /** RRULE properties without DTSTART, e.g. `FREQ=WEEKLY;BYDAY=SU`. */
-      rrule: string
-      timeZone: string
-      /** The local date the recurrence counts from (its DTSTART's date), YYYY-MM-DD. */
-      startDate: string
-      /** The local wall time each occurrence starts, HH:MM. */
-      startTime: string
-      /** Wall-clock minutes from the start to the end of each occurrence. */
-      durationMinutes: number
-    }
-
 export interface MaintenanceWindow {
   id: string
   integrationId: string
@@ -44,22 +52,17 @@ export interface MaintenanceWindow {
   scope: MaintenanceScope
   createdAt: string
   updatedAt: string
+  /**
+   * The occurrences ahead as of the window's last save or boundary job, what an alert reads; null until
+   * they are worked out (a window saved by a version before them: worked out at the next start).
+   */
+  upcoming: Upcoming | null
 }
 
-export interface Occurrence {
-  start: Date
-  end: Date
-}
-
-/** The frequencies a window may recur at: an hourly or finer maintenance window is not one. */
-const allowedFreqs = new Set<number>([RRule.YEARLY, RRule.MONTHLY, RRule.WEEKLY, RRule.DAILY])
 export const maxDurationMinutes = 7 * 24 * 60
-const minuteMs = 60_000
-/** Wider than any offset change: the search around `now` in floating time. */
-const marginMs = 26 * 60 * minuteMs
 
-/** Why a schedule cannot be used (a sentence for the failure's detail), or null. */
-export function scheduleProblem(s: MaintenanceSchedule): string | null {
+/** Why a schedule cannot be used (a sentence for the failure's detail, naming the field), or null. */
+export function scheduleProblem(s: MaintenanceSchedule, now: Date): string | null {
   if (s.kind === 'once') {
     const start = Date.parse(s.startsAt)
     const end = Date.parse(s.endsAt)
@@ -71,124 +74,100 @@ export function scheduleProblem(s: MaintenanceSchedule): string | null {
     return `timeZone '${s.timeZone}' is not an IANA time zone (e.g. Europe/Berlin).`
   if (!DateTime.fromISO(`${s.startDate}T${s.startTime}`, { zone: 'utc' }).isValid)
     return 'startDate must be YYYY-MM-DD and startTime HH:MM.'
+  const today = localDate(now, s.timeZone)
+  const latestStart = `${String(Number(today.slice(0, 4)) + maxStartYearsAhead)}${today.slice(4)}`
+  if (s.startDate < earliestDate || s.startDate > latestStart)
+    return `startDate must be from ${earliestDate} to ${latestStart} (${maxStartYearsAhead} years from today).`
   if (!Number.isInteger(s.durationMinutes) || s.durationMinutes < 1 || s.durationMinutes > maxDurationMinutes)
     return `durationMinutes must be a whole number from 1 to ${maxDurationMinutes}.`
   if (/DTSTART|TZID|\n/i.test(s.rrule))
     return 'rrule holds the RRULE properties only (e.g. FREQ=WEEKLY;BYDAY=SU); the start and time zone are fields of their own.'
-  let freq: number | undefined
+  const checked = checkRule(ruleText(s.rrule), s.startDate, today)
+  if (!checked.ok) return checked.problem
   try {
-    freq = RRule.parseString(stripPrefix(s.rrule)).freq
+    RRule.parseString(ruleText(s.rrule))
   } catch (err) {
     return `rrule is not a valid RFC 5545 RRULE: ${err instanceof Error ? err.message : String(err)}.`
   }
-  if (freq === undefined || !allowedFreqs.has(freq))
-    return 'rrule must have FREQ=YEARLY, MONTHLY, WEEKLY or DAILY.'
-  return null
-}
-
-const stripPrefix = (rule: string) => rule.trim().replace(/^RRULE:/i, '')
-
-/** The wall time `instant` shows in `zone`, written as a UTC date (a "floating" date). */
-function floating(instant: Date, zone: string): Date {
-  const l = DateTime.fromJSDate(instant, { zone })
-  return new Date(Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second, l.millisecond))
+  return occurrenceProblem(s, checked.rule, now)
 }
 
 /**
- * The instant a floating wall time is in `zone`, as RFC 5545 reads local times: one the clock skips
- * is read with the offset before the change (it moves forward), one the clock shows twice is the first.
+ * A rule must occur within the horizon, found within the budget; a rule with COUNT (which is walked
+ * from its first occurrence every time) must be walked to its end within it.
  */
-function zoned(wall: Date, zone: string): Date {
-  const at = DateTime.fromObject(
-    {
-      year: wall.getUTCFullYear(),
-      month: wall.getUTCMonth() + 1,
-      day: wall.getUTCDate(),
-      hour: wall.getUTCHours(),
-      minute: wall.getUTCMinutes(),
-    },
-    { zone },
-  )
-  // Shown twice (the clock went back 30 or 60 minutes): the earlier instant, if it shows the same time.
-  for (const back of [60, 30]) {
-    const earlier = at.minus({ minutes: back })
-    if (earlier.hour === at.hour && earlier.minute === at.minute) return earlier.toJSDate()
+function occurrenceProblem(s: Recurring, rule: CheckedRule, now: Date): string | null {
+  if (rule.count !== null) {
+    let seen = 0
+    const end = walk(s, new Date(0), () => ++seen > 0, expansionBudget, false)
+    if (end === 'exhausted')
+      return `rrule: COUNT=${rule.count} reaches further than an expansion may go (${seen} occurrences found within its limit); give UNTIL instead.`
   }
-  return at.toJSDate()
+  const ahead = upcomingOf(s, now)
+  if (ahead.occurrences.length > 0) return null
+  const by = horizonFrom(now).toISOString().slice(0, 10)
+  return ahead.exhausted
+    ? `rrule: no occurrence was found before ${by} (${horizonYears} years) within the expansion limit; its BYxxx parts leave too few days.`
+    : `rrule: the rule has no occurrence from now to ${by} (${horizonYears} years): its BYxxx parts, COUNT or UNTIL leave none.`
 }
 
-type Recurring = Extract<MaintenanceSchedule, { kind: 'recurring' }>
-
-function expand(s: Recurring) {
-  const [y = 0, m = 1, d = 1] = s.startDate.split('-').map(Number)
-  const [hh = 0, mm = 0] = s.startTime.split(':').map(Number)
-  const options = RRule.parseString(stripPrefix(s.rrule))
-  return new RRule({ ...options, dtstart: new Date(Date.UTC(y, m - 1, d, hh, mm)), tzid: null })
-}
-
-function occurrenceOf(s: Recurring, wallStart: Date): Occurrence {
-  const durationMs = s.durationMinutes * minuteMs
-  const start = zoned(wallStart, s.timeZone)
-  const end = zoned(new Date(wallStart.getTime() + durationMs), s.timeZone)
-  // A start in the hour a change skips moves forward (RFC 5545: read with the offset before it); an
-  // end the clock skipped with it would leave nothing, so such an occurrence lasts its real minutes.
-  return { start, end: end > start ? end : new Date(start.getTime() + durationMs) }
-}
-
-/** The occurrence active at `now` (start ≤ now < end), or null. */
+/** The occurrence active at `now` (start ≤ now < end), or null; null also when the budget ran out. */
 export function occurrenceAt(s: MaintenanceSchedule, now: Date): Occurrence | null {
   if (s.kind === 'once') {
     const o = { start: new Date(s.startsAt), end: new Date(s.endsAt) }
     return o.start <= now && now < o.end ? o : null
   }
   const f = floating(now, s.timeZone).getTime()
-  const from = new Date(f - s.durationMinutes * minuteMs - marginMs)
-  for (const wall of expand(s).between(from, new Date(f + marginMs), true)) {
+  let found: Occurrence | null = null
+  walk(s, new Date(f - s.durationMinutes * minuteMs - marginMs), (wall) => {
+    if (wall.getTime() > f + marginMs) return false
     const o = occurrenceOf(s, wall)
-    if (o.start <= now && now < o.end) return o
-  }
-  return null
+    if (o.start <= now && now < o.end) found = o
+    return found === null
+  })
+  return found
 }
 
-/** The first occurrence that starts after `now`, or null (a one-off past, a rule that ended). */
+/** The first occurrence that starts after `now`, or null (none, or none found within the budget). */
 export function nextOccurrence(s: MaintenanceSchedule, now: Date): Occurrence | null {
   if (s.kind === 'once') {
     const start = new Date(s.startsAt)
     return start > now ? { start, end: new Date(s.endsAt) } : null
   }
-  const rule = expand(s)
-  let wall = rule.after(new Date(floating(now, s.timeZone).getTime() - marginMs), true)
-  for (let i = 0; wall && i < 1000; i++) {
+  let found: Occurrence | null = null
+  walk(s, new Date(floating(now, s.timeZone).getTime() - marginMs), (wall) => {
     const o = occurrenceOf(s, wall)
-    if (o.start > now) return o
-    wall = rule.after(wall, false)
-  }
-  return null
+    if (o.start > now) found = o
+    return found === null
+  })
+  return found
+}
+
+/** Some occurrences, and whether the expansion's budget ran out before all were found. */
+export interface Expanded {
+  occurrences: Occurrence[]
+  exhausted: boolean
 }
 
 /**
  * The occurrences that overlap [from, to) (start < to, end > from), in start order: at most `limit`,
  * or `limit + 1` to tell the caller there are more.
  */
-export function occurrencesBetween(
-  s: MaintenanceSchedule,
-  from: Date,
-  to: Date,
-  limit: number,
-): Occurrence[] {
+export function occurrencesBetween(s: MaintenanceSchedule, from: Date, to: Date, limit: number): Expanded {
   if (s.kind === 'once') {
     const o = { start: new Date(s.startsAt), end: new Date(s.endsAt) }
-    return o.start < to && o.end > from && limit > 0 ? [o] : []
+    return { occurrences: o.start < to && o.end > from && limit > 0 ? [o] : [], exhausted: false }
   }
   const found: Occurrence[] = []
   const after = new Date(floating(from, s.timeZone).getTime() - s.durationMinutes * minuteMs - marginMs)
-  const before = new Date(floating(to, s.timeZone).getTime() + marginMs)
-  expand(s).between(after, before, true, (wall) => {
+  const before = floating(to, s.timeZone).getTime() + marginMs
+  const end = walk(s, after, (wall) => {
+    if (wall.getTime() > before) return false
     const o = occurrenceOf(s, wall)
     if (o.start < to && o.end > from) found.push(o)
     return found.length <= limit
   })
-  return found
+  return { occurrences: found, exhausted: end === 'exhausted' }
 }
 
 /** The next start or end after `now` (the end of the active occurrence first): when its job runs. */
@@ -217,8 +196,9 @@ export interface ActiveWindow {
 }
 
 /**
- * The window that applies to the alert at `now`: of those active and in scope, a `suppress` window
- * first (nothing to release), else the `hold` window that ends last (a held alert waits for all).
+ * The window that applies to the alert at `now`: of those active (by their stored occurrences) and in
+ * scope, a `suppress` window first (nothing to release), else the `hold` window that ends last (a held
+ * alert waits for all).
  */
 export function activeWindowFor(
   windows: readonly MaintenanceWindow[],
@@ -228,7 +208,8 @@ export function activeWindowFor(
   let best: ActiveWindow | null = null
   for (const window of windows) {
     if (!inScope(window.scope, alert)) continue
-    const occurrence = occurrenceAt(window.schedule, now)
+    // The stored occurrences, never an expansion: an alert's cost does not depend on the rule.
+    const occurrence = activeIn(window.upcoming, now)
     if (!occurrence) continue
     const candidate = { window, occurrence }
     if (!best) best = candidate

@@ -1,7 +1,9 @@
 // The maintenance job (docs/partner-api.md#maintenance-windows): one per window boundary, queued at
-// the start or end of the window's next occurrence, and at once when a window is changed or deleted.
-// When it runs it records the boundary as an audit event (`Maintenance Window Started` / `Ended`,
-// once per occurrence: its messageId is the window, edge and instant), releases the alerts the window
+// the start or end of the window's next occurrence, at once when a window is changed or deleted, and
+// at the end of what the window's occurrences ahead cover (`refresh`). When it runs it records the
+// boundary as an audit event (`Maintenance Window Started` / `Ended`, once per occurrence: its
+// messageId is the window, edge and instant), works out the window's occurrences ahead again and
+// stores them (what alerts read: src/domain/maintenance-upcoming.ts), releases the alerts the window
 // holds once it is no longer active (all of them when the window is gone), each through the executor
 // as the rules stand then, in the order they were held, and queues the next boundary. Held alerts and
 // the jobs are rows of the database, so a restart loses neither.
@@ -11,7 +13,9 @@ import { v7 as uuidv7 } from 'uuid'
 import type { AlertExecutor } from '../alerts/executor.js'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
-import { type MaintenanceWindow, nextBoundary, occurrenceAt } from '../domain/maintenance.js'
+import type { Integration } from '../domain/integration.js'
+import { type MaintenanceWindow, type Occurrence, occurrenceAt } from '../domain/maintenance.js'
+import { activeIn, nextBoundaryIn, type Upcoming, upcomingOf } from '../domain/maintenance-upcoming.js'
 import { defineJob, jobKind } from '../queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../queue/port.js'
 import type { DeliveryJobs } from '../webhooks/delivery-job.js'
@@ -21,7 +25,12 @@ const Boundary = Type.Object({
   integrationId: Type.String({ minLength: 1 }),
   /** The instant of the boundary (ISO 8601); for `change`, when the window was changed. */
   at: Type.String({ minLength: 1 }),
-  edge: Type.Union([Type.Literal('start'), Type.Literal('end'), Type.Literal('change')]),
+  edge: Type.Union([
+    Type.Literal('start'),
+    Type.Literal('end'),
+    Type.Literal('change'),
+    Type.Literal('refresh'),
+  ]),
 })
 type Boundary = Static<typeof Boundary>
 
@@ -41,9 +50,14 @@ export class MaintenanceJobs {
     private readonly clock: Clock,
   ) {}
 
-  /** The job of the window's next boundary after `now`, if it has one. */
-  async next(tx: Store, window: MaintenanceWindow, now: Date): Promise<void> {
-    const b = nextBoundary(window.schedule, now)
+  /** The job of the window's next boundary after `now`, by its occurrences ahead, if it has one. */
+  async next(
+    tx: Store,
+    window: Pick<MaintenanceWindow, 'id' | 'integrationId'>,
+    upcoming: Upcoming,
+    now: Date,
+  ): Promise<void> {
+    const b = nextBoundaryIn(upcoming, now)
     if (b) await this.put(tx, window, b.at, b.edge)
   }
 
@@ -84,14 +98,23 @@ export function maintenanceKind(o: Omit<MaintenanceJobDeps, 'jobs'> & { queue: J
     const b = job.payload
     const now = d.clock()
     const window = await d.store.maintenance.find(b.windowId)
-    if (window && b.edge !== 'change') await boundaryEvent(d.store, window, b, now)
-    const stillActive = window ? occurrenceAt(window.schedule, now) !== null : false
-    if (!stillActive) {
+    if (window && (b.edge === 'start' || b.edge === 'end')) await boundaryEvent(d.store, window, b, now)
+    const upcoming = window ? upcomingOf(window.schedule, now) : null
+    if (upcoming?.exhausted)
+      d.log.warn(
+        { windowId: b.windowId },
+        'maintenance: the expansion budget ran out working out the occurrences ahead; tried again in a day',
+      )
+    if (!activeIn(upcoming, now)) {
       const released = await release(d, b.windowId, now, { canRetry: job.canRetry, canWait: job.canWait })
       if (released) return released
     }
-    if (window) {
-      await d.store.transaction((tx) => d.jobs.next(tx, window, now))
+    if (window && upcoming) {
+      // A window changed since it was read has its own job queued by the change: it takes over.
+      await d.store.transaction(async (tx) => {
+        if (await tx.maintenance.setUpcoming(window.id, window.updatedAt, upcoming))
+          await d.jobs.next(tx, window, upcoming, now)
+      })
       d.jobs.handOver()
     }
     return { kind: 'done' }
@@ -108,8 +131,25 @@ async function boundaryEvent(store: Store, w: MaintenanceWindow, b: Boundary, no
   if ((start ? occurrence.start : occurrence.end).getTime() !== at.getTime()) return
   const integration = await store.integrations.findById(w.integrationId)
   if (!integration) return
+  await recordBoundary(store, integration, w, start ? 'start' : 'end', occurrence, now)
+}
+
+/**
+ * Writes the boundary's audit event, once per window, edge and instant (its messageId): by the job at
+ * the boundary, or by the save of a window that is running already (it has no job at its start).
+ */
+export async function recordBoundary(
+  store: Store,
+  integration: Pick<Integration, 'id' | 'partnerId' | 'vendorId'>,
+  w: Pick<MaintenanceWindow, 'id' | 'name' | 'mode'>,
+  edge: 'start' | 'end',
+  occurrence: Occurrence,
+  now: Date,
+): Promise<void> {
+  const start = edge === 'start'
+  const at = (start ? occurrence.start : occurrence.end).toISOString()
   await store.events.insert({
-    messageId: `maintenance:${w.id}:${b.edge}:${b.at}`,
+    messageId: `maintenance:${w.id}:${edge}:${at}`,
     partnerId: integration.partnerId,
     vendorId: integration.vendorId,
     integrationId: integration.id,

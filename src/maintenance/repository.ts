@@ -1,5 +1,6 @@
-// The maintenance windows' rows (migration 0020_maintenance_windows): the windows of each integration
-// and the alerts a window in hold mode keeps until its end.
+// The maintenance windows' rows (migrations 0020_maintenance_windows, 0026_maintenance_upcoming): the
+// windows of each integration with their occurrences ahead, and the alerts a window in hold mode keeps
+// until its end.
 import type { Kysely, Selectable } from 'kysely'
 import { parseJson } from '../db/rows.js'
 import type { Database } from '../db/schema.js'
@@ -11,6 +12,7 @@ import type {
   MaintenanceScope,
   MaintenanceWindow,
 } from '../domain/maintenance.js'
+import { type Upcoming, upcomingFromJson, upcomingJson } from '../domain/maintenance-upcoming.js'
 import type { AlertFacts } from '../domain/types.js'
 import type { MaintenanceHeldTable, MaintenanceWindowsTable } from './tables.js'
 
@@ -23,6 +25,7 @@ const toWindow = (r: Selectable<MaintenanceWindowsTable>): MaintenanceWindow => 
   scope: parseJson<MaintenanceScope>(r.scope),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  upcoming: upcomingFromJson(r.upcoming),
 })
 
 const toColumns = (w: MaintenanceWindow) => ({
@@ -31,6 +34,7 @@ const toColumns = (w: MaintenanceWindow) => ({
   schedule: JSON.stringify(w.schedule),
   scope: JSON.stringify(w.scope),
   ends_at: w.schedule.kind === 'once' ? w.schedule.endsAt : null,
+  upcoming: w.upcoming ? upcomingJson(w.upcoming) : null,
   updated_at: w.updatedAt,
 })
 
@@ -119,6 +123,33 @@ export class MaintenanceRepository {
 
   async update(w: MaintenanceWindow): Promise<void> {
     await this.db.updateTable('maintenance_windows').set(toColumns(w)).where('id', '=', w.id).execute()
+  }
+
+  /**
+   * Stores the occurrences ahead worked out from the window as it was at `updatedAt`; answers false
+   * (and stores nothing) when it has been changed or deleted since (the change's job works them out).
+   */
+  async setUpcoming(id: string, updatedAt: string, upcoming: Upcoming): Promise<boolean> {
+    const r = await this.db
+      .updateTable('maintenance_windows')
+      .set({ upcoming: upcomingJson(upcoming) })
+      .where('id', '=', id)
+      .where('updated_at', '=', updatedAt)
+      .executeTakeFirst()
+    return Number(r.numUpdatedRows) === 1
+  }
+
+  /** Up to `limit` windows, in id order after `afterId`, whose occurrences ahead were never worked out. */
+  async withoutUpcoming(afterId: string, limit: number): Promise<MaintenanceWindow[]> {
+    const rows = await this.db
+      .selectFrom('maintenance_windows')
+      .selectAll()
+      .where('upcoming', 'is', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map(toWindow)
   }
 
   async delete(integrationId: string, id: string): Promise<boolean> {

@@ -2,6 +2,7 @@
 // TypeBox source for validation, types and the OpenAPI document.
 import Type, { type Static } from 'typebox'
 import { maxDurationMinutes } from '../domain/maintenance.js'
+import { earliestDate, horizonYears, maxCount, maxInterval } from '../domain/maintenance-rrule.js'
 import { Instant, Nullable } from '../http/schemas.js'
 
 const Names = (what: string) =>
@@ -30,8 +31,7 @@ export const Recurrence = Type.Object(
     rrule: Type.String({
       minLength: 1,
       maxLength: 500,
-      description:
-        'RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU (FREQ DAILY or coarser)',
+      description: `RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU: FREQ DAILY or coarser, INTERVAL 1–${maxInterval}, COUNT 1–${maxCount}, no BYHOUR/BYMINUTE/BYSECOND; it must occur within ${horizonYears} years (every limit: docs/partner-api.md#maintenance-windows)`,
     }),
     timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' }),
     startTime: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'local start, HH:MM' }),
@@ -43,7 +43,7 @@ export const Recurrence = Type.Object(
     startDate: Type.Optional(
       Type.String({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-        description: 'the local date the rule counts from (its DTSTART); default: today in timeZone',
+        description: `the local date the rule counts from (its DTSTART), ${earliestDate} to ${horizonYears} years from today; default: today in timeZone`,
       }),
     ),
   },

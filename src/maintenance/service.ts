@@ -1,7 +1,10 @@
 // A partner's maintenance windows (docs/partner-api.md#maintenance-windows): create, replace, delete
-// and list them with whether each is active now and when it next starts. Each change queues the
-// window's maintenance job (jobs.ts) in the same transaction: a new window's first boundary, or at
-// once after a change or delete, which releases what the window no longer holds.
+// and list them with whether each is active now and when it next starts. A save checks the schedule
+// (a recurrence part by part, then that it occurs within the horizon, under the expansion budget),
+// stores the window with its occurrences ahead (what alerts and these views read, never expanding the
+// rule) and queues the window's maintenance job (jobs.ts) in the same transaction: a new window's first
+// boundary, or at once after a change or delete, which releases what the window no longer holds. A
+// window saved while it is running logs its start at once, since no job ran at it.
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../clock.js'
 import type { Store } from '../db/store.js'
@@ -10,13 +13,12 @@ import {
   localDate,
   type MaintenanceSchedule,
   type MaintenanceWindow,
-  nextOccurrence,
-  occurrenceAt,
   occurrencesBetween,
   scheduleProblem,
 } from '../domain/maintenance.js'
+import { activeIn, nextStartIn, upcomingOf } from '../domain/maintenance-upcoming.js'
 import { notFound, ok, type Result, refuse } from '../domain/result.js'
-import type { MaintenanceJobs } from './jobs.js'
+import { type MaintenanceJobs, recordBoundary } from './jobs.js'
 import {
   maxOccurrenceRangeDays,
   type Occurrences,
@@ -29,9 +31,10 @@ import {
 export const maxWindowsPerIntegration = 100
 const dayMs = 24 * 3600_000
 
+/** The window as the API answers it; activeNow and nextStart from its stored occurrences ahead. */
 export function view(w: MaintenanceWindow, now: Date, held: number): WindowView {
   const s = w.schedule
-  const active = occurrenceAt(s, now)
+  const active = activeIn(w.upcoming, now)
   return {
     id: w.id,
     name: w.name,
@@ -56,7 +59,7 @@ export function view(w: MaintenanceWindow, now: Date, held: number): WindowView 
     },
     activeNow: active !== null,
     activeUntil: active ? active.end.toISOString() : null,
-    nextStart: nextOccurrence(s, now)?.start.toISOString() ?? null,
+    nextStart: nextStartIn(w.upcoming, now)?.toISOString() ?? null,
     held,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
@@ -88,7 +91,7 @@ function scheduleOf(input: WindowInput, now: Date): Result<MaintenanceSchedule> 
       endsAt: new Date(input.endsAt).toISOString(),
     }
   }
-  const problem = scheduleProblem(schedule)
+  const problem = scheduleProblem(schedule, now)
   return problem ? refuse('VALIDATION_FAILED', problem) : ok(schedule)
 }
 
@@ -123,8 +126,12 @@ export class MaintenanceWindows {
       return refuse('VALIDATION_FAILED', `The range spans at most ${maxOccurrenceRangeDays} days.`)
     const windows = await this.store.maintenance.listForPartner(partnerId, q.integrationId)
     const names = await this.store.vendors.names([...new Set(windows.map((w) => w.vendorId))])
-    const found: OccurrenceView[] = windows.flatMap(({ window: w, vendorId }) =>
-      occurrencesBetween(w.schedule, since, until, q.limit).map((o) => ({
+    // Each window's expansion runs under its budget; one that ran out answers what it found, truncated.
+    let exhausted = false
+    const found: OccurrenceView[] = windows.flatMap(({ window: w, vendorId }) => {
+      const expanded = occurrencesBetween(w.schedule, since, until, q.limit)
+      exhausted ||= expanded.exhausted
+      return expanded.occurrences.map((o) => ({
         windowId: w.id,
         name: w.name,
         mode: w.mode,
@@ -133,14 +140,14 @@ export class MaintenanceWindows {
         timeZone: w.schedule.kind === 'recurring' ? w.schedule.timeZone : null,
         start: o.start.toISOString(),
         end: o.end.toISOString(),
-      })),
-    )
+      }))
+    })
     found.sort((a, b) => a.start.localeCompare(b.start) || a.name.localeCompare(b.name))
     return ok({
       since: since.toISOString(),
       until: until.toISOString(),
       data: found.slice(0, q.limit),
-      truncated: found.length > q.limit,
+      truncated: found.length > q.limit || exhausted,
     })
   }
 
@@ -170,10 +177,11 @@ export class MaintenanceWindows {
       scope: scopeOf(input),
       createdAt: at,
       updatedAt: at,
+      upcoming: upcomingOf(schedule.value, now),
     }
     await this.store.transaction(async (tx) => {
       await tx.maintenance.insert(window)
-      await this.jobs.next(tx, window, now)
+      await this.saved(tx, integration, window, now)
     })
     this.jobs.handOver()
     return ok(view(window, now, 0))
@@ -193,15 +201,27 @@ export class MaintenanceWindows {
       schedule: schedule.value,
       scope: scopeOf(input),
       updatedAt: iso(this.clock),
+      upcoming: upcomingOf(schedule.value, now),
     }
     await this.store.transaction(async (tx) => {
       await tx.maintenance.update(window)
       await this.jobs.changed(tx, window)
-      await this.jobs.next(tx, window, now)
+      await this.saved(tx, integration, window, now)
     })
     this.jobs.handOver()
     const held = await this.store.maintenance.counts(integration.id)
     return ok(view(window, now, held.get(id) ?? 0))
+  }
+
+  /**
+   * In the save's transaction: the job of the window's next boundary, and, for a window running
+   * already, its start's event (once per occurrence: the job at a start writes the same one).
+   */
+  private async saved(tx: Store, integration: Integration, window: MaintenanceWindow, now: Date) {
+    const upcoming = window.upcoming ?? upcomingOf(window.schedule, now)
+    await this.jobs.next(tx, window, upcoming, now)
+    const running = activeIn(upcoming, now)
+    if (running) await recordBoundary(tx, integration, window, 'start', running, now)
   }
 
   /** Deletes the window; the alerts it held are released at once, through the rules. */

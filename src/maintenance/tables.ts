@@ -1,4 +1,5 @@
-// The maintenance windows' tables (migration 0020_maintenance_windows), as Kysely sees them.
+// The maintenance windows' tables (migrations 0020_maintenance_windows, 0026_maintenance_upcoming), as
+// Kysely sees them.
 
 export interface MaintenanceWindowsTable {
   id: string
@@ -10,6 +11,8 @@ export interface MaintenanceWindowsTable {
   /** JSON: MaintenanceScope. */
   scope: string
   ends_at: string | null
+  /** JSON: the occurrences ahead (src/domain/maintenance-upcoming.ts); null until worked out. */
+  upcoming: string | null
   created_at: string
   updated_at: string
 }

@@ -3,7 +3,13 @@
 // start the clock skips, a rule that ends, the limit.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { type MaintenanceSchedule, occurrencesBetween } from '../../src/domain/maintenance.js'
+import { occurrencesBetween as expanded, type MaintenanceSchedule } from '../../src/domain/maintenance.js'
+
+const occurrencesBetween = (...a: Parameters<typeof expanded>) => {
+  const e = expanded(...a)
+  assert.equal(e.exhausted, false, 'within the expansion budget')
+  return e.occurrences
+}
 
 const t = (s: string) => new Date(s)
 const iso = (list: { start: Date; end: Date }[]) =>

@@ -16,6 +16,7 @@ import {
   occurrenceAt,
   scheduleProblem,
 } from '../../src/domain/maintenance.js'
+import { upcomingOf } from '../../src/domain/maintenance-upcoming.js'
 import { ctx, rule, ticket } from '../helpers/decision.js'
 
 const t = (s: string) => new Date(s)
@@ -30,17 +31,21 @@ const sundays: MaintenanceSchedule = {
   durationMinutes: 240,
 }
 
-const win = (over: Partial<MaintenanceWindow> = {}): MaintenanceWindow => ({
-  id: 'w1',
-  integrationId: 'i1',
-  name: 'Sunday patching',
-  mode: 'suppress',
-  schedule: sundays,
-  scope: { accountIds: [], productGroups: [], alertTypes: [] },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...over,
-})
+/** A window as stored: its occurrences ahead worked out on 1 March 2026, as its save would. */
+const win = (over: Partial<MaintenanceWindow> = {}): MaintenanceWindow => {
+  const w = {
+    id: 'w1',
+    integrationId: 'i1',
+    name: 'Sunday patching',
+    mode: 'suppress' as const,
+    schedule: sundays,
+    scope: { accountIds: [], productGroups: [], alertTypes: [] },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  }
+  return { ...w, upcoming: over.upcoming ?? upcomingOf(w.schedule, t('2026-03-01T00:00:00Z')) }
+}
 
 describe('one-off windows', () => {
   const once: MaintenanceSchedule = {
@@ -161,9 +166,10 @@ describe('recurring windows across daylight saving (Europe/Berlin)', () => {
 })
 
 describe('schedule problems', () => {
+  const now = t('2026-01-10T00:00:00Z')
   const bad = (over: Partial<Extract<MaintenanceSchedule, { kind: 'recurring' }>>) =>
-    scheduleProblem({ ...(sundays as Extract<MaintenanceSchedule, { kind: 'recurring' }>), ...over })
-  test('a sound schedule has none', () => assert.equal(scheduleProblem(sundays), null))
+    scheduleProblem({ ...(sundays as Extract<MaintenanceSchedule, { kind: 'recurring' }>), ...over }, now)
+  test('a sound schedule has none', () => assert.equal(scheduleProblem(sundays, now), null))
   test('each problem is a sentence naming the field', () => {
     assert.match(bad({ timeZone: 'Mars/Olympus' }) ?? '', /timeZone/)
     assert.match(bad({ rrule: 'FREQ=SOMETIMES' }) ?? '', /rrule/)
@@ -173,8 +179,10 @@ describe('schedule problems', () => {
     assert.match(bad({ durationMinutes: 0 }) ?? '', /durationMinutes/)
     assert.match(bad({ startDate: '2026-02-30' }) ?? '', /startDate/)
     assert.match(
-      scheduleProblem({ kind: 'once', startsAt: '2026-01-02T00:00:00Z', endsAt: '2026-01-01T00:00:00Z' }) ??
-        '',
+      scheduleProblem(
+        { kind: 'once', startsAt: '2026-01-02T00:00:00Z', endsAt: '2026-01-01T00:00:00Z' },
+        now,
+      ) ?? '',
       /endsAt must be after startsAt/,
     )
   })

@@ -158,14 +158,19 @@ const nastyKey = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 8 }),
 )
 
-/** Field values that get a request past authentication and look-ups, by field name. */
+/**
+ * Field values that get a request past authentication and look-ups, by field name: a value, or an
+ * arbitrary of values (seeds: inputs that once hurt the service, sent beside sound ones).
+ */
 export type GoodValues = ReadonlyMap<string, unknown>
 
 /** A value that fits the schema (as far as the generator can tell), preferring the good values. */
 export function validOf(schema: JsonSchema, good: GoodValues, name?: string): fc.Arbitrary<unknown> {
   const own = fromSchema(schema, good)
   if (name !== undefined && good.has(name)) {
-    return fc.oneof({ weight: 5, arbitrary: fc.constant(good.get(name)) }, { weight: 1, arbitrary: own })
+    const value = good.get(name)
+    const seeded = value instanceof fc.Arbitrary ? value : fc.constant(value)
+    return fc.oneof({ weight: 5, arbitrary: seeded }, { weight: 1, arbitrary: own })
   }
   return own
 }

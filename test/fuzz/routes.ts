@@ -47,6 +47,21 @@ const recordedOutcomes = new Set([
   'CORRELATION_ID_REQUIRED',
 ])
 
+/**
+ * Recurrences that once stopped the service or made every alert slow, sent as maintenance windows' rules
+ * beside a sound one (docs/decisions/maintenance/recurrence-limits.md): each must be a prompt 400.
+ */
+const hostileRecurrences = [
+  'FREQ=DAILY;INTERVAL=-1',
+  'FREQ=DAILY;INTERVAL=-5',
+  'FREQ=WEEKLY;INTERVAL=-1',
+  'FREQ=DAILY;INTERVAL=0',
+  'FREQ=MONTHLY;BYMONTHDAY=31;BYMONTH=4,6,9,11',
+  'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30',
+  'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30',
+  'FREQ=DAILY;COUNT=100000000',
+]
+
 const alertPosts = new Set([
   '/api/oem-alerts-api/alert/sync',
   '/api/oem-alerts-api/alert',
@@ -109,6 +124,7 @@ interface World {
   correlationId: string
   sandboxTicketId: string
   tokenId: string
+  windowId: string
 }
 
 function goodValues(w: World): GoodValues {
@@ -135,6 +151,10 @@ function goodValues(w: World): GoodValues {
     ['serviceId', w.serviceId],
     ['correlationId', w.correlationId],
     ['title', 'Fuzzed alert'],
+    // Maintenance windows: a real zone, and the seeds above (a start in the year 1 among the dates).
+    ['timeZone', 'Europe/Berlin'],
+    ['rrule', fc.constantFrom(...hostileRecurrences, 'FREQ=WEEKLY;BYDAY=SU')],
+    ['startDate', fc.constantFrom('0001-01-01', '2026-01-01', '9999-12-31')],
   ])
 }
 
@@ -155,6 +175,8 @@ function goodParam(w: World, path: string, name: string): string {
       return w.tokenId
     case 'what':
       return 'companies'
+    case 'windowId':
+      return w.windowId
   }
   if (path.startsWith('/api/admin/vendors/')) return w.a.vendorId
   if (path.startsWith('/api/admin/partners/')) return w.a.partnerId
@@ -331,6 +353,21 @@ export function fuzzRoutes(backend: Backend, perRoute = runs): void {
       const tokens = await svc.request('GET', `/api/admin/vendors/${a.vendorId}/tokens`, {
         token: svc.adminToken,
       })
+      // A window to replace and delete (its routes then reach past the look-up).
+      const window = await a.partner(
+        'POST',
+        `/api/partner/integrations/${a.integrationId}/maintenance-windows`,
+        {
+          name: 'Fuzzed window',
+          recurrence: {
+            rrule: 'FREQ=WEEKLY;BYDAY=SU',
+            timeZone: 'Europe/Berlin',
+            startTime: '01:00',
+            durationMinutes: 60,
+          },
+        },
+      )
+      assert.equal(window.status, 201, window.text)
       world = {
         a,
         b,
@@ -339,6 +376,7 @@ export function fuzzRoutes(backend: Backend, perRoute = runs): void {
         correlationId: created.correlationId,
         sandboxTicketId: tickets.body.data[0].id,
         tokenId: tokens.body.data[0].id,
+        windowId: window.body.id,
       }
       const doc = await svc.request('GET', '/docs/json')
       assert.equal(doc.status, 200)

@@ -1,7 +1,8 @@
 // Maintenance windows through the API (docs/partner-api.md#maintenance-windows), on SQLite and
 // PostgreSQL: CRUD with activeNow and nextStart, bad input changing nothing, suppress mode, hold mode
 // with its release at the window's end (a manual clock), a RESOLVED dropping what is held, follow-ups
-// of tickets opened before the window, and the dry run naming the row.
+// of tickets opened before the window, the dry run naming the row, and a window created while it runs
+// logging its start once.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
@@ -344,6 +345,65 @@ for (const backend of backends('matrix')) {
       // A later follow-up finds the released ticket.
       const resolveA = await s.sync({ title: 'A', incidentStatus: 'RESOLVED' }, { correlationId: 'a-1' })
       assert.equal(resolveA.body.message, 'closed', resolveA.text)
+    })
+
+    test('a window created after its start logs Started at once, exactly once, then Ended', async () => {
+      const s = await setupIntegration(svc)
+      const boundaries = async () =>
+        (await events(s))
+          .filter((e) => e.event.startsWith('Maintenance Window'))
+          .map((e) => `${e.event}:${e.message_id}`)
+      const once = await s.partner('POST', windows(s), {
+        name: 'Late swap',
+        startsAt: at(-5 * minute),
+        endsAt: at(10 * minute),
+      })
+      assert.equal(once.status, 201, once.text)
+      assert.equal(once.body.activeNow, true)
+      const startedAt = at(-5 * minute)
+      assert.deepEqual(await boundaries(), [
+        `Maintenance Window Started:maintenance:${once.body.id}:start:${startedAt}`,
+      ])
+      // A recurring window created in the middle of an occurrence: every day 10:00–14:00 Berlin, 11:00 now.
+      const daily = await s.partner('POST', windows(s), {
+        name: 'Daily',
+        recurrence: {
+          rrule: 'FREQ=DAILY',
+          timeZone: 'Europe/Berlin',
+          startTime: '10:00',
+          durationMinutes: 240,
+        },
+      })
+      assert.equal(daily.status, 201, daily.text)
+      assert.equal(daily.body.activeUntil, '2026-11-22T13:00:00.000Z')
+      // Saved again while it runs: no second Started.
+      const renamed = await s.partner('PUT', `${windows(s)}/${once.body.id}`, {
+        name: 'Late swap (renamed)',
+        startsAt: at(-5 * minute),
+        endsAt: at(10 * minute),
+      })
+      assert.equal(renamed.status, 200, renamed.text)
+      assert.deepEqual(
+        (await boundaries()).sort(),
+        [
+          `Maintenance Window Started:maintenance:${daily.body.id}:start:2026-11-22T09:00:00.000Z`,
+          `Maintenance Window Started:maintenance:${once.body.id}:start:${startedAt}`,
+        ].sort(),
+      )
+      const endedAt = at(10 * minute)
+      advance(11 * minute)
+      const seen = await eventually('the end event', boundaries, (b) =>
+        b.some((e) => e.startsWith('Maintenance Window Ended')),
+      )
+      assert.deepEqual(
+        seen.filter((e) => e.includes(once.body.id)),
+        [
+          `Maintenance Window Started:maintenance:${once.body.id}:start:${startedAt}`,
+          `Maintenance Window Ended:maintenance:${once.body.id}:end:${endedAt}`,
+        ],
+      )
+      await s.partner('DELETE', `${windows(s)}/${once.body.id}`)
+      await s.partner('DELETE', `${windows(s)}/${daily.body.id}`)
     })
 
     test('deleting a hold window releases what it holds at once', async () => {

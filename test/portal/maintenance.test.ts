@@ -220,7 +220,7 @@ describe('the portal lists, adds and deletes maintenance windows', { skip: brows
       assert.match((await canvas.getAttribute('aria-label')) ?? '', /periods shaded: Maintenance window/)
       await page.getByText('Show as a table').click()
       const rows = page.getByRole('table', { name: 'Events over time, by event' }).getByRole('row')
-      await page.getByRole('columnheader', { name: 'Maintenance window' }).waitFor()
+      await page.getByRole('columnheader', { name: 'Maintenance window', exact: true }).waitFor()
       const cells = await rows.evaluateAll((trs) => trs.map((tr) => tr.lastElementChild?.textContent ?? ''))
       const upgrade = cells.filter((c) => c.includes('Core switch upgrade')).length
       assert.ok(

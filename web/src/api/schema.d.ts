@@ -4925,9 +4925,9 @@ export interface operations {
                     recurrence?: {
                         /** @description wall-clock minutes */
                         durationMinutes: number;
-                        /** @description RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU (FREQ DAILY or coarser) */
+                        /** @description RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU: FREQ DAILY or coarser, INTERVAL 1–366, COUNT 1–1000, no BYHOUR/BYMINUTE/BYSECOND; it must occur within 5 years (every limit: docs/partner-api.md#maintenance-windows) */
                         rrule: string;
-                        /** @description the local date the rule counts from (its DTSTART); default: today in timeZone */
+                        /** @description the local date the rule counts from (its DTSTART), 2000-01-01 to 5 years from today; default: today in timeZone */
                         startDate?: string;
                         /** @description local start, HH:MM */
                         startTime: string;
@@ -5322,9 +5322,9 @@ export interface operations {
                     recurrence?: {
                         /** @description wall-clock minutes */
                         durationMinutes: number;
-                        /** @description RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU (FREQ DAILY or coarser) */
+                        /** @description RFC 5545 RRULE properties without DTSTART, e.g. FREQ=WEEKLY;BYDAY=SU: FREQ DAILY or coarser, INTERVAL 1–366, COUNT 1–1000, no BYHOUR/BYMINUTE/BYSECOND; it must occur within 5 years (every limit: docs/partner-api.md#maintenance-windows) */
                         rrule: string;
-                        /** @description the local date the rule counts from (its DTSTART); default: today in timeZone */
+                        /** @description the local date the rule counts from (its DTSTART), 2000-01-01 to 5 years from today; default: today in timeZone */
                         startDate?: string;
                         /** @description local start, HH:MM */
                         startTime: string;
