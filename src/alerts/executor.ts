@@ -172,6 +172,8 @@ export class AlertExecutor {
       writes.run(w),
     )
     if (typeof reserved === 'object') return busy(reserved)
+    // Storm control's cap, counted again under the lock, was reached meanwhile: decide again (it folds).
+    if (reserved === 'past-cap') return { kind: 'again' }
     // A catch-all ticket remembers its company before the PSA is called: its follow-ups find it by that.
     if (d.catchAll) await writes.run((tx) => tx.catchAll.markTicket(ticketId, d.mapping.psaCompanyId))
     // An earlier attempt may have made the ticket (a retry of the job, a creator that died, a vendor

@@ -70,7 +70,7 @@ export const busy = (b: Busy): Step => ({ kind: 'again', wait: b.wait })
  * 13 minutes) find out what happened, and what the PSA shows meanwhile is the alert's doing, not a
  * technician's (docs/psa/sync.md#what-a-change-does).
  */
-const syncHoldMs = 15 * 60_000
+export const syncHoldMs = 15 * 60_000
 
 /** The note closeOnlyUntouched leaves on a worked ticket instead of closing it. */
 const leftOpenNote = (job: AlertJob) =>

@@ -15,6 +15,11 @@ export class ReservationWaits {
     for (const wake of set) wake()
   }
 
+  /** Waits one poll interval, or less when a request of this process settles something on the integration. */
+  async pause(integrationId: string): Promise<void> {
+    await this.waitFor(integrationId, async () => false, Date.now() + this.pollMs)
+  }
+
   /**
    * Resolves when `isSettled` answers true, or when `deadline` passes. Checks again whenever a
    * request of this process settles something on the integration, and every pollMs otherwise.

@@ -8,6 +8,7 @@ import type { Reservation } from '../db/repositories/tickets.js'
 import type { Store } from '../db/store.js'
 import type { Decision } from '../domain/decide.js'
 import type { Integration } from '../domain/integration.js'
+import { pastCap, type StormSettings } from '../domain/storm.js'
 import type { AlertFacts, Ticket } from '../domain/types.js'
 import { operationBudgetMs } from './psa-calls.js'
 import type { ReservationWaits } from './reservation-waits.js'
@@ -49,7 +50,9 @@ export class TicketReservations {
    * Reserves the ticket of a create. Busy when another request holds the correlationId or the dedup
    * key. `after-dead`: the reservation took the place of a creator that died holding it, whose PSA
    * call may have made the ticket. `run`: where the reservation is written (for a PSA elsewhere, a
-   * batched write of its own, committed before the PSA is called).
+   * batched write of its own, committed before the PSA is called). `past-cap`: storm control is on
+   * and, counted again under the account's lock, the cap is reached; nothing was reserved and the
+   * caller decides again (the alert folds: docs/decision-table.md#one-storm-ticket).
    */
   async reserve(
     ticketId: string,
@@ -58,7 +61,7 @@ export class TicketReservations {
     d: Extract<Decision, { kind: 'create' }>,
     psaKind: string,
     run: RunWrite,
-  ): Promise<'reserved' | 'after-dead' | Busy> {
+  ): Promise<'reserved' | 'after-dead' | 'past-cap' | Busy> {
     const { store, clock } = this.deps
     const now = clock()
     const r: Reservation = {
@@ -77,7 +80,9 @@ export class TicketReservations {
       leaseUntil: this.leaseUntil(now),
       now: now.toISOString(),
     }
-    const reserved = await run((tx) => tx.tickets.reserve(r, d.retireTicketId))
+    const reserved = d.stormCap
+      ? await this.reserveUnderCap(r, d.retireTicketId, d.stormCap, run)
+      : await run((tx) => tx.tickets.reserve(r, d.retireTicketId))
     if (reserved !== 'busy') return reserved
     return {
       kind: 'busy',
@@ -89,6 +94,36 @@ export class TicketReservations {
           ])
           return holders.find((t) => t?.status === 'creating') ?? null
         }),
+    }
+  }
+
+  /**
+   * Storm control's cap, decided where the ticket is reserved: under the lock of the account (or of
+   * the integration, with an integration-wide cap) the recent creates are counted, reservations
+   * included, and only under the cap is the ticket reserved, in the same transaction. A reservation
+   * given back (the PSA refused the create) is a row no longer there, so its place under the cap is
+   * free again. While another process's transaction holds the lock this tries again each poll.
+   */
+  private async reserveUnderCap(
+    r: Reservation,
+    retireTicketId: string | null,
+    cap: StormSettings,
+    run: RunWrite,
+  ): Promise<'reserved' | 'after-dead' | 'past-cap' | 'busy'> {
+    const since = new Date(Date.parse(r.now) - cap.windowMinutes * 60_000).toISOString()
+    const wide = cap.maxTicketsPerIntegration !== null
+    const deadline = this.waitDeadline()
+    for (;;) {
+      const answer = await run(async (tx) => {
+        if (!(await tx.storms.lockCreates(r.integrationId, wide ? null : r.accountId))) return 'locked'
+        const accountCreates = await tx.storms.recentCreates(r.integrationId, r.accountId, since)
+        const integrationCreates = wide ? await tx.storms.recentCreates(r.integrationId, null, since) : 0
+        if (pastCap(cap, { accountCreates, integrationCreates }, r.accountId) !== null) return 'past-cap'
+        return tx.tickets.reserve(r, retireTicketId)
+      })
+      if (answer !== 'locked') return answer
+      if (Date.now() > deadline) return 'busy'
+      await this.deps.waits.pause(r.integrationId)
     }
   }
 

@@ -12,7 +12,7 @@ import { inactiveDetail, isActive } from './integration-state.js'
 import { maintenanceOnFollowUp, maintenanceOnOpen } from './maintenance-row.js'
 import { alreadyClosed, type Outcome, rejected, suppressed } from './outcome.js'
 import { matchRule } from './rules.js'
-import { foldInto, isStormTicket, stormFollowUp, stormOpen } from './storm.js'
+import { foldInto, isStormTicket, stormCap, stormFollowUp, stormOpen } from './storm.js'
 
 export type { Decision, DecisionContext } from './decision.js'
 
@@ -159,6 +159,7 @@ function decideOpen(ctx: DecisionContext): Decision {
   // storm: past the cap of new tickets, the OPEN folds into the account's storm ticket (storm.ts).
   const storm = stormOpen(ctx, rule, mapping)
   if (storm) return storm
+  const cap = stormCap(ctx)
 
   // create.
   return {
@@ -171,6 +172,7 @@ function decideOpen(ctx: DecisionContext): Decision {
     retireTicketId,
     replaces: null,
     ...(caught ? { catchAll: ctx.accountKnown ? ('not-mapped' as const) : ('unknown' as const) } : {}),
+    ...(cap ? { stormCap: cap } : {}),
   }
 }
 

@@ -3,6 +3,7 @@
 import type { MaintenanceAction, MaintenanceFacts } from './maintenance.js'
 import type { Outcome } from './outcome.js'
 import type { StormDecision, StormFacts } from './storm-facts.js'
+import type { StormSettings } from './storm-settings.js'
 import type {
   AccountMapping,
   AlertFacts,
@@ -60,6 +61,8 @@ export type Decision =
       replaces: Ticket | null
       /** Set when the account is not mapped and the ticket goes to the catch-all company (catch-all.ts). */
       catchAll?: CatchAllReason
+      /** Storm control is on: the reservation counts the recent creates again, under a lock (storm.ts). */
+      stormCap?: StormSettings
     }
   | { kind: 'append'; row: 'repeat' | 'update'; ticket: Ticket; mapping: AccountMapping }
   /** Closed-ticket policy `reopen`: the closed ticket goes back to open with the alert as a note. */

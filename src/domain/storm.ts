@@ -13,7 +13,11 @@ export * from './storm-facts.js'
 export * from './storm-settings.js'
 
 /** Whether the cap is reached: the reason, or null (storm control off, or under every cap). */
-export function pastCap(settings: StormSettings, facts: StormFacts, accountId: string): string | null {
+export function pastCap(
+  settings: StormSettings,
+  facts: Pick<StormFacts, 'accountCreates' | 'integrationCreates'>,
+  accountId: string,
+): string | null {
   if (!settings.enabled) return null
   const w = `in the last ${settings.windowMinutes} minutes`
   if (facts.accountCreates >= settings.maxTicketsPerAccount)
@@ -22,6 +26,18 @@ export function pastCap(settings: StormSettings, facts: StormFacts, accountId: s
   if (perIntegration !== null && facts.integrationCreates >= perIntegration)
     return `${facts.integrationCreates} tickets were created for this integration ${w} (cap ${perIntegration}).`
   return null
+}
+
+/**
+ * The settings an OPEN that creates a ticket is counted against once more when its ticket is reserved
+ * (docs/decision-table.md#one-storm-ticket): the count the decision read may be overtaken by concurrent
+ * creates, so the reservation counts again under the account's lock. Null: storm control is off (no
+ * count, no lock), or a test alert (never folded).
+ */
+export function stormCap(ctx: DecisionContext): StormSettings | null {
+  if (ctx.alert.test || !ctx.storm) return null
+  const settings = ctx.integration.storm
+  return settings?.enabled ? settings : null
 }
 
 /** Whether a storm ticket still takes folds: open and its last fold within the window. */

@@ -5,7 +5,7 @@
 // hears of them in the storm ticket's next batched note (notes.ts), not once per alert.
 import { v7 as uuidv7 } from 'uuid'
 import { deferral } from '../alerts/execution.js'
-import { type Attempt, busy, type ExecutorDeps, type Step } from '../alerts/follow-ups.js'
+import { type Attempt, busy, type ExecutorDeps, type Step, syncHoldMs } from '../alerts/follow-ups.js'
 import { callPsa, failedCall } from '../alerts/psa-calls.js'
 import { newTicket, ticketDescription } from '../alerts/ticket-text.js'
 import type { Decision } from '../domain/decide.js'
@@ -67,9 +67,11 @@ export class StormFolds {
 
   /**
    * An UPDATE or RESOLVED of a folded incident: a line, and a RESOLVED resolves the incident. The
-   * RESOLVED of the last one still open, self-healing on, is answered closed (the next note closes the
-   * storm ticket): counted in the write, under the storm ticket's lock, so of concurrent RESOLVEDs of the
-   * last incidents exactly the one that leaves none open says closed.
+   * RESOLVED of the last one still open, self-healing on, is answered closed: counted in the write,
+   * under the storm ticket's lock, so of concurrent RESOLVEDs of the last incidents exactly the one that
+   * leaves none open says closed. From that answer on the storm ticket is closed here (the same write),
+   * so a later alert naming it answers as for any closed ticket; the PSA hears of it with the next note
+   * (notes.ts), and two-way sync leaves the ticket alone until then.
    */
   private async line(attempt: Attempt, integration: Integration, d: StormFollowUp): Promise<Step> {
     const { job } = attempt
@@ -91,6 +93,10 @@ export class StormFolds {
       const outcome = closes ? stormClosedOutcome(cid, `${d.why} ${lastResolved}`) : stormOutcome(cid, d.why)
       return this.d.recorder.recordIn(tx, job, integration, outcome, async (t) => {
         await t.storms.addLine(d.ticket.id, { id: uuidv7(), line: text, messageId: job.messageId, now })
+        if (closes) {
+          await t.tickets.completeClose(d.ticket.id, now)
+          await t.tickets.holdSync(d.ticket.id, new Date(Date.parse(now) + syncHoldMs).toISOString())
+        }
         await this.notes.schedule(t, integration.id, d.ticket.id)
         return true
       })

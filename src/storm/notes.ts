@@ -2,12 +2,14 @@
 // fold, update and resolution of a folded incident is a line; `storm-note` writes the lines that
 // arrived since the last note as one PSA note, at most one a minute per storm ticket (each line queues
 // the job a minute ahead, coalescing with one still queued). Once self-healing is on and every folded
-// incident has resolved, the note is the resolution and the storm ticket is closed. The same job writes
+// incident has resolved, the note is the resolution and the storm ticket is closed (in the PSA: here it
+// was closed when that last RESOLVED was answered `closed`, folds.ts). The same job writes
 // an ordinary ticket's batched notes, kept while its PSA's request budget was nearly spent
 // (docs/psa/README.md, "Near the limit"); near the limit itself a note waits and a close goes.
 import type { FastifyBaseLogger } from 'fastify'
 import Type, { type Static } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
+import { syncHoldMs } from '../alerts/follow-ups.js'
 import type { OpenPsa, PsaCalls } from '../alerts/psa-calls.js'
 import type { TicketReservations } from '../alerts/reservations.js'
 import type { Clock } from '../clock.js'
@@ -101,12 +103,16 @@ export class StormNotes {
     ])
     const now = clock().toISOString()
     const ids = lines.map((l) => l.id)
-    if (!integration || ticket.status === 'closed' || ticket.psaTicketId === null) {
+    // A storm ticket closed here by its last RESOLVED, whose closing lines the PSA has not heard yet.
+    const closedHere =
+      storm && ticket.status === 'closed' && ticket.closedBy === 'alertbridge' && lines.length > 0
+    if (!integration || (ticket.status === 'closed' && !closedHere) || ticket.psaTicketId === null) {
       // Nothing to write to: the lines are dropped.
       await this.d.writes.run((tx) => tx.storms.markNoted(ids, now))
       return { kind: 'done' }
     }
-    const closing = storm && stormResolved(integration.settings.selfHealing, counts.open, counts.folded)
+    const closing =
+      closedHere || (storm && stormResolved(integration.settings.selfHealing, counts.open, counts.folded))
     if (!closing && lines.length === 0) return { kind: 'done' }
     const psa = await this.d.psa.open(integration.partnerId)
     // Near the PSA's limit a note waits; a close goes first (docs/psa/README.md, "Near the limit").
@@ -119,9 +125,12 @@ export class StormNotes {
     const text = storm
       ? await this.stormText(ticket, integration.vendorId, integration.id, counts, lines)
       : batchedNote(lines.map((l) => l.line))
-    const result = closing
-      ? await this.close(job, psa, ticket, integration.id, `${text}\n\nEvery folded alert has resolved.`)
-      : await this.append(job, psa, ticket, text)
+    const closingNote = `${text}\n\nEvery folded alert has resolved.`
+    const result = closedHere
+      ? await this.closeInPsa(job, psa, ticket, integration.id, closingNote)
+      : closing
+        ? await this.close(job, psa, ticket, integration.id, closingNote)
+        : await this.append(job, psa, ticket, text)
     if (result !== null) return result
     await this.d.writes.run(async (tx) => {
       await tx.storms.markNoted(ids, now)
@@ -174,14 +183,12 @@ export class StormNotes {
     integrationId: string,
     note: string,
   ): Promise<JobResult | null> {
-    const { store, writes, clock, reservations } = this.d
+    const { writes, clock, reservations } = this.d
     const claimed = await reservations.claimClose(integrationId, ticket, (w) => writes.run(w))
     if (claimed !== 'claimed') return { kind: 'wait', reason: 'a close is in flight', notBeforeMs: 5000 }
     let ended = false
     try {
-      const rules = await store.rules.list(integrationId)
-      const rule = rules.find((r) => r.id === ticket.ruleId)
-      const close = { note, closedStatus: rule?.ticket.closedStatus ?? psa.defaults.closedStatus ?? null }
+      const close = { note, closedStatus: await this.closedStatus(integrationId, ticket, psa) }
       const psaTicketId = ticket.psaTicketId ?? ''
       const result = await psa.call(ticket.correlationId, (client, call) =>
         client.closeTicket(psaTicketId, close, { ...call, marker: job.id, adopt: job.attempt > 1 }),
@@ -195,5 +202,36 @@ export class StormNotes {
       if (!ended) await writes.run((tx) => tx.tickets.releaseClose(ticket.id)).catch(() => {})
       reservations.released(integrationId)
     }
+  }
+
+  /**
+   * The closing note and the close in the PSA of a storm ticket closed here already; null when it
+   * closed. No claim: the ticket is closed here, so no alert closes it again. While the close is
+   * retried, two-way sync leaves the ticket alone (what the PSA shows meanwhile is not a reopen).
+   */
+  private async closeInPsa(
+    job: RunningJob<Payload>,
+    psa: OpenPsa,
+    ticket: Ticket,
+    integrationId: string,
+    note: string,
+  ): Promise<JobResult | null> {
+    const { writes, clock } = this.d
+    const close = { note, closedStatus: await this.closedStatus(integrationId, ticket, psa) }
+    const psaTicketId = ticket.psaTicketId ?? ''
+    const result = await psa.call(ticket.correlationId, (client, call) =>
+      client.closeTicket(psaTicketId, close, { ...call, marker: job.id, adopt: job.attempt > 1 }),
+    )
+    if (result.ok) return null
+    const until = new Date(clock().getTime() + syncHoldMs).toISOString()
+    await writes.run((tx) => tx.tickets.holdSync(ticket.id, until))
+    return afterFailure(result.failure, 'storm close')
+  }
+
+  /** The PSA status a closed ticket gets: its rule's, else the connection's default. */
+  private async closedStatus(integrationId: string, ticket: Ticket, psa: OpenPsa): Promise<string | null> {
+    const rules = await this.d.store.rules.list(integrationId)
+    const rule = rules.find((r) => r.id === ticket.ruleId)
+    return rule?.ticket.closedStatus ?? psa.defaults.closedStatus ?? null
   }
 }

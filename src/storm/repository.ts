@@ -1,7 +1,7 @@
 // Storm control's rows (docs/decision-table.md#storm): the recent creates it counts, the incidents
 // folded into storm tickets, and the lines waiting for a storm ticket's next batched note. The storm
 // ticket itself is a row of `tickets` (its open de-duplication key is the account's storm key).
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import type { Database } from '../db/schema.js'
 import type { FoldedAlert } from '../domain/storm.js'
 import type { StormAlertsTable } from './tables.js'
@@ -48,6 +48,23 @@ export class StormRepository {
     if (accountId !== null) q = q.where('account_id', '=', accountId)
     const row = await q.executeTakeFirst()
     return Number(row?.n ?? 0)
+  }
+
+  /**
+   * The lock under which a create counts the recent creates of its account (or, `accountId` null, of
+   * the whole integration) and reserves its ticket (alerts/reservations.ts), held until the transaction
+   * ends. On PostgreSQL a transaction-level advisory lock on the scope's key, tried without waiting:
+   * false when another transaction holds it (the caller tries again once that one has committed), so
+   * that batched writes of several processes never wait on one another in a cycle. SQLite writes one
+   * transaction at a time: the transaction is the lock. Only inside a transaction.
+   */
+  async lockCreates(integrationId: string, accountId: string | null): Promise<boolean> {
+    if (!(this.db.getExecutor().adapter instanceof PostgresAdapter)) return true
+    const key = accountId === null ? `storm:${integrationId}` : `storm:${integrationId}:${accountId}`
+    const { rows } = await sql<{
+      locked: boolean
+    }>`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as locked`.execute(this.db)
+    return rows[0]?.locked === true
   }
 
   /** The latest incident folded with the vendor's own correlationId. */

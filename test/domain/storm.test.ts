@@ -77,6 +77,20 @@ describe('decide: row storm (storm control)', () => {
     assert.match(s.why, /10 tickets were created for account 'acme' in the last 10 minutes \(cap 10\)/)
   })
 
+  test('under the cap the create carries the settings its reservation counts against again; off or a test alert: none', () => {
+    const integration = settings({ storm: on({ maxTicketsPerAccount: 3, maxTicketsPerIntegration: 7 }) })
+    const under = decide(ctx({}, { integration, storm: facts({ accountCreates: 2 }) }))
+    assert.equal(under.kind, 'create')
+    if (under.kind !== 'create') return
+    assert.deepEqual(under.stormCap, on({ maxTicketsPerAccount: 3, maxTicketsPerIntegration: 7 }))
+    // Off: no count and no lock where the reservation is made.
+    const off = decide(ctx({}, { storm: facts() }))
+    assert.equal(off.kind === 'create' && off.stormCap, undefined)
+    // A test alert is never folded, so it is not counted again either.
+    const t = decide(ctx({ test: true }, { integration, storm: facts() }))
+    assert.equal(t.kind === 'create' && t.stormCap, undefined)
+  })
+
   test('past the cap the OPEN folds into the open storm ticket within its window', () => {
     const integration = settings({ storm: on() })
     const current = stormTicket()

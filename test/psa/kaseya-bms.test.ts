@@ -13,6 +13,7 @@ import { kaseyaBmsPsa } from '../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import type { StartedSim } from '../sims/harness.js'
 import {
+  crowdTickets,
   type KaseyaBmsSimOptions,
   type KaseyaBmsState,
   seededTickets,
@@ -366,7 +367,7 @@ describe('Kaseya BMS adapter: look-up tables', () => {
 })
 
 describe('Kaseya BMS adapter: after a lost answer', () => {
-  test('the adopt look-up asks the ticket list for the account, the last two days and the tag', async () => {
+  test('the adopt look-up asks the ticket list for the title, the account, the last two days, newest first', async () => {
     const { sim, client } = await setup({ accounts: 30 })
     const c = ticketCall()
     sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/v2/servicedesk/tickets$' } })
@@ -375,10 +376,13 @@ describe('Kaseya BMS adapter: after a lost answer', () => {
     const again = value(await client.createTicket(ticket, { ...c, adopt: true }))
     assert.equal(again.adopted, true)
     assert.equal(sim.state.tickets.length, before)
-    const look = sim.callsTo(/\/servicedesk\/tickets$/, 'GET').at(-1)!
-    const q = new URL(look.url, sim.url).searchParams
+    const looks = sim.callsTo(/\/servicedesk\/tickets$/, 'GET')
+    assert.equal(looks.length, 1, 'one page: the newest first')
+    const q = new URL(looks[0]!.url, sim.url).searchParams
+    assert.equal(q.get('Filter.Title'), ticket.summary)
     assert.equal(q.get('Filter.AccountIds'), '1001')
-    assert.equal(q.get('Filter.Details'), `(ab-ref:${c.ref})`)
+    assert.equal(q.get('Sort'), 'OpenDate desc')
+    assert.equal(q.get('Filter.Details'), null, 'no text filter on the Details')
     const since = Date.parse(q.get('Filter.OpenDateFrom') ?? '')
     assert.ok(Math.abs(Date.now() - 2 * 86_400_000 - since) < 60_000, 'two days back')
     const t = sim.state.tickets.find((x) => String(x.id) === again.ticketId)!
@@ -386,20 +390,48 @@ describe('Kaseya BMS adapter: after a lost answer', () => {
     assert.equal(t.title, ticket.summary, 'the title is the alert’s')
   })
 
-  test('where BMS’s Details filter does not match inside the text, the account’s recent tickets are read', async () => {
+  // However BMS matches Filter.Title, sorts (or does not) and pages, a bounded number of pages finds
+  // the ticket among any number of older ones (docs/psa/kaseya-bms.md, "Finding a ticket again").
+  const crowded: (KaseyaBmsSimOptions & { what: string })[] = [
+    { what: 'sorted as asked, titles matched inside', sort: 'applied', textFilter: 'contains' },
+    { what: 'sorted as asked, titles matched from the start', sort: 'applied', textFilter: 'startsWith' },
+    { what: 'Sort ignored', sort: 'ignored', textFilter: 'startsWith' },
+    { what: 'Sort ignored, pages of 25', sort: 'ignored', textFilter: 'contains', pageSizeMax: 25 },
+    { what: 'Sort refused', sort: 'refused', textFilter: 'startsWith' },
+  ]
+  for (const { what, ...o } of crowded)
+    test(`a lost create among 1,200 older tickets of its title and account makes one ticket (${what})`, async () => {
+      const { sim, client } = await setup({ accounts: 30, ...o })
+      crowdTickets(sim.state, { accountId: 1001, title: ticket.summary, count: 1200 })
+      const before = sim.state.tickets.length
+      const c = ticketCall()
+      sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/v2/servicedesk/tickets$' } })
+      failure(await client.createTicket(ticket, c))
+      const reads = sim.callsTo(/\/servicedesk\/tickets$/, 'GET').length
+      const again = value(await client.createTicket(ticket, { ...c, adopt: true }))
+      assert.deepEqual([again.adopted, sim.state.tickets.length], [true, before + 1], 'one ticket')
+      const looked = sim.callsTo(/\/servicedesk\/tickets$/, 'GET').length - reads
+      assert.ok(looked <= 6, `a bounded look-up: ${looked} pages`)
+      // Another alert's retry takes none of them: its own ticket is made.
+      const other = value(await client.createTicket(ticket, { ...ticketCall(), adopt: true }))
+      assert.deepEqual([other.adopted, sim.state.tickets.length], [false, before + 2])
+      if (o.sort === 'refused') {
+        // Learned: the next look-up asks without a Sort.
+        const last = sim.callsTo(/\/servicedesk\/tickets$/, 'GET').at(-1)!
+        assert.equal(new URL(last.url, sim.url).searchParams.get('Sort'), null)
+      }
+    })
+
+  test('a title with a [ is looked up by what comes before it', async () => {
     const { sim, client } = await setup({ accounts: 30, textFilter: 'startsWith' })
     const c = ticketCall()
-    const made = value(await client.createTicket(ticket, c))
-    const again = value(await client.createTicket(ticket, { ...c, adopt: true }))
-    assert.deepEqual([again.ticketId, again.adopted], [made.ticketId, true])
-    const reads = sim.callsTo(/\/servicedesk\/tickets$/, 'GET')
-    assert.ok(
-      reads.some((r) => !r.url.includes('Filter.Details') && r.url.includes('Filter.AccountIds=1001')),
-      'read without the text filter',
-    )
-    // Nothing made: no ticket, and no other account's ticket taken.
-    const none = value(await client.createTicket(ticket, { ...ticketCall(), adopt: true }))
-    assert.equal(none.adopted, false)
+    const bracketed = { ...ticket, summary: 'Disk full [C:] on WS-042' }
+    sim.faults.set({ loseAnswer: { count: 1, method: 'POST', match: '/v2/servicedesk/tickets$' } })
+    failure(await client.createTicket(bracketed, c))
+    const again = value(await client.createTicket(bracketed, { ...c, adopt: true }))
+    assert.equal(again.adopted, true)
+    const q = new URL(sim.callsTo(/\/servicedesk\/tickets$/, 'GET').at(-1)!.url, sim.url).searchParams
+    assert.equal(q.get('Filter.Title'), 'Disk full')
   })
 
   test('a lost note is found among more than a page of the ticket’s notes, and not written again', async () => {

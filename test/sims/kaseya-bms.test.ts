@@ -1,5 +1,6 @@
 // Self-test of the Kaseya BMS simulator over HTTP: what a client meets, from the login and its tokens
-// to tickets (several hundred, filtered only by documented parameters), notes and resolving, text
+// to tickets (several hundred, filtered only by documented parameters, sorted by an assumed Sort
+// syntax), notes and resolving, text
 // limits, the look-ups and their pages, lookup tables under names a test chooses, the hourly limit per
 // endpoint, the recurring services of usage, lost answers, and envelopes everywhere.
 import assert from 'node:assert/strict'
@@ -249,6 +250,37 @@ describe('Kaseya BMS simulator', () => {
     )
     const bad = await api('/servicedesk/tickets?Filter.OpenDateFrom=yesterday')
     assert.equal(bad.body.success, false)
+  })
+
+  it('sorts the ticket list by a Sort of `Field [asc|desc]` terms, refuses another field, and can be told to ignore or refuse it', async () => {
+    const ids = (b: Json) => b.result.map((t: Json) => t.id as number)
+    const q = 'Filter.AccountIds=1001&PageSize=20&PageNumber=1'
+    const plain = await api(`/servicedesk/tickets?${q}`)
+    const newest = await api(`/servicedesk/tickets?${q}&Sort=${encodeURIComponent('OpenDate desc')}`)
+    const dates = newest.body.result.map((t: Json) => Date.parse(t.openDate))
+    assert.ok(
+      dates.every((d: number, i: number) => i === 0 || d <= dates[i - 1]),
+      'newest first',
+    )
+    assert.notDeepEqual(ids(newest.body), ids(plain.body), 'without a Sort: in the order made')
+    const twoTerms = await api(`/servicedesk/tickets?${q}&Sort=${encodeURIComponent('statusId, id desc')}`)
+    assert.equal(twoTerms.body.success, true)
+    for (const sort of ['Nonsense desc', 'OpenDate sideways', '-OpenDate']) {
+      const bad = await api(`/servicedesk/tickets?${q}&Sort=${encodeURIComponent(sort)}`)
+      assert.equal(bad.body.success, false, sort)
+    }
+    const search = await api('/servicedesk/tickets/search', {
+      method: 'POST',
+      body: { Filter: { AccountIds: '1001' }, Sort: 'OpenDate desc', PageSize: 20, PageNumber: 1 },
+    })
+    assert.deepEqual(ids(search.body), ids(newest.body), 'the search takes the same Sort')
+    sim.state.sort = 'ignored'
+    const ignored = await api(`/servicedesk/tickets?${q}&Sort=${encodeURIComponent('OpenDate desc')}`)
+    assert.deepEqual(ids(ignored.body), ids(plain.body))
+    sim.state.sort = 'refused'
+    const refused = await api(`/servicedesk/tickets?${q}&Sort=${encodeURIComponent('OpenDate desc')}`)
+    assert.equal(refused.body.success, false)
+    sim.state.sort = 'applied'
   })
 
   it('refuses texts over its limits as ASP.NET validation does', async () => {

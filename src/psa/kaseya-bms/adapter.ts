@@ -74,7 +74,7 @@ class KaseyaBmsConnection implements PsaOperations {
   readonly lists: Lists
   readonly completion: Completion
   readonly services: ServicesWay = { read: null, units: null }
-  readonly tags: TagSearch = { detailsFilterWorks: false }
+  readonly tags: TagSearch = { sortRefused: false }
   readonly push: KaseyaBmsPush
   /** alertbridge's own BMS user: its notes and changes are not a technician's work. */
   private readonly me = new CachedResult<ApiUser>(6 * 60 * 60 * 1000)
@@ -110,19 +110,19 @@ class KaseyaBmsConnection implements PsaOperations {
   ): Promise<PsaResult<{ ticketId: string; adopted: boolean }>> {
     if (!/^\d+$/.test(t.companyId)) return refused(`Kaseya BMS account ids are numbers, not '${t.companyId}'`)
     const tag = refTag(call.ref)
-    if (call.adopt) {
-      const found = await findByTag(this.client, this.tags, tag, t.companyId, call)
-      if (!found.ok) return found
-      if (found.value) return ok({ ticketId: found.value, adopted: true })
-    }
-    const fields = await ticketFields(this.lists, this.completion, this.s, t, call)
-    if (!fields.ok) return fields
     // The tag is the Details' last line, out of reach of the cut.
     const fitted = fitTicket(
       t,
       { title: limits.title, description: limits.details - tag.length - 2 },
       psaName,
     )
+    if (call.adopt) {
+      const found = await findByTag(this.client, this.tags, tag, fitted.title, t.companyId, call)
+      if (!found.ok) return found
+      if (found.value) return ok({ ticketId: found.value, adopted: true })
+    }
+    const fields = await ticketFields(this.lists, this.completion, this.s, t, call)
+    if (!fields.ok) return fields
     const body = {
       Title: fitted.title,
       Details: `${fitted.description}\n\n${tag}`,

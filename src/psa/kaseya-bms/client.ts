@@ -75,7 +75,23 @@ export class KaseyaBmsClient {
     query: Query = {},
     maxPages = 10_000,
   ): Promise<PsaResult<unknown[]>> {
+    const listed = await this.list(path, call, query, maxPages)
+    return listed.ok ? { ok: true, value: listed.value.rows } : listed
+  }
+
+  /**
+   * The same, with the record count of the last page read (null where BMS gives none) and how many
+   * rows a page held (BMS may page smaller than asked).
+   */
+  async list(
+    path: string,
+    call: PsaCall,
+    query: Query = {},
+    maxPages = 10_000,
+  ): Promise<PsaResult<{ rows: unknown[]; total: number | null; perPage: number }>> {
     const items: unknown[] = []
+    let total: number | null = null
+    let perPage = 0
     const seen = new Set<string>()
     const start = this.firstPage ?? 0
     let page: number = start
@@ -121,11 +137,20 @@ export class KaseyaBmsClient {
       if (page === 0) zeroHadRows = true
       else if (page === 1 && zeroHadRows && this.firstPage === null) this.firstPage = 0
       items.push(...fresh)
-      const total = res.value.totalRecords
+      if (perPage === 0) perPage = batch.length
+      total = res.value.totalRecords
       if (total !== null && total > 0 && items.length >= total) break
       page++
     }
-    return { ok: true, value: items }
+    return { ok: true, value: { rows: items, total, perPage } }
+  }
+
+  /** One page of a list, counted from 0 whatever BMS counts from (1 until a list has shown it). */
+  async pageAt(path: string, call: PsaCall, query: Query, index: number): Promise<PsaResult<unknown[]>> {
+    const res = await this.api('GET', path, call, {
+      query: { ...query, PageSize: pageSize, PageNumber: (this.firstPage ?? 1) + index },
+    })
+    return res.ok ? { ok: true, value: rows(res.value.result) } : res
   }
 
   /** Where pages start, once a list has shown it (null until then). */

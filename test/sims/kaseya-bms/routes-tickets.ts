@@ -1,15 +1,17 @@
 // Simulated BMS service-desk tickets: create with every field the spec's TicketInputDto requires
 // (Title, Details, AccountId, LocationId of that account, StatusId, PriorityId, TypeId, SourceId,
 // OpenDate) and texts no longer than `limits` (BMS publishes no lengths: an assumption), the list with
-// some of its documented filters (Title and Details contain, AccountIds, OpenDateFrom/To,
-// CompletedDateFrom, ExcludeCompleted) and record count — any other query parameter is not applied,
-// documented or not — the search route taking the same filter in a body, one ticket, its notes
+// some of its documented filters (Title and Details contain, or start with: `textFilter`; AccountIds,
+// OpenDateFrom/To, CompletedDateFrom, ExcludeCompleted), its Sort (ticket-sort.ts) and record count —
+// any other query parameter is not applied, documented or not — the search route taking the same
+// filter and Sort in a body, one ticket, its notes
 // (listed a page at a time without a record count; posting needs TypeId, IsInternal, NoteDate;
 // StatusId moves the ticket) and resolve (Comment required, kept as a note of the ticket; the status,
 // when given, must be one that completes a ticket). Refusals are envelopes at HTTP 200.
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { contains, input, intOf, okBody, page, query, refuse } from './envelope.js'
 import type { TicketEvents } from './events.js'
+import { sortTickets } from './ticket-sort.js'
 import type { BmsTicket, KaseyaBmsState, LookupRole } from './types.js'
 
 export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events: TicketEvents): void {
@@ -56,6 +58,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
   }
   const list = (
     filter: (name: string) => string | undefined,
+    sort: string | undefined,
     size: unknown,
     number: unknown,
     reply: FastifyReply,
@@ -81,7 +84,9 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
         (openFrom === null || Date.parse(t.openDate) >= openFrom) &&
         (openTo === null || Date.parse(t.openDate) <= openTo),
     )
-    const p = page(matching, size, number, state.paging)
+    const sorted = sortTickets(matching, sort, state.sort)
+    if (!sorted.ok) return refuse(reply, 400, sorted.message)
+    const p = page(sorted.rows, size, number, state.paging)
     if (!p.ok) return refuse(reply, 400, p.message)
     return okBody(p.rows.map(out), p.total)
   }
@@ -168,6 +173,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
   app.get('/v2/servicedesk/tickets', async (request, reply) =>
     list(
       (name) => query(request, `Filter.${name}`),
+      query(request, 'Sort'),
       query(request, 'PageSize'),
       query(request, 'PageNumber'),
       reply,
@@ -180,7 +186,14 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
       const v = input(filter, name)
       return v === undefined || v === null ? undefined : String(v)
     }
-    return list(value, input(request.body, 'PageSize'), input(request.body, 'PageNumber'), reply)
+    const sort = input(request.body, 'Sort')
+    return list(
+      value,
+      typeof sort === 'string' ? sort : undefined,
+      input(request.body, 'PageSize'),
+      input(request.body, 'PageNumber'),
+      reply,
+    )
   })
 
   app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id', async (request, reply) => {

@@ -153,6 +153,40 @@ export function seedTickets(more: number): BmsTicket[] {
   return [...fixed, ...rest]
 }
 
+/**
+ * `count` tickets of one account with one title, opened over the last hour before now (a noisy alert's
+ * earlier tickets, say), appended to `tickets` with ids after the simulator's own: older than anything
+ * made next, each with a reference of its own.
+ */
+export function crowdTickets(
+  state: Pick<KaseyaBmsState, 'tickets' | 'nextId' | 'accounts'>,
+  o: { accountId: number; title: string; count: number },
+): void {
+  const now = Date.now()
+  const location = state.accounts.find((a) => a.id === o.accountId)?.locations[0]?.id ?? 5001
+  for (let i = 0; i < o.count; i++) {
+    const id = state.nextId.ticket++
+    const openDate = new Date(now - 3_600_000 + i * Math.floor(3_000_000 / o.count)).toISOString()
+    state.tickets.push({
+      id,
+      ticketNumber: `T${openDate.slice(0, 10).replaceAll('-', '')}.${String(id % 10_000).padStart(4, '0')}`,
+      title: o.title,
+      details: `${o.title}\n\nCorrelation ID: older-${id}\n\n(ab-ref:older-${id})`,
+      accountId: o.accountId,
+      locationId: location,
+      statusId: 2,
+      priorityId: 3,
+      typeId: 1,
+      sourceId: 2,
+      queueId: 1,
+      openDate,
+      completedDate: null,
+      createdOn: openDate,
+      notes: [],
+    })
+  }
+}
+
 export function seedContracts(): BmsContract[] {
   const line = (id: number, serviceId: number, serviceName: string, units: number, unitPrice: number) => ({
     id,

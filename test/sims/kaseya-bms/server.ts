@@ -29,6 +29,7 @@ import { webhookRoutes } from './routes-webhooks.js'
 import { seedAccounts, seedContracts, seedLists, seedStatuses, seedTickets } from './seed.js'
 import type { KaseyaBmsState, LookupRole } from './types.js'
 
+export { crowdTickets } from './seed.js'
 export type { KaseyaBmsState } from './types.js'
 
 export interface KaseyaBmsSimOptions {
@@ -57,6 +58,7 @@ export interface KaseyaBmsSimOptions {
   unknownTable?: KaseyaBmsState['unknownTable']
   limits?: Partial<KaseyaBmsState['limits']>
   textFilter?: KaseyaBmsState['textFilter']
+  sort?: KaseyaBmsState['sort']
   logger?: boolean
   /** The waits before each retry of a failed push (BMS publishes none). */
   pushRetryDelaysMs?: number[]
@@ -124,6 +126,7 @@ function freshState(o: KaseyaBmsSimOptions): KaseyaBmsState {
     unknownTable: o.unknownTable ?? 'refuse',
     limits: { title: 255, text: 32_000, ...o.limits },
     textFilter: o.textFilter ?? 'contains',
+    sort: o.sort ?? 'applied',
     tickets: o.history === false ? [] : seedTickets(o.tickets ?? 400),
     contracts: seedContracts(),
     catalog: [

@@ -183,6 +183,8 @@ export interface KaseyaBmsState {
   unknownTable: 'refuse' | 'empty'
   /** How Filter.Title and Filter.Details match (BMS does not publish it): text inside, or the start. */
   textFilter: 'contains' | 'startsWith'
+  /** What the ticket list does with a Sort (BMS publishes no syntax; ticket-sort.ts). */
+  sort: 'applied' | 'ignored' | 'refused'
   /** The longest Title and the longest Details, note Details or resolve Comment BMS takes (BMS does
    * not publish them; docs/psa/kaseya-bms.md). */
   limits: { title: number; text: number }
