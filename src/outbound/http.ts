@@ -73,7 +73,8 @@ export interface OutboundHttp {
 export const maxResponseBodyBytes = 20 * 1024
 
 /** Headers the client always sets itself; a caller's value for them is dropped. */
-const ownHeaders = new Set(['content-type', 'content-length', 'user-agent', 'host'])
+export const clientSetHeaders = ['content-type', 'content-length', 'user-agent', 'host'] as const
+const ownHeaders = new Set<string>(clientSetHeaders)
 
 export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAgent: string }): OutboundHttp {
   const filter = {
