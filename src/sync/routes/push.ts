@@ -37,8 +37,6 @@ export function registerPsaPush(app: App, s: { psaSync: PsaSync }): void {
           ...meta,
           summary:
             'A PSA pushes a ticket change (ConnectWise callback, Autotask webhook, HaloPSA or Kaseya BMS webhook)',
-          description:
-            'The body is JSON of at most 1 MiB naming at most 1,000 tickets (413 beyond either); another content type is a 415.',
           params: Token,
           response: { 200: Type.Object({ received: Type.Integer() }), ...failures(401, 413, 415, 429) },
         },
@@ -56,8 +54,6 @@ export function registerPsaPush(app: App, s: { psaSync: PsaSync }): void {
         schema: {
           ...meta,
           summary: 'The PSA deactivated its push to this URL (Autotask’s DeactivationUrl)',
-          description:
-            'Only an Autotask connection takes it, and only once Autotask reads the webhook back inactive; for any other PSA it is a 404.',
           params: Token,
           response: { 204: Type.Null(), ...failures(401, 404, 409, 413, 415, 429) },
         },
