@@ -201,7 +201,10 @@ export class PsaSync {
       return refuse('CONFLICT', `${name} reads push ${registrationId} as active; nothing changed.`)
     const at = iso(clock)
     const detail = `${name} ${state.value === 'gone' ? 'no longer has' : 'deactivated'} push ${registrationId} (seen at ${at}); the poll hears the PSA meanwhile. Register the push again once the PSA can reach alertbridge (the portal's sync panel, or POST /api/partner/psa/sync/register).`
-    await store.psaSync.setRegistration(link.partnerId, { mechanism: 'poll', registrationId, detail }, at)
+    // A registration made while Autotask answered (the partner registered again) is left alone.
+    await store.psaSync.setRegistration(link.partnerId, { mechanism: 'poll', registrationId, detail }, at, {
+      registrationId,
+    })
     this.d.log.info(
       { partnerId: link.partnerId, registrationId },
       'two-way sync: the PSA deactivated the push',

@@ -104,13 +104,16 @@ export class PsaSyncRepository {
       .execute()
   }
 
+  /** `onlyIf`: only while the row still holds that registration (one made meanwhile is left alone). */
   async setRegistration(
     partnerId: string,
     r: { mechanism: SyncMechanism; registrationId: string | null; detail: string | null },
     now: string,
+    onlyIf?: { registrationId: string },
   ): Promise<void> {
-    await this.db
-      .updateTable('psa_sync')
+    let q = this.db.updateTable('psa_sync').where('partner_id', '=', partnerId)
+    if (onlyIf) q = q.where('registration_id', '=', onlyIf.registrationId)
+    await q
       .set({
         mechanism: r.mechanism,
         registration_id: r.registrationId,
@@ -118,7 +121,6 @@ export class PsaSyncRepository {
         registered_at: r.mechanism === 'poll' ? null : now,
         updated_at: now,
       })
-      .where('partner_id', '=', partnerId)
       .execute()
   }
 

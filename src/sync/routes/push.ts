@@ -55,7 +55,7 @@ export function registerPsaPush(app: App, s: { psaSync: PsaSync }): void {
           ...meta,
           summary: 'The PSA deactivated its push to this URL (Autotask’s DeactivationUrl)',
           params: Token,
-          response: { 204: Type.Null(), ...failures(401, 404, 409, 413, 415, 429) },
+          response: { 204: Type.Null(), ...failures(401, 404, 409, 413, 415, 429, 502) },
         },
       },
       async (request, reply) => {
