@@ -17,6 +17,7 @@ import { waitAtMost } from './queue/wakeup.js'
 import { connectRedis, type RedisHandle } from './redis/connect.js'
 import { digest, newSecret } from './security/secrets.js'
 import { buildServices, type Services } from './services.js'
+import { redactPushTokens } from './sync/secrets.js'
 
 export interface Booted {
   app: App
@@ -28,8 +29,14 @@ export interface Booted {
   dataDir: string | null
 }
 
-export function createLogger(level: string): FastifyBaseLogger {
-  return pino({ level, redact: { paths: redactPaths, censor: '[redacted]' } })
+/** The service's logger: secrets redacted by path, and push URLs' tokens out of every line written. */
+export function createLogger(level: string, destination?: pino.DestinationStream): FastifyBaseLogger {
+  const options = {
+    level,
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    hooks: { streamWrite: redactPushTokens },
+  }
+  return destination ? pino(options, destination) : pino(options)
 }
 
 export async function boot(

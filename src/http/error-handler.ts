@@ -81,7 +81,18 @@ function describeIssues(where: string, issues: ValidationIssue[]): string[] {
   })
 }
 
-function fromFramework(err: FastifyError): ApiError {
+/** The body limit as the 413 says it: whole MiB or KiB. */
+export function sizeText(bytes: number): string {
+  const mib = 1024 * 1024
+  if (bytes >= mib && bytes % mib === 0) return `${bytes / mib} MiB`
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
+}
+
+/** The refusal of a body over the route's limit, naming that limit. */
+const tooLarge = (bodyLimit: number) =>
+  new ApiError('BODY_TOO_LARGE', `The body is larger than ${sizeText(bodyLimit)}.`)
+
+function fromFramework(err: FastifyError, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err
   if (err.validation) {
     const where = err.validationContext ?? 'request'
@@ -90,7 +101,7 @@ function fromFramework(err: FastifyError): ApiError {
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('BODY_TOO_LARGE', 'The body is larger than 256 KiB.')
+      return tooLarge(bodyLimit)
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -103,7 +114,7 @@ function fromFramework(err: FastifyError): ApiError {
   }
   if (err.statusCode === 415)
     return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
-  if (err.statusCode === 413) return new ApiError('BODY_TOO_LARGE', 'The body is larger than 256 KiB.')
+  if (err.statusCode === 413) return tooLarge(bodyLimit)
   return new ApiError('INTERNAL', 'An unexpected error occurred; quote the requestId to support.')
 }
 
@@ -148,7 +159,8 @@ export function installErrorHandling(
   pages?: PageFallback,
 ): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const error = fromFramework(err)
+    // Each route's own limit (the PSA push route's is larger than the default).
+    const error = fromFramework(err, request.routeOptions.bodyLimit)
     if (error.status >= 500) request.log.error({ err }, 'request failed')
     else request.log.info({ code: error.code, detail: error.detail }, 'request refused')
     return sendFailure(request, reply, error, renderers)

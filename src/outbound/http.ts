@@ -5,9 +5,11 @@
 // also defeats DNS rebinding). It never throws: every failure is a typed value.
 import http from 'node:http'
 import https from 'node:https'
+import { isIP } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { StringDecoder } from 'node:string_decoder'
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent'
+import { blockedCode, isPublicAddress, publicOnlyLookup } from './address.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -71,7 +73,8 @@ export interface OutboundHttp {
 export const maxResponseBodyBytes = 20 * 1024
 
 /** Headers the client always sets itself; a caller's value for them is dropped. */
-const ownHeaders = new Set(['content-type', 'content-length', 'user-agent', 'host'])
+export const clientSetHeaders = ['content-type', 'content-length', 'user-agent', 'host'] as const
+const ownHeaders = new Set<string>(clientSetHeaders)
 
 export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAgent: string }): OutboundHttp {
   const filter = {
@@ -83,6 +86,9 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
     http: new RequestFilteringHttpAgent(filter),
     https: new RequestFilteringHttpsAgent(filter),
   }
+  // request-filtering-agent refuses what ipaddr.js does not call unicast; isPublicAddress refuses more
+  // (the IPv4-compatible forms of private addresses), for names (the lookup) and literals alike.
+  const lookup = opts.allowPrivateNetwork ? undefined : publicOnlyLookup()
 
   const send = (call: OutboundCall): Promise<OutboundResult> => {
     const started = performance.now()
@@ -101,6 +107,10 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
     }
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value))
+    }
+    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1')
+    if (lookup && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+      return Promise.resolve(failure('blocked', `${literal} is not a public address; the call was not made`))
     }
 
     const headers: Record<string, string> = {}
@@ -135,7 +145,7 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
       try {
         const transport = url.protocol === 'https:' ? https : http
         const agent = url.protocol === 'https:' ? agents.https : agents.http
-        request = transport.request(url, { method: call.method, headers, agent }, (res) => {
+        request = transport.request(url, { method: call.method, headers, agent, lookup }, (res) => {
           const chunks: Buffer[] = []
           let size = 0
           let truncated = false
@@ -224,7 +234,7 @@ const blockedMessage = /^DNS lookup .* is not allowed\. Because/
 
 function classify(err: unknown): OutboundErrorKind {
   const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : ''
-  if (code === '' && blockedMessage.test(messageOf(err))) return 'blocked'
+  if (code === blockedCode || (code === '' && blockedMessage.test(messageOf(err)))) return 'blocked'
   if (code === 'ERR_INVALID_URL' || code === 'ERR_INVALID_PROTOCOL') return 'invalid_url'
   if (code === 'ENOTFOUND' || code.startsWith('EAI_')) return 'dns'
   // EPROTO is OpenSSL failing the handshake, e.g. https to a server that speaks plain HTTP.

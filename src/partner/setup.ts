@@ -13,8 +13,10 @@ import { type Actor, fieldsSet } from '../domain/operator-audit.js'
 import { done, ok, type Refused, type Result, refuse } from '../domain/result.js'
 import { defaultStormSettings, type StormSettings } from '../domain/storm.js'
 import type { AccountMapping } from '../domain/types.js'
+import { headerFieldProblem } from '../http/header-fields.js'
 import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
 import type { SnapshotScheduler } from '../integrations/snapshots.js'
+import { clientSetHeaders } from '../outbound/http.js'
 
 /** The partner's credentials for the vendor's catalogue endpoint; the header defaults to authorization. */
 type NewServiceMapping = Pick<ServiceMapping, 'serviceId' | 'psaProductId'>
@@ -25,15 +27,7 @@ export interface VendorCredentialsInput {
 }
 
 /** Headers the service sets itself on the catalogue call; credentials cannot travel in them. */
-const reservedHeaders = new Set([
-  'host',
-  'content-length',
-  'content-type',
-  'transfer-encoding',
-  'connection',
-  'accept',
-  'user-agent',
-])
+const catalogueCallHeaders = [...clientSetHeaders, 'accept']
 
 export class PartnerSetup {
   constructor(
@@ -73,13 +67,14 @@ export class PartnerSetup {
     const patch: SettingsPatch = storm
       ? { ...rest, storm: { ...(integration.settings.storm ?? defaultStormSettings()), ...storm } }
       : rest
-    const header = vendorCredentials?.header?.toLowerCase()
-    if (header !== undefined && reservedHeaders.has(header)) {
-      return refuse(
-        'VALIDATION_FAILED',
-        `vendorCredentials.header: '${header}' is set by the service itself; use authorization or a header of the vendor's own.`,
+    const headerProblem =
+      vendorCredentials &&
+      headerFieldProblem(
+        'vendorCredentials',
+        { name: vendorCredentials.header ?? 'authorization', value: vendorCredentials.value },
+        catalogueCallHeaders,
       )
-    }
+    if (headerProblem) return refuse('VALIDATION_FAILED', headerProblem)
     const catchAllProblemText = catchAllProblem(integration.settings.catchAll, patch.catchAll)
     if (catchAllProblemText) return refuse('VALIDATION_FAILED', catchAllProblemText)
     const now = iso(this.clock)

@@ -60,7 +60,15 @@ export interface PushRequest {
   now: Date
 }
 
-/** ok: the ticket ids the push names (only ids: what changed is read back from the PSA). */
+/**
+ * The most ticket ids one push may name (docs/psa/sync.md#where-pushes-arrive): a PSA names one ticket
+ * per callout (ConnectWise, Autotask) or a handful per batched delivery (HaloPSA, Kaseya BMS). A verify
+ * that finds more stops collecting at one over the cap, and the service answers 413.
+ */
+export const maxPushTicketIds = 1000
+
+/** ok: the ticket ids the push names (only ids: what changed is read back from the PSA), at most
+ * maxPushTicketIds + 1. */
 export type PushVerdict = { ok: true; ticketIds: string[] } | { ok: false; reason: string }
 
 export interface PsaPush {
@@ -70,6 +78,12 @@ export interface PsaPush {
   unregister(registrationId: string, call: PsaCall): Promise<PsaResult<null>>
   /** Checks the push is the PSA's (its signature, where it signs, and its time) and names its tickets. */
   verify(request: PushRequest, call: PsaCall): Promise<PushVerdict>
+  /**
+   * Only where the PSA deactivates a push itself and calls a URL to say so (Autotask's
+   * DeactivationUrl): the registration read back from the PSA. inactive: the PSA holds it switched
+   * off; gone: the PSA has no such registration; active: the call was not the PSA's word.
+   */
+  readRegistration?(registrationId: string, call: PsaCall): Promise<PsaResult<'active' | 'inactive' | 'gone'>>
 }
 
 export interface PsaSyncOperations {

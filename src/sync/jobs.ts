@@ -38,14 +38,15 @@ export class SyncJobs {
     private readonly clock: Clock,
   ) {}
 
-  /** One job of a kind for the partner, coalescing with one of the same kind still queued. */
-  private async put(tx: Store, spec: JobSpec<typeof Partner>, partnerId: string, runAt: Date): Promise<void> {
-    const job = spec.job({
-      id: uuidv7(),
-      payload: { partnerId },
-      dedupeKey: `${spec.kind}:${partnerId}`,
-      runAt,
-    })
+  /** One job of a kind for the partner, coalescing with one of the same kind (and `key`) still queued. */
+  private async put(
+    tx: Store,
+    spec: JobSpec<typeof Partner>,
+    partnerId: string,
+    runAt: Date,
+    key: string = spec.kind,
+  ): Promise<void> {
+    const job = spec.job({ id: uuidv7(), payload: { partnerId }, dedupeKey: `${key}:${partnerId}`, runAt })
     await this.queue.enqueue(tx, [job])
   }
 
@@ -53,8 +54,16 @@ export class SyncJobs {
     return new Date(this.clock().getTime() + ms)
   }
 
-  register(tx: Store, partnerId: string, delayMs = 0): Promise<void> {
-    return this.put(tx, psaRegisterJob, partnerId, this.after(delayMs))
+  register(tx: Store, partnerId: string): Promise<void> {
+    return this.put(tx, psaRegisterJob, partnerId, this.clock())
+  }
+
+  /**
+   * The partner asks: a register job due now that coalesces only with another such request, so that no
+   * register job queued for later (an older installation's, an hour after a deactivation) holds it back.
+   */
+  registerNow(tx: Store, partnerId: string): Promise<void> {
+    return this.put(tx, psaRegisterJob, partnerId, this.clock(), 'psa-register-asked')
   }
 
   read(tx: Store, partnerId: string, delayMs: number): Promise<void> {

@@ -16,3 +16,15 @@ export function pushUrls(publicUrl: string, secret: string): { url: string; deac
   const url = `${publicUrl.replace(/\/+$/, '')}/api/psa-push/${pushToken(secret)}`
   return { url, deactivationUrl: `${url}/deactivated` }
 }
+
+/** A push URL's path and its token, in the clear or percent-encoded (a PSA's error may quote it). */
+const pushPath = /(psa-push(?:\/|%2F))[A-Za-z0-9_-]+/gi
+
+/**
+ * A log line with every push URL's token replaced by `[redacted]` (docs/psa/sync.md#where-pushes-arrive):
+ * the token is the push's credential, and request lines, refusals and a PSA's error texts may carry the
+ * URL. The logger runs it on every line it writes; a line without `psa-push` costs one search.
+ */
+export function redactPushTokens(line: string): string {
+  return /psa-push/i.test(line) ? line.replace(pushPath, '$1[redacted]') : line
+}

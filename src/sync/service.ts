@@ -11,6 +11,7 @@ import type { Store } from '../db/store.js'
 import { psaNames } from '../domain/partner.js'
 import { ok, type Result, refuse } from '../domain/result.js'
 import type { PsaRegistry } from '../psa/registry.js'
+import { maxPushTicketIds } from '../psa/sync-port.js'
 import type { Limiter } from '../redis/limiters.js'
 import type { SyncJobs } from './jobs.js'
 import { pushUrls, tokenDigest } from './secrets.js'
@@ -24,6 +25,8 @@ export interface PsaSyncDeps {
   config: Config['sync'] & { psaTimeoutMs: number }
   /** Pushes a minute per connection (PSA_PUSH_RATE_PER_MINUTE), keyed by partner. */
   pushLimiter: Limiter
+  /** Deactivation calls per connection, each of which reads the PSA (a few an hour), keyed by partner. */
+  deactivationLimiter: Limiter
 }
 
 /** What the partner sees of how its PSA is heard. */
@@ -77,9 +80,9 @@ export class PsaSync {
     this.d.jobs.handOver()
   }
 
-  /** The partner asks for the push to be registered again. */
+  /** The partner asks for the push to be registered again: now, whatever is queued for later. */
   async registerAgain(partnerId: string): Promise<void> {
-    await this.d.store.transaction((tx) => this.d.jobs.register(tx, partnerId))
+    await this.d.store.transaction((tx) => this.d.jobs.registerNow(tx, partnerId))
     this.d.jobs.handOver()
   }
 
@@ -132,6 +135,16 @@ export class PsaSync {
       )
       return refuse('UNAUTHENTICATED', refusedPush)
     }
+    if (verdict.ticketIds.length > maxPushTicketIds) {
+      this.d.log.warn(
+        { partnerId: link.partnerId, tickets: verdict.ticketIds.length },
+        'two-way sync: a push named too many tickets',
+      )
+      return refuse(
+        'BODY_TOO_LARGE',
+        `The push names more than ${maxPushTicketIds.toLocaleString('en')} tickets; at most ${maxPushTicketIds.toLocaleString('en')} ticket ids are taken per push (send them in several).`,
+      )
+    }
     const seenKey = `${link.partnerId}:${createHash('sha256').update(rawBody).digest('base64url')}`
     if (this.seen.has(seenKey)) return ok({ received: 0 })
     this.seen.set(seenKey, true)
@@ -146,26 +159,56 @@ export class PsaSync {
     return ok({ received: verdict.ticketIds.length })
   }
 
-  /** The PSA deactivated the push (Autotask after 25 failed deliveries): the poll hears it meanwhile,
-   * and the push is registered again in an hour. */
+  /**
+   * A call of the DeactivationUrl (Autotask after 25 failed deliveries). Only a kind whose PSA
+   * deactivates pushes takes it (404 for the others), and it is believed only when the PSA reads the
+   * registration back inactive or gone (else 409): then the poll alone hears the PSA until the partner
+   * registers the push again. Nothing is registered again by itself: the cause (our address failing)
+   * wants looking at. docs/psa/sync.md#where-pushes-arrive.
+   */
   async deactivated(token: string): Promise<Result<null>> {
     const { store, clock } = this.d
     const link = await store.psaSync.findByDigest(tokenDigest(token))
     if (!link) return refuse('UNAUTHENTICATED', refusedPush)
+    const partner = await store.partners.findById(link.partnerId)
+    const connected = partner?.psa.kind === link.psaKind ? this.d.psa.connect(partner.id, partner.psa) : null
+    const push = connected?.ok ? connected.client.push : null
     const name = psaNames[link.psaKind as keyof typeof psaNames] ?? link.psaKind
-    await store.transaction(async (tx) => {
-      await tx.psaSync.setRegistration(
-        link.partnerId,
-        {
-          mechanism: 'poll',
-          registrationId: link.registrationId,
-          detail: `${name} deactivated the push after failed deliveries at ${iso(clock)}; the poll hears the PSA meanwhile and the push is registered again within an hour.`,
-        },
-        iso(clock),
-      )
-      await this.d.jobs.register(tx, link.partnerId, 3_600_000)
+    if (!push?.readRegistration)
+      return refuse('NOT_FOUND', `${name} does not deactivate pushes; this URL takes no deactivation.`)
+    if (link.mechanism !== 'push' || !link.registrationId)
+      return refuse('CONFLICT', `No ${name} push is registered for this connection; nothing changed.`)
+    const limited = await this.d.deactivationLimiter.consume(link.partnerId).then(
+      () => null,
+      (r: { msBeforeNext?: number }) => r,
+    )
+    if (limited)
+      return refuse('RATE_LIMITED', 'Too many deactivation calls for this PSA connection; retry later.', {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil((limited.msBeforeNext ?? 1000) / 1000))) },
+      })
+    const registrationId = link.registrationId
+    const state = await push.readRegistration(registrationId, {
+      signal: AbortSignal.timeout(this.d.config.psaTimeoutMs),
     })
-    this.d.jobs.handOver()
+    if (!state.ok) {
+      this.d.log.warn(
+        { partnerId: link.partnerId, failure: state.failure.message },
+        'two-way sync: a deactivation could not be read back',
+      )
+      return refuse('PSA_ERROR', `${name} could not be asked about push ${registrationId}; nothing changed.`)
+    }
+    if (state.value === 'active')
+      return refuse('CONFLICT', `${name} reads push ${registrationId} as active; nothing changed.`)
+    const at = iso(clock)
+    const detail = `${name} ${state.value === 'gone' ? 'no longer has' : 'deactivated'} push ${registrationId} (seen at ${at}); the poll hears the PSA meanwhile. Register the push again once the PSA can reach alertbridge (the portal's sync panel, or POST /api/partner/psa/sync/register).`
+    // A registration made while Autotask answered (the partner registered again) is left alone.
+    await store.psaSync.setRegistration(link.partnerId, { mechanism: 'poll', registrationId, detail }, at, {
+      registrationId,
+    })
+    this.d.log.info(
+      { partnerId: link.partnerId, registrationId },
+      'two-way sync: the PSA deactivated the push',
+    )
     return ok(null)
   }
 

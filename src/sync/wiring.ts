@@ -38,6 +38,8 @@ export function twoWaySync(d: {
   const psaSync = new PsaSync({
     ...common,
     pushLimiter: d.limiters({ keyPrefix: 'psa-push', points: config.sync.pushRatePerMinute, duration: 60 }),
+    // Each believed only after a read of the PSA: three an hour keep a forged caller off its API budget.
+    deactivationLimiter: d.limiters({ keyPrefix: 'psa-deactivated', points: 3, duration: 3600 }),
   })
   const work = new SyncWork({
     ...common,

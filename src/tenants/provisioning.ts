@@ -13,8 +13,10 @@ import type { Partner, PsaKind } from '../domain/partner.js'
 import { notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
 import type { IntegrationSettings } from '../domain/types.js'
 import type { ProductGroupsMapping, Vendor } from '../domain/vendor.js'
+import { headerFieldProblem } from '../http/header-fields.js'
 import type { SnapshotScheduler } from '../integrations/snapshots.js'
 import { checkOutboundUrl } from '../outbound/address.js'
+import { clientSetHeaders } from '../outbound/http.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { digest, newClientId, newSecret, newWebhookSecret } from '../security/secrets.js'
 import type { PsaSync } from '../sync/service.js'
@@ -58,10 +60,24 @@ function vendorSummary(input: VendorInput): AuditSummary {
   return summary
 }
 
+const asHeader = (h: string | { name: string; value: string }) =>
+  typeof h === 'string' ? { name: 'Authorization', value: h } : h
+
 function authHeader(h: VendorInput['webhookAuthHeader']): string | null | undefined {
   if (h === undefined || h === null) return h
-  const header = typeof h === 'string' ? { name: 'Authorization', value: h } : h
-  return JSON.stringify(header)
+  return JSON.stringify(asHeader(h))
+}
+
+/**
+ * Why the vendor's webhook auth header cannot be sent (named as `field`), or null. The webhook sender
+ * sets the signature's webhook-* headers and the client its own (content-type, user-agent).
+ */
+export function webhookAuthHeaderProblem(
+  h: VendorInput['webhookAuthHeader'],
+  field = 'webhookAuthHeader',
+): string | null {
+  if (h === undefined || h === null) return null
+  return headerFieldProblem(field, asHeader(h), clientSetHeaders)
 }
 
 export class Provisioning {
@@ -77,8 +93,13 @@ export class Provisioning {
     private readonly sync: Pick<PsaSync, 'connectionChanged' | 'handOver'>,
   ) {}
 
-  /** Outbound URLs are checked when configured (and again at every connection): the refusal, or null. */
+  /**
+   * Outbound URLs are checked when configured (and again at every connection), and the auth header
+   * sent with them: the refusal, or null.
+   */
   private async checkUrls(input: VendorInput): Promise<Refused | null> {
+    const header = webhookAuthHeaderProblem(input.webhookAuthHeader)
+    if (header) return refuse('VALIDATION_FAILED', header)
     for (const [field, url] of [
       ['webhookUrl', input.webhookUrl],
       ['productGroupsUrl', input.productGroupsUrl],

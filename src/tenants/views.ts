@@ -1,6 +1,7 @@
 // Schemas the operator's, the vendor's and the partner's APIs share for rotations and disabled tenants.
 import Type from 'typebox'
 import { type Disabled, overlapSeconds, type RotationState, rotationState } from '../domain/credentials.js'
+import { HeaderName, HeaderValue, headerValueText } from '../http/header-fields.js'
 import { Nullable } from '../http/schemas.js'
 
 export const RotationView = Type.Object({
@@ -32,13 +33,13 @@ export const RotateBody = Type.Object(
 /** An outbound URL a tenant configures (a webhook, a catalogue); the service checks its host as well. */
 export const OutboundUrl = Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048 })
 
-/** The vendor's own header on every webhook attempt: an Authorization value, or a named header. */
+/**
+ * The vendor's own header on every webhook attempt: an Authorization value, or a named header. The
+ * service checks both further (headerFieldProblem: the value's characters, names it will not send).
+ */
 export const WebhookAuthHeader = Type.Union([
-  Type.String({ minLength: 1, maxLength: 4096, description: 'value of the Authorization header' }),
-  Type.Object({
-    name: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }),
-    value: Type.String({ minLength: 1, maxLength: 4096 }),
-  }),
+  Type.String({ ...HeaderValue, description: `value of the Authorization header: ${headerValueText}` }),
+  Type.Object({ name: HeaderName, value: HeaderValue }),
 ])
 
 export const DisabledView = Nullable(

@@ -216,6 +216,27 @@ describe('Autotask sync specifics', () => {
     assert.equal(r.got.length, 26, 'an inactive webhook calls nobody')
   })
 
+  test('readRegistration reads the webhook back: active, inactive once Autotask deactivated it, gone once deleted', async (t) => {
+    const r = await receiver(200)
+    t.after(() => r.close())
+    const push = client.push
+    assert.ok(push?.readRegistration)
+    const reg = await push.register(
+      { url: `${r.url}/rr`, secret: 'read-me', deactivationUrl: `${r.url}/rr/off` },
+      call(),
+    )
+    assert.ok(reg.ok && reg.value.mode === 'registered')
+    const id = reg.value.registrationId
+    assert.deepEqual(await push.readRegistration(id, call()), { ok: true, value: 'active' })
+    // The simulator does what 25 failures do: inactive, and the DeactivationUrl called.
+    assert.equal(await sim.deactivateWebhook(Number(id)), 200)
+    assert.equal(r.got.filter((g) => g.path === '/push/rr/off').length, 1)
+    assert.deepEqual(await push.readRegistration(id, call()), { ok: true, value: 'inactive' })
+    assert.ok((await push.unregister(id, call())).ok)
+    assert.deepEqual(await push.readRegistration(id, call()), { ok: true, value: 'gone' })
+    assert.deepEqual(await push.readRegistration('not-an-id', call()), { ok: true, value: 'gone' })
+  })
+
   test('readTickets: many ids in one query each; an id Autotask does not know reads deleted', async () => {
     const ids = [await create(), await create()]
     const before = sim.calls.length

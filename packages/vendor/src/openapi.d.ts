@@ -6143,7 +6143,9 @@ export interface operations {
                  */
                 "application/json": {
                     authHeader?: (string | {
+                        /** @description an HTTP header name (letters, digits and !#$%&'*+-.^_`|~); not a hop-by-hop or framing header, not webhook-* */
                         name: string;
+                        /** @description visible ASCII, spaces and tabs only between characters (no line break or control character) */
                         value: string;
                     }) | null;
                     url: string | null;

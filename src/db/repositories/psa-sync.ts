@@ -31,6 +31,18 @@ export interface PsaSyncLink {
 
 const mechanisms: readonly SyncMechanism[] = ['push', 'manual', 'poll']
 
+/**
+ * Rows or ids per statement where a list comes from a push or a PSA's answer: far below SQLite's
+ * limit of bound variables (32,766) and PostgreSQL's (65,535), whatever the list's length.
+ */
+const perStatement = 250
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += perStatement) out.push(items.slice(i, i + perStatement))
+  return out
+}
+
 export class PsaSyncRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -92,13 +104,16 @@ export class PsaSyncRepository {
       .execute()
   }
 
+  /** `onlyIf`: only while the row still holds that registration (one made meanwhile is left alone). */
   async setRegistration(
     partnerId: string,
     r: { mechanism: SyncMechanism; registrationId: string | null; detail: string | null },
     now: string,
+    onlyIf?: { registrationId: string },
   ): Promise<void> {
-    await this.db
-      .updateTable('psa_sync')
+    let q = this.db.updateTable('psa_sync').where('partner_id', '=', partnerId)
+    if (onlyIf) q = q.where('registration_id', '=', onlyIf.registrationId)
+    await q
       .set({
         mechanism: r.mechanism,
         registration_id: r.registrationId,
@@ -106,7 +121,6 @@ export class PsaSyncRepository {
         registered_at: r.mechanism === 'poll' ? null : now,
         updated_at: now,
       })
-      .where('partner_id', '=', partnerId)
       .execute()
   }
 
@@ -142,18 +156,12 @@ export class PsaSyncRepository {
 
   /** Ticket ids a push named, to be read back. */
   async addPending(partnerId: string, psaTicketIds: readonly string[], now: string): Promise<void> {
-    if (psaTicketIds.length === 0) return
-    await this.db
-      .insertInto('psa_sync_pending')
-      .values(
-        [...new Set(psaTicketIds)].map((id) => ({
-          partner_id: partnerId,
-          psa_ticket_id: id,
-          created_at: now,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['partner_id', 'psa_ticket_id']).doNothing())
-      .execute()
+    for (const part of chunks([...new Set(psaTicketIds)]))
+      await this.db
+        .insertInto('psa_sync_pending')
+        .values(part.map((id) => ({ partner_id: partnerId, psa_ticket_id: id, created_at: now })))
+        .onConflict((oc) => oc.columns(['partner_id', 'psa_ticket_id']).doNothing())
+        .execute()
   }
 
   /** Takes up to `limit` pending ids of the partner (they are removed; a failed read puts them back). */
@@ -167,11 +175,11 @@ export class PsaSyncRepository {
         .limit(limit)
         .execute()
     ).map((r) => r.psa_ticket_id)
-    if (ids.length > 0)
+    for (const part of chunks(ids))
       await this.db
         .deleteFrom('psa_sync_pending')
         .where('partner_id', '=', partnerId)
-        .where('psa_ticket_id', 'in', ids)
+        .where('psa_ticket_id', 'in', part)
         .execute()
     return ids
   }
@@ -207,21 +215,20 @@ export class PsaSyncRepository {
 
   /** The partner's tickets (any status) that carry these PSA ticket ids. */
   async byPsaTicketIds(partnerId: string, psaTicketIds: readonly string[]): Promise<SyncedTicket[]> {
-    if (psaTicketIds.length === 0) return []
-    const rows = await this.ticketQuery()
-      .where('partner_id', '=', partnerId)
-      .where('psa_ticket_id', 'in', [...psaTicketIds])
-      .execute()
-    return rows.map(toSynced)
+    const found: SyncedTicket[] = []
+    for (const part of chunks([...new Set(psaTicketIds)])) {
+      const rows = await this.ticketQuery()
+        .where('partner_id', '=', partnerId)
+        .where('psa_ticket_id', 'in', part)
+        .execute()
+      found.push(...rows.map(toSynced))
+    }
+    return found
   }
 
   async markChecked(ids: readonly string[], now: string): Promise<void> {
-    if (ids.length === 0) return
-    await this.db
-      .updateTable('tickets')
-      .set({ psa_checked_at: now })
-      .where('id', 'in', [...ids])
-      .execute()
+    for (const part of chunks(ids))
+      await this.db.updateTable('tickets').set({ psa_checked_at: now }).where('id', 'in', part).execute()
   }
 
   /** Writes a PSA-side change on the ticket; false when the ticket moved on meanwhile (nothing written). */

@@ -269,10 +269,11 @@ export const partnerOperations: Record<string, OperationDoc> = {
   'POST /api/psa-push/{token}': {
     id: 'receivePsaPush',
     description:
-      'Called by the PSA, at the secret URL alertbridge registered with it (docs/psa/sync.md); not for API clients. The body is the PSA’s own.',
+      'Called by the PSA, at the secret URL alertbridge registered with it (docs/psa/sync.md); not for API clients. The body is the PSA’s own: JSON (415 otherwise) of at most 1 MiB, naming at most 1,000 tickets (413 beyond either).',
   },
   'POST /api/psa-push/{token}/deactivated': {
     id: 'receivePsaPushDeactivated',
-    description: 'Called by Autotask when it stops pushing; alertbridge polls instead (docs/psa/sync.md).',
+    description:
+      'Called by Autotask when it stops pushing. Believed only once Autotask reads the webhook back inactive (409 while it reads active); alertbridge then polls until the partner registers the push again. For any other PSA a 404 (docs/psa/sync.md).',
   },
 }

@@ -5,6 +5,7 @@ import { dedupFields } from '../../domain/types.js'
 import type { App } from '../../http/app-types.js'
 import { partnerId } from '../../http/auth.js'
 import { orRefuse } from '../../http/errors.js'
+import { HeaderName, HeaderValue, headerNameText } from '../../http/header-fields.js'
 import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
 import { ClosedTicketsView, IntegrationView, integrationView, StormView } from '../../integrations/views.js'
@@ -37,10 +38,8 @@ const PatchIntegration = Type.Object({
     Nullable(
       Type.Object(
         {
-          header: Type.Optional(
-            Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', description: 'default authorization' }),
-          ),
-          value: Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\r\\n]+$' }),
+          header: Type.Optional({ ...HeaderName, description: `${headerNameText}; default authorization` }),
+          value: HeaderValue,
         },
         { additionalProperties: false },
       ),

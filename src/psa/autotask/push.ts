@@ -4,7 +4,8 @@
 // and excludes the API user's own resource, so alertbridge's own writes are not sent back to it. An
 // earlier webhook of the same URL is removed first. A callout is signed
 // `x-hook-signature: sha1=<base64 HMAC-SHA1 of the raw body keyed with the SecretKey>`, and carries its
-// EventTime: one older than five minutes is refused.
+// EventTime: one older than five minutes is refused. A call of the DeactivationUrl is believed only
+// once GET TicketWebhooks/{id} reads the webhook back inactive (readRegistration).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { fail, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../sync-port.js'
@@ -117,6 +118,20 @@ export class AutotaskPush implements PsaPush {
     if (!/^\d+$/.test(registrationId)) return ok(null)
     const res = await this.client.api('DELETE', `TicketWebhooks/${registrationId}`, call)
     return res.ok || res.failure.kind === 'not-found' ? ok(null) : res
+  }
+
+  /** The webhook as Autotask holds it (GET TicketWebhooks/{id}: `item` null when it does not exist). */
+  async readRegistration(
+    registrationId: string,
+    call: PsaCall,
+  ): Promise<PsaResult<'active' | 'inactive' | 'gone'>> {
+    await this.guard(call)
+    if (!/^\d+$/.test(registrationId)) return ok('gone')
+    const res = await this.client.api('GET', `TicketWebhooks/${registrationId}`, call)
+    if (!res.ok) return res.failure.kind === 'not-found' ? ok('gone') : res
+    const item = (res.value.body as { item?: unknown } | null)?.item
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return ok('gone')
+    return ok(key(item as Record<string, unknown>, 'isActive') === false ? 'inactive' : 'active')
   }
 
   async verify(request: PushRequest, _call: PsaCall): Promise<PushVerdict> {

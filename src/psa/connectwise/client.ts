@@ -28,6 +28,21 @@ export function rootOf(s: Settings): string {
   return `https://${cloudApiHost.test(s.site) ? `api-${s.site.toLowerCase()}` : s.site}`
 }
 
+/**
+ * The origins that are the connection's own ConnectWise: the root's, and for a cloud site's API host
+ * (api-na.myconnectwise.net) its web host (na.myconnectwise.net) over https.
+ */
+export function ownOrigins(root: string): string[] {
+  if (!URL.canParse(root)) return []
+  const r = new URL(root)
+  const cloud = /^api-([a-z]+)\.myconnectwise\.net$/i.exec(r.hostname)
+  const web =
+    cloud && r.protocol === 'https:' && r.port === ''
+      ? [`https://${cloud[1]?.toLowerCase()}.myconnectwise.net`]
+      : []
+  return [r.origin, ...web]
+}
+
 export class ConnectWiseClient {
   private readonly codebase = new CachedResult<string>(6 * 60 * 60 * 1000)
   readonly root: string
@@ -111,11 +126,12 @@ export class ConnectWiseClient {
   }
 
   /**
-   * A GET of a URL ConnectWise named (a callback's key_url), only on this connection's own host: the
-   * credentials never go anywhere else. null: another origin (nothing is sent).
+   * A GET of a URL ConnectWise named (a callback's key_url, checked by callback-keys.ts), only on this
+   * connection's own host (ownOrigins): the credentials never go anywhere else. null: another origin
+   * (nothing is sent).
    */
   getOwn(url: string, call: PsaCall): Promise<PsaResult<PsaResponse>> | null {
-    if (!this.root || !URL.canParse(url) || new URL(url).origin !== new URL(this.root).origin) return null
+    if (!URL.canParse(url) || !ownOrigins(this.root).includes(new URL(url).origin)) return null
     return this.send('GET', url, call, {})
   }
 

@@ -2,16 +2,18 @@
 // type ticket at owner level (every ticket of the site: alertbridge's tickets may be on any board) made
 // with POST /system/callbacks, removed with DELETE /system/callbacks/{id}. ConnectWise signs each
 // callback itself: `x-content-signature` is the base64 HMAC-SHA256 of the raw body, keyed with the
-// SHA-256 of the signing key that the body's Metadata.key_url serves. That key is fetched only from
-// the connection's own ConnectWise host (a body naming another host is refused unread), kept a few
-// minutes, and fetched again once when a signature does not match (ConnectWise may have rotated it).
-// The callback carries no time of its own, so nothing is refused as stale: a replay only makes the
-// service read the ticket back. The connection's secret plays no part (ConnectWise cannot carry one);
-// the per-connection token in the URL and CompanyId (signed with the rest) tie a push to a connection.
+// SHA-256 of the signing key that the body's Metadata.key_url serves. What needs no call is checked
+// first (the body's CompanyId, and that key_url is the callback-key path of the connection's own
+// ConnectWise: callback-keys.ts); a key is kept per key id, fetched at a limited rate, and fetched
+// again once when a signature does not match (ConnectWise may have rotated it). The callback carries
+// no time of its own, so nothing is refused as stale: a replay only makes the service read the ticket
+// back. The connection's secret plays no part (ConnectWise cannot carry one); the per-connection token
+// in the URL and CompanyId (signed with the rest) tie a push to a connection.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { Static } from 'typebox'
 import { fail, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../sync-port.js'
+import { CallbackKeys, callbackKeyId } from './callback-keys.js'
 import type { ConnectWiseClient } from './client.js'
 import type { ConnectWiseSettings } from './settings.js'
 
@@ -24,30 +26,17 @@ interface CwCallbackBody {
   Metadata?: { key_url?: unknown } | null
 }
 
-const keyKeptMs = 5 * 60 * 1000
 const description = 'alertbridge two-way sync'
 
-/** A cloud site's API host and its web host are both the site's own (api-na… and na…myconnectwise.net). */
-function ownHost(url: URL, root: string): boolean {
-  if (!URL.canParse(root)) return false
-  const r = new URL(root)
-  if (url.origin === r.origin) return true
-  const m = /^api-([a-z]+)\.myconnectwise\.net$/i.exec(r.hostname)
-  return (
-    m !== null &&
-    url.protocol === 'https:' &&
-    r.protocol === 'https:' &&
-    url.host.toLowerCase() === `${m[1]?.toLowerCase()}.myconnectwise.net`
-  )
-}
-
 export class ConnectWisePush implements PsaPush {
-  private readonly keys = new Map<string, { key: string; until: number }>()
+  private readonly keys: CallbackKeys
 
   constructor(
     private readonly client: ConnectWiseClient,
     private readonly s: Settings,
-  ) {}
+  ) {
+    this.keys = new CallbackKeys(client)
+  }
 
   async register(target: PushTarget, call: PsaCall): Promise<PsaResult<PushRegistration>> {
     // Registering again replaces the callbacks an earlier registration of this URL left.
@@ -102,45 +91,29 @@ export class ConnectWisePush implements PsaPush {
     } catch {
       return refuse('the body is not JSON')
     }
-    if (!body || typeof body !== 'object') return refuse('the body is not a callback')
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return refuse('the body is not a callback')
+    // Everything that needs no call first: a callback for another company, or whose key_url is not
+    // the callback-key path of our own host, is refused before ConnectWise is asked for anything.
+    if (typeof body.CompanyId !== 'string' || body.CompanyId.toLowerCase() !== this.s.companyId.toLowerCase())
+      return refuse(`the callback is for company '${String(body.CompanyId)}', not this connection's`)
     const keyUrl = body.Metadata?.key_url
-    if (typeof keyUrl !== 'string' || !URL.canParse(keyUrl)) return refuse('the callback names no key_url')
-    if (!ownHost(new URL(keyUrl), this.client.root))
-      return refuse(`key_url is not on the connection's ConnectWise host (${this.client.root})`)
-    let key = await this.key(keyUrl, call, false)
+    const keyId = callbackKeyId(keyUrl, this.client.root)
+    if (!keyId.ok) return refuse(keyId.reason)
+    const url = keyUrl as string
+    let key = await this.keys.key(url, keyId.id, call, false)
     if (!key.ok) return refuse(key.reason)
     if (!signed(request.rawBody, signature, key.key)) {
-      key = await this.key(keyUrl, call, true)
+      // ConnectWise may have changed the key behind the same id: fetched once more (at a limited rate).
+      key = await this.keys.key(url, keyId.id, call, true)
       if (!key.ok) return refuse(key.reason)
       if (!signed(request.rawBody, signature, key.key)) return refuse('the signature does not match')
     }
-    if (typeof body.CompanyId !== 'string' || body.CompanyId.toLowerCase() !== this.s.companyId.toLowerCase())
-      return refuse(`the callback is for company '${String(body.CompanyId)}', not this connection's`)
     if (typeof body.Type !== 'string' || body.Type.toLowerCase() !== 'ticket')
       return { ok: true, ticketIds: [] }
     const id = body.ID
     if (typeof id !== 'number' && !(typeof id === 'string' && /^\d+$/.test(id)))
       return refuse('the callback names no ticket')
     return { ok: true, ticketIds: [String(id)] }
-  }
-
-  /** The signing key at key_url (already on our own host), from the cache unless `fresh`. */
-  private async key(
-    keyUrl: string,
-    call: PsaCall,
-    fresh: boolean,
-  ): Promise<{ ok: true; key: string } | { ok: false; reason: string }> {
-    const now = Date.now()
-    const kept = this.keys.get(keyUrl)
-    if (kept && kept.until > now && !fresh) return { ok: true, key: kept.key }
-    const res = await this.client.getOwn(keyUrl, call)
-    if (res === null) return { ok: false, reason: "key_url is not on the connection's ConnectWise host" }
-    if (!res.ok) return { ok: false, reason: `the signing key could not be read: ${res.failure.message}` }
-    const key = (res.value.body as { signing_key?: unknown } | null)?.signing_key
-    if (typeof key !== 'string' || key === '') return { ok: false, reason: 'key_url answered no signing_key' }
-    for (const [url, k] of this.keys) if (k.until <= now || this.keys.size > 32) this.keys.delete(url)
-    this.keys.set(keyUrl, { key, until: now + keyKeptMs })
-    return { ok: true, key }
   }
 }
 

@@ -7,7 +7,14 @@
 // its payload's time is not authenticated, so no age is checked: what changed is always read back.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { ok, type PsaResult } from '../adapter.js'
-import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../sync-port.js'
+import {
+  maxPushTicketIds,
+  type PsaPush,
+  type PushRegistration,
+  type PushRequest,
+  type PushTarget,
+  type PushVerdict,
+} from '../sync-port.js'
 import { isItem } from './client.js'
 import { idText } from './lists.js'
 
@@ -68,17 +75,19 @@ function same(a: string, b: string): boolean {
 
 /**
  * The ticket ids of a delivery: each event's `ticket.id`, else its `ticket_id` or its action's
- * `ticket_id` (a batched delivery is an array of events). Only numbers: Halo's ticket ids.
+ * `ticket_id` (a batched delivery is an array of events). Only numbers: Halo's ticket ids. One pass
+ * over the events, stopping at one id over maxPushTicketIds (the service refuses such a push).
  */
 export function ticketIds(body: unknown): string[] {
   const events = Array.isArray(body) ? body : [body]
-  const ids: string[] = []
+  const ids = new Set<string>()
   for (const e of events) {
     if (!isItem(e)) continue
     const ticket = isItem(e.ticket) ? e.ticket : null
     const act = isItem(e.action) ? e.action : null
     const id = idText(ticket?.id ?? e.ticket_id ?? act?.ticket_id)
-    if (id !== null && /^\d+$/.test(id) && id !== '0' && !ids.includes(id)) ids.push(id)
+    if (id !== null && /^\d+$/.test(id) && id !== '0') ids.add(id)
+    if (ids.size > maxPushTicketIds) break
   }
-  return ids
+  return [...ids]
 }

@@ -10,7 +10,14 @@
 // is more than five minutes old is refused as stale.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { fail, ok, type PsaCall, type PsaResult } from '../adapter.js'
-import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../sync-port.js'
+import {
+  maxPushTicketIds,
+  type PsaPush,
+  type PushRegistration,
+  type PushRequest,
+  type PushTarget,
+  type PushVerdict,
+} from '../sync-port.js'
 import type { KaseyaBmsClient } from './client.js'
 import { field, num, rows, str } from './wire.js'
 
@@ -96,6 +103,8 @@ export class KaseyaBmsPush implements PsaPush {
         return { ok: false, reason: 'the push is more than five minutes old' }
       const id = ticketIdOf(e)
       if (id) ids.add(id)
+      // One over the cap is enough for the service to refuse the push.
+      if (ids.size > maxPushTicketIds) break
     }
     if (ids.size === 0) return { ok: false, reason: 'the push names no ticket' }
     return { ok: true, ticketIds: [...ids] }

@@ -1,13 +1,19 @@
 // Where PSAs push ticket changes (docs/psa/sync.md, "Where pushes arrive"): one URL per partner's PSA
-// connection, its token unguessable. The body is kept as the bytes that arrived, for the PSA's
-// signature; answers are quick (the tickets are read back by a job), and a refused push is a 401 in
-// the contract's failure shape that changes nothing.
+// connection, its token unguessable. The body is JSON (anything else is a 415) of at most 1 MiB (a PSA
+// sends whole tickets), kept as the bytes that arrived for the PSA's signature; answers are quick (the
+// tickets are read back by a job), and a refused push is a 401 in the contract's failure shape that
+// changes nothing. The token never reaches a log line (src/sync/secrets.ts, redactPushTokens).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import type { App } from '../../http/app-types.js'
 import { orRefuse } from '../../http/errors.js'
 import { failures } from '../../http/schemas.js'
 import type { PsaSync } from '../service.js'
+
+/** The largest push body (docs/psa/sync.md#where-pushes-arrive); its 413 names it. */
+export const pushBodyLimitBytes = 1024 * 1024
+/** Autotask's deactivation call says nothing alertbridge reads. */
+const deactivationBodyLimitBytes = 16 * 1024
 
 const Token = Type.Object({
   token: Type.String({ minLength: 20, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }),
@@ -17,21 +23,22 @@ const meta = { tags: ['psa push'] }
 export function registerPsaPush(app: App, s: { psaSync: PsaSync }): void {
   app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>()
-    // Whatever the PSA sends (JSON, a form), as bytes.
+    // JSON only, as bytes (the signature is over them); every other content type is a 415.
     scope.removeAllContentTypeParsers()
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     )
 
     scope.post(
       '/api/psa-push/:token',
       {
+        bodyLimit: pushBodyLimitBytes,
         schema: {
           ...meta,
           summary:
             'A PSA pushes a ticket change (ConnectWise callback, Autotask webhook, HaloPSA or Kaseya BMS webhook)',
           params: Token,
-          response: { 200: Type.Object({ received: Type.Integer() }), ...failures(401, 429) },
+          response: { 200: Type.Object({ received: Type.Integer() }), ...failures(401, 413, 415, 429) },
         },
       },
       async (request) => {
@@ -43,11 +50,12 @@ export function registerPsaPush(app: App, s: { psaSync: PsaSync }): void {
     scope.post(
       '/api/psa-push/:token/deactivated',
       {
+        bodyLimit: deactivationBodyLimitBytes,
         schema: {
           ...meta,
           summary: 'The PSA deactivated its push to this URL (Autotask’s DeactivationUrl)',
           params: Token,
-          response: { 204: Type.Null(), ...failures(401) },
+          response: { 204: Type.Null(), ...failures(401, 404, 409, 413, 415, 429, 502) },
         },
       },
       async (request, reply) => {

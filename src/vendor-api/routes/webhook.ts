@@ -13,6 +13,7 @@ import { actorOf, vendorPrincipal } from '../../http/auth.js'
 import { ApiError, orRefuse } from '../../http/errors.js'
 import { emptyBodyAsObject } from '../../http/optional-body.js'
 import { failures, Nullable } from '../../http/schemas.js'
+import { webhookAuthHeaderProblem } from '../../tenants/provisioning.js'
 import { OutboundUrl, RotationView, rotationView, WebhookAuthHeader } from '../../tenants/views.js'
 import { WebhookOutbox } from '../../webhooks/outbox.js'
 import { vendorIntegration } from '../integration-scope.js'
@@ -116,6 +117,9 @@ export function registerVendorWebhook(app: App, s: VendorRoutesDeps): void {
     async (request) => {
       const vendor = await callingVendor(request)
       const { url, authHeader } = request.body
+      // The provisioning checks it too; here it is named as the vendor sent it.
+      const headerProblem = webhookAuthHeaderProblem(authHeader, 'authHeader')
+      if (headerProblem) throw new ApiError('VALIDATION_FAILED', headerProblem)
       const input = {
         webhookUrl: url,
         ...(authHeader !== undefined ? { webhookAuthHeader: authHeader } : {}),

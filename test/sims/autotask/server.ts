@@ -52,8 +52,13 @@ export interface AutotaskSimOptions {
   logger?: boolean
 }
 
-/** The simulator's handle: a technician working its tickets, and the webhook callouts it sends. */
-export type AutotaskSim = StartedSim<AutotaskState> & { technician: Technician; pushes: PushSender }
+/** The simulator's handle: a technician working its tickets, the webhook callouts it sends, and
+ * Autotask deactivating a webhook (Webhooks.deactivate). */
+export type AutotaskSim = StartedSim<AutotaskState> & {
+  technician: Technician
+  pushes: PushSender
+  deactivateWebhook(id: number): Promise<number | null | undefined>
+}
 
 /** The calls of each ticket operation, whose answers a test loses (the harness's loseAnswer). */
 export const autotaskCalls: OpCalls = {
@@ -284,5 +289,11 @@ export async function startAutotaskSim(o: AutotaskSimOptions = {}): Promise<Auto
       `  seeded: ${state.companies.length} companies, ${state.tickets.length} tickets; ticket statuses, priorities, queues etc. at ${state.zoneUrl}V1.0/Tickets/entityInformation/fields`,
       `  billing: ${state.contracts.length} contracts (company ${state.companies[1]?.id ?? '-'} has an active one), ${state.contractServices.length} contract services (units per month in ContractServiceUnits, changed by POST ContractServiceAdjustments)`,
     ].join('\n')
-  return { ...sim, describe, technician, pushes: hooks.pushes }
+  return {
+    ...sim,
+    describe,
+    technician,
+    pushes: hooks.pushes,
+    deactivateWebhook: (id) => hooks.deactivate(id),
+  }
 }

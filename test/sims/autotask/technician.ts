@@ -114,6 +114,11 @@ export function technicianRoutes(app: FastifyInstance, technician: Technician, h
     }
     return reply.code(204).send()
   })
+  app.post<{ Params: { id: string } }>('/__sim/webhooks/:id/deactivate', async (request, reply) => {
+    const status = await hooks.deactivate(Number(request.params.id))
+    if (status === undefined) return reply.code(404).send({ errors: [`No webhook ${request.params.id}`] })
+    return reply.send({ deactivationAnswered: status })
+  })
   app.put<{ Body: { drop?: number | null } | undefined }>('/__sim/pushes', async (request, reply) => {
     const drop = request.body?.drop
     hooks.pushes.drop(drop === undefined ? 0 : drop)

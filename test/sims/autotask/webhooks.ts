@@ -6,7 +6,9 @@
 // `DELETE TicketWebhooks/{id}` (and the children by their own DELETE). A webhook is ready once it has a
 // subscribed field. Each callout is signed `x-hook-signature: sha1=<base64 HMAC-SHA1 of the body, keyed
 // with the SecretKey>`, retried 5 times in all (the delays scaled by the simulator's options), and the
-// webhook deactivated after 25 consecutive failures, its DeactivationUrl called.
+// webhook deactivated after 25 consecutive failures, its DeactivationUrl called. `GET TicketWebhooks/{id}`
+// reads a webhook back (`{item}`, null when there is none), with `isActive` false once deactivated;
+// `deactivate(id)` (also `POST /__sim/webhooks/{id}/deactivate`) does what 25 failures do, at once.
 import { createHmac, randomUUID } from 'node:crypto'
 import { PushSender, type PushSubscription } from '../push.js'
 import type { ApiAnswer, ApiRequest } from './routes.js'
@@ -29,6 +31,11 @@ export interface Webhooks {
    * none of its subscribed fields changed.
    */
   changed(action: TicketAction, ticketId: number, before: Ticket | null, actor: number): void
+  /**
+   * Autotask deactivating a webhook (as after 25 consecutive failures): inactive, and its
+   * DeactivationUrl called. Answers that call's status (null: unreachable), or undefined for no webhook.
+   */
+  deactivate(id: number): Promise<number | null | undefined>
   /** Forget every subscription (the simulator's reset). */
   reset(): void
 }
@@ -132,6 +139,8 @@ export function ticketWebhooks(state: AutotaskState, retryDelaysMs: number[]): W
     const id = Number(second)
     const hook = state.ticketWebhooks.find((w) => w.id === id)
     if (child === undefined) {
+      // A read of an id that does not exist is no error in Autotask: the item is null.
+      if (r.method === 'GET') return { status: 200, body: { item: hook ? { ...hook } : null } }
       if (r.method !== 'DELETE') return null
       if (!hook) return gone(`The TicketWebhook ${id}`)
       // A delivery already under way stops at its next try.
@@ -206,10 +215,29 @@ export function ticketWebhooks(state: AutotaskState, retryDelaysMs: number[]): W
     }
   }
 
+  async function deactivate(id: number): Promise<number | null | undefined> {
+    const sub = subs.get(id)
+    if (!sub) return undefined
+    sub.active = false
+    if (!sub.deactivationUrl) return null
+    try {
+      const res = await fetch(sub.deactivationUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id }),
+      })
+      await res.arrayBuffer()
+      return res.status
+    } catch {
+      return null
+    }
+  }
+
   return {
     pushes,
     route,
     changed,
+    deactivate,
     reset() {
       subs.clear()
       sequence.clear()

@@ -3507,8 +3507,9 @@ export interface operations {
                     };
                     ticketCreation?: boolean;
                     vendorCredentials?: {
-                        /** @description default authorization */
+                        /** @description an HTTP header name (letters, digits and !#$%&'*+-.^_`|~); not a hop-by-hop or framing header, not webhook-*; default authorization */
                         header?: string;
+                        /** @description visible ASCII, spaces and tabs only between characters (no line break or control character) */
                         value: string;
                     } | null;
                 };
