@@ -62,8 +62,8 @@ export interface Config {
     failuresPerEmail: number
     failuresPerIp: number
   }
-  /** DRY_RUNS_PER_MINUTE (per user or API key). */
-  partnerLimits: { dryRunsPerMinute: number }
+  /** DRY_RUNS_PER_MINUTE (per user or API key) and PARTNER_TEST_ALERTS_PER_MINUTE (per integration). */
+  partnerLimits: { dryRunsPerMinute: number; testAlertsPerMinute: number }
   /** Fastify's trustProxy: which proxies' forwarded headers (client address, https) are believed. */
   trustProxy: boolean | string[]
 }
@@ -173,6 +173,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     partnerLimits: {
       dryRunsPerMinute: env.DRY_RUNS_PER_MINUTE,
+      testAlertsPerMinute: env.PARTNER_TEST_ALERTS_PER_MINUTE,
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
   }

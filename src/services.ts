@@ -218,7 +218,19 @@ export function buildServices(deps: {
   // status_updates through the outbox.
   const sync = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
   const syncAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
-  const tests = partnerTestAlerts({ ...executorParts, queue, intake, syncAlerts, deliveryJobs })
+  const testAlertLimit = new KeyedLimit(limiters, {
+    keyPrefix: 'partner-test-alert',
+    points: config.partnerLimits.testAlertsPerMinute,
+    duration: 60,
+  })
+  const tests = partnerTestAlerts({
+    ...executorParts,
+    queue,
+    intake,
+    syncAlerts,
+    deliveryJobs,
+    testAlertLimit,
+  })
   const { psaSync } = sync
   const runtime = new Runtime({
     db,

@@ -630,7 +630,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a test alert through the rules to the PSA; the vendor gets no webhook for it
+         * Send a test alert through the rules to the PSA; the vendor gets no webhook for it. PARTNER_TEST_ALERTS_PER_MINUTE a minute per integration, then 429 with Retry-After
          * @description A real alert through your rules to your PSA, the ticket's title starting "[TEST] ", answered with its link in the PSA; the vendor gets no webhook for it, and it closes by itself after closeAfterMinutes (default 5; 0 keeps it). 409 saying why when the integration cannot take it. Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         post: operations["sendPartnerTestAlert"];
@@ -7776,6 +7776,26 @@ export interface operations {
                      *       "message": "failed",
                      *       "error": "INTEGRATION_NOT_ACTIVE",
                      *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds. Error codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "failed",
+                     *       "error": "RATE_LIMITED",
+                     *       "detail": "Too many requests: wait Retry-After seconds.",
                      *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
                      *     }
                      */
