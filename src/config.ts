@@ -62,6 +62,8 @@ export interface Config {
     failuresPerEmail: number
     failuresPerIp: number
   }
+  /** DRY_RUNS_PER_MINUTE (per user or API key) and PARTNER_TEST_ALERTS_PER_MINUTE (per integration). */
+  partnerLimits: { dryRunsPerMinute: number; testAlertsPerMinute: number }
   /** Fastify's trustProxy: which proxies' forwarded headers (client address, https) are believed. */
   trustProxy: boolean | string[]
 }
@@ -168,6 +170,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       passwordCost: env.PASSWORD_HASH_COST,
       failuresPerEmail: env.SIGN_IN_FAILURES_PER_EMAIL,
       failuresPerIp: env.SIGN_IN_FAILURES_PER_IP,
+    },
+    partnerLimits: {
+      dryRunsPerMinute: env.DRY_RUNS_PER_MINUTE,
+      testAlertsPerMinute: env.PARTNER_TEST_ALERTS_PER_MINUTE,
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
   }

@@ -217,6 +217,19 @@ export const EnvSchema = Type.Object({
     description:
       'failed sign-ins from one address, any email, within an hour before it is refused (429) until the hour ends',
   }),
+  DRY_RUNS_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 30,
+    description: 'rule tester dry runs a minute per portal user or partner API key before 429',
+  }),
+  PARTNER_TEST_ALERTS_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 10,
+    description:
+      "test alerts a minute per integration (the partner's and the operator's together) before 429",
+  }),
   TRUST_PROXY: Type.String({
     pattern: '^\\s*(true|false|[0-9A-Fa-f.:/]+(\\s*,\\s*[0-9A-Fa-f.:/]+)*)\\s*$',
     default: 'false',

@@ -42,7 +42,7 @@ import { queueBackend } from './queue/backend.js'
 import type { JobProducer } from './queue/port.js'
 import type { SqlJobQueue } from './queue/sql-queue.js'
 import type { RedisHandle } from './redis/connect.js'
-import { limitersFor } from './redis/limiters.js'
+import { KeyedLimit, limitersFor } from './redis/limiters.js'
 import { type ConfigNotices, noticesFor } from './redis/notices.js'
 import { Runtime } from './runtime.js'
 import type { KeyRing } from './security/crypto-box.js'
@@ -96,6 +96,8 @@ export interface Services {
   provisioning: Provisioning
   partnerSetup: PartnerSetup
   partnerRules: PartnerRules
+  /** Rule tester dry runs a minute per portal user or API key (docs/partner-api.md#rules). */
+  dryRunLimit: KeyedLimit
   vendorSetup: VendorSetup
   auth: AuthHooks
   /** Rotating credentials with an overlap window; disabling and enabling tenants. */
@@ -216,7 +218,19 @@ export function buildServices(deps: {
   // status_updates through the outbox.
   const sync = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
   const syncAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
-  const tests = partnerTestAlerts({ ...executorParts, queue, intake, syncAlerts, deliveryJobs })
+  const testAlertLimit = new KeyedLimit(limiters, {
+    keyPrefix: 'partner-test-alert',
+    points: config.partnerLimits.testAlertsPerMinute,
+    duration: 60,
+  })
+  const tests = partnerTestAlerts({
+    ...executorParts,
+    queue,
+    intake,
+    syncAlerts,
+    deliveryJobs,
+    testAlertLimit,
+  })
   const { psaSync } = sync
   const runtime = new Runtime({
     db,
@@ -271,6 +285,11 @@ export function buildServices(deps: {
     psaSync,
     partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues, usagePushes),
     partnerRules: new PartnerRules(store, clock, catalogues),
+    dryRunLimit: new KeyedLimit(limiters, {
+      keyPrefix: 'dry-run',
+      points: config.partnerLimits.dryRunsPerMinute,
+      duration: 60,
+    }),
     vendorSetup: new VendorSetup(store, clock, lifecycle, usagePushes),
     // Changes made through the services (not only the routes) clear the intake's copies at once, and
     // every other process's as their notice arrives.

@@ -14,7 +14,7 @@ import type { DryRunAction, DryRunFacts, TicketRef } from '../domain/dry-run-sum
 import type { ErrorCode } from '../domain/errors.js'
 import type { Integration } from '../domain/integration.js'
 import type { RowId } from '../domain/outcome.js'
-import { checkRules, matchRule, type RuleCheck } from '../domain/rules.js'
+import { checkRules, type RuleCheck, type RuleChecks } from '../domain/rules.js'
 import type { AlertFacts, Rule, Ticket } from '../domain/types.js'
 import type { Vendor } from '../domain/vendor.js'
 import type { TicketDefaultsValue } from '../psa/settings.js'
@@ -40,6 +40,8 @@ export interface DryRun {
   /** OPEN: the rules of the alert's group and type tried in precedence order, with their conditions
    * (docs/partner-api.md#rule-conditions). */
   ruleChecks?: RuleCheck[]
+  /** OPEN: the condition work the decision took of the alert's budget. */
+  conditionWork?: RuleChecks['work']
 }
 
 const shown = (t: Ticket): NonNullable<DryRun['existingTicket']> => ({
@@ -85,6 +87,11 @@ export async function dryRun(
     return { run, facts: factsOf(null, run, alert, integration) }
   }
   const decision = await decideAlert(reads, catalogues, vendor, integration, alert, now, uuidv7())
+  // OPEN: the rules tried, decided as decideAlert decides (rules.ts); their answer names the matched rule.
+  const checks =
+    alert.incidentStatus === 'OPEN' ? checkRules(rules, alert.productGroup, alert.alertType, alert) : null
+  const last = checks?.tried.at(-1)
+  const openRule = last?.holds ? (rules.find((r) => r.id === last.ruleId) ?? null) : null
   const explained = explain(
     decision,
     alert,
@@ -92,11 +99,11 @@ export async function dryRun(
     byCorrelation,
     defaults,
     integration.settings.closedTickets.closeOnlyUntouched,
+    openRule,
   )
-  const run: DryRun =
-    alert.incidentStatus === 'OPEN'
-      ? { ...explained, ruleChecks: checkRules(rules, alert.productGroup, alert.alertType, alert) }
-      : explained
+  const run: DryRun = checks
+    ? { ...explained, ruleChecks: checks.tried, conditionWork: checks.work }
+    : explained
   return { run, facts: factsOf(decision, run, alert, integration) }
 }
 
@@ -152,13 +159,11 @@ function explain(
   byCorrelation: Ticket | null,
   defaults: TicketDefaultsValue,
   closeOnlyUntouched: boolean,
+  /** OPEN: the rule whose conditions hold, as the rule checks found it. */
+  openRule: Rule | null,
 ): DryRun {
   const ruleOf = (ticket: Ticket | null) => rules.find((r) => r.id === ticket?.ruleId) ?? null
-  const matched = (): Rule | null => {
-    if (alert.incidentStatus !== 'OPEN') return ruleOf(byCorrelation)
-    const m = matchRule(rules, alert.productGroup, alert.alertType, alert)
-    return m.kind === 'matched' ? m.rule : null
-  }
+  const matched = (): Rule | null => (alert.incidentStatus === 'OPEN' ? openRule : ruleOf(byCorrelation))
   const base = { error: null, ticket: null }
   switch (decision.kind) {
     case 'create': {

@@ -11,11 +11,12 @@ import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import type { Integration } from '../domain/integration.js'
 import type { Outcome } from '../domain/outcome.js'
-import { ok, type Result, refuse } from '../domain/result.js'
+import { ok, type Result, rateLimited, refuse } from '../domain/result.js'
 import type { Ticket } from '../domain/types.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { defineJob, jobKind } from '../queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../queue/port.js'
+import type { KeyedLimit } from '../redis/limiters.js'
 import { type TestAlertInput, TestAlerts } from './test-alert.js'
 
 export const defaultCloseAfterMinutes = 5
@@ -60,11 +61,17 @@ export class PartnerTestAlerts {
       psa: PsaRegistry
       tests: Pick<TestAlerts, 'target' | 'run'>
       queue: Pick<JobProducer, 'enqueue' | 'handOver'>
+      /** Test alerts a minute per integration, the partner's and the operator's together
+       * (PARTNER_TEST_ALERTS_PER_MINUTE): each is a real PSA call. */
+      testAlertLimit: Pick<KeyedLimit, 'take' | 'spec'>
     },
   ) {}
 
   /** Sends the test alert and schedules its close; or why the integration cannot take it (nothing runs). */
   async send(integration: Integration, input: PartnerTestInput): Promise<Result<PartnerTestAnswer>> {
+    const { testAlertLimit } = this.d
+    const wait = await testAlertLimit.take(integration.id)
+    if (wait !== null) return rateLimited('Test alerts of this integration', testAlertLimit.spec.points, wait)
     const alert: TestAlertInput = input.accountId === undefined ? {} : { accountId: input.accountId }
     const answer = await this.run(integration, alert)
     if (!answer.ok) return answer

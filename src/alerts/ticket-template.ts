@@ -6,6 +6,7 @@
 import type { Store } from '../db/store.js'
 import type { Integration } from '../domain/integration.js'
 import { renderTemplate, type TemplateValues, type TicketTemplates } from '../domain/templates.js'
+import { uriComponent } from '../domain/text.js'
 import type { AlertFacts } from '../domain/types.js'
 
 /**
@@ -18,7 +19,7 @@ export const rendersHtml = (psaKind: string): boolean => htmlDescriptions.has(ps
 
 /** The portal's page of the ticket: PUBLIC_URL's address, else the path alone. */
 export function portalLink(publicUrl: string | null, correlationId: string): string {
-  const path = `/tickets/${encodeURIComponent(correlationId)}`
+  const path = `/tickets/${uriComponent(correlationId)}`
   return publicUrl ? `${publicUrl.replace(/\/+$/, '')}${path}` : path
 }
 

@@ -82,7 +82,7 @@ function decideOpen(ctx: DecisionContext): Decision {
     return failCreate(
       'NO_RULE',
       match.unmet
-        ? `No rule for productGroup '${alert.productGroup}' and alertType '${alert.alertType}' has conditions this alert meets (${match.unmet} tried); the partner adds or widens one.`
+        ? `No rule for productGroup '${alert.productGroup}' and alertType '${alert.alertType}' has conditions this alert meets (${match.unmet} tried${match.unchecked ? `; the conditions of ${match.unchecked} were not all checked, the alert's condition work having reached its limit` : ''}); the partner adds or widens one.`
         : `No rule covers productGroup '${alert.productGroup}' and alertType '${alert.alertType}'; the partner adds one.`,
     )
   }

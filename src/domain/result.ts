@@ -31,6 +31,14 @@ export const refuse = (code: ErrorCode, detail: string, extra?: RefusalExtra): R
 
 export const notFound = (what: string): Refused => refuse('NOT_FOUND', `${what} was not found.`)
 
+/** 429 with Retry-After: `what` ("Dry runs of this user") may be done `perMinute` times a minute. */
+export const rateLimited = (what: string, perMinute: number, waitSeconds: number): Refused =>
+  refuse(
+    'RATE_LIMITED',
+    `${what}: at most ${perMinute} a minute; try again in ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}.`,
+    { headers: { 'retry-after': String(waitSeconds) } },
+  )
+
 /**
  * The value, for a caller to whom a refusal is a bug (the demo set-up, tests): it throws a plain
  * Error naming the refusal, never an HTTP error.

@@ -1,8 +1,15 @@
 // A rule's conditions on an alert's text and on the extra `data` fields its vendor sends
 // (docs/partner-api.md#rule-conditions, docs/decisions/rules/rule-conditions.md). Every condition of a
-// rule must hold for the rule to match. A regular expression runs on RE2 (re2js): linear time in the
-// text, no backtracking, no look-around or back-references, and its source is bounded.
-import { RE2JS } from 're2js'
+// rule must hold for the rule to match. A regular expression runs on RE2 (re2js, rule-patterns.ts):
+// linear time, no backtracking, no look-around or back-references.
+//
+// What one alert's conditions may cost is bounded (docs/decisions/rules/condition-limits.md): a
+// condition reads at most `conditionLimits.read` characters of its field, and the conditions checked
+// for one alert take at most `conditionLimits.alertWork` units of work (a character read by equals or
+// contains is one unit; by a pattern, one per instruction of its program). Conditions are checked in
+// precedence and written order, each rule's stopping at the first that fails; a condition that would
+// take more than what is left is not run and does not hold, nor does any after it.
+import { compilePattern, type Program, patternLimits, patternProblem } from './rule-patterns.js'
 
 /**
  * One condition: `field` is `title`, `summary` or the name of an extra field of the alert's `data`; exactly
@@ -22,7 +29,13 @@ export const conditionLimits = {
   /** Characters of a field name, an `equals` or `contains` value, and a `matches` pattern. */
   field: 128,
   value: 256,
-  pattern: 256,
+  pattern: patternLimits.source,
+  /** Characters of a field's text a condition reads; the rest is not looked at. */
+  read: 4_096,
+  /** Instructions of the compiled patterns of one integration's rules together. */
+  integrationProgram: 4_000,
+  /** Units of condition work one alert may take (see above). */
+  alertWork: 2_000_000,
 } as const
 
 /** The fields of the contract other than the texts: a rule names them with productGroup and alertTypes. */
@@ -45,25 +58,7 @@ function operatorOf(c: RuleCondition): { op: Operator; value: string } | null {
   return { op, value: c[op] ?? '' }
 }
 
-/** A compiled pattern, or why it is refused. Compiled patterns are kept (a bounded number). */
-const compiled = new Map<string, RE2JS>()
-const compiledMax = 1000
-
-function compile(pattern: string): RE2JS | string {
-  const known = compiled.get(pattern)
-  if (known) return known
-  if (pattern.length > conditionLimits.pattern)
-    return `is ${pattern.length} characters long; at most ${conditionLimits.pattern} are allowed`
-  try {
-    const re = RE2JS.compile(pattern)
-    if (compiled.size >= compiledMax) compiled.clear()
-    compiled.set(pattern, re)
-    return re
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err)
-    return `is not a regular expression RE2 accepts (${why}); RE2 has no look-around or back-references`
-  }
-}
+const number = (n: number) => n.toLocaleString('en-US')
 
 /** Why a rule's conditions are refused, naming the condition and its field, or null. */
 export function conditionsProblem(conditions: readonly RuleCondition[]): string | null {
@@ -78,8 +73,8 @@ export function conditionsProblem(conditions: readonly RuleCondition[]): string 
     const o = operatorOf(c)
     if (!o) return `${at} must have exactly one of equals, contains and matches.`
     if (o.op === 'matches') {
-      const re = compile(o.value)
-      if (typeof re === 'string') return `${at}.matches ${re}.`
+      const problem = patternProblem(o.value)
+      if (problem) return `${at}.matches ${problem}.`
     } else if (o.value.length > conditionLimits.value) {
       return `${at}.${o.op} is ${o.value.length} characters long; at most ${conditionLimits.value} are allowed.`
     } else if (o.value === '') {
@@ -87,6 +82,34 @@ export function conditionsProblem(conditions: readonly RuleCondition[]): string 
     }
   }
   return null
+}
+
+/** The instructions of the compiled patterns of `conditions` (a pattern that does not compile: 0). */
+export function programSizeOf(conditions: readonly RuleCondition[]): number {
+  let size = 0
+  for (const c of conditions) {
+    if (c.matches === undefined) continue
+    const p = compilePattern(c.matches)
+    if (typeof p !== 'string') size += p.size
+  }
+  return size
+}
+
+/**
+ * Why an integration's rules may not take a change of their conditions, or null: their patterns together
+ * would compile past `conditionLimits.integrationProgram` instructions. A change that does not make the
+ * total larger is always taken (rules saved before the limit keep being editable).
+ */
+export function integrationProgramProblem(before: number, after: number): string | null {
+  if (after <= conditionLimits.integrationProgram || after <= before) return null
+  return `conditions: the patterns of this integration's rules would compile to ${number(after)} instructions together; at most ${number(conditionLimits.integrationProgram)} are allowed. Shorten or remove some patterns (equals and contains cost none).`
+}
+
+/** A field's text as a condition reads it: at most `conditionLimits.read` characters of it. */
+interface FieldText {
+  text: string
+  /** The whole text's length, when it was longer than what is read. */
+  cutFrom?: number
 }
 
 /** The field's value as text: title and summary, else an extra data field (a non-text value as JSON). */
@@ -101,40 +124,121 @@ function fieldText(field: string, facts: ConditionFacts): string | undefined {
   return v === undefined ? undefined : JSON.stringify(v)
 }
 
+function readPart(whole: string): FieldText {
+  const max = conditionLimits.read
+  if (whole.length <= max) return { text: whole }
+  // Never end on the first half of a surrogate pair (an emoji, say).
+  const code = whole.charCodeAt(max - 1)
+  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max
+  return { text: whole.slice(0, end), cutFrom: whole.length }
+}
+
+/**
+ * The condition work of one alert: what its conditions have read and spent. The field texts are read
+ * (and cut) once per alert, whichever conditions name them.
+ */
+export class ConditionWork {
+  used = 0
+  /** A condition was not run because the rest of the budget could not pay for it. */
+  spent = false
+  private readonly texts = new Map<string, FieldText | null>()
+
+  constructor(
+    readonly facts: ConditionFacts,
+    readonly limit: number = conditionLimits.alertWork,
+  ) {}
+
+  text(field: string): FieldText | null {
+    let t = this.texts.get(field)
+    if (t === undefined) {
+      const whole = fieldText(field, this.facts)
+      t = whole === undefined ? null : readPart(whole)
+      this.texts.set(field, t)
+    }
+    return t
+  }
+
+  /** Takes `units` if they fit in what is left; once one does not, nothing more is taken. */
+  take(units: number): boolean {
+    if (this.spent || this.used + units > this.limit) {
+      this.spent = true
+      return false
+    }
+    this.used += units
+    return true
+  }
+}
+
 export interface ConditionCheck {
   condition: RuleCondition
   holds: boolean
   /** In one sentence, for the dry run. */
   detail: string
+  /** False when it was not run: the alert's condition work had reached its limit. */
+  checked: boolean
+  /** When the field was longer than a condition reads: its whole length, and how many characters were read. */
+  cut?: { length: number; read: number }
 }
 
 const label = (field: string) => (field === 'title' || field === 'summary' ? field : `data.${field}`)
 const quote = (s: string, max = 60) => `'${s.length > max ? `${s.slice(0, max)}…` : s}'`
 
-export function checkCondition(c: RuleCondition, facts: ConditionFacts): ConditionCheck {
-  const o = operatorOf(c)
-  const name = label(c.field)
-  const value = fieldText(c.field, facts)
-  if (!o) return { condition: c, holds: false, detail: `${name}: the condition has no operator.` }
-  const wants = `${o.op} ${quote(o.value)}`
-  if (value === undefined) return { condition: c, holds: false, detail: `${name} is absent: ${wants} fails.` }
-  let holds: boolean
-  if (o.op === 'equals') holds = value.toLowerCase() === o.value.toLowerCase()
-  else if (o.op === 'contains') holds = value.toLowerCase().includes(o.value.toLowerCase())
-  else {
-    const re = compile(o.value)
-    holds = typeof re !== 'string' && re.matcher(value).find()
+/**
+ * Each condition's compiled pattern, kept with the condition itself: with the rules of the configuration
+ * the alert path holds (alerts/cached-reads.ts), so a pattern is compiled once for them, not per alert
+ * (and, across reloads of the rules, once while the pattern stays in rule-patterns.ts's cache).
+ */
+const programs = new WeakMap<RuleCondition, Program | string>()
+
+function programOf(c: RuleCondition, pattern: string): Program | string {
+  let p = programs.get(c)
+  if (p === undefined) {
+    p = compilePattern(pattern)
+    programs.set(c, p)
   }
-  return {
-    condition: c,
-    holds,
-    detail: `${name} is ${quote(value)}: ${wants} ${holds ? 'holds' : 'fails'}.`,
-  }
+  return p
 }
 
-/** Whether every condition holds (no conditions: true). */
-export function conditionsHold(conditions: readonly RuleCondition[], facts: ConditionFacts): boolean {
-  return conditions.every((c) => checkCondition(c, facts).holds)
+export function checkCondition(c: RuleCondition, work: ConditionWork): ConditionCheck {
+  const o = operatorOf(c)
+  const name = label(c.field)
+  const base = { condition: c, holds: false, checked: true }
+  if (!o) return { ...base, detail: `${name}: the condition has no operator.` }
+  const wants = `${o.op} ${quote(o.value)}`
+  const field = work.text(c.field)
+  if (field === null) return { ...base, detail: `${name} is absent: ${wants} fails.` }
+  const { text, cutFrom } = field
+  const cut = cutFrom === undefined ? undefined : { length: cutFrom, read: text.length }
+  const seen = cut
+    ? `${name} (${number(cut.length)} characters, the first ${number(cut.read)} read) is ${quote(text)}`
+    : `${name} is ${quote(text)}`
+  const program = o.op === 'matches' ? programOf(c, o.value) : null
+  if (typeof program === 'string')
+    return {
+      ...base,
+      ...(cut && { cut }),
+      detail: `${seen}: the pattern ${program}, so it fails; edit the rule.`,
+    }
+  const units = program ? program.size * (text.length + 1) : Math.max(1, text.length)
+  if (!work.take(units))
+    return {
+      ...base,
+      checked: false,
+      ...(cut && { cut }),
+      detail: `${name}: ${wants} was not checked, so it fails: this alert's conditions reached their limit of ${number(work.limit)} units of work (docs/partner-api.md#rule-conditions).`,
+    }
+  const holds =
+    o.op === 'equals'
+      ? text.toLowerCase() === o.value.toLowerCase()
+      : o.op === 'contains'
+        ? text.toLowerCase().includes(o.value.toLowerCase())
+        : program?.re.matcher(text).find() === true
+  return { ...base, holds, ...(cut && { cut }), detail: `${seen}: ${wants} ${holds ? 'holds' : 'fails'}.` }
+}
+
+/** Whether every condition holds (no conditions: true), checked in order up to the first that fails. */
+export function conditionsHold(conditions: readonly RuleCondition[], work: ConditionWork): boolean {
+  return conditions.every((c) => checkCondition(c, work).holds)
 }
 
 /** An extra data field recent alerts carried: how many of them, and a few of its values. */

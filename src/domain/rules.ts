@@ -3,6 +3,7 @@
 import {
   type ConditionCheck,
   type ConditionFacts,
+  ConditionWork,
   checkCondition,
   conditionsHold,
 } from './rule-conditions.js'
@@ -15,10 +16,14 @@ import type { Rule } from './types.js'
  */
 export const maxRulesPerIntegration = 500
 
-/** no-rule: `unmet` counts the rules that cover the group and type but whose conditions do not hold. */
+/**
+ * no-rule: `unmet` counts the rules that cover the group and type but whose conditions do not hold;
+ * `unchecked`, those of them whose conditions were not all run, the alert's condition work having reached
+ * its limit (rule-conditions.ts).
+ */
 export type RuleMatch =
   | { kind: 'matched'; rule: Rule }
-  | { kind: 'no-rule'; unmet?: number }
+  | { kind: 'no-rule'; unmet?: number; unchecked?: number }
   | { kind: 'all-disabled' }
 
 export function byPrecedence(a: Rule, b: Rule): number {
@@ -42,9 +47,24 @@ export function matchRule(
   const ofType = [...enabled]
     .sort(byPrecedence)
     .filter((r) => r.alertTypes.length === 0 || r.alertTypes.includes(alertType))
-  const rule = facts ? ofType.find((r) => conditionsHold(r.conditions, facts)) : ofType[0]
+  // The alert's condition work, begun at the first rule with conditions.
+  let work: ConditionWork | undefined
+  let unchecked = 0
+  const rule = facts
+    ? ofType.find((r) => {
+        if (r.conditions.length === 0) return true
+        work ??= new ConditionWork(facts)
+        const holds = conditionsHold(r.conditions, work)
+        // A rule that fails once the budget is spent failed on a condition that was not run.
+        if (!holds && work.spent) unchecked++
+        return holds
+      })
+    : ofType[0]
   if (rule) return { kind: 'matched', rule }
-  return ofType.length > 0 ? { kind: 'no-rule', unmet: ofType.length } : { kind: 'no-rule' }
+  if (ofType.length === 0) return { kind: 'no-rule' }
+  return unchecked > 0
+    ? { kind: 'no-rule', unmet: ofType.length, unchecked }
+    : { kind: 'no-rule', unmet: ofType.length }
 }
 
 /** A rule the dry run tried for an alert, with each of its conditions checked. */
@@ -56,26 +76,42 @@ export interface RuleCheck {
   conditions: ConditionCheck[]
 }
 
+/** The rules the dry run tried, and the condition work their decision took of the alert's budget. */
+export interface RuleChecks {
+  tried: RuleCheck[]
+  work: { used: number; limit: number; spent: boolean }
+}
+
 /**
  * For the dry run (docs/partner-api.md#rule-conditions): the enabled rules of the group that cover the
  * type, in precedence order, up to the first whose conditions hold, each with its conditions checked.
+ * Which rule holds is decided exactly as matchRule decides it, on the same budget; the conditions of a
+ * rule after the first that fails, which that decision does not run, are checked for the answer only,
+ * on a budget of their own (none once the decision's budget is spent).
  */
 export function checkRules(
   rules: readonly Rule[],
   productGroup: string,
   alertType: string,
   facts: ConditionFacts,
-): RuleCheck[] {
+): RuleChecks {
   const tried: RuleCheck[] = []
+  const work = new ConditionWork(facts)
+  const shownOnly = new ConditionWork(facts)
   const candidates = rules
     .filter((r) => r.enabled && r.productGroup === productGroup)
     .filter((r) => r.alertTypes.length === 0 || r.alertTypes.includes(alertType))
     .sort(byPrecedence)
   for (const r of candidates) {
-    const conditions = r.conditions.map((c) => checkCondition(c, facts))
-    const holds = conditions.every((c) => c.holds)
+    let holds = true
+    const conditions = r.conditions.map((c) => {
+      // Past the budget, nothing more runs, for the answer either.
+      const check = checkCondition(c, holds || work.spent ? work : shownOnly)
+      holds &&= check.holds
+      return check
+    })
     tried.push({ ruleId: r.id, precedence: r.precedence, holds, conditions })
     if (holds) break
   }
-  return tried
+  return { tried, work: { used: work.used, limit: work.limit, spent: work.spent } }
 }

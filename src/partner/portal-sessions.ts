@@ -198,7 +198,12 @@ export class PortalSessions {
   ): Promise<Result<{ endedSessions: number }>> {
     const { store, passwords, throttle, clock } = this.d
     const { user } = session
-    const weak = weakPasswordReason(change.newPassword, [user.email, user.name ?? ''])
+    const partner = await store.partners.findById(user.partnerId)
+    const weak = weakPasswordReason(change.newPassword, {
+      email: user.email,
+      name: user.name,
+      partnerName: partner?.name,
+    })
     if (weak) return refuse('VALIDATION_FAILED', weak)
     const attempt = await throttle.attempt(user.email, from.address, async () => {
       const found = await store.portalUsers.findByEmail(user.email)

@@ -111,7 +111,12 @@ export class PortalUsers {
       return refused
     const may = await mayStart(user)
     if (!may.ok) return may
-    const weak = weakPasswordReason(password, [user.email, name ?? user.name ?? ''])
+    const partner = await store.partners.findById(user.partnerId)
+    const weak = weakPasswordReason(password, {
+      email: user.email,
+      name: name ?? user.name,
+      partnerName: partner?.name,
+    })
     if (weak) return refuse('VALIDATION_FAILED', weak)
     const passwordHash = await passwords.hash(password)
     const nowIso = clock().toISOString()

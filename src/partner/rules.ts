@@ -8,7 +8,12 @@ import type { Store } from '../db/store.js'
 import { checkAgainstCatalogue } from '../domain/catalogue.js'
 import type { Integration } from '../domain/integration.js'
 import { done, notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
-import { conditionsProblem, type RuleCondition } from '../domain/rule-conditions.js'
+import {
+  conditionsProblem,
+  integrationProgramProblem,
+  programSizeOf,
+  type RuleCondition,
+} from '../domain/rule-conditions.js'
 import { maxRulesPerIntegration } from '../domain/rules.js'
 import { type TicketTemplates, templatesProblem } from '../domain/templates.js'
 import type { IncidentStatus, Rule, TicketSettings } from '../domain/types.js'
@@ -92,10 +97,21 @@ export class PartnerRules {
   }
 
   /** Rules may only name product groups and alert types of the catalogue this partner may use; their
-   * conditions and templates must be ones alertbridge can run (rule-conditions.ts, templates.ts). */
+   * conditions and templates must be ones alertbridge can run (rule-conditions.ts, templates.ts), and
+   * the patterns of all the integration's rules stay within their size together. */
   private async check(integration: Integration, rule: Rule): Promise<Refused | null> {
     const problem = conditionsProblem(rule.conditions) ?? templatesProblem(rule.templates)
     if (problem) return refuse('VALIDATION_FAILED', problem)
+    if (rule.conditions.some((c) => c.matches !== undefined)) {
+      const others = (await this.store.rules.list(integration.id)).filter((r) => r.id !== rule.id)
+      const rest = others.reduce((sum, r) => sum + programSizeOf(r.conditions), 0)
+      const current = await this.store.rules.find(integration.id, rule.id)
+      const total = integrationProgramProblem(
+        rest + (current ? programSizeOf(current.conditions) : 0),
+        rest + programSizeOf(rule.conditions),
+      )
+      if (total) return refuse('CONFLICT', total)
+    }
     const vendor = await this.store.vendors.findById(integration.vendorId)
     const catalogue = vendor ? (await this.catalogues.effective(vendor, integration)).catalogue : null
     const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)

@@ -13,7 +13,7 @@ import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterRedis,
-  type RateLimiterRes,
+  RateLimiterRes,
 } from 'rate-limiter-flexible'
 import type { RedisHandle } from './connect.js'
 
@@ -110,4 +110,30 @@ class Insurance extends RateLimiterMemory {
 /** The one choice of where limits are counted: in Redis for every process (REDIS_URL), else here. */
 export function limitersFor(redis: RedisHandle | null, log: FastifyBaseLogger): LimiterFactory {
   return redis ? redisLimiters(redis, log) : memoryLimiters
+}
+
+/**
+ * A limit of `points` calls a `duration` per key (a user, an integration), counted in the
+ * installation's store; the caller refuses what is past it (429 with Retry-After: domain/result.ts).
+ */
+export class KeyedLimit {
+  private readonly limiter: Limiter
+
+  constructor(
+    make: LimiterFactory,
+    readonly spec: LimiterSpec,
+  ) {
+    this.limiter = make(spec)
+  }
+
+  /** Counts one call of `key`: null when it may go on, else the seconds before it may. */
+  async take(key: string): Promise<number | null> {
+    try {
+      await this.limiter.consume(key)
+      return null
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection
+      return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
+    }
+  }
 }

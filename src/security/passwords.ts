@@ -119,17 +119,81 @@ function zxcvbn(): ZxcvbnFactory {
   return estimator
 }
 
+/** What a person's password must not be built from: who they are and where they work. */
+export interface PasswordOwner {
+  email: string
+  name?: string | null
+  /** The partner (the MSP) the user belongs to. */
+  partnerName?: string | null
+}
+
+/** The product's own name: the first word anyone tries for a password of it. */
+const productName = 'alertbridge'
+
 /**
- * Why `password` may not be chosen, in words for the person choosing it, or null when it may.
- * `userInputs` (the user's email, name, the partner's name) count as guessable words.
+ * The words a password must not be built from, each with what it is, in the refusal's words: the whole
+ * of each input, its parts (split at anything that is not a letter or digit) and its parts run
+ * together, the email's local part, domain and domain without its last label. Lower case, 3 characters
+ * or more.
  */
-export function weakPasswordReason(password: string, userInputs: readonly string[] = []): string | null {
+function ownWords(owner: PasswordOwner): Map<string, Set<string>> {
+  const words = new Map<string, Set<string>>()
+  const add = (text: string, what: string) => {
+    const whole = text.trim().toLowerCase()
+    const parts = whole.split(/[^\p{L}\p{N}]+/u)
+    for (const w of [whole, ...parts, parts.join('')]) {
+      if (w.length > 2) words.set(w, (words.get(w) ?? new Set()).add(what))
+    }
+  }
+  const email = owner.email.trim().toLowerCase()
+  const [local = '', domain = ''] = email.split('@')
+  add(email, 'your email address')
+  add(local, 'your email address')
+  add(domain, 'your email address')
+  add(domain.split('.').slice(0, -1).join('.'), 'your email address')
+  if (owner.name) add(owner.name, 'your name')
+  if (owner.partnerName) add(owner.partnerName, "your organisation's name")
+  add(productName, "this product's name")
+  return words
+}
+
+interface Match {
+  pattern: string
+  dictionaryName?: string
+  matchedWord?: string
+  token: string
+  i: number
+  j: number
+}
+
+/**
+ * Why `password` may not be chosen, in words for the person choosing it, or null when it may. A
+ * password built from the owner's email, name, organisation or this product's name (as written,
+ * reversed or with l33t substitutions) is refused unless what is left of it is strong enough on its own:
+ * `demo-msp.example1`, `Alertbridge2026` and `DemoMSP2026!!` are, and the refusal names what they are
+ * built from.
+ */
+export function weakPasswordReason(password: string, owner: PasswordOwner): string | null {
   if (password.length < minPasswordLength)
     return `Choose a password of at least ${minPasswordLength} characters.`
-  const inputs = userInputs.flatMap((i) => [i, ...i.split(/[^\p{L}\p{N}]+/u)]).filter((i) => i.length > 2)
+  const words = ownWords(owner)
   // The estimator's time grows with the length; past 100 characters the rest adds only strength.
-  const result = zxcvbn().check(password.slice(0, 100), inputs)
-  if (result.score >= strongEnough) return null
+  const checked = password.slice(0, 100)
+  const result = zxcvbn().check(checked, [...words.keys()])
+  const own = (result.sequence as Match[]).filter(
+    (m) => m.pattern === 'dictionary' && m.dictionaryName === 'userInputs' && m.token.length > 3,
+  )
+  const builtFrom = [
+    ...new Set(own.flatMap((m) => [...(words.get(m.matchedWord ?? '') ?? ['your details'])])),
+  ]
+  if (result.score >= strongEnough) {
+    if (own.length === 0) return null
+    // Strong only with the owner's words counted as guesses: the rest must be strong by itself.
+    const rest = own.reduceRight((text, m) => text.slice(0, m.i) + text.slice(m.j + 1), checked)
+    if (zxcvbn().check(rest, [...words.keys()]).score >= strongEnough) return null
+  }
+  if (builtFrom.length > 0)
+    return `This password is too easy to guess. It is built from ${list(builtFrom)}: add a few uncommon words of your own.`
   const { warning, suggestions } = result.feedback
   const why = [warning, ...suggestions].filter((s): s is string => Boolean(s))
   return [
@@ -137,3 +201,6 @@ export function weakPasswordReason(password: string, userInputs: readonly string
     ...(why.length > 0 ? why : ['Add a few more uncommon words.']),
   ].join(' ')
 }
+
+const list = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`

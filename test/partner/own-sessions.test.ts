@@ -1,7 +1,7 @@
 // A portal user's own sessions and password (docs/partner-api.md#portal-users-and-sessions): they see
 // where they are signed in (browser, address, when), end one or every other, and change their password,
-// which ends every other session; passwords easy to guess are refused with the reason, on an invite's
-// acceptance and on a change.
+// which ends every other session; passwords easy to guess, or built from the user's email, name, partner
+// or the product's name, are refused with the reason, on an invite's acceptance and on a change.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
@@ -204,6 +204,52 @@ for (const backend of backends('matrix')) {
       assert.match(refused.body.detail, /Repeated characters like "aaa" are easy to guess/)
       assert.deepEqual(await svc.snapshot(), before, 'nothing changed')
       assert.equal((await accept('weak no longer, a real passphrase')).status, 200)
+    })
+
+    test("passwords built from the user's email, the partner's or the product's name are refused, naming it", async () => {
+      const demo = await setupIntegration(svc, { partnerName: 'Demo MSP' })
+      const builtFrom: [string, RegExp][] = [
+        ['demo-msp.example1', /built from your email address/],
+        ['Alertbridge2026', /built from this product's name/],
+        ['DemoMSP2026!!', /built from .*your organisation's name/],
+        ['Dana Scully 2026', /built from your name/],
+      ]
+      // The first admin, invited by the operator, accepting the invite.
+      const invited = await svc.request('POST', `/api/admin/partners/${demo.partnerId}/users`, {
+        token: svc.adminToken,
+        body: { email: 'dana@demo-msp.example', name: 'Dana Scully', role: 'admin' },
+      })
+      assert.equal(invited.status, 201, invited.text)
+      const before = await svc.snapshot()
+      const accept = (password: string) =>
+        svc.request('POST', '/api/partner/session/invite', {
+          body: { inviteToken: invited.body.inviteToken, password },
+        })
+      for (const [weak, why] of builtFrom) {
+        const res = await accept(weak)
+        expectFailure(res, 400, 'VALIDATION_FAILED')
+        assert.match(res.body.detail, /^This password is too easy to guess\. It is built from /)
+        assert.match(res.body.detail, why, weak)
+      }
+      assert.deepEqual(await svc.snapshot(), before, 'nothing changed')
+      const accepted = await accept(goodPassword)
+      assert.equal(accepted.status, 200, accepted.text)
+      // And changing the password later.
+      const dana = portalSession(svc, accepted, 'dana@demo-msp.example')
+      for (const [weak, why] of builtFrom) {
+        const res = await dana.request('POST', '/api/partner/session/password', {
+          currentPassword: goodPassword,
+          newPassword: weak,
+        })
+        expectFailure(res, 400, 'VALIDATION_FAILED')
+        assert.match(res.body.detail, why, weak)
+      }
+      // Their words beside enough of one's own are fine.
+      const strong = await dana.request('POST', '/api/partner/session/password', {
+        currentPassword: goodPassword,
+        newPassword: 'demo msp purple otter ferry',
+      })
+      assert.equal(strong.status, 200, strong.text)
     })
   })
 }

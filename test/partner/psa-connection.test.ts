@@ -1,6 +1,6 @@
 // The partner's PSA connection through the API, against the ConnectWise simulator: saving it again
 // without the private key keeps the saved key; a new host without the key is refused and nothing is
-// sent there; a board-scoped look-up (statuses, types) without a board is refused here, not asked of
+// sent there; a company id with a lone surrogate is no 5xx; a board-scoped look-up (statuses, types) without a board is refused here, not asked of
 // the PSA (docs/partner-api.md#the-psa-connection).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -74,6 +74,17 @@ describe('the PSA connection', () => {
     const given = await s.partner('PUT', '/api/partner/psa', { ...psa, baseUrl: other.url })
     assert.equal(given.status, 200, given.text)
     assert.equal(given.body.warning, undefined, given.text)
+    const back = await s.partner('PUT', '/api/partner/psa', psa)
+    assert.equal(back.status, 200, back.text)
+  })
+
+  test('a company id with a lone surrogate is saved and tested without a 5xx', async () => {
+    // JSON may carry half a surrogate pair ("\ud800"); it cannot be put in a URL as it is.
+    const odd = await s.partner('PUT', '/api/partner/psa', { ...psa, companyId: 'acme\ud800' })
+    assert.ok(odd.status < 500, odd.text)
+    const tested = await s.partner('POST', '/api/partner/psa/test')
+    assert.ok(tested.status < 500, tested.text)
+    assert.equal(tested.body.ok, false, 'ConnectWise knows no such company')
     const back = await s.partner('PUT', '/api/partner/psa', psa)
     assert.equal(back.status, 200, back.text)
   })

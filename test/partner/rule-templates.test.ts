@@ -168,6 +168,10 @@ for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) 
       const bad = await s.partner('POST', path, { templates: { title: '{{nope}}' } })
       expectFailure(bad, 400, 'VALIDATION_FAILED')
       assert.match(bad.body.detail, /\{\{nope\}\}/)
+      // A sample correlationId with a lone surrogate: its portal link takes U+FFFD for it (no 500).
+      const odd = await s.partner('POST', path, { templates, alert: { correlationId: 'c-\ud800' } })
+      assert.equal(odd.status, 200, odd.text)
+      assert.match(odd.body.description, /https:\/\/alerts\.example\/tickets\/c-%EF%BF%BD$/)
     })
   })
 }

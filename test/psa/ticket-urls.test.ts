@@ -39,4 +39,20 @@ describe('PSA ticket URLs', () => {
     )
     assert.equal(haloTicketUrl('javascript:alert(1)', '1'), null, 'only http(s) links')
   })
+
+  test("a PSA's id with a lone surrogate (JSON may carry one) is encoded as U+FFFD, never thrown on", () => {
+    assert.equal(
+      haloTicketUrl('https://acme.halopsa.com', '4\ud8002'),
+      'https://acme.halopsa.com/ticket?id=4%EF%BF%BD2',
+    )
+    assert.equal(
+      syncroTicketUrl('https://a.syncromsp.com', '\udfff'),
+      'https://a.syncromsp.com/tickets/%EF%BF%BD',
+    )
+    // A whole pair is text: kept.
+    assert.equal(
+      syncroTicketUrl('https://a.syncromsp.com', '😀'),
+      'https://a.syncromsp.com/tickets/%F0%9F%98%80',
+    )
+  })
 })

@@ -27,7 +27,10 @@ export interface Judgement {
 export function judge(password: string, userInputs: readonly string[] = []): Judgement {
   if (password.length < minPasswordLength)
     return { score: 0, ok: false, reason: `Use at least ${minPasswordLength} characters.` }
-  const inputs = userInputs.flatMap((i) => [i, ...i.split(/[^\p{L}\p{N}]+/u)]).filter((i) => i.length > 2)
+  // The product's name too, as the service counts it (src/security/passwords.ts).
+  const inputs = [...userInputs, 'alertbridge']
+    .flatMap((i) => [i, ...i.split(/[^\p{L}\p{N}]+/u)])
+    .filter((i) => i.length > 2)
   const { score, feedback } = estimator.check(password.slice(0, 100), inputs)
   const why = [feedback.warning, ...feedback.suggestions].filter((s): s is string => Boolean(s))
   return {

@@ -5,6 +5,7 @@ import type { Store } from '../../db/store.js'
 import type { AuthHooks } from '../../http/auth.js'
 import type { PsaRegistry } from '../../psa/registry.js'
 import type { SandboxStore } from '../../psa/sandbox/store.js'
+import type { KeyedLimit } from '../../redis/limiters.js'
 import type { PsaSync } from '../../sync/service.js'
 import type { CredentialRotation } from '../../tenants/credentials.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
@@ -31,4 +32,6 @@ export interface PartnerRoutesDeps {
   portalSessions: PortalSessions
   /** The catalogue each integration may use (the dry run decides as an alert would). */
   catalogues: CatalogueSource
+  /** Dry runs a minute per portal user or API key (DRY_RUNS_PER_MINUTE). */
+  dryRunLimit: KeyedLimit
 }

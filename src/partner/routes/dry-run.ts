@@ -8,14 +8,15 @@ import { dryRun } from '../../alerts/dry-run.js'
 import { factsOf } from '../../alerts/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../alerts/schema.js'
 import { dryRunSummary } from '../../domain/dry-run-summary.js'
+import { rateLimited } from '../../domain/result.js'
 import type { App } from '../../http/app-types.js'
-import { partnerId } from '../../http/auth.js'
+import { actorOf, partnerId } from '../../http/auth.js'
 import { ApiError, orRefuse } from '../../http/errors.js'
 import { failures, IdParams, Nullable } from '../../http/schemas.js'
 import { PsaNames } from '../psa-names.js'
 import type { PartnerRoutesDeps } from './deps.js'
 import { DryRunNames, dryRunNames } from './names-view.js'
-import { RuleChecksView } from './rule-conditions-view.js'
+import { ConditionWorkView, RuleChecksView } from './rule-conditions-view.js'
 import { TicketTextView, ticketTextFor } from './rule-templates.js'
 import { RuleView } from './rules.js'
 
@@ -74,6 +75,7 @@ const DryRunView = Type.Object({
     }),
   ),
   ruleChecks: Type.Optional(RuleChecksView),
+  conditionWork: Type.Optional(ConditionWorkView),
   ticketText: Type.Optional({
     ...TicketTextView,
     description: "with create by a rule with templates: the new ticket's title and description rendered",
@@ -95,14 +97,18 @@ export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
         tags: ['partner'],
         security: [{ partnerKey: [] }],
         summary:
-          'Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing',
+          'Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing. DRY_RUNS_PER_MINUTE a minute per portal user or API key, then 429 with Retry-After',
         params: IdParams,
         body: DryRunBody,
-        response: { 200: DryRunView, ...failures(400, 401, 404) },
+        response: { 200: DryRunView, ...failures(400, 401, 404, 429) },
       },
     },
     async (request) => {
       const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      // Per portal user, or per partner for its API key (docs/partner-api.md#rules).
+      const wait = await s.dryRunLimit.take(actorOf(request).id)
+      if (wait !== null)
+        orRefuse(rateLimited('Dry runs of this user (or API key)', s.dryRunLimit.spec.points, wait))
       const { correlationId, correlationID, data } = request.body
       if (correlationId !== undefined && correlationID !== undefined && correlationId !== correlationID)
         throw new ApiError(

@@ -93,10 +93,11 @@ export function registerTestAlertCalls(
       onRequest: o.onRequest,
       schema: {
         ...o.meta,
-        summary: 'Send a test alert through the rules to the PSA; the vendor gets no webhook for it',
+        summary:
+          'Send a test alert through the rules to the PSA; the vendor gets no webhook for it. PARTNER_TEST_ALERTS_PER_MINUTE a minute per integration, then 429 with Retry-After',
         params: IdParams,
         body: TestAlertBody,
-        response: { 201: TestAlertView, 200: TestAlertView, ...failures(400, 401, 403, 404, 409, 502) },
+        response: { 201: TestAlertView, 200: TestAlertView, ...failures(400, 401, 403, 404, 409, 429, 502) },
       },
     },
     async (request, reply) => {

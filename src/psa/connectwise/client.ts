@@ -4,6 +4,7 @@
 // with "{companyId}+{publicKey}:{privateKey}" and the clientId header on every call, and lists read
 // through every page (pageSize 1000, following the Link header's rel="next" on our own host).
 import type { Static } from 'typebox'
+import { uriComponent } from '../../domain/text.js'
 import type { PsaCall, PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { sameOrigin } from '../core/explain.js'
@@ -67,7 +68,7 @@ export class ConnectWiseClient {
         const res = await this.http.request(
           {
             method: 'GET',
-            url: `${this.root}/login/companyinfo/${encodeURIComponent(this.s.companyId)}`,
+            url: `${this.root}/login/companyinfo/${uriComponent(this.s.companyId)}`,
             headers: { clientId: this.s.clientId },
             endpoint: 'all',
           },

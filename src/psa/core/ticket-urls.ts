@@ -3,9 +3,11 @@
 // PSA's web address cannot be known from them. These are the web apps' routes, not API facts: each is
 // the form the PSA's own links and integrations use (docs/psa/<kind>.md says which).
 
+import { uriComponent } from '../../domain/text.js'
+
 const http = (url: string) => /^https?:\/\//i.test(url)
 const trim = (url: string) => url.replace(/\/+$/, '')
-const id = (ticketId: string) => encodeURIComponent(ticketId)
+const id = (ticketId: string) => uriComponent(ticketId)
 
 /**
  * ConnectWise: the service ticket's full view on the site's web host (a cloud API host

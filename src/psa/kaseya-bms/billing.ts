@@ -11,6 +11,7 @@
 // difference and reads the line back: the count it wanted means the units were added; the difference
 // itself means they replace, and the count is then sent as it is. Either way the line ends at the
 // count, and the connection remembers which it was.
+import { uriComponent } from '../../domain/text.js'
 import type { BillingLine, PsaCall, PsaFailure, PsaResult, UsageCall } from '../adapter.js'
 import type { KaseyaBmsClient } from './client.js'
 import { bool, field, num, rows, str } from './wire.js'
@@ -57,7 +58,7 @@ export async function servicesOf(
   contractId: string,
   call: PsaCall,
 ): Promise<PsaResult<ServiceLine[]>> {
-  const base = `/finance/contracts/recurringservices/${encodeURIComponent(contractId)}`
+  const base = `/finance/contracts/recurringservices/${uriComponent(contractId)}`
   const parse = (list: unknown[]) => list.map(line).filter((l): l is ServiceLine => l !== null)
   if (way.read !== 'contract') {
     const res = await client.api('GET', `${base}/services`, call)

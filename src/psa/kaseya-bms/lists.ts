@@ -6,6 +6,7 @@
 // to be used, are tried in turn; the first that answers with entries is remembered in the connection's
 // state.
 import type { Static } from 'typebox'
+import { uriComponent } from '../../domain/text.js'
 import type { PsaCall, PsaEntity, PsaFailure, PsaResult } from '../adapter.js'
 import { CachedResult, cachedIn } from '../core/connections.js'
 import type { KaseyaBmsClient } from './client.js'
@@ -142,7 +143,7 @@ export class Lists {
     const misses: string[] = []
     let down: PsaFailure | null = null
     for (const name of names) {
-      const res = await this.client.api('GET', `/system/lookup/${encodeURIComponent(name)}`, call)
+      const res = await this.client.api('GET', `/system/lookup/${uriComponent(name)}`, call)
       if (!res.ok) {
         const kind = res.failure.kind
         if (kind !== 'rejected' && kind !== 'not-found' && kind !== 'unavailable') return res

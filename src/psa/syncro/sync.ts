@@ -8,6 +8,7 @@
 // "Resolved" (Syncro gives those Resolved's behaviour), or the connection's own closed status. Deleted:
 // a 404. Merged: never — Syncro's API has no merge and no field naming a surviving ticket; what a
 // technician does instead (resolve the duplicate, or delete it) reads as closed or deleted.
+import { uriComponent } from '../../domain/text.js'
 import {
   fail,
   type NoteCall,
@@ -82,7 +83,7 @@ export class SyncroSync {
   }
 
   async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
-    const got = await this.s.client.api('GET', `/tickets/${encodeURIComponent(ticketId)}`, call)
+    const got = await this.s.client.api('GET', `/tickets/${uriComponent(ticketId)}`, call)
     if (!got.ok) return got
     const ticket = itemOf<SyncroTicket>(got.value.body, 'ticket')
     if (!ticket) return fail(rejected('Syncro answered no ticket'))
@@ -90,7 +91,7 @@ export class SyncroSync {
     if (!target.ok) return target
     // The status first, so that the note lands on an open ticket; a retry finds both done.
     if (this.closed(ticket) || norm(ticket.status) !== norm(target.value)) {
-      const put = await this.s.client.api('PUT', `/tickets/${encodeURIComponent(ticketId)}`, call, {
+      const put = await this.s.client.api('PUT', `/tickets/${uriComponent(ticketId)}`, call, {
         body: { status: target.value },
       })
       if (!put.ok) return put
@@ -117,7 +118,7 @@ export class SyncroSync {
   }
 
   private async readOne(ticketId: string, call: PsaCall): Promise<PsaResult<PsaTicketRead>> {
-    const got = await this.s.client.api('GET', `/tickets/${encodeURIComponent(ticketId)}`, call)
+    const got = await this.s.client.api('GET', `/tickets/${uriComponent(ticketId)}`, call)
     if (!got.ok) {
       if (got.failure.kind !== 'not-found') return got
       return ok(deletedRead(ticketId))

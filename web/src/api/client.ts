@@ -30,6 +30,16 @@ export function onSessionExpired(listener: () => void): () => void {
   return () => expiredListeners.delete(listener)
 }
 
+const forbiddenListeners = new Set<() => void>()
+/**
+ * Called when a change answers 403: the user may no longer make it (an admin made them a viewer, say),
+ * so the session is read again and the screens drop the controls they may not use.
+ */
+export function onChangeForbidden(listener: () => void): () => void {
+  forbiddenListeners.add(listener)
+  return () => forbiddenListeners.delete(listener)
+}
+
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 const session: Middleware = {
   onRequest({ request }) {
@@ -40,6 +50,9 @@ const session: Middleware = {
     const path = new URL(request.url).pathname
     if (response.status === 401 && !path.startsWith('/api/partner/session')) {
       for (const listener of expiredListeners) listener()
+    }
+    if (response.status === 403 && !safeMethods.has(request.method)) {
+      for (const listener of forbiddenListeners) listener()
     }
     return response
   },

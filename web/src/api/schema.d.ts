@@ -302,7 +302,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing
+         * Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing. DRY_RUNS_PER_MINUTE a minute per portal user or API key, then 429 with Retry-After
          * @description The vendor's alert body without credentials: the same decision table as a real alert, nothing written, no PSA call. Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         post: operations["dryRunAlert"];
@@ -630,7 +630,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a test alert through the rules to the PSA; the vendor gets no webhook for it
+         * Send a test alert through the rules to the PSA; the vendor gets no webhook for it. PARTNER_TEST_ALERTS_PER_MINUTE a minute per integration, then 429 with Retry-After
          * @description A real alert through your rules to your PSA, the ticket's title starting "[TEST] ", answered with its link in the PSA; the vendor gets no webhook for it, and it closes by itself after closeAfterMinutes (default 5; 0 keeps it). 409 saying why when the integration cannot take it. Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         post: operations["sendPartnerTestAlert"];
@@ -4436,11 +4436,21 @@ export interface operations {
                      *                 "matches": "example"
                      *               },
                      *               "holds": true,
-                     *               "detail": "What happened, in one sentence."
+                     *               "detail": "What happened, in one sentence.",
+                     *               "checked": true,
+                     *               "cut": {
+                     *                 "length": 1,
+                     *                 "read": 1
+                     *               }
                      *             }
                      *           ]
                      *         }
                      *       ],
+                     *       "conditionWork": {
+                     *         "used": 1,
+                     *         "limit": 1,
+                     *         "spent": true
+                     *       },
                      *       "ticketText": {
                      *         "title": "Malware detected on WS-042",
                      *         "description": "What happened, in one sentence.",
@@ -4464,6 +4474,15 @@ export interface operations {
                          */
                         action: "create" | "append" | "reopen" | "close" | "suppress" | "refuse" | "fold";
                         boardName: string | null;
+                        /** @description OPEN: the condition work deciding the rule took (a character read by equals or contains is a unit; by a pattern, a unit per instruction of its program); docs/partner-api.md#rule-conditions */
+                        conditionWork?: {
+                            /** @description the most one alert may take */
+                            limit: number;
+                            /** @description a condition was not run because the rest could not pay for it */
+                            spent: boolean;
+                            /** @description units of condition work the decision took */
+                            used: number;
+                        };
                         /** @description with refuse: the machine code the vendor would get, e.g. ACCOUNT_NOT_MAPPED */
                         error: string | null;
                         /** @description the ticket the alert would be appended to or close, or that its correlationId names */
@@ -4484,11 +4503,20 @@ export interface operations {
                         /** @description OPEN: the enabled rules of the group that cover the type, in precedence order, up to the first whose conditions hold */
                         ruleChecks?: {
                             conditions: {
+                                /** @description false: not run, the alert's condition work having reached its limit (conditionWork); it does not hold */
+                                checked: boolean;
                                 condition: {
                                     contains?: string;
                                     equals?: string;
                                     field: string;
                                     matches?: string;
+                                };
+                                /** @description present when the field is longer than a condition reads */
+                                cut?: {
+                                    /** @description the field's whole length, in characters */
+                                    length: number;
+                                    /** @description the characters the condition read: the rest was not matched */
+                                    read: number;
                                 };
                                 /** @description the value seen and the test, in one sentence */
                                 detail: string;
@@ -4593,6 +4621,26 @@ export interface operations {
                      *       "message": "failed",
                      *       "error": "NOT_FOUND",
                      *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds. Error codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "failed",
+                     *       "error": "RATE_LIMITED",
+                     *       "detail": "Too many requests: wait Retry-After seconds.",
                      *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
                      *     }
                      */
@@ -7729,6 +7777,26 @@ export interface operations {
                      *       "message": "failed",
                      *       "error": "INTEGRATION_NOT_ACTIVE",
                      *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Too many requests: wait Retry-After seconds. Error codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "failed",
+                     *       "error": "RATE_LIMITED",
+                     *       "detail": "Too many requests: wait Retry-After seconds.",
                      *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
                      *     }
                      */

@@ -7,6 +7,7 @@ import { useUpdateIntegration } from '../hooks/integrations'
 import { usePsaLookup } from '../hooks/psa'
 import { useCanEdit } from '../hooks/session'
 import { useMapUnmapped, useUnmappedAccounts } from '../hooks/unmapped-accounts'
+import { Fact, Facts, LookupFact } from './Facts'
 import { LookupSelect } from './LookupSelect'
 import { ErrorNotice, Notice, QueryView } from './State'
 
@@ -18,7 +19,6 @@ function CatchAllForm({
   /** The panel's: a save remounts the form (its key), and the answer stays shown. */
   update: ReturnType<typeof useUpdateIntegration>
 }) {
-  const canEdit = useCanEdit()
   const c = integration.catchAll
   const [enabled, setEnabled] = useState(c.enabled)
   const [company, setCompany] = useState(c.psaCompanyId ?? '')
@@ -36,13 +36,8 @@ function CatchAllForm({
     <form onSubmit={submit} aria-label="Catch-all account">
       <div className="field">
         <label>
-          <input
-            type="checkbox"
-            checked={enabled}
-            disabled={!canEdit}
-            onChange={(e) => setEnabled(e.target.checked)}
-          />{' '}
-          Send alerts of unmapped accounts to a catch-all company
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Send
+          alerts of unmapped accounts to a catch-all company
         </label>
         <p className="hint">
           <strong>{enabled ? 'On:' : 'Off:'}</strong>{' '}
@@ -57,7 +52,6 @@ function CatchAllForm({
         label="Catch-all PSA company"
         emptyLabel="Choose a company"
         value={company || null}
-        disabled={!canEdit}
         onChange={(v) => setCompany(v ?? '')}
       />
       <LookupSelect
@@ -65,17 +59,14 @@ function CatchAllForm({
         what="boards"
         label="Catch-all board (optional)"
         value={board || null}
-        disabled={!canEdit}
         onChange={(v) => setBoard(v ?? '')}
       />
       {problem && <Notice kind="error">{problem}</Notice>}
       {update.error && <ErrorNotice error={update.error} />}
       {update.isSuccess && <Notice kind="ok">Catch-all saved.</Notice>}
-      {canEdit && (
-        <button type="submit" disabled={update.isPending}>
-          Save catch-all
-        </button>
-      )}
+      <button type="submit" disabled={update.isPending}>
+        Save catch-all
+      </button>
     </form>
   )
 }
@@ -170,12 +161,33 @@ function UnmappedList({ integrationId }: { integrationId: string }) {
   )
 }
 
+/** For a viewer: the catch-all as text, the company and board by their PSA names. */
+function CatchAllFacts({ integration }: { integration: Integration }) {
+  const c = integration.catchAll
+  return (
+    <Facts label="Catch-all account">
+      <Fact term="Alerts of unmapped accounts">
+        {c.enabled
+          ? "On: an unmapped account's alert opens its ticket in the catch-all company, the account named at its top."
+          : 'Off: alerts of unmapped accounts are refused as not mapped (ACCOUNT_NOT_MAPPED).'}
+      </Fact>
+      <LookupFact what="companies" term="Catch-all PSA company" value={c.psaCompanyId} empty="none" />
+      <LookupFact what="boards" term="Catch-all board" value={c.board} />
+    </Facts>
+  )
+}
+
 export function CatchAllPanel({ integration }: { integration: Integration }) {
+  const canEdit = useCanEdit()
   const update = useUpdateIntegration(integration.integrationId)
   return (
     <section aria-labelledby="catch-all-h">
       <h2 id="catch-all-h">Catch-all account</h2>
-      <CatchAllForm key={integration.updatedAt} integration={integration} update={update} />
+      {canEdit ? (
+        <CatchAllForm key={integration.updatedAt} integration={integration} update={update} />
+      ) : (
+        <CatchAllFacts integration={integration} />
+      )}
       <UnmappedList integrationId={integration.integrationId} />
     </section>
   )

@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router'
-import { onSessionExpired } from '../api/client'
+import { onChangeForbidden, onSessionExpired } from '../api/client'
 import { sessionKeys, useSession, useSignOut } from '../hooks/session'
 import { ErrorBoundary } from './ErrorBoundary'
 import { ErrorNotice, Loading } from './State'
@@ -25,6 +25,11 @@ export function Layout() {
 
   // A 401 anywhere means the session ended: back to sign-in, then back here.
   useEffect(() => onSessionExpired(() => client.setQueryData(sessionKeys.current, null)), [client])
+  // A change refused with 403: the role may have changed; the session says, and the controls follow.
+  useEffect(
+    () => onChangeForbidden(() => void client.invalidateQueries({ queryKey: sessionKeys.current })),
+    [client],
+  )
 
   if (session.isPending) return <Loading what="Checking your session" />
   if (session.error)

@@ -52,7 +52,8 @@ function RuleItem({
   const remove = useDeleteRule(integrationId)
   const move = useMoveRule(integrationId)
   const label = `rule ${rank} (${describe(rule)})`
-  if (editing)
+  // A user made a viewer meanwhile (a change answered 403, the session read again) edits no more.
+  if (editing && canEdit)
     return (
       <li>
         <div className="body">

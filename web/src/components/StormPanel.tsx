@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react'
 import type { Integration } from '../api/types'
 import { useUpdateIntegration } from '../hooks/integrations'
 import { useCanEdit } from '../hooks/session'
+import { Fact, Facts } from './Facts'
 import { ErrorNotice, Notice } from './State'
 
 const whole = (s: string, min: number, max: number) => {
@@ -20,7 +21,6 @@ function StormForm({
   /** The panel's: a save remounts the form (its key), and the answer stays shown. */
   update: ReturnType<typeof useUpdateIntegration>
 }) {
-  const canEdit = useCanEdit()
   const s = integration.storm
   const [enabled, setEnabled] = useState(s.enabled)
   const [perAccount, setPerAccount] = useState(String(s.maxTicketsPerAccount))
@@ -53,7 +53,6 @@ function StormForm({
           id="storm-enabled"
           type="checkbox"
           checked={enabled}
-          disabled={!canEdit}
           aria-describedby="storm-enabled-hint"
           onChange={(e) => setEnabled(e.target.checked)}
         />
@@ -71,7 +70,6 @@ function StormForm({
           min={1}
           max={10000}
           value={perAccount}
-          disabled={!canEdit}
           onChange={(e) => setPerAccount(e.target.value)}
         />
       </div>
@@ -84,7 +82,6 @@ function StormForm({
           min={1}
           max={1440}
           value={windowMinutes}
-          disabled={!canEdit}
           onChange={(e) => setWindowMinutes(e.target.value)}
         />
       </div>
@@ -97,7 +94,6 @@ function StormForm({
           min={1}
           max={100000}
           value={perIntegration}
-          disabled={!canEdit}
           aria-describedby="storm-per-integration-hint"
           onChange={(e) => setPerIntegration(e.target.value)}
         />
@@ -108,21 +104,44 @@ function StormForm({
       {problem && <Notice kind="error">{problem}</Notice>}
       {update.error && <ErrorNotice error={update.error} />}
       {update.isSuccess && <Notice kind="ok">Storm control saved.</Notice>}
-      {canEdit && (
-        <button type="submit" disabled={update.isPending}>
-          Save storm control
-        </button>
-      )}
+      <button type="submit" disabled={update.isPending}>
+        Save storm control
+      </button>
     </form>
   )
 }
 
+/** For a viewer: the settings as text. */
+function StormFacts({ integration }: { integration: Integration }) {
+  const s = integration.storm
+  return (
+    <Facts label="Storm control">
+      <Fact term="Fold alert storms into one ticket per account">
+        {s.enabled
+          ? "On: past the cap, new alerts are listed in the account's storm ticket, in a note at most once a minute."
+          : 'Off: every new alert opens its own ticket.'}
+      </Fact>
+      <Fact term="New tickets per account">
+        {s.maxTicketsPerAccount} within {s.windowMinutes} minutes
+      </Fact>
+      <Fact term="New tickets per integration">
+        {s.maxTicketsPerIntegration === null ? 'no cap' : s.maxTicketsPerIntegration}
+      </Fact>
+    </Facts>
+  )
+}
+
 export function StormPanel({ integration }: { integration: Integration }) {
+  const canEdit = useCanEdit()
   const update = useUpdateIntegration(integration.integrationId)
   return (
     <section aria-labelledby="storm-h">
       <h2 id="storm-h">Storm control</h2>
-      <StormForm key={integration.updatedAt} integration={integration} update={update} />
+      {canEdit ? (
+        <StormForm key={integration.updatedAt} integration={integration} update={update} />
+      ) : (
+        <StormFacts integration={integration} />
+      )}
     </section>
   )
 }

@@ -7,73 +7,21 @@ import type { Integration } from '../api/types'
 import { CatchAllPanel } from '../components/CatchAllPanel'
 import { IntegrationHeader } from '../components/IntegrationHeader'
 import { Page } from '../components/Page'
+import { SettingsFacts } from '../components/SettingsFacts'
 import { ErrorNotice, Notice, QueryView } from '../components/State'
 import { StormPanel } from '../components/StormPanel'
 import { TestAlertPanel } from '../components/TestAlertPanel'
 import { useIntegration, useUpdateIntegration } from '../hooks/integrations'
 import { useCanEdit } from '../hooks/session'
-
-const keyFields = [
-  { id: 'accountId', label: 'Account' },
-  { id: 'productGroup', label: 'Product group' },
-  { id: 'alertType', label: 'Alert type' },
-  { id: 'title', label: 'Title' },
-] as const
-type KeyField = (typeof keyFields)[number]['id']
-
-// Each switch: what it decides (whatever the box says), then what happens now, in words matching the box.
-const switches = [
-  {
-    id: 'alertsEnabled',
-    label: 'Alerting',
-    hint: "Whether this vendor's alerts are taken at all.",
-    on: 'alerts are taken and handled by your rules.',
-    off: 'the vendor is told alerting is disabled, and nothing is created.',
-  },
-  {
-    id: 'ticketCreation',
-    label: 'Ticket creation',
-    hint: 'Whether new alerts open tickets in your PSA.',
-    on: 'a new alert opens a ticket, as its rule says.',
-    off: 'new alerts are recorded as suppressed, with no ticket.',
-  },
-  {
-    id: 'selfHealing',
-    label: 'Self-healing',
-    hint: 'Whether a resolved alert closes its ticket.',
-    on: 'a resolved alert closes its ticket with a resolution note.',
-    off: 'a resolved alert is recorded and its ticket left as it is, for a technician to close.',
-  },
-] as const
-
-type Policy = Integration['closedTickets']['policy']
-const maxHours = 525600 / 60
-
-/** Hours as typed from minutes as stored: 1440 → "24", 90 → "1.5". */
-const hoursOf = (minutes: number) => String(Math.round((minutes / 60) * 100) / 100)
-
-function policies(hours: string): { id: Policy; label: string; hint: string }[] {
-  const n = Number(hours)
-  const within =
-    hours.trim() && Number.isFinite(n) && n > 0 ? `${hours.trim()} hour${n === 1 ? '' : 's'}` : 'N hours'
-  return [
-    {
-      id: 'refuse',
-      label: 'Refuse',
-      hint: 'The vendor is told the ticket is closed; nothing changes in the PSA.',
-    },
-    {
-      id: 'reopen',
-      label: 'Reopen the ticket',
-      hint: `Within ${within} of closing, the ticket is reopened with the alert as a note; older ones get a new ticket.`,
-    },
-    {
-      id: 'new',
-      label: 'Open a new ticket that links the closed one',
-      hint: 'The closed ticket stays closed; the new one names it.',
-    },
-  ]
-}
+import {
+  hoursOf,
+  type KeyField,
+  keyFields,
+  maxHours,
+  type Policy,
+  policies,
+  switches,
+} from '../settings-words'
 
 function SettingsForm({
   integration,
@@ -83,7 +31,6 @@ function SettingsForm({
   /** The parent's: the form is drawn afresh from what was saved, and "Saved." outlives that. */
   update: ReturnType<typeof useUpdateIntegration>
 }) {
-  const canEdit = useCanEdit()
   const [flags, setFlags] = useState({
     alertsEnabled: integration.alertsEnabled,
     ticketCreation: integration.ticketCreation,
@@ -128,7 +75,7 @@ function SettingsForm({
   }
   return (
     <form onSubmit={submit}>
-      <fieldset disabled={!canEdit}>
+      <fieldset>
         <legend>Switches</legend>
         {switches.map((s) => (
           <div key={s.id} className="field inline">
@@ -146,7 +93,7 @@ function SettingsForm({
           </div>
         ))}
       </fieldset>
-      <fieldset disabled={!canEdit}>
+      <fieldset>
         <legend>De-duplication</legend>
         <div className="field inline">
           <input id="dedup" type="checkbox" checked={dedup} onChange={(e) => setDedup(e.target.checked)} />
@@ -154,7 +101,7 @@ function SettingsForm({
             Add a new alert to an open ticket of the same incident instead of opening another
           </label>
         </div>
-        <fieldset disabled={!dedup || !canEdit}>
+        <fieldset disabled={!dedup}>
           <legend>The same incident when these fields are equal</legend>
           <div className="checks">
             {keyFields.map((f) => (
@@ -189,9 +136,9 @@ function SettingsForm({
           </p>
         </div>
       </fieldset>
-      <fieldset disabled={!canEdit}>
+      <fieldset>
         <legend>Closed tickets</legend>
-        <fieldset disabled={!canEdit}>
+        <fieldset>
           <legend>When an alert updates a ticket that is already closed</legend>
           {policies(reopenHours).map((p) => (
             <div key={p.id} className="field inline">
@@ -248,17 +195,16 @@ function SettingsForm({
       {problem && <Notice kind="error">{problem}</Notice>}
       {update.error && <ErrorNotice error={update.error} />}
       {update.isSuccess && <Notice kind="ok">Saved.</Notice>}
-      {canEdit && (
-        <button type="submit" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save settings'}
-        </button>
-      )}
+      <button type="submit" disabled={update.isPending}>
+        {update.isPending ? 'Saving…' : 'Save settings'}
+      </button>
     </form>
   )
 }
 
 export function IntegrationSettings() {
   const { id = '' } = useParams()
+  const canEdit = useCanEdit()
   const integration = useIntegration(id)
   const update = useUpdateIntegration(id)
   return (
@@ -268,11 +214,18 @@ export function IntegrationSettings() {
           <>
             <IntegrationHeader integration={i} current="Settings" />
             <div className="panel">
-              <SettingsForm key={i.updatedAt} integration={i} update={update} />
+              {canEdit ? (
+                <SettingsForm key={i.updatedAt} integration={i} update={update} />
+              ) : (
+                <SettingsFacts integration={i} />
+              )}
             </div>
-            <div className="panel">
-              <TestAlertPanel integrationId={i.integrationId} />
-            </div>
+            {/* A viewer may not send a test alert: the panel is an admin's. */}
+            {canEdit && (
+              <div className="panel">
+                <TestAlertPanel integrationId={i.integrationId} />
+              </div>
+            )}
             <div className="panel">
               <CatchAllPanel integration={i} />
             </div>

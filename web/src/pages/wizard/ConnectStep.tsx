@@ -7,6 +7,7 @@ import { ErrorNotice, Notice, QueryView } from '../../components/State'
 import { SyncPanel } from '../../components/SyncPanel'
 import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
+import { ConnectionFacts } from './ConnectionFacts'
 import { boardScoped, defaultFields, psaKinds } from './psaKinds'
 
 type Values = Record<string, string>
@@ -26,7 +27,6 @@ function initial(view: PsaView): { kind: string; values: Values; defaults: Value
 }
 
 function ConnectionForm({ view }: { view: PsaView }) {
-  const canEdit = useCanEdit()
   const save = useSavePsa()
   const [state, setState] = useState(() => initial(view))
   const [problem, setProblem] = useState<string | null>(null)
@@ -87,7 +87,7 @@ function ConnectionForm({ view }: { view: PsaView }) {
         One connection serves all your integrations. Use a dedicated API user with only the permissions
         tickets need.
       </p>
-      <fieldset disabled={!canEdit}>
+      <fieldset>
         <legend>Connection</legend>
         <div className="field">
           <label htmlFor="psa-kind">PSA</label>
@@ -131,7 +131,7 @@ function ConnectionForm({ view }: { view: PsaView }) {
           ))}
         </div>
       </fieldset>
-      <fieldset disabled={!canEdit}>
+      <fieldset>
         <legend>Ticket defaults (for what a rule leaves empty)</legend>
         {!lists && (
           <p className="small muted">
@@ -155,7 +155,6 @@ function ConnectionForm({ view }: { view: PsaView }) {
                 value={value || null}
                 board={state.defaults.board || null}
                 savedBoard={false}
-                disabled={!canEdit}
                 onChange={(v) => change(v ?? '')}
               />
             ) : (
@@ -172,11 +171,9 @@ function ConnectionForm({ view }: { view: PsaView }) {
           })}
         </div>
       </fieldset>
-      {canEdit && (
-        <button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving and testing…' : 'Save connection'}
-        </button>
-      )}
+      <button type="submit" disabled={save.isPending}>
+        {save.isPending ? 'Saving and testing…' : 'Save connection'}
+      </button>
       {problem && <Notice kind="error">{problem}</Notice>}
       {save.error && <ErrorNotice error={save.error} />}
       {save.data &&
@@ -194,6 +191,7 @@ function ConnectionForm({ view }: { view: PsaView }) {
 }
 
 export function ConnectStep() {
+  const canEdit = useCanEdit()
   const psa = usePsa()
   const test = useTestPsa()
   return (
@@ -202,7 +200,7 @@ export function ConnectStep() {
         Connect your PSA
       </h2>
       <QueryView query={psa} what="Loading your PSA connection">
-        {(view) => <ConnectionForm view={view} />}
+        {(view) => (canEdit ? <ConnectionForm view={view} /> : <ConnectionFacts view={view} />)}
       </QueryView>
       <div className="panel">
         <h2>Test the connection</h2>

@@ -35,17 +35,23 @@ function ServiceRow({
         <div className="small muted">{service.description}</div>
       </td>
       <td data-label="Billing product">
-        <label htmlFor={id} className="visually-hidden">
-          Billing product for {service.name}
-        </label>
-        <select id={id} value={value} disabled={!canEdit} onChange={(e) => setValue(e.target.value)}>
-          <option value="">not billed through alertbridge</option>
-          {options.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
+        {canEdit ? (
+          <>
+            <label htmlFor={id} className="visually-hidden">
+              Billing product for {service.name}
+            </label>
+            <select id={id} value={value} onChange={(e) => setValue(e.target.value)}>
+              <option value="">not billed through alertbridge</option>
+              {options.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          (options.find((p) => p.id === current)?.name ?? 'not billed through alertbridge')
+        )}
         {map.error && <ErrorNotice error={map.error} />}
       </td>
       <td data-label="Save">
@@ -93,17 +99,26 @@ function AccountLine({
       <td data-label="Service">{service.name}</td>
       <td data-label="Account">{account.name}</td>
       <td data-label="Line">
-        <label htmlFor={id} className="visually-hidden">
-          Billing line of {service.name} for {account.name}
-        </label>
-        <select id={id} value={value} disabled={!canEdit} onChange={(e) => setValue(e.target.value)}>
-          <option value="">the service's product</option>
-          {lines.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.name} ({l.agreementName})
-            </option>
-          ))}
-        </select>
+        {canEdit ? (
+          <>
+            <label htmlFor={id} className="visually-hidden">
+              Billing line of {service.name} for {account.name}
+            </label>
+            <select id={id} value={value} onChange={(e) => setValue(e.target.value)}>
+              <option value="">the service's product</option>
+              {lines.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name} ({l.agreementName})
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          (() => {
+            const line = lines.find((l) => l.id === current)
+            return line ? `${line.name} (${line.agreementName})` : (current ?? "the service's product")
+          })()
+        )}
         {map.error && <ErrorNotice error={map.error} />}
       </td>
       <td data-label="Save">
