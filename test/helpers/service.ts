@@ -100,6 +100,13 @@ export interface TestService {
    * request that changed a row, not only one that added one, shows up as a difference.
    */
   snapshot(): Promise<Record<string, string[]>>
+  /**
+   * How many rows the service's database connection has written since it opened (SQLite's
+   * total_changes(), rows of statements rolled back included), taken like counts(): the same number
+   * twice means nothing was written between them, so a caller comparing snapshots can skip the
+   * second. Null on PostgreSQL, which keeps no such count for a connection pool.
+   */
+  writes(): Promise<number | null>
   close(): Promise<void>
 }
 
@@ -243,6 +250,13 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
         }),
       )
       return Object.fromEntries(all.map((table, i) => [table, rows[i] ?? []]))
+    },
+    async writes() {
+      const sqlite = services.db.sqlite
+      if (!sqlite) return null
+      await settled(services)
+      await dueSoonDone(services, services.config.snapshotCoalesceMs + 1000)
+      return (sqlite.prepare('select total_changes() as n').get() as { n: number }).n
     },
     async close() {
       await app.close()

@@ -46,7 +46,7 @@ for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) 
         databaseUrl = `sqlite:${join(dir, 'alertbridge.db')}`
         cleanup = async () => rmSync(dir, { recursive: true, force: true })
       } else {
-        const db = await postgresDatabase()
+        const db = await postgresDatabase({ migrated: true })
         databaseUrl = db.url
         cleanup = db.drop
       }

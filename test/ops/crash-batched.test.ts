@@ -44,7 +44,7 @@ for (const backend of backends('matrix')) {
           }
         }
       } else {
-        const database = await postgresDatabase()
+        const database = await postgresDatabase({ migrated: true })
         cleanups.push(database.drop)
         databaseUrl = database.url
         query = async (sql) => {

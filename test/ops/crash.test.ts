@@ -80,7 +80,7 @@ for (const backend of backends('matrix')) {
         cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
         env.DATABASE_URL = `sqlite:${join(dataDir, 'alertbridge.db')}`
       } else {
-        const database = await postgresDatabase()
+        const database = await postgresDatabase({ migrated: true })
         cleanups.push(database.drop)
         env.DATABASE_URL = database.url
       }

@@ -52,7 +52,7 @@ for (const backend of backends('matrix')) {
         url = `sqlite:${join(dir, 'alertbridge.db')}`
         cleanup = async () => rmSync(dir, { recursive: true, force: true })
       } else {
-        const database = await postgresDatabase()
+        const database = await postgresDatabase({ migrated: true })
         url = database.url
         cleanup = database.drop
       }

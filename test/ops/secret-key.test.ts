@@ -66,7 +66,7 @@ for (const backend of backends('matrix')) {
         databaseUrl = `sqlite:${join(dir, 'alertbridge.db')}`
         cleanup = async () => rmSync(dir, { recursive: true, force: true })
       } else {
-        const database = await postgresDatabase()
+        const database = await postgresDatabase({ migrated: true })
         databaseUrl = database.url
         cleanup = database.drop
       }

@@ -50,7 +50,7 @@ describe('several api and worker processes on PostgreSQL and Redis', {
   }
 
   before(async () => {
-    const database = await postgresDatabase()
+    const database = await postgresDatabase({ migrated: true })
     cleanups.push(database.drop)
     databaseUrl = database.url
     const redis = redisPrefix()

@@ -39,7 +39,7 @@ describe('idempotency keys across two processes on PostgreSQL and Redis', {
   let query: (sql: string, values?: unknown[]) => Promise<Record<string, unknown>[]>
 
   before(async () => {
-    const database = await postgresDatabase()
+    const database = await postgresDatabase({ migrated: true })
     cleanups.push(database.drop)
     const redis = redisPrefix()
     cleanups.push(redis.drop)
