@@ -26,6 +26,8 @@ export interface Config {
   psaRetryScheduleSeconds: number[]
   usageRetryScheduleSeconds: number[]
   workerConcurrency: number
+  /** How long a claim hides a job unless renewed (JOB_LEASE_SECONDS; src/queue/lease.ts). */
+  jobLeaseMs: number
   queueBacklogLimit: number
   workerWritesWhileAccepting: number
   partnerConcurrency: number
@@ -124,6 +126,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
     usageRetryScheduleSeconds: seconds(env.USAGE_RETRY_SCHEDULE),
     workerConcurrency: env.WORKER_CONCURRENCY,
+    jobLeaseMs: env.JOB_LEASE_SECONDS * 1000,
     queueBacklogLimit: env.QUEUE_BACKLOG_LIMIT,
     workerWritesWhileAccepting: env.WORKER_WRITES_WHILE_ACCEPTING,
     partnerConcurrency: env.PARTNER_CONCURRENCY,

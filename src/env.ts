@@ -69,6 +69,13 @@ export const EnvSchema = Type.Object({
     default: 64,
     description: 'jobs at once per process (most wait on a PSA); at least partners × PARTNER_CONCURRENCY',
   }),
+  JOB_LEASE_SECONDS: Type.Integer({
+    minimum: 3,
+    maximum: 600,
+    default: 30,
+    description:
+      'how long a claimed job stays hidden unless its runner renews it (every third of it): a dead worker’s jobs run again within this',
+  }),
   WORKER_WRITES_WHILE_ACCEPTING: Type.Integer({
     minimum: 1,
     maximum: 512,

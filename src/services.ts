@@ -160,7 +160,8 @@ export function buildServices(deps: {
   const { accessTokenTtlSeconds: ttl, accessTokenLimits } = config
   const tokens = new TokenService(store, clock, ttl, accessTokenLimits, limiters)
   const concurrency = config.workerConcurrency
-  const backend = queueBackend({ db, store, writes, clock, log, metrics, redis, concurrency })
+  const leaseMs = config.jobLeaseMs
+  const backend = queueBackend({ db, store, writes, clock, log, metrics, redis, concurrency, leaseMs })
   closers.push(() => backend.close())
   const { producer: queue, table: jobs } = backend
   const snapshots = new SnapshotScheduler(queue, clock, config.snapshotCoalesceMs)

@@ -14,7 +14,7 @@ import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
 import type { RedisHandle } from '../redis/connect.js'
 import { redisGroupSlots } from '../redis/slots.js'
-import { jobLeaseMs, renewEveryMs } from './lease.js'
+import { jobLeaseMs, renewalOf } from './lease.js'
 import { registerQueueMetrics } from './metrics.js'
 import type { JobProducer, JobRunner } from './port.js'
 import { RedisJobRunner } from './redis-runner.js'
@@ -45,8 +45,12 @@ export function queueBackend(o: {
   redis: RedisHandle | null
   /** Jobs a runner of this process runs at once (WORKER_CONCURRENCY). */
   concurrency: number
+  /** How long a claim hides a job unless renewed (JOB_LEASE_SECONDS); the default without it. */
+  leaseMs?: number
 }): QueueBackend {
   const { db, store, writes, clock, log, metrics, redis, concurrency } = o
+  const leaseMs = o.leaseMs ?? jobLeaseMs
+  const renewEveryMs = renewalOf(leaseMs)
   const table = new SqlJobQueue(store, db, clock, writes)
   if (!redis) {
     registerQueueMetrics(metrics, table)
@@ -56,7 +60,7 @@ export function queueBackend(o: {
     return {
       producer: table,
       table,
-      runner: new SqlJobRunner({ queue: table, clock, log, concurrency, idleMs }),
+      runner: new SqlJobRunner({ queue: table, clock, log, concurrency, idleMs, leaseMs, renewEveryMs }),
       relay: null,
       close: async () => {},
     }
@@ -71,10 +75,11 @@ export function queueBackend(o: {
       queue: table,
       redis,
       // A kind's cap per group (4 deliveries per endpoint) holds across every process.
-      groups: redisGroupSlots(redis, { log, leaseMs: jobLeaseMs, renewEveryMs }),
+      groups: redisGroupSlots(redis, { log, leaseMs, renewEveryMs }),
       clock,
       log,
       concurrency,
+      leaseMs,
     }),
     relay,
     close: () => bull.close(),

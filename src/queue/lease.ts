@@ -7,10 +7,15 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
 
-/** How long a claim hides a job unless renewed: how long a dead runner's jobs wait at most. */
+/**
+ * How long a claim hides a job unless renewed, by default: how long a dead runner's jobs wait at most
+ * (JOB_LEASE_SECONDS sets another, docs/operations.md#configuration).
+ */
 export const jobLeaseMs = 30_000
 /** How often a running job's lease is renewed: two renewals may fail before the lease runs out. */
 export const renewEveryMs = 10_000
+/** The renewal interval of a lease of `leaseMs`: a third of it, as the default's 10 s of 30 s. */
+export const renewalOf = (leaseMs: number) => Math.floor(leaseMs / 3)
 
 /**
  * The leases of the jobs this runner is running, renewed together (one statement) on a timer. A job

@@ -21,7 +21,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { RedisHandle } from '../redis/connect.js'
 import type { GroupSlots, Slot } from '../redis/slots.js'
-import { jobLeaseMs, LeaseRenewal } from './lease.js'
+import { jobLeaseMs, LeaseRenewal, renewalOf } from './lease.js'
 import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
 import { type BullJobData, bullQueue, bullQueueName } from './redis-transport.js'
 import { runJob } from './run-job.js'
@@ -39,6 +39,7 @@ export class RedisJobRunner implements JobRunner {
   private queue: Queue<BullJobData> | null = null
   private kinds = new Map<string, JobKindEntry>()
   private readonly leases: LeaseRenewal
+  private readonly lease: number
 
   constructor(
     private readonly o: {
@@ -50,9 +51,17 @@ export class RedisJobRunner implements JobRunner {
       log: FastifyBaseLogger
       concurrency: number
       holdMs?: number
+      /** How long a claim hides a job unless renewed; the default without it (lease.ts). */
+      leaseMs?: number
     },
   ) {
-    this.leases = new LeaseRenewal({ queue: o.queue, log: o.log })
+    this.lease = o.leaseMs ?? jobLeaseMs
+    this.leases = new LeaseRenewal({
+      queue: o.queue,
+      log: o.log,
+      leaseMs: this.lease,
+      everyMs: renewalOf(this.lease),
+    })
   }
 
   start(catalogue: JobCatalogue): void {
@@ -130,7 +139,7 @@ export class RedisJobRunner implements JobRunner {
         .catch((err) => this.o.log.warn({ err, group }, 'a group slot was not given back'))
     }
     try {
-      const [claimed] = await this.o.queue.claimIds([id], jobLeaseMs)
+      const [claimed] = await this.o.queue.claimIds([id], this.lease)
       if (!claimed && young) {
         // Finished, dead, leased by another runner, scheduled later, not committed yet, or due but
         // locked by a change still committing that counted on it (sql-queue.ts, insertJobs). Only the
@@ -145,7 +154,7 @@ export class RedisJobRunner implements JobRunner {
         if (group === null || cap === undefined || !this.worker) return null
         slot ??= (await this.o.groups.take(group, cap)) || null
         if (!slot) return null
-        return (await this.o.queue.claimNextOf(group, 1, jobLeaseMs))[0] ?? null
+        return (await this.o.queue.claimNextOf(group, 1, this.lease))[0] ?? null
       }
       for (let next = claimed ?? (await nextOf()); next; next = await nextOf()) {
         const letGo = this.leases.hold(next)

@@ -13,7 +13,7 @@ import { expectFailure } from '../helpers/shapes.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', SNAPSHOT_COALESCE_MS: '0', WEBHOOK_RETRY_SCHEDULE: '0.05' }
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`operator audit log (${backend})`, () => {
     let svc: TestService
     const receivers: Receiver[] = []

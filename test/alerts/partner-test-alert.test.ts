@@ -213,7 +213,7 @@ for (const backend of backends('matrix')) {
   })
 }
 
-for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) {
+for (const backend of backends('databases')) {
   describe(`the partner's test alert on the ConnectWise simulator (${backend})`, () => {
     let svc: TestService
     let sim: ConnectWiseSim

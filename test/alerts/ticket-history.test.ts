@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`ticket history (${backend})`, () => {
     let svc: TestService
     before(async () => {

@@ -6,7 +6,7 @@ import { setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`ticket reads (${backend})`, () => {
     let svc: TestService
     before(async () => {

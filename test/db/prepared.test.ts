@@ -8,7 +8,7 @@ import { prepared } from '../../src/db/prepared.js'
 import type { Database } from '../../src/db/schema.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`prepared queries (${backend})`, () => {
     let svc: TestService
     before(async () => {

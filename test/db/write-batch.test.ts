@@ -8,7 +8,7 @@ import type { Store } from '../../src/db/store.js'
 import { WriteBatcher } from '../../src/db/write-batch.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`write batches (${backend})`, () => {
     let svc: TestService
     let store: Store

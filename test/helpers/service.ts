@@ -29,6 +29,10 @@ export type Backend = 'sqlite' | 'postgres' | 'postgres+redis'
  *   queue and its leases, conflicts and uniqueness, ordering and paging, text matching (case, LIKE),
  *   NUL, migrations, crashes and restarts, what Redis shares between processes (rate limits, caches,
  *   group slots). In CI none may be missing: a configuration is never skipped silently.
+ * - `backends('databases')`: SQLite, and PostgreSQL when TEST_POSTGRES_URL names a server. For a suite
+ *   whose behaviour depends on the database alone, not on the queue's transport or on what processes
+ *   share: paging and order, text matching, NUL, dates, grouped counts, one transaction's
+ *   all-or-nothing, sealed columns. PostgreSQL + Redis runs the same SQL as PostgreSQL.
  * - `backends()`: SQLite alone. For a suite whose behaviour does not depend on the database: HTTP
  *   shapes and validation, authorization, decisions, what reaches an outside system (a PSA simulator,
  *   a vendor's endpoint). The same code runs on PostgreSQL in the matrix suites.
@@ -39,7 +43,7 @@ export type Backend = 'sqlite' | 'postgres' | 'postgres+redis'
  * either kind of suite on that one alone, when its server is set:
  * `TEST_BACKEND=postgres+redis npm test -- <file>`.
  */
-export function backends(runs: 'matrix' | 'sqlite' = 'sqlite'): Backend[] {
+export function backends(runs: 'matrix' | 'databases' | 'sqlite' = 'sqlite'): Backend[] {
   const pg = process.env.TEST_POSTGRES_URL
   const redis = process.env.TEST_REDIS_URL
   if (process.env.CI === 'true' && (!pg || !redis))
@@ -51,6 +55,7 @@ export function backends(runs: 'matrix' | 'sqlite' = 'sqlite'): Backend[] {
   ]
   const only = process.env.TEST_BACKEND
   if (only && process.env.CI !== 'true') return all.filter((b) => b === only)
+  if (runs === 'databases') return all.filter((b) => b !== 'postgres+redis')
   return runs === 'matrix' ? all : ['sqlite']
 }
 

@@ -34,7 +34,7 @@ const recurrence = (over: Record<string, unknown>) => ({
   ...over,
 })
 
-for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) {
+for (const backend of backends('databases')) {
   describe(`maintenance recurrences cannot hang or slow the service (${backend})`, () => {
     let svc: TestService
     let s: Setup

@@ -36,7 +36,7 @@ async function start(installation: Record<string, string>, clock: ReturnType<typ
   }
 }
 
-for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) {
+for (const backend of backends('databases')) {
   describe(`maintenance: hold survives a restart (${backend})`, () => {
     test('held before the stop, released by the next process at the window’s end', async () => {
       let databaseUrl: string

@@ -69,6 +69,8 @@ for (const backend of backends('matrix')) {
       LOG_LEVEL: 'error',
       ALLOW_PRIVATE_NETWORK: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.1,0.1,0.1,0.1',
+      // A killed worker's jobs are due again within one lease: 5 s rather than 30 (JOB_LEASE_SECONDS).
+      JOB_LEASE_SECONDS: '5',
     }
     let receiver: Receiver
     let server: Running | null = null

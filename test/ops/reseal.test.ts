@@ -35,7 +35,7 @@ function sealV1(key: string, plaintext: string): string {
   return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`
 }
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`re-sealing (${backend})`, () => {
     let url: string
     let cleanup: () => Promise<void>

@@ -22,7 +22,7 @@ import { backends, manualClock, startService, type TestService } from '../helper
 const day = 24 * 60 * 60 * 1000
 const silent = pino({ level: 'silent' })
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`retention (${backend})`, () => {
     const clock = manualClock(new Date('2026-01-01T00:00:00.000Z'))
     let svc: TestService
@@ -339,7 +339,7 @@ for (const backend of backends('matrix')) {
   })
 }
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`retention on its schedule (${backend})`, () => {
     const clock = manualClock(new Date('2026-01-01T00:00:00.000Z'))
     let svc: TestService
@@ -414,7 +414,7 @@ for (const backend of backends('matrix')) {
 
 // The deliveries' own prune: delivered and dead deliveries older than the cut-off go with their attempts;
 // pending ones never do (docs/webhooks.md#dead).
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`pruning webhook deliveries (${backend})`, () => {
     let svc: TestService
     before(async () => {
@@ -488,7 +488,7 @@ for (const backend of backends('matrix')) {
 
 // Access tokens' own purge: a token goes once the cut-off is past its expiry or its revocation,
 // whichever came first; the others are kept.
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`purging access tokens (${backend})`, () => {
     let svc: TestService
     const clock = manualClock()

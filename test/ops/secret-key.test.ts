@@ -53,7 +53,7 @@ const metric = (text: string, key: string): number => {
   return Number(m[1])
 }
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`SECRET_KEY check and rotation (real process, ${backend})`, () => {
     let databaseUrl: string
     let cleanup: () => Promise<void>

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`searching an integration's accounts (${backend})`, () => {
     let svc: TestService
     let s: Setup

@@ -8,7 +8,7 @@ import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure, expectSyncFailure, expectSyncSuccess } from '../helpers/shapes.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`catch-all account (${backend})`, () => {
     let svc: TestService
     before(async () => {

@@ -9,7 +9,7 @@ import { expectFailure, expectSyncFailure, expectSyncSuccess } from '../helpers/
 
 const hour = 3600_000
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`the portal's dashboard reads (${backend})`, () => {
     let svc: TestService
     let s: Setup

@@ -16,7 +16,7 @@ const templates = {
   description: '{{summary}}\nSeen {{occurrenceCount}} time(s) — {{portalLink}}',
 }
 
-for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) {
+for (const backend of backends('databases')) {
   describe(`rule conditions and ticket templates (${backend})`, () => {
     let svc: TestService
     before(async () => {

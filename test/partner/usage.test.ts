@@ -7,7 +7,7 @@ import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`partner billing usage (${backend})`, () => {
     let svc: TestService
     const clock = manualClock()

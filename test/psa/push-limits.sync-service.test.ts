@@ -27,7 +27,7 @@ async function until<T>(
   }
 }
 
-for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) {
+for (const backend of backends('databases')) {
   describe(`the push route's limits (${backend})`, () => {
     let svc: TestService
     let sim: HaloPsaSim

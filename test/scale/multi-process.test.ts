@@ -41,6 +41,8 @@ describe('several api and worker processes on PostgreSQL and Redis', {
     SECRET_KEY: key,
     ALLOW_PRIVATE_NETWORK: 'true',
     WEBHOOK_RETRY_SCHEDULE: '0.1,0.1,0.1,0.1',
+    // A killed worker's jobs are due again within one lease: 5 s rather than 30 (JOB_LEASE_SECONDS).
+    JOB_LEASE_SECONDS: '5',
     ROLE: role,
   })
   const start = async (role: string, redisUrl?: string) => {

@@ -11,7 +11,7 @@ import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, type Response, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`paged lists (${backend})`, () => {
     let svc: TestService
     before(async () => {

@@ -35,7 +35,7 @@ interface Sandbox {
   portalInvite: string
 }
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`sandbox and test alerts (${backend})`, () => {
     let svc: TestService
     let receiver: Receiver

@@ -6,7 +6,7 @@ import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 
-for (const backend of backends('matrix')) {
+for (const backend of backends('databases')) {
   describe(`bad input to the deliveries API (${backend})`, () => {
     let svc: TestService
     let s: Setup

@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/db/connect.js'
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js'
 import { backends, postgresDatabase } from '../helpers/service.js'
 
-for (const backend of backends('matrix').filter((b) => b !== 'postgres+redis')) {
+for (const backend of backends('databases')) {
   test(`pending deliveries get their jobs when the database is upgraded (${backend})`, async () => {
     let target: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
     let drop: () => Promise<void> | void
