@@ -1,11 +1,12 @@
 // Opens the database named by the configuration. This is the only file that knows which dialect is
 // in use; everything above it speaks Kysely.
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Config } from '../config.js'
 import { DatabaseUnavailable, describeDatabaseFailure } from './failures.js'
 import type { Database } from './schema.js'
@@ -59,7 +60,9 @@ export function openDatabase(target: Config['database'], options: OpenOptions = 
       close: () => kysely.destroy(),
     }
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+  // Loaded only where PostgreSQL is used: the embedded default never pays for the driver.
+  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg
+  const pool = new Pool({ connectionString: target.url, max: 10 })
   // A connection the server ends (a restart, a terminated backend, a dropped database) reports it as
   // an 'error' event, which unheard would end the process. The pool hears it only while the
   // connection is idle in it; while it is checked out between two statements (inside a transaction)

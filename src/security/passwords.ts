@@ -10,9 +10,10 @@
 // patterns, repeats and sequences. A new password below `strongEnough` is refused with the estimator's
 // own words for why, as is one shorter than the minimum length (domain/portal.ts).
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
-import { ZxcvbnFactory } from '@zxcvbn-ts/core'
-import * as common from '@zxcvbn-ts/language-common'
-import * as en from '@zxcvbn-ts/language-en'
+import { createRequire } from 'node:module'
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core'
+import type * as Common from '@zxcvbn-ts/language-common'
+import type * as En from '@zxcvbn-ts/language-en'
 import { minPasswordLength } from '../domain/portal.js'
 
 export interface PasswordCost {
@@ -109,9 +110,17 @@ export class PasswordHasher {
 export const strongEnough = 3
 
 let estimator: ZxcvbnFactory | null = null
-/** Built on first use: the dictionaries take a moment and some memory. */
+/**
+ * Built on first use, its packages loaded then too: the dictionaries are unpacked as they load (a
+ * tenth of a second and some memory), which a process that never checks a new password never pays.
+ */
 function zxcvbn(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
+  if (estimator) return estimator
+  const load = createRequire(import.meta.url)
+  const { ZxcvbnFactory } = load('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core')
+  const common = load('@zxcvbn-ts/language-common') as typeof Common
+  const en = load('@zxcvbn-ts/language-en') as typeof En
+  estimator = new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...en.dictionary },
     graphs: common.adjacencyGraphs,
     translations: en.translations,
