@@ -16,10 +16,11 @@
 // taken: when the leases end (30 s at most) the relay hands the rows over again and another worker
 // runs them (BullMQ's own stalled-job check may deliver them earlier; the claim then finds the lease
 // still held and lets the relay do it).
-import { type Job, type Queue, Worker } from 'bullmq'
+import type { Job, Queue, Worker } from 'bullmq'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { RedisHandle } from '../redis/connect.js'
+import { bullmq } from '../redis/packages.js'
 import type { GroupSlots, Slot } from '../redis/slots.js'
 import { jobLeaseMs, LeaseRenewal, renewalOf } from './lease.js'
 import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
@@ -67,21 +68,25 @@ export class RedisJobRunner implements JobRunner {
   start(catalogue: JobCatalogue): void {
     if (this.worker) return
     this.kinds = new Map(catalogue.map((k) => [k.kind, k]))
-    const worker = new Worker<BullJobData>(bullQueueName, (job) => this.process(job), {
-      connection: this.o.redis.duplicate(),
-      prefix: this.o.redis.key('bull'),
-      concurrency: this.o.concurrency,
-      // A BullMQ job whose worker died goes back to waiting however often that happens: the row's
-      // lease, not BullMQ's count, decides whether it runs (a failed BullMQ job would be removed and
-      // wait for the relay's sweep instead).
-      maxStalledCount: Number.MAX_SAFE_INTEGER,
-      // A BullMQ job is only a wake-up: one taken by a worker that died before it claimed the row (its
-      // claim waiting for a write batch) comes back within about 25 s (its lock, renewed every 7.5 s
-      // while the worker lives, and a stalled check every 5 s), no later than the rows that worker had
-      // claimed come back by their lease.
-      lockDuration: 15_000,
-      stalledInterval: 5_000,
-    })
+    const worker: Worker<BullJobData> = new (bullmq().Worker)<BullJobData>(
+      bullQueueName,
+      (job) => this.process(job),
+      {
+        connection: this.o.redis.duplicate(),
+        prefix: this.o.redis.key('bull'),
+        concurrency: this.o.concurrency,
+        // A BullMQ job whose worker died goes back to waiting however often that happens: the row's
+        // lease, not BullMQ's count, decides whether it runs (a failed BullMQ job would be removed and
+        // wait for the relay's sweep instead).
+        maxStalledCount: Number.MAX_SAFE_INTEGER,
+        // A BullMQ job is only a wake-up: one taken by a worker that died before it claimed the row (its
+        // claim waiting for a write batch) comes back within about 25 s (its lock, renewed every 7.5 s
+        // while the worker lives, and a stalled check every 5 s), no later than the rows that worker had
+        // claimed come back by their lease.
+        lockDuration: 15_000,
+        stalledInterval: 5_000,
+      },
+    )
     worker.on('error', (err) => this.o.log.warn({ err }, 'the Redis queue worker failed; it reconnects'))
     worker.on('failed', (job, err) =>
       this.o.log.warn(

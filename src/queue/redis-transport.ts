@@ -16,13 +16,14 @@
 //   embedded runner does, so a job runs once per claim whatever BullMQ delivers twice.
 //
 // docs/decisions/scale-out/hand-over-and-relay.md says why it is built this way.
-import { Queue } from 'bullmq'
+import type { Queue } from 'bullmq'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Clock } from '../clock.js'
 import type { Store } from '../db/store.js'
 import { type WriteBatcher, yieldToLoop } from '../db/write-batch.js'
 import type { RedisHandle } from '../redis/connect.js'
+import { bullmq } from '../redis/packages.js'
 import { coalescedAdd } from './coalesce.js'
 import type { JobProducer, NewJob } from './port.js'
 import type { JobRef, SqlJobQueue } from './sql-queue.js'
@@ -56,7 +57,7 @@ const bulk = (refs: readonly JobRef[]) =>
   }))
 
 export function bullQueue(redis: RedisHandle, log: FastifyBaseLogger): Queue<BullJobData> {
-  const queue = new Queue<BullJobData>(bullQueueName, {
+  const queue: Queue<BullJobData> = new (bullmq().Queue)<BullJobData>(bullQueueName, {
     connection: redis.client,
     prefix: redis.key('bull'),
     // Finished and failed BullMQ jobs are removed at once: PostgreSQL keeps the record, and a removed

@@ -5,7 +5,8 @@
 //
 // One connection for commands, shared; a connection of its own for each thing that blocks or
 // subscribes (BullMQ's worker, the notice subscriber), made with `duplicate()` and closed with the rest.
-import { Redis, type RedisOptions } from 'ioredis'
+import type { Redis, RedisOptions } from 'ioredis'
+import { ioredis } from './packages.js'
 
 export interface RedisHandle {
   /** Every key of this installation starts with it (REDIS_PREFIX), so installations may share a Redis. */
@@ -48,7 +49,7 @@ export function connectRedis(
   }
   const connections: Redis[] = []
   const make = (extra: RedisOptions = {}) => {
-    const r = new Redis(config.url, { ...base, ...extra })
+    const r = new (ioredis().Redis)(config.url, { ...base, ...extra })
     // Without a listener ioredis prints every failed reconnection; the handler logs once per error.
     r.on('error', (err) => opts.onError?.(err))
     connections.push(r)
@@ -108,7 +109,7 @@ export function connectRedis(
  * clear it with this afterwards.
  */
 export async function dropPrefix(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  const redis = new (ioredis().Redis)(url, { lazyConnect: true, maxRetriesPerRequest: 1 })
   try {
     await redis.connect()
     for (;;) {

@@ -4,8 +4,8 @@
 // run; its lease is the job's (the runner says how long: 30 s) and is renewed while the job runs, so a
 // slot whose holder died comes back by itself within one lease, with nothing to clean up.
 import type { FastifyBaseLogger } from 'fastify'
-import { Semaphore } from 'redis-semaphore'
 import type { RedisHandle } from './connect.js'
+import { redisSemaphore } from './packages.js'
 
 export interface Slot {
   release(): Promise<void>
@@ -23,19 +23,27 @@ export interface GroupSlots {
  * library's timer (an unhandled rejection); if the lease did run out meanwhile, the next renewal that
  * reaches Redis reports the slot lost.
  */
-class PrefixedSemaphore extends Semaphore {
-  constructor(...args: ConstructorParameters<typeof Semaphore>) {
-    super(...args)
-    this._key = args[1]
-  }
+type SemaphoreOf = InstanceType<ReturnType<typeof redisSemaphore>['Semaphore']>
+type SemaphoreArgs = ConstructorParameters<ReturnType<typeof redisSemaphore>['Semaphore']>
+let Prefixed: (new (...args: SemaphoreArgs) => SemaphoreOf) | null = null
 
-  protected override async _refresh(): Promise<boolean> {
-    try {
-      return await super._refresh()
-    } catch {
-      return true
+/** The class, made on first use (the package loads with it: packages.ts). */
+function prefixedSemaphore(): new (...args: SemaphoreArgs) => SemaphoreOf {
+  Prefixed ??= class PrefixedSemaphore extends redisSemaphore().Semaphore {
+    constructor(...args: SemaphoreArgs) {
+      super(...args)
+      this._key = args[1]
+    }
+
+    protected override async _refresh(): Promise<boolean> {
+      try {
+        return await super._refresh()
+      } catch {
+        return true
+      }
     }
   }
+  return Prefixed
 }
 
 export function redisGroupSlots(
@@ -44,7 +52,7 @@ export function redisGroupSlots(
 ): GroupSlots {
   return {
     async take(group, limit) {
-      const semaphore = new PrefixedSemaphore(redis.client, redis.key('group', group), limit, {
+      const semaphore = new (prefixedSemaphore())(redis.client, redis.key('group', group), limit, {
         lockTimeout: o.leaseMs,
         acquireAttemptsLimit: 1,
         refreshInterval: o.renewEveryMs,
