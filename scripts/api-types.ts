@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { boot } from '../src/boot.js'
 import { loadConfig } from '../src/config.js'
+import { appRoot } from '../src/http/app-root.js'
 
-export const schemaFile = fileURLToPath(new URL('../web/src/api/schema.d.ts', import.meta.url))
+export const schemaFile = join(appRoot, 'web', 'src', 'api', 'schema.d.ts')
 
 /** The OpenAPI document of a service booted on a throwaway database (no worker, no port). */
 export async function openApiDocument(): Promise<Record<string, unknown>> {

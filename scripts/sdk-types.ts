@@ -4,11 +4,13 @@
 // component schemas they use, and the `webhooks` section (the events a vendor receives).
 // test/sdk/types.test.ts fails when the file is older than the routes.
 import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
+import { appRoot } from '../src/http/app-root.js'
 import { openApiDocument } from './api-types.js'
 
-export const sdkTypesFile = fileURLToPath(new URL('../packages/vendor/src/openapi.d.ts', import.meta.url))
+export const sdkTypesFile = join(appRoot, 'packages', 'vendor', 'src', 'openapi.d.ts')
 
 /** The path prefixes a vendor calls; the operator's and the partner's APIs stay out of the SDK. */
 const vendorPaths = ['/api/oauth/', '/api/oem-alerts-api/', '/api/oem-api/', '/api/vendor-api/']

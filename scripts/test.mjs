@@ -38,22 +38,55 @@ function find(dir, suffix = '.test.ts') {
   })
 }
 
-/** Compiles src/, test/ and scripts/*.ts into `out` (same layout), with links to what they read. */
+/**
+ * Packages left out of the test bundles and loaded from node_modules as they are: native addons, and
+ * packages that read files beside their own code (the API reference's static pages).
+ */
+const unbundled = [
+  'better-sqlite3',
+  'msgpackr-extract',
+  'pg-native',
+  'esbuild',
+  'fsevents',
+  '@fastify/swagger-ui',
+  'playwright-core',
+  'typescript',
+  'openapi-typescript',
+  'axe-core',
+]
+
+/**
+ * Bundles every test file into `out` (same layout), its imports with it: the service's sources, the
+ * portal's plain modules, the workspace packages and the npm packages (but `unbundled`), with the
+ * code they share split into chunks that every test process of the run loads from one place. A test
+ * process then loads a few files instead of some two thousand modules: most of a small test's CPU
+ * was the module loader. The bundles keep `require`, `__filename` and `__dirname` working for the
+ * CommonJS packages inside them, and the links below give them the repository's files to read.
+ */
 function compile(out) {
   rmSync(out, { recursive: true, force: true })
-  // The portal's plain modules that tests import (web/src/match.ts); its JSX and types stay out.
-  const portal = find(join(root, 'web', 'src'), '.ts').filter((f) => !f.endsWith('.d.ts'))
-  const sources = [...find(join(root, 'src'), '.ts'), ...find(join(root, 'test'), '.ts'), ...portal]
-  const scripts = readdirSync(join(root, 'scripts'))
-  sources.push(...scripts.filter((f) => f.endsWith('.ts')).map((f) => join('scripts', f)))
+  const entries = [...find(join(root, 'test')), join('test', 'helpers', 'make-templates.ts')]
   buildSync({
-    entryPoints: sources.map((f) => join(root, f)),
+    entryPoints: entries.map((f) => join(root, f)),
     outdir: out,
     outbase: root,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    external: unbundled,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    sourcemap: 'inline',
+    sourcemap: 'linked',
+    banner: {
+      js: [
+        "import { createRequire as __abRequire } from 'node:module'",
+        "import { fileURLToPath as __abPath } from 'node:url'",
+        'const require = __abRequire(import.meta.url)',
+        'const __filename = __abPath(import.meta.url)',
+        "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'))",
+      ].join(';'),
+    },
     logLevel: 'warning',
   })
   for (const name of [
@@ -69,7 +102,7 @@ function compile(out) {
     symlinkSync(join(root, name), join(out, name))
   }
   mkdirSync(join(out, 'scripts'), { recursive: true })
-  for (const f of scripts.filter((f) => f.endsWith('.mjs')))
+  for (const f of readdirSync(join(root, 'scripts')).filter((f) => f.endsWith('.mjs')))
     symlinkSync(join(root, 'scripts', f), join(out, 'scripts', f))
 }
 
@@ -127,8 +160,9 @@ if ([...args, ...files].some((f) => f.includes('test/portal'))) {
 const compiled = files.length > 0
 const out = join(root, '.tmp', 'test-build')
 if (compiled) {
-  compile(out)
+  // The packages first: the bundles take them in by their names, from their dist/.
   compilePackages()
+  compile(out)
 }
 /**
  * Where the test processes keep their temporary files (os.tmpdir(): the embedded databases, the

@@ -38,7 +38,8 @@ import * as m0025 from './migrations/0025_session_devices.js'
 import * as m0026 from './migrations/0026_maintenance_upcoming.js'
 import type { Database } from './schema.js'
 
-const migrations: Record<string, Migration> = {
+/** Every migration of this build by name (a test replays them up to a point). */
+export const migrations: Readonly<Record<string, Migration>> = {
   '0001_initial': m0001,
   '0002_queue_and_webhooks': m0002,
   '0003_vendor_api': m0003,

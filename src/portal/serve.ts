@@ -4,14 +4,15 @@
 // index.html, so the portal's deep links survive a reload. The portal's pages carry a strict
 // Content-Security-Policy: scripts, styles and data only from this origin, nothing inline.
 import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyReply } from 'fastify'
+import { appRoot } from '../http/app-root.js'
 import type { App } from '../http/app-types.js'
 import type { PageFallback } from '../http/error-handler.js'
 
 /** web/dist beside src/ (tsx) and beside dist/ (the build): both are one level under the root. */
-export const portalDir = fileURLToPath(new URL('../../web/dist/', import.meta.url))
+export const portalDir = join(appRoot, 'web', 'dist')
 
 export const contentSecurityPolicy = [
   "default-src 'self'",

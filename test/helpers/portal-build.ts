@@ -1,8 +1,8 @@
 // The portal's tests need web/dist: built here when missing or older than web/ (as `npm start` does).
 import { spawnSync } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 
-const buildScript = fileURLToPath(new URL('../../scripts/build.mjs', import.meta.url))
+const buildScript = join(process.cwd(), 'scripts', 'build.mjs')
 
 export function ensurePortalBuilt(): void {
   const result = spawnSync(process.execPath, [buildScript, 'web'], { stdio: 'inherit' })

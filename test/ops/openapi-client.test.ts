@@ -8,12 +8,12 @@ import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { startService, type TestService } from '../helpers/service.js'
 
-const repo = fileURLToPath(new URL('../..', import.meta.url))
+const repo = process.cwd()
 
 /** The vendor's program: only the generated types and openapi-fetch. */
 const flowProgram = `

@@ -6,8 +6,8 @@
 // HaloPSA's steps and the closed-tickets settings go to docs/screenshots/.
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import type { Browser, Locator } from 'playwright-core'
 import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../helpers/browser.js'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
@@ -16,7 +16,7 @@ import { startHaloPsaSim } from '../sims/halopsa/server.js'
 
 const haloCredentials = { clientId: 'svc-client', clientSecret: 'svc-secret', tenant: 'acme' }
 
-const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
+const screenshots = join(process.cwd(), 'docs', 'screenshots')
 
 async function until<T>(what: string, read: () => Promise<T | null | undefined | false>, ms = 15_000) {
   const end = Date.now() + ms

@@ -11,11 +11,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { Webhook } from 'standardwebhooks'
 import { eventCatalogue } from '../../src/webhooks/catalogue.js'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
+const root = process.cwd()
 const guide = readFileSync(join(root, 'docs', 'vendors.md'), 'utf8')
 
 /** The fenced block after `<!-- snippet: name -->`. */

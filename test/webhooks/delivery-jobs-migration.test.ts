@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { Migrator, sql } from 'kysely'
 import { openDatabase } from '../../src/db/connect.js'
-import { migrateToLatest, migrationNames } from '../../src/db/migrate.js'
+import { migrateToLatest, migrations } from '../../src/db/migrate.js'
 import { backends, postgresDatabase } from '../helpers/service.js'
 
 for (const backend of backends('databases')) {
@@ -26,11 +26,6 @@ for (const backend of backends('databases')) {
     }
     const db = openDatabase(target)
     try {
-      const migrations = Object.fromEntries(
-        await Promise.all(
-          migrationNames.map(async (n) => [n, await import(`../../src/db/migrations/${n}.js`)] as const),
-        ),
-      )
       const before = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } })
       const at = await before.migrateTo('0013_row_names')
       assert.equal(at.error, undefined)

@@ -4,14 +4,14 @@
 // folder beside src/ and dist/; an installation without the folder serves none of them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { FastifyReply } from 'fastify'
 import { marked } from 'marked'
+import { appRoot } from '../app-root.js'
 import type { App } from '../app-types.js'
 import { notFound } from '../errors.js'
 
 /** docs/ beside src/ (tsx) and beside dist/ (the build): both are two levels under src/http/openapi. */
-const docsDir = fileURLToPath(new URL('../../../docs/', import.meta.url))
+const docsDir = join(appRoot, 'docs')
 
 function pages(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
