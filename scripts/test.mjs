@@ -1,13 +1,16 @@
 // `npm test`: every test/**/*.test.ts file under Node's built-in runner, four files at a time
 // (TEST_CONCURRENCY=n for another number: many files wait on timers, processes and the network rather
-// than the two cores). The whole suite runs compiled: one esbuild pass turns src/, test/ and
-// scripts/*.ts into JavaScript under .tmp/test-build/ (a fraction of a second), beside links to what
-// the tests read as files (web/dist/, the portal's and the SDK's API types, dist/, node_modules/, the .mjs scripts), which halves the CPU of
-// every test process that starts the service (tsx would compile it again in each; the tests are
-// CPU-bound on two cores, docs/performance.md). The workspace packages (packages/*: the vendor SDK and
-// CLI) are imported by their names, which resolve to their dist/: the whole suite writes their
-// JavaScript there first, as `npm run build` would. Named files run through tsx, as before, and tsx
-// finds the packages' sources by the names (tsconfig.json's `paths`). The slowest
+// than the two cores). The whole suite runs bundled: one esbuild pass bundles every test file with
+// what it imports (shared code split into chunks) under .tmp/test-build/ (a second or two), beside
+// links to what the tests read as files (web/dist/, docs/, the portal's and the SDK's API types,
+// dist/, node_modules/, the .mjs scripts): a test process loads a few files rather than some two
+// thousand modules, which was most of a small test's CPU (tsx, before that, compiled the service
+// again in every process; the tests are CPU-bound on two cores, docs/performance.md). Every test
+// process gets the migrated templates it copies its databases from and a temporary folder on tmpfs
+// (below). The workspace packages (packages/*: the vendor SDK and CLI) are imported by their names,
+// which resolve to their dist/: the whole suite writes their JavaScript there first, as `npm run
+// build` would. Named files run through tsx, as before, and tsx finds the packages' sources by the
+// names (tsconfig.json's `paths`). The slowest
 // files start first, so that none of them is left to
 // run alone at the end. Extra arguments are passed on (e.g. `npm test -- --test-name-pattern=dedup`).
 // TEST_TIMINGS=<file> also writes each file's time and the slowest tests to that file

@@ -4,7 +4,7 @@
 // index.html, so the portal's deep links survive a reload. The portal's pages carry a strict
 // Content-Security-Policy: scripts, styles and data only from this origin, nothing inline.
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyReply } from 'fastify'
 import { appRoot } from '../http/app-root.js'
@@ -12,7 +12,8 @@ import type { App } from '../http/app-types.js'
 import type { PageFallback } from '../http/error-handler.js'
 
 /** web/dist beside src/ (tsx) and beside dist/ (the build): both are one level under the root. */
-export const portalDir = join(appRoot, 'web', 'dist')
+/** web/dist/, with its trailing separator: the files' paths are appended to it. */
+export const portalDir = join(appRoot, 'web', 'dist') + sep
 
 export const contentSecurityPolicy = [
   "default-src 'self'",
