@@ -1,4 +1,4 @@
-// `npm test`: every test/**/*.test.ts file under Node's built-in runner, four files at a time
+// `npm test`: every test/**/*.test.ts file under Node's built-in runner, six files at a time
 // (TEST_CONCURRENCY=n for another number: many files wait on timers, processes and the network rather
 // than the two cores). The whole suite runs bundled: one esbuild pass bundles every test file with
 // what it imports (shared code split into chunks) under .tmp/test-build/ (a second or two), beside
@@ -226,7 +226,7 @@ const result = spawnSync(
           `--test-reporter-destination=${process.env.TEST_TIMINGS}`,
         ]
       : []),
-    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 4}`,
+    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 6}`,
     // A guard against a test that hangs, not a performance check (a file of three backends' drains
     // takes some 200 s on a loaded machine).
     '--test-timeout=600000',
