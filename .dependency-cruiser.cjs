@@ -61,14 +61,14 @@ module.exports = {
     {
       name: 'refusals-become-http-errors-only-at-the-edge',
       comment:
-        'Services answer refusals as values (src/domain/result.ts); only route files, src/http/ and the composition root turn them into ApiError (the errors, cursor and time-range helpers that throw it). docs/architecture.md#refusals.',
+        'Services answer refusals as values (src/platform/core/result.ts); only route files, src/http/ and the composition root turn them into ApiError (the errors, cursor and time-range helpers that throw it). docs/architecture.md#refusals.',
       severity: 'error',
       from: { pathNot: ['/routes/', '^src/http/', root] },
       to: { path: '^src/http/(errors|pagination|time-range)\\.ts$' },
     },
     {
       name: 'routes-only-from-the-route-list',
-      comment: 'A route file is registered from src/routes.ts (or app.ts); no other module imports one.',
+      comment: 'A route file is registered from src/main/routes.ts (or app.ts); no other module imports one.',
       severity: 'error',
       from: { pathNot: ['^src/(routes|app)\\.ts$', '/routes/'] },
       to: { path: '^src/[^/]+/routes/' },

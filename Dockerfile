@@ -50,4 +50,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 8080}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # dist/ is built: `npm start` would try to rebuild from src/, which the image does not hold.
-CMD ["node", "dist/server.js"]
+CMD ["node", "dist/main/server.js"]

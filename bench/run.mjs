@@ -7,7 +7,7 @@
 //   1. baseline          a bare Fastify 5 app (bench/baseline-server.mjs, own process, logger off)
 //                        with only POST /api/oem-alerts-api/alert: the service's body validation
 //                        (the same TypeBox schema and validator compiler), a 201, nothing else.
-//   2. async accepts     the real service (node dist/server.js, own process, fresh SQLite database),
+//   2. async accepts     the real service (node dist/main/server.js, own process, fresh SQLite database),
 //                        POST /api/oem-alerts-api/alert, the webhook strategy: authenticate, admit,
 //                        queue, answer 201. Once with ROLE=api (accepts and queues, no worker) and
 //                        once with ROLE=all (the worker also drains the queue, creating tickets and

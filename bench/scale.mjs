@@ -90,7 +90,7 @@ async function acceptRows(receiver, load) {
     // The integration's first alert, alone, through the first process, and a moment for the other to
     // hear the configuration notice it publishes (the integration becomes connected), so that the rows
     // measure accepting, not the first alert's state change. (That notice clearing the other's cache
-    // mid-read once made a read fail with lru-cache's "deleted"; fixed in src/alerts/cached-reads.ts.)
+    // mid-read once made a read fail with lru-cache's "deleted"; fixed in src/alerts/executor/cached-reads.ts.)
     const first = await fetch(services[0].baseUrl + asyncPath, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

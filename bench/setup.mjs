@@ -160,7 +160,7 @@ export async function setupIntegration(baseUrl, o) {
 
 /**
  * The baseline validates the same schema, so it gets a body of the same shape and size: credentials
- * in the formats src/security/secrets.ts issues, an integration id shaped like a UUID.
+ * in the formats src/platform/security/secrets.ts issues, an integration id shaped like a UUID.
  */
 export function sampleAlertBody() {
   const random = (bytes) => randomBytes(bytes).toString('base64url')

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
-import { boot } from '../src/boot.js'
-import { loadConfig } from '../src/config.js'
-import { appRoot } from '../src/http/app-root.js'
+import { boot } from '../src/main/boot.js'
+import { loadConfig } from '../src/platform/config.js'
+import { appRoot } from '../src/platform/http/app-root.js'
 
 export const schemaFile = join(appRoot, 'web', 'src', 'api', 'schema.d.ts')
 

@@ -9,4 +9,4 @@ try {
   process.exit(1)
 }
 
-await import(new URL('../dist/backup/command.js', import.meta.url).href)
+await import(new URL('../dist/ops/backup/command.js', import.meta.url).href)

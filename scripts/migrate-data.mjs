@@ -1,6 +1,6 @@
 // `npm run migrate-data -- --from sqlite:<path> --to postgres://…`: builds the TypeScript sources when
 // they changed since the last build (as `npm start` does), then moves the embedded database's data
-// into PostgreSQL (src/data-move/command.ts, docs/deploy.md).
+// into PostgreSQL (src/ops/data-move/command.ts, docs/deploy.md).
 import { buildIfStale } from './build.mjs'
 
 try {
@@ -10,4 +10,4 @@ try {
   process.exit(1)
 }
 
-await import(new URL('../dist/data-move/command.js', import.meta.url).href)
+await import(new URL('../dist/ops/data-move/command.js', import.meta.url).href)

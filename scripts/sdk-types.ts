@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
-import { appRoot } from '../src/http/app-root.js'
+import { appRoot } from '../src/platform/http/app-root.js'
 import { openApiDocument } from './api-types.js'
 
 export const sdkTypesFile = join(appRoot, 'packages', 'vendor', 'src', 'openapi.d.ts')

@@ -11,4 +11,4 @@ try {
   process.exit(1)
 }
 
-await import(new URL('../dist/server.js', import.meta.url).href)
+await import(new URL('../dist/main/server.js', import.meta.url).href)

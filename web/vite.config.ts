@@ -1,4 +1,4 @@
-// The portal's build: web/ → web/dist, served by the service at `/` (src/portal/serve.ts).
+// The portal's build: web/ → web/dist, served by the service at `/` (src/partner-api/portal-site.ts).
 // `npm run dev:web` serves it with hot reload and sends /api and /docs to a service on :8080.
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'

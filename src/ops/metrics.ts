@@ -3,7 +3,7 @@
 
 import type { Registry } from 'prom-client'
 import Type from 'typebox'
-import type { App } from '../http/app-types.js'
+import type { App } from '../platform/http/app-types.js'
 
 export function registerMetrics(app: App, s: { metrics: Registry }): void {
   app.get(

@@ -1,4 +1,4 @@
-// Re-sealing after a rotation: every value of every sealed column (db/sealed-columns.ts) that is not
+// Re-sealing after a rotation: every value of every sealed column (ops/sealed-columns.ts) that is not
 // sealed with SECRET_KEY is opened (with SECRET_KEY_PREVIOUS, or the first format's key) and sealed
 // again with SECRET_KEY, in small batches with a pause between them, so intake never waits on it.
 // Each rewrite is a compare-and-set on the value read, so several processes re-sealing at once, or a
@@ -8,10 +8,10 @@
 // key holds; the log says when nothing is left on the previous key.
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { SealedValues, StoredSealed } from '../db/repositories/sealed-values.js'
-import type { SettingsRepository } from '../db/repositories/settings.js'
-import { columnName, sealedIn, withSealed } from '../db/sealed-columns.js'
-import type { KeyRing } from '../security/crypto-box.js'
+import type { KeyRing } from '../platform/security/crypto-box.js'
+import type { SettingsRepository } from '../tenants/repositories/settings.js'
+import { columnName, sealedIn, withSealed } from './sealed-columns.js'
+import type { SealedValues, StoredSealed } from './sealed-values.js'
 import { keyCheckSetting } from './secret-key.js'
 
 export interface ResealPass {

@@ -6,10 +6,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { Clock } from '../clock.js'
-import type { Store } from '../db/store.js'
-import { cutoffs, type RetentionDays, type RetentionKind, retentionKinds } from '../domain/retention.js'
-import type { SqlJobQueue } from '../queue/sql-queue.js'
+import type { Clock } from '../platform/clock.js'
+import type { Store } from '../platform/db/store.js'
+import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
+import { cutoffs, type RetentionDays, type RetentionKind, retentionKinds } from './retention-ages.js'
 
 export interface RetentionOptions {
   store: Store

@@ -6,11 +6,8 @@
 // re-sealer then moves every sealed value (reseal.ts).
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { SealedValues } from '../db/repositories/sealed-values.js'
-import { SettingsRepository } from '../db/repositories/settings.js'
-import type { Database } from '../db/schema.js'
-import { sealedIn } from '../db/sealed-columns.js'
-import { createKeyFile, createKeyRing, type KeyRing, readKeyFile } from '../security/crypto-box.js'
+import type { Database } from '../platform/db/schema.js'
+import { createKeyFile, createKeyRing, type KeyRing, readKeyFile } from '../platform/security/crypto-box.js'
 import {
   judgeKeys,
   type KeyFacts,
@@ -18,7 +15,10 @@ import {
   type KeySource,
   type KeyVerdict,
   missingKeyFileRefusal,
-} from '../security/key-check.js'
+} from '../platform/security/key-check.js'
+import { SettingsRepository } from '../tenants/repositories/settings.js'
+import { sealedIn } from './sealed-columns.js'
+import { SealedValues } from './sealed-values.js'
 
 /** The settings row holding a constant sealed with the key the database is on. */
 export const keyCheckSetting = 'secret_key_check'

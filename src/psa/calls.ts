@@ -2,7 +2,7 @@
 // with values"): a signal that gives the call up, the alert's correlationId, and a result that is a
 // value or the PSA's failure. adapter.ts declares the operations with them; sync-port.ts too.
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
+import type { Database } from '../platform/db/schema.js'
 
 /** Every call may be given up: the executor's PSA time budget aborts it rather than racing it. */
 export interface PsaCall {

@@ -1,7 +1,7 @@
 // Every PSA kind alertbridge speaks to, in the order the portal offers them: the built-in sandbox,
 // then the PSAs elsewhere, each set up the same way by the PSA core (core/kind.ts). A new PSA is a
 // folder beside these and one line here (docs/psa/README.md).
-import type { Clock } from '../clock.js'
+import type { Clock } from '../platform/clock.js'
 import { autotaskPsa } from './autotask/adapter.js'
 import { connectWisePsa } from './connectwise/adapter.js'
 import type { PsaKindOptions } from './core/http.js'

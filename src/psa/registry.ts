@@ -4,7 +4,7 @@
 // ever sees settings of its own shape.
 import { LRUCache } from 'lru-cache'
 import Type, { type Static, type TObject } from 'typebox'
-import type { PsaKind, StoredPsa } from '../domain/partner.js'
+import type { PsaKind, StoredPsa } from '../tenants/partner.js'
 import type { PsaAdapter, PsaFailure, PsaOperations } from './adapter.js'
 import {
   checkSettings,

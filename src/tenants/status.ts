@@ -3,13 +3,13 @@
 // nothing already queued is lost: its alert jobs are held and its webhook deliveries wait. Enabling
 // it resumes them. Disabling a partner also tells its vendors (a state_snapshot per integration with
 // isIntegrationActive false), as does enabling it again.
-import { type Clock, iso } from '../clock.js'
-import type { Store } from '../db/store.js'
-import { type Disabled, holdKey, type TenantKind } from '../domain/credentials.js'
-import type { Actor } from '../domain/operator-audit.js'
-import { done, notFound, ok, type Result } from '../domain/result.js'
-import type { SnapshotScheduler } from '../integrations/snapshots.js'
-import type { JobProducer } from '../queue/port.js'
+import { type Clock, iso } from '../platform/clock.js'
+import { done, notFound, ok, type Result } from '../platform/core/result.js'
+import type { Store } from '../platform/db/store.js'
+import type { JobProducer } from '../platform/queue/port.js'
+import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import type { Actor } from './audit/operator-audit.js'
+import { type Disabled, holdKey, type TenantKind } from './credentials/credentials.js'
 
 export class TenantStatus {
   constructor(

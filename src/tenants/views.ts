@@ -1,8 +1,13 @@
 // Schemas the operator's, the vendor's and the partner's APIs share for rotations and disabled tenants.
 import Type from 'typebox'
-import { type Disabled, overlapSeconds, type RotationState, rotationState } from '../domain/credentials.js'
-import { HeaderName, HeaderValue, headerValueText } from '../http/header-fields.js'
-import { Nullable } from '../http/schemas.js'
+import { HeaderName, HeaderValue, headerValueText } from '../platform/http/header-fields.js'
+import { Nullable } from '../platform/http/schemas.js'
+import {
+  type Disabled,
+  overlapSeconds,
+  type RotationState,
+  rotationState,
+} from './credentials/credentials.js'
 
 export const RotationView = Type.Object({
   rotatedAt: Nullable(Type.String({ description: 'the last rotation; null if never rotated' })),

@@ -1,15 +1,15 @@
 // The vendor's setup and usage calls and the lifecycle moves they cause (docs/contract.md, "Vendor API
 // calls" and "Integration states").
 import { v7 as uuidv7 } from 'uuid'
+import type { UsageCount, VendorAccount } from '../billing/billing.js'
 import type { UsagePushes } from '../billing/usage-push.js'
-import { type Clock, iso } from '../clock.js'
-import type { Store } from '../db/store.js'
-import type { UsageCount, VendorAccount } from '../domain/billing.js'
-import type { Integration } from '../domain/integration.js'
-import { transition } from '../domain/integration-state.js'
-import { ok, type Result, refuse } from '../domain/result.js'
-import type { IntegrationState } from '../domain/types.js'
-import type { IntegrationLifecycle } from '../integrations/lifecycle.js'
+import { type Clock, iso } from '../platform/clock.js'
+import { ok, type Result, refuse } from '../platform/core/result.js'
+import type { IntegrationState } from '../platform/core/types.js'
+import type { Store } from '../platform/db/store.js'
+import type { Integration } from '../tenants/integrations/integration.js'
+import type { IntegrationLifecycle } from '../tenants/integrations/lifecycle.js'
+import { transition } from '../tenants/integrations/state.js'
 
 export class VendorSetup {
   constructor(

@@ -1,11 +1,12 @@
 // Reading and replaying webhook deliveries, for the partner (their integrations' events), the vendor
 // (its own, docs/vendor-api.md#self-service) and the operator (any vendor). Replays keep the delivery's webhook-id and get one manual attempt each: a
 // delivery job queued in the replay's transaction (delivery-job.ts).
-import type { Store } from '../db/store.js'
-import { page, readCursor } from '../domain/cursor.js'
-import { type Delivery, type DeliveryStatus, errorForPartner } from '../domain/delivery.js'
-import type { Actor } from '../domain/operator-audit.js'
-import { notFound, ok, type Refused, type Result, refuse } from '../domain/result.js'
+
+import { page, readCursor } from '../platform/core/cursor.js'
+import { notFound, ok, type Refused, type Result, refuse } from '../platform/core/result.js'
+import type { Store } from '../platform/db/store.js'
+import type { Actor } from '../tenants/audit/operator-audit.js'
+import { type Delivery, type DeliveryStatus, errorForPartner } from './delivery.js'
 import type { DeliveryJobs } from './delivery-job.js'
 
 export interface DeliveryScope {

@@ -1,7 +1,7 @@
 // A webhook delivery's attempts are jobs of the one queue: a `delivery` job (payload: the delivery's
 // id) is queued in the transaction that writes the delivery (the outbox) or replays it, grouped by the
 // vendor's endpoint, so the queue's cap per group holds 4 attempts in flight per endpoint (with Redis,
-// across every process: redis/slots.ts). The job runs one attempt (sender.ts) and answers `retry` at
+// across every process: platform/redis/slots.ts). The job runs one attempt (sender.ts) and answers `retry` at
 // the time the retry policy gave, so the one claim, lease and retry mechanism of the queue schedules
 // every attempt; the delivery's row keeps the record the APIs show. A job whose vendor is disabled, or
 // whose endpoint is paused, disabled or has no URL, is held until the vendor or the endpoint is enabled
@@ -9,13 +9,13 @@
 import type { FastifyBaseLogger } from 'fastify'
 import Type from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
-import type { Clock } from '../clock.js'
-import type { DeliveryEndpoint } from '../db/repositories/deliveries.js'
-import type { Store } from '../db/store.js'
-import { holdKey } from '../domain/credentials.js'
-import { defineJob, jobKind } from '../queue/jobs.js'
-import type { JobKindEntry, JobProducer, JobResult } from '../queue/port.js'
-import type { SqlJobQueue } from '../queue/sql-queue.js'
+import type { Clock } from '../platform/clock.js'
+import type { Store } from '../platform/db/store.js'
+import { defineJob, jobKind } from '../platform/queue/jobs.js'
+import type { JobKindEntry, JobProducer, JobResult } from '../platform/queue/port.js'
+import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
+import { holdKey } from '../tenants/credentials/credentials.js'
+import type { DeliveryEndpoint } from './deliveries-repository.js'
 import type { WebhookSender } from './sender.js'
 
 /** Deliveries in flight to one endpoint at once: a slow vendor holds back only its own events. */

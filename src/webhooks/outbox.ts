@@ -4,14 +4,15 @@
 // it is listening: then they are stored dead, for its long-poll); a disabled endpoint's deliveries are
 // stored dead, ready for replay. Callers hand the jobs over
 // (JobProducer.handOver) once their transaction has committed.
-import type { CatalogueSource } from '../catalogue/source.js'
-import type { Clock } from '../clock.js'
-import type { NewDelivery } from '../db/repositories/deliveries.js'
-import type { Store } from '../db/store.js'
-import type { Integration } from '../domain/integration.js'
-import { isActive } from '../domain/integration-state.js'
-import type { Outcome } from '../domain/outcome.js'
-import type { Vendor } from '../domain/vendor.js'
+
+import type { Outcome } from '../alerts/domain/outcome.js'
+import type { Clock } from '../platform/clock.js'
+import type { Store } from '../platform/db/store.js'
+import type { Integration } from '../tenants/integrations/integration.js'
+import { isActive } from '../tenants/integrations/state.js'
+import type { CatalogueSource } from '../tenants/product-groups/source.js'
+import type { Vendor } from '../tenants/vendor.js'
+import type { NewDelivery } from './deliveries-repository.js'
 import type { DeliveryJobs } from './delivery-job.js'
 import { type EventMeta, stateSnapshot, statusEvent, statusUpdate } from './events.js'
 

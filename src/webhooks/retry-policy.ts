@@ -1,7 +1,7 @@
 // What happens after a webhook delivery attempt: docs/webhooks.md#success, docs/webhooks.md#retry-schedule,
 // docs/webhooks.md#retry-after, docs/webhooks.md#gone and docs/webhooks.md#dead. Pure.
-import type { OutboundResult } from '../outbound/http.js'
-import { parseRetryAfter } from '../outbound/retry-after.js'
+import type { OutboundResult } from '../platform/outbound/http.js'
+import { parseRetryAfter } from '../platform/outbound/retry-after.js'
 
 /** Delays in seconds after the 1st, 2nd, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const defaultRetryScheduleSeconds: readonly number[] = [

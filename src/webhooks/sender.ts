@@ -4,12 +4,12 @@
 // calls it and turns its outcome into the job's answer; the job's claim is the attempt's only lease.
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
-import type { Clock } from '../clock.js'
-import type { Store } from '../db/store.js'
-import type { WriteBatcher } from '../db/write-batch.js'
-import { previousLive } from '../domain/credentials.js'
-import type { Delivery, DeliveryStatus } from '../domain/delivery.js'
-import type { OutboundHttp, OutboundResult } from '../outbound/http.js'
+import type { Clock } from '../platform/clock.js'
+import type { Store } from '../platform/db/store.js'
+import type { WriteBatcher } from '../platform/db/write-batch.js'
+import type { OutboundHttp, OutboundResult } from '../platform/outbound/http.js'
+import { previousLive } from '../tenants/credentials/credentials.js'
+import type { Delivery, DeliveryStatus } from './delivery.js'
 import { judgeAttempt } from './retry-policy.js'
 
 export interface SenderOptions {

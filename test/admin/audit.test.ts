@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
-import { digest, operatorIdOf } from '../../src/security/secrets.js'
+import { digest, operatorIdOf } from '../../src/platform/security/secrets.js'
 import { type Hooked, hooked } from '../helpers/hooked.js'
 import type { Receiver } from '../helpers/receiver.js'
 import { backends, startService, type TestService } from '../helpers/service.js'

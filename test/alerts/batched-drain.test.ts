@@ -6,7 +6,7 @@
 //   500) records the others and those failures correctly.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { EventRepository } from '../../src/db/repositories/events.js'
+import { EventRepository } from '../../src/webhooks/events-repository.js'
 import { type Hooked, hooked } from '../helpers/hooked.js'
 import type { Receiver } from '../helpers/receiver.js'
 import { backends, type Response, startService, type TestService } from '../helpers/service.js'

@@ -1,10 +1,10 @@
-// The intake's configuration cache (alerts/cached-reads.ts): a clear that lands while a read is loading (a
+// The intake's configuration cache (alerts/executor/cached-reads.ts): a clear that lands while a read is loading (a
 // configuration notice from another process: docs/decisions/scale-out/configuration-notices.md) must not
 // fail that read; the read answers what it loads, and the next read loads again.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { CachedReads } from '../../src/alerts/cached-reads.js'
-import type { Store } from '../../src/db/store.js'
+import { CachedReads } from '../../src/alerts/executor/cached-reads.js'
+import type { Store } from '../../src/platform/db/store.js'
 
 describe('the intake cache', () => {
   test('a clear during a load: the load still answers, and is not kept', async () => {

@@ -2,9 +2,9 @@
 // failure envelope carries. The route (or the acceptor's route) turns them into the HTTP answer.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { AlertIntake, alertFacts } from '../../src/alerts/intake.js'
-import { VendorRateLimiter } from '../../src/alerts/rate-limit.js'
-import type { AlertRequest } from '../../src/alerts/schema.js'
+import { AlertIntake, alertFacts } from '../../src/alerts/intake/intake.js'
+import { VendorRateLimiter } from '../../src/alerts/intake/rate-limit.js'
+import type { AlertRequest } from '../../src/alerts/intake/schema.js'
 
 const body = (over: Partial<AlertRequest> = {}): AlertRequest => ({
   clientId: 'client-1',

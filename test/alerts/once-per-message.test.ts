@@ -5,9 +5,9 @@
 // each other record it once.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { factsOf, redactedRequest } from '../../src/alerts/intake.js'
-import { alertJob } from '../../src/alerts/queued.js'
-import type { AlertRequest } from '../../src/alerts/schema.js'
+import { factsOf, redactedRequest } from '../../src/alerts/intake/intake.js'
+import { alertJob } from '../../src/alerts/intake/queued.js'
+import type { AlertRequest } from '../../src/alerts/intake/schema.js'
 import { type Hooked, hooked } from '../helpers/hooked.js'
 import type { Receiver } from '../helpers/receiver.js'
 import { backends, startService, type TestService } from '../helpers/service.js'

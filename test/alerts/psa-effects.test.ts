@@ -4,7 +4,7 @@
 // job running again) adopts the effect instead of asking the PSA a second time.
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, test } from 'node:test'
-import { EventRepository } from '../../src/db/repositories/events.js'
+import { EventRepository } from '../../src/webhooks/events-repository.js'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { type Hooked, hooked } from '../helpers/hooked.js'
 import type { Receiver } from '../helpers/receiver.js'

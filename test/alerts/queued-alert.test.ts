@@ -2,14 +2,14 @@
 // retryable PSA failure gives the attempt back with the scheduled delay or the PSA's Retry-After,
 // whichever is longer (at most an hour), until the schedule is spent; then the executor is told to
 // record the failure instead. The attempts are driven as the runner drives them: `canRetry` and the
-// delay come from the job kind's retry policy (queue/jobs.ts).
+// delay come from the job kind's retry policy (platform/queue/jobs.ts).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { AlertJob, Execution, ExecutionPolicy } from '../../src/alerts/execution.js'
-import { alertJob, alertKind, type QueuedAlert } from '../../src/alerts/queued.js'
-import { created } from '../../src/domain/outcome.js'
+import { created } from '../../src/alerts/domain/outcome.js'
+import type { AlertJob, Execution, ExecutionPolicy } from '../../src/alerts/executor/execution.js'
+import { alertJob, alertKind, type QueuedAlert } from '../../src/alerts/intake/queued.js'
+import { canRetry, retryDelayMs } from '../../src/platform/queue/jobs.js'
 import type { PsaFailure } from '../../src/psa/adapter.js'
-import { canRetry, retryDelayMs } from '../../src/queue/jobs.js'
 
 const payload: QueuedAlert = {
   messageId: 'm',

@@ -1,8 +1,8 @@
-// The synchronous strategy's budget (src/alerts/synchronous.ts): which PSA failures are tried again
+// The synchronous strategy's budget (src/alerts/intake/synchronous.ts): which PSA failures are tried again
 // inside one request, and when a wait no longer fits.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { withinBudget } from '../../src/alerts/synchronous.js'
+import { withinBudget } from '../../src/alerts/intake/synchronous.js'
 import type { PsaFailure } from '../../src/psa/adapter.js'
 
 const throttled = (retryAfterMs: number): PsaFailure => ({

@@ -2,7 +2,7 @@
 // (docs/contract.md#vendor-endpoints, docs/decisions/catalogue/adapter.md).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { readCatalogueAnswer } from '../../src/catalogue/adapter.js'
+import { readCatalogueAnswer } from '../../src/tenants/product-groups/adapter.js'
 
 describe('catalogue answer adapter', () => {
   test("the spec's shape, with alertTypes as an array or a comma-separated string", () => {

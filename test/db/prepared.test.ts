@@ -1,11 +1,11 @@
-// Prepared queries (src/db/prepared.ts) on both databases: each call binds its own arguments, the
+// Prepared queries (src/platform/db/prepared.ts) on both databases: each call binds its own arguments, the
 // query's own constants stay, it works inside a transaction, and a builder that does not use every
 // argument as a value is refused rather than silently binding the wrong value.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Kysely } from 'kysely'
-import { prepared } from '../../src/db/prepared.js'
-import type { Database } from '../../src/db/schema.js'
+import { prepared } from '../../src/platform/db/prepared.js'
+import type { Database } from '../../src/platform/db/schema.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
 for (const backend of backends('databases')) {

@@ -1,11 +1,11 @@
-// The write batcher (src/db/write-batch.ts) on both databases: writes of one turn share one
+// The write batcher (src/platform/db/write-batch.ts) on both databases: writes of one turn share one
 // transaction; one that throws rolls back only its own rows and gets its own error; accepted alerts go
 // ahead of background writes; a write alone that throws changes nothing; a caller resumes only after
 // the commit. The table written is `counters` (name, value), which nothing else in the test touches.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { Store } from '../../src/db/store.js'
-import { WriteBatcher } from '../../src/db/write-batch.js'
+import type { Store } from '../../src/platform/db/store.js'
+import { WriteBatcher } from '../../src/platform/db/write-batch.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
 for (const backend of backends('databases')) {

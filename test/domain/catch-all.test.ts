@@ -3,14 +3,14 @@
 // it on; off, the refusals stay as they were; a catch-all ticket's follow-ups find it unmapped.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { type Decision, decide } from '../../src/alerts/domain/decide.js'
 import {
   catchAllHeader,
   catchAllMapping,
   catchAllProblem,
   caughtAll,
   remappedNote,
-} from '../../src/domain/catch-all.js'
-import { type Decision, decide } from '../../src/domain/decide.js'
+} from '../../src/alerts/steps/catch-all/catch-all.js'
 import { ctx, rule, settings, ticket } from '../helpers/decision.js'
 
 const on = settings({ catchAll: { enabled: true, psaCompanyId: '999', board: 'Triage' } })

@@ -1,4 +1,4 @@
-// What one alert's rule conditions may cost (src/domain/rule-patterns.ts, src/domain/rule-conditions.ts;
+// What one alert's rule conditions may cost (src/alerts/rules/patterns.ts, src/alerts/rules/conditions.ts;
 // docs/decisions/rules/condition-limits.md): a pattern's written-out size and compiled program bounded,
 // the characters a condition reads, the patterns of an integration together, and the work of one alert,
 // with the hostile rule set of the review (three `([a-z]*[a-z]*){40}$` conditions on a 62 KB field, and
@@ -14,14 +14,14 @@ import {
   integrationProgramProblem,
   programSizeOf,
   type RuleCondition,
-} from '../../src/domain/rule-conditions.js'
+} from '../../src/alerts/rules/conditions.js'
 import {
   compilePattern,
   patternLimits,
   patternProblem,
   writtenOutSize,
-} from '../../src/domain/rule-patterns.js'
-import { checkRules, matchRule } from '../../src/domain/rules.js'
+} from '../../src/alerts/rules/patterns.js'
+import { checkRules, matchRule } from '../../src/alerts/rules/rules.js'
 import { rule } from '../helpers/decision.js'
 
 const hostile = '([a-z]*[a-z]*){40}$'

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import { fieldsSet, originOf } from '../../src/tenants/audit/operator-audit.js'
 import {
   disabledDetail,
   generationLive,
@@ -12,8 +13,7 @@ import {
   previousLive,
   rotationState,
   tenantHold,
-} from '../../src/domain/credentials.js'
-import { fieldsSet, originOf } from '../../src/domain/operator-audit.js'
+} from '../../src/tenants/credentials/credentials.js'
 
 const t0 = new Date('2026-11-22T10:00:00.000Z')
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000).toISOString()

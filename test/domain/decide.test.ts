@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { type Decision, decide } from '../../src/domain/decide.js'
-import { alreadyClosed, internalError, type Outcome, psaFailed } from '../../src/domain/outcome.js'
-import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/domain/types.js'
+import { type Decision, decide } from '../../src/alerts/domain/decide.js'
+import { alreadyClosed, internalError, type Outcome, psaFailed } from '../../src/alerts/domain/outcome.js'
+import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/platform/core/types.js'
 import { ctx, now, rule, settings, ticket } from '../helpers/decision.js'
 
 function outcome(d: Decision): Outcome {

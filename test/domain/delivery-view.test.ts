@@ -3,7 +3,7 @@
 // our own sentences as they are.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { errorForPartner } from '../../src/domain/delivery.js'
+import { errorForPartner } from '../../src/webhooks/delivery.js'
 
 test('an error without an HTTP status shows only its kind', () => {
   assert.equal(

@@ -1,4 +1,4 @@
-// The rule tester's plain sentence (src/domain/dry-run-summary.ts): every outcome of the dry run in a
+// The rule tester's plain sentence (src/alerts/dry-run/summary.ts): every outcome of the dry run in a
 // service manager's words, names where known and ids otherwise, and never the API's paths, row names or
 // error codes.
 import assert from 'node:assert/strict'
@@ -8,7 +8,7 @@ import {
   dryRunSummary,
   ruleLabel,
   type SummaryNames,
-} from '../../src/domain/dry-run-summary.js'
+} from '../../src/alerts/dry-run/summary.js'
 
 const rule = {
   productGroup: 'Endpoint Security',

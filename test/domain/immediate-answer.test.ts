@@ -5,10 +5,16 @@
 // with 200 (the failure reaches the vendor in the body and, later, in the status_update).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type Decision, decide } from '../../src/domain/decide.js'
-import { afterQueuedOpen, immediateAnswer } from '../../src/domain/immediate-answer.js'
-import { alreadyClosed, internalError, psaFailed, rejected, suppressed } from '../../src/domain/outcome.js'
-import type { AccountMapping, Ticket } from '../../src/domain/types.js'
+import { type Decision, decide } from '../../src/alerts/domain/decide.js'
+import {
+  alreadyClosed,
+  internalError,
+  psaFailed,
+  rejected,
+  suppressed,
+} from '../../src/alerts/domain/outcome.js'
+import { afterQueuedOpen, immediateAnswer } from '../../src/alerts/intake/immediate-answer.js'
+import type { AccountMapping, Ticket } from '../../src/platform/core/types.js'
 import { rule as baseRule, ticket as baseTicket, ctx } from '../helpers/decision.js'
 
 const mapping: AccountMapping = { accountId: 'acme', psaCompanyId: '100', board: null }

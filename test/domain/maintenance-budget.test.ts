@@ -1,4 +1,4 @@
-// Every expansion of a maintenance window's rule runs under a budget (src/domain/maintenance-expand.ts),
+// Every expansion of a maintenance window's rule runs under a budget (src/alerts/steps/maintenance/expand.ts),
 // without I/O: rules that would never let rrule finish (stored before they were checked) end as an
 // answered, bounded outcome in every function that expands; the budget is what stops them; and a rule
 // walked from a later period (the anchor that keeps the work from growing with the years since its
@@ -6,15 +6,15 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import { expansionBudget, walk } from '../../src/alerts/steps/maintenance/expand.js'
 import {
   type MaintenanceSchedule,
   nextBoundary,
   nextOccurrence,
   occurrenceAt,
   occurrencesBetween,
-} from '../../src/domain/maintenance.js'
-import { expansionBudget, walk } from '../../src/domain/maintenance-expand.js'
-import { upcomingOf } from '../../src/domain/maintenance-upcoming.js'
+} from '../../src/alerts/steps/maintenance/maintenance.js'
+import { upcomingOf } from '../../src/alerts/steps/maintenance/upcoming.js'
 
 type Recurring = Extract<MaintenanceSchedule, { kind: 'recurring' }>
 const t = (s: string) => new Date(s)

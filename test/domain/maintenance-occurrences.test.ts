@@ -1,9 +1,12 @@
 // The occurrences of a maintenance window that overlap a range (occurrencesBetween in
-// src/domain/maintenance.ts), without I/O: edges, both daylight-saving changes of Europe/Berlin, a
+// src/alerts/steps/maintenance/maintenance.ts), without I/O: edges, both daylight-saving changes of Europe/Berlin, a
 // start the clock skips, a rule that ends, the limit.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { occurrencesBetween as expanded, type MaintenanceSchedule } from '../../src/domain/maintenance.js'
+import {
+  occurrencesBetween as expanded,
+  type MaintenanceSchedule,
+} from '../../src/alerts/steps/maintenance/maintenance.js'
 
 const occurrencesBetween = (...a: Parameters<typeof expanded>) => {
   const e = expanded(...a)

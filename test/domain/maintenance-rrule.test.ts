@@ -1,11 +1,11 @@
 // A recurring maintenance window's schedule checked before anything expands it (scheduleProblem in
-// src/domain/maintenance.ts, the RRULE's parts in maintenance-rrule.ts), without I/O: every refusal names
+// src/alerts/steps/maintenance/maintenance.ts, the RRULE's parts in maintenance-rrule.ts), without I/O: every refusal names
 // the part at fault (docs/partner-api.md#maintenance-windows), the bug report's hostile rules among
 // them, and the rules partners write pass.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type MaintenanceSchedule, scheduleProblem } from '../../src/domain/maintenance.js'
-import { checkRule, maxCount, maxInterval, maxListValues } from '../../src/domain/maintenance-rrule.js'
+import { type MaintenanceSchedule, scheduleProblem } from '../../src/alerts/steps/maintenance/maintenance.js'
+import { checkRule, maxCount, maxInterval, maxListValues } from '../../src/alerts/steps/maintenance/rrule.js'
 
 const now = new Date('2026-11-22T10:00:00.000Z')
 const base: Extract<MaintenanceSchedule, { kind: 'recurring' }> = {

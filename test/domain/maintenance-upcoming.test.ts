@@ -1,17 +1,17 @@
-// A maintenance window's stored occurrences ahead (src/domain/maintenance-upcoming.ts), without I/O:
+// A maintenance window's stored occurrences ahead (src/alerts/steps/maintenance/upcoming.ts), without I/O:
 // read at any later instant they answer what expanding the rule answers (active occurrence, next start,
 // next boundary) across daylight-saving changes and overlapping occurrences; how far they reach; their
 // stored form; and the decision table reading them instead of the rule, so an alert never expands one.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { decide } from '../../src/domain/decide.js'
+import { decide } from '../../src/alerts/domain/decide.js'
 import {
   type MaintenanceSchedule,
   type MaintenanceWindow,
   nextBoundary,
   nextOccurrence,
   occurrenceAt,
-} from '../../src/domain/maintenance.js'
+} from '../../src/alerts/steps/maintenance/maintenance.js'
 import {
   activeIn,
   nextBoundaryIn,
@@ -20,7 +20,7 @@ import {
   upcomingJson,
   upcomingListed,
   upcomingOf,
-} from '../../src/domain/maintenance-upcoming.js'
+} from '../../src/alerts/steps/maintenance/upcoming.js'
 import { ctx } from '../helpers/decision.js'
 
 const t = (s: string) => new Date(s)

@@ -1,10 +1,10 @@
-// Maintenance windows' computation (src/domain/maintenance.ts) and row (maintenance-row.ts), without I/O: one-off windows,
+// Maintenance windows' computation (src/alerts/steps/maintenance/maintenance.ts) and row (maintenance-row.ts), without I/O: one-off windows,
 // recurring RFC 5545 rules in an IANA time zone across both daylight-saving changes of Europe/Berlin
 // (last Sunday of March: 02:00 → 03:00; last Sunday of October: 03:00 → 02:00), scope, and which
 // window applies when several are active; and the decision table's `maintenance` row.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { decide } from '../../src/domain/decide.js'
+import { decide } from '../../src/alerts/domain/decide.js'
 import {
   activeWindowFor,
   expiredBefore,
@@ -15,8 +15,8 @@ import {
   nextOccurrence,
   occurrenceAt,
   scheduleProblem,
-} from '../../src/domain/maintenance.js'
-import { upcomingOf } from '../../src/domain/maintenance-upcoming.js'
+} from '../../src/alerts/steps/maintenance/maintenance.js'
+import { upcomingOf } from '../../src/alerts/steps/maintenance/upcoming.js'
 import { ctx, rule, ticket } from '../helpers/decision.js'
 
 const t = (s: string) => new Date(s)

@@ -3,8 +3,8 @@
 // vendor's test alerts and a partner's test UPDATE among them, is decided as before.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { decide } from '../../src/domain/decide.js'
-import type { AlertFacts } from '../../src/domain/types.js'
+import { decide } from '../../src/alerts/domain/decide.js'
+import type { AlertFacts } from '../../src/platform/core/types.js'
 import { ctx, rule, settings, ticket } from '../helpers/decision.js'
 
 const resolved: Partial<AlertFacts> = { incidentStatus: 'RESOLVED', correlationId: 'cid-1', test: true }

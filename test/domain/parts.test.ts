@@ -2,16 +2,16 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import { matchRule } from '../../src/alerts/rules/rules.js'
+import type { AlertFacts, Rule } from '../../src/platform/core/types.js'
+import { dedupKey, withinWindow } from '../../src/tenants/integrations/dedup.js'
+import { transition } from '../../src/tenants/integrations/state.js'
 import {
   catalogueFromList,
   checkAgainstCatalogue,
   normaliseCatalogue,
   toCatalogue,
-} from '../../src/domain/catalogue.js'
-import { dedupKey, withinWindow } from '../../src/domain/dedup.js'
-import { transition } from '../../src/domain/integration-state.js'
-import { matchRule } from '../../src/domain/rules.js'
-import type { AlertFacts, Rule } from '../../src/domain/types.js'
+} from '../../src/tenants/product-groups/product-groups.js'
 
 const rule = (over: Partial<Rule>): Rule => ({
   id: 'r',

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import { PasswordHasher } from '../../src/platform/security/passwords.js'
 import {
   csrfTokenOf,
   keepsAnAdmin,
@@ -10,8 +11,7 @@ import {
   sameSecret,
   sessionAccess,
   sessionAlive,
-} from '../../src/domain/portal.js'
-import { PasswordHasher } from '../../src/security/passwords.js'
+} from '../../src/tenants/people/portal.js'
 
 describe('what a portal session may do', () => {
   const csrfToken = csrfTokenOf('abw_cookie')

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type EffectRow, outcomeOfEffect, retryOf } from '../../src/domain/psa-effect.js'
+import { type EffectRow, outcomeOfEffect, retryOf } from '../../src/alerts/executor/psa-effect.js'
 
 describe('PSA effects', () => {
   test('an effect stands for the outcome its own attempt would have recorded', () => {

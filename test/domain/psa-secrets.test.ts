@@ -1,8 +1,8 @@
-// Saving a PSA connection without typing its secret again, without I/O (src/domain/psa-secrets.ts).
+// Saving a PSA connection without typing its secret again, without I/O (src/psa/secrets.ts).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { StoredPsa } from '../../src/domain/partner.js'
-import { keepSavedSecrets } from '../../src/domain/psa-secrets.js'
+import { keepSavedSecrets } from '../../src/psa/secrets.js'
+import type { StoredPsa } from '../../src/tenants/partner.js'
 
 const saved: StoredPsa = {
   kind: 'connectwise',

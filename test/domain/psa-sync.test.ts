@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type PsaSideTicket, psaChange, psaChangeDetail } from '../../src/domain/psa-sync.js'
+import { type PsaSideTicket, psaChange, psaChangeDetail } from '../../src/psa-sync/psa-sync.js'
 
 const ours = (status: 'open' | 'closed' | 'creating' | 'closing', over: { psaDeleted?: boolean } = {}) => ({
   status,

@@ -1,9 +1,9 @@
-// Rule conditions (src/domain/rule-conditions.ts) and matching with them (src/domain/rules.ts): contains,
+// Rule conditions (src/alerts/rules/conditions.ts) and matching with them (src/alerts/rules/rules.ts): contains,
 // equals and RE2 patterns on title, summary and the vendor's extra data fields; patterns bounded and
 // compiled by a linear-time engine; the first enabled rule by precedence whose conditions hold wins.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { decide } from '../../src/domain/decide.js'
+import { decide } from '../../src/alerts/domain/decide.js'
 import {
   type ConditionFacts,
   ConditionWork,
@@ -12,8 +12,8 @@ import {
   conditionsProblem,
   extraFieldsSeen,
   type RuleCondition,
-} from '../../src/domain/rule-conditions.js'
-import { checkRules, matchRule } from '../../src/domain/rules.js'
+} from '../../src/alerts/rules/conditions.js'
+import { checkRules, matchRule } from '../../src/alerts/rules/rules.js'
 import { ctx, rule } from '../helpers/decision.js'
 
 const facts = (over: Partial<ConditionFacts> = {}): ConditionFacts => ({

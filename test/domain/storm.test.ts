@@ -4,8 +4,8 @@
 // closing rely on.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type Decision, decide } from '../../src/domain/decide.js'
-import { immediateAnswer } from '../../src/domain/immediate-answer.js'
+import { type Decision, decide } from '../../src/alerts/domain/decide.js'
+import { immediateAnswer } from '../../src/alerts/intake/immediate-answer.js'
 import {
   defaultStormSettings,
   type FoldedAlert,
@@ -20,8 +20,8 @@ import {
   stormOutcome,
   stormResolved,
   stormTitle,
-} from '../../src/domain/storm.js'
-import type { Ticket } from '../../src/domain/types.js'
+} from '../../src/alerts/steps/storm/storm.js'
+import type { Ticket } from '../../src/platform/core/types.js'
 import { ctx, settings, ticket } from '../helpers/decision.js'
 
 const on = (over: Partial<StormSettings> = {}): StormSettings => ({

@@ -1,15 +1,8 @@
-// Ticket templates (src/domain/templates.ts, src/alerts/ticket-template.ts): logic-less parsing, unknown
+// Ticket templates (src/alerts/rules/templates.ts, src/alerts/tickets/ticket-template.ts): logic-less parsing, unknown
 // placeholders refused by name, values put in as text (never parsed again), escaped for PSAs whose
 // description renders HTML, and bounded however large the values.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import {
-  portalLink,
-  renderedForTicket,
-  renderTicketTemplates,
-  templateValues,
-} from '../../src/alerts/ticket-template.js'
-import { newTicket } from '../../src/alerts/ticket-text.js'
 import {
   escapeHtml,
   parseTemplate,
@@ -17,8 +10,15 @@ import {
   type TemplateValues,
   templateLimits,
   templatesProblem,
-} from '../../src/domain/templates.js'
-import type { AlertFacts } from '../../src/domain/types.js'
+} from '../../src/alerts/rules/templates.js'
+import {
+  portalLink,
+  renderedForTicket,
+  renderTicketTemplates,
+  templateValues,
+} from '../../src/alerts/tickets/ticket-template.js'
+import { newTicket } from '../../src/alerts/tickets/ticket-text.js'
+import type { AlertFacts } from '../../src/platform/core/types.js'
 import { rule } from '../helpers/decision.js'
 
 const alert = (over: Partial<AlertFacts> = {}): AlertFacts => ({

@@ -3,7 +3,7 @@
 // leaves for the partner to see.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { afterFailure, lineForProduct, usageTarget } from '../../src/domain/usage-push.js'
+import { afterFailure, lineForProduct, usageTarget } from '../../src/billing/usage-push-plan.js'
 
 describe('usage target', () => {
   test("the account's own line first, whatever else is mapped", () => {

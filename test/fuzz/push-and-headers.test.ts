@@ -6,13 +6,13 @@
 // exact bytes), with bodies around the 1,000-ticket cap, bad ids, stale times, forged key_urls and other
 // content types. For every answer: no 5xx; every 4xx in the failure shape; a refused request changes no
 // row (beyond the connection's count of refused pushes). For headers: no 5xx, and a header that breaks
-// the rules of src/http/header-fields.ts is never saved.
+// the rules of src/platform/http/header-fields.ts is never saved.
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
-import { headerFieldProblem } from '../../src/http/header-fields.js'
-import { pushUrls } from '../../src/sync/secrets.js'
+import { headerFieldProblem } from '../../src/platform/http/header-fields.js'
+import { pushUrls } from '../../src/psa-sync/secrets.js'
 import { catalogue, type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { type Response, startService, type TestService } from '../helpers/service.js'
 import {

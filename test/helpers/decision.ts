@@ -1,8 +1,9 @@
 // Builders for the decision table's inputs, shared by the domain tests: a connected integration with
 // one rule, one mapped account and a small catalogue; each test overrides what it is about.
-import { toCatalogue } from '../../src/domain/catalogue.js'
-import type { DecisionContext } from '../../src/domain/decide.js'
-import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/domain/types.js'
+
+import type { DecisionContext } from '../../src/alerts/domain/decide.js'
+import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/platform/core/types.js'
+import { toCatalogue } from '../../src/tenants/product-groups/product-groups.js'
 
 export const now = new Date('2026-11-22T12:00:00.000Z')
 

@@ -1,4 +1,4 @@
-// Runs the real server process (src/server.ts, see `entry`) with a chosen environment: either until it
+// Runs the real server process (src/main/server.ts, see `entry`) with a chosen environment: either until it
 // listens (then the test talks HTTP to it and stops it), or until it exits (a start that must fail).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'

@@ -11,9 +11,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { loadConfig } from '../../src/config.js'
-import { openDatabase } from '../../src/db/connect.js'
-import { migrateToLatest } from '../../src/db/migrate.js'
+import { loadConfig } from '../../src/platform/config.js'
+import { openDatabase } from '../../src/platform/db/connect.js'
+import { migrateToLatest } from '../../src/platform/db/migrate.js'
 
 /**
  * What the templates are a copy of: the migrations' sources as the repository holds them (tests

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { inputProblem, maxInputDepth, nulProblem } from '../../src/http/ingress.js'
+import { inputProblem, maxInputDepth, nulProblem } from '../../src/platform/http/ingress.js'
 
 const noNul = fc.jsonValue({ maxDepth: 6 }).filter((v) => !JSON.stringify(v).includes('\\u0000'))
 

@@ -2,10 +2,10 @@
 // with the refusal's code (and so its status), sentence, ids and headers, unchanged.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { encodeCursor, readCursor } from '../../src/domain/cursor.js'
-import { notFound, ok, refuse } from '../../src/domain/result.js'
-import { ApiError, orRefuse } from '../../src/http/errors.js'
-import { decodeCursor } from '../../src/http/pagination.js'
+import { encodeCursor, readCursor } from '../../src/platform/core/cursor.js'
+import { notFound, ok, refuse } from '../../src/platform/core/result.js'
+import { ApiError, orRefuse } from '../../src/platform/http/errors.js'
+import { decodeCursor } from '../../src/platform/http/pagination.js'
 
 test('orRefuse answers the value of an ok result', () => {
   assert.deepEqual(orRefuse(ok({ id: 'x' })), { id: 'x' })

@@ -6,8 +6,8 @@
 // saved before the occurrences were stored gets them at the next start.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createLogger } from '../../src/boot.js'
-import { backfillUpcoming } from '../../src/maintenance/upcoming-backfill.js'
+import { backfillUpcoming } from '../../src/alerts/steps/maintenance/upcoming-backfill.js'
+import { createLogger } from '../../src/main/boot.js'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 

@@ -3,7 +3,7 @@
 // the middle of the stream, and restarted on the same database, on SQLite, PostgreSQL and PostgreSQL +
 // Redis. Every alert that was answered 2xx reaches the vendor's endpoint within 60 s of the restart:
 // the jobs the killed process held (alerts and deliveries alike) hold only the one short lease
-// (src/queue/lease.ts), which SQLite takes back at start and PostgreSQL lets run out. A SIGTERM in the
+// (src/platform/queue/lease.ts), which SQLite takes back at start and PostgreSQL lets run out. A SIGTERM in the
 // middle of a stream exits cleanly (code 0) and loses nothing either.
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -8,10 +8,10 @@ import { after, before, describe, test } from 'node:test'
 import Fastify from 'fastify'
 import Type from 'typebox'
 import Value from 'typebox/value'
-import { errorCodes } from '../../src/domain/errors.js'
-import { namedSchemas } from '../../src/http/openapi/components.js'
-import { registerOpenApi } from '../../src/http/openapi/document.js'
-import { operations } from '../../src/http/openapi/operations.js'
+import { operations } from '../../src/main/openapi-operations.js'
+import { errorCodes } from '../../src/platform/core/errors.js'
+import { namedSchemas } from '../../src/platform/http/openapi/components.js'
+import { registerOpenApi } from '../../src/platform/http/openapi/document.js'
 import { startService, type TestService } from '../helpers/service.js'
 
 type Json = Record<string, any>
@@ -217,7 +217,7 @@ describe('the OpenAPI document', () => {
     )
   })
 
-  test('the failure schemas enumerate the error codes of src/domain/errors.ts', () => {
+  test('the failure schemas enumerate the error codes of src/platform/core/errors.ts', () => {
     for (const name of ['Failure', 'SyncFailure', 'WebhookFailure', 'OAuthFailure'])
       assert.deepEqual(doc.components.schemas[name].properties.error.enum, [...errorCodes], name)
     const notFound = paths['/api/oem-alerts-api/alert/sync']!.post!.responses!['404']!.description!

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { openDatabase } from '../../src/db/connect.js'
+import { openDatabase } from '../../src/platform/db/connect.js'
 import { setupIntegration } from '../helpers/fixtures.js'
 import { startService, type TestService } from '../helpers/service.js'
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { Redis } from 'ioredis'
-import type { Heard } from '../../src/redis/notices.js'
+import type { Heard } from '../../src/platform/redis/notices.js'
 import { type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { goodPassword, newPortalUser } from '../helpers/portal.js'
 import { backends, startService, type TestService } from '../helpers/service.js'

@@ -13,8 +13,8 @@ import {
   isPublicAddress,
   type Lookup,
   publicOnlyLookup,
-} from '../../src/outbound/address.js'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+} from '../../src/platform/outbound/address.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 
 /** The forms of the review, as a URL's host. */
 const privateHosts = [

@@ -4,8 +4,12 @@ import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
-import { checkOutboundUrl, isPublicAddress } from '../../src/outbound/address.js'
-import { createOutboundHttp, maxResponseBodyBytes, type OutboundResult } from '../../src/outbound/http.js'
+import { checkOutboundUrl, isPublicAddress } from '../../src/platform/outbound/address.js'
+import {
+  createOutboundHttp,
+  maxResponseBodyBytes,
+  type OutboundResult,
+} from '../../src/platform/outbound/http.js'
 
 interface Received {
   method: string

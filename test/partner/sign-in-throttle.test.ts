@@ -1,10 +1,10 @@
-// The sign-in throttle on its own (src/partner/sign-in-throttle.ts, in memory): failures make the
+// The sign-in throttle on its own (src/tenants/people/sign-in-throttle.ts, in memory): failures make the
 // failing address wait longer each time for that email, never another address; an address failing
 // across emails is stopped; a success clears the pair and gives its attempt back; the password is not
 // checked while waiting; attempts sent together cannot all pass.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { maxWaitSeconds, SignInThrottle, waitAfter } from '../../src/partner/sign-in-throttle.js'
+import { maxWaitSeconds, SignInThrottle, waitAfter } from '../../src/tenants/people/sign-in-throttle.js'
 
 const right = async () => true
 const wrong = async () => false

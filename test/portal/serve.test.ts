@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { contentSecurityPolicy, portalDir } from '../../src/portal/serve.js'
+import { contentSecurityPolicy, portalDir } from '../../src/partner-api/portal-site.js'
 import { ensurePortalBuilt } from '../helpers/portal-build.js'
 import { startService, type TestService } from '../helpers/service.js'
 

@@ -1,7 +1,7 @@
 // The adapter contract on Autotask, against the Autotask simulator on loopback (zone looked up, more
 // tickets than one query page, the queue picklist's default, field lengths as its field information
 // serves them).
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { unitsOn } from '../sims/autotask/billing.js'

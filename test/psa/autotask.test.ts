@@ -8,7 +8,7 @@
 // and a ticket moved to another company (and queue).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { NewPsaTicket, PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import { autotaskPsa } from '../../src/psa/autotask/adapter.js'
 import { BudgetGuard } from '../../src/psa/autotask/budget.js'

@@ -1,6 +1,6 @@
 // The adapter contract on ConnectWise PSA, against the ConnectWise simulator on loopback: pages of 2 (so
 // every list spans pages) and 1,200 tickets there before the suite.
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { connectWiseCalls, startConnectWiseSim } from '../sims/connectwise/server.js'

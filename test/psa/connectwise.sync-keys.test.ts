@@ -5,7 +5,7 @@
 // connection's key fetches are limited, however many pushes with bad signatures arrive.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../src/psa/adapter.js'
 import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
 import { callbackKeyId, keyFetchesPerMinute } from '../../src/psa/connectwise/callback-keys.js'

@@ -5,7 +5,7 @@
 // ticket moved to another company (and board).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import { connectWisePsa } from '../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'

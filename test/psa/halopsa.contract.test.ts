@@ -1,7 +1,7 @@
 // The adapter contract on HaloPSA, against the HaloPSA simulator on loopback (authorisation server found
 // from /api/authinfo, client-credentials tokens, pages of 100 clients, several pages of tickets listed
 // without their reference, query parameters Halo does not document ignored).
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import { haloPsa } from '../../src/psa/halopsa/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { haloCalls, startHaloPsaSim } from '../sims/halopsa/server.js'

@@ -9,7 +9,7 @@
 // client secret nowhere on the wire but in the token request's form.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { NewPsaTicket, PsaOperations, PsaResult } from '../../src/psa/adapter.js'
 import { haloPsa } from '../../src/psa/halopsa/adapter.js'
 import { adoptReads, fallbackReads } from '../../src/psa/halopsa/adopt.js'

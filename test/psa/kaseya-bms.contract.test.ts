@@ -1,7 +1,7 @@
 // The adapter contract on Kaseya BMS, against the BMS simulator on loopback: tokens that expire every
 // few seconds (so the run renews them midway), accounts over three pages, several hundred tickets
 // (four pages of the ticket list, many on the fixture's account), recurring services for usage.
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import { kaseyaBmsPsa } from '../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { loseNextAnswer } from '../sims/harness.js'

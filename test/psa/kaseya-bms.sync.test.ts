@@ -5,7 +5,7 @@
 // ticket, a reopen to a named status and its retry after a lost answer.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../src/psa/adapter.js'
 import { kaseyaBmsPsa } from '../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'

@@ -7,7 +7,7 @@
 // company (docs/psa/kaseya-bms.md, "Moving a ticket to another company").
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { NewPsaTicket, PsaResult } from '../../src/psa/adapter.js'
 import { kaseyaBmsPsa } from '../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'

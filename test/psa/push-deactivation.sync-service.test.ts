@@ -6,7 +6,7 @@
 // push at once, whatever was queued before.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { pushUrls } from '../../src/sync/secrets.js'
+import { pushUrls } from '../../src/psa-sync/secrets.js'
 import { startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 import type { AutotaskSim } from '../sims/autotask/server.js'

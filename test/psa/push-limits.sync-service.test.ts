@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
-import { createLogger } from '../../src/boot.js'
+import { createLogger } from '../../src/main/boot.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 import { expectFailure } from '../helpers/shapes.js'
 import type { HaloPsaSim } from '../sims/halopsa/server.js'

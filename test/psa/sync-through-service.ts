@@ -7,7 +7,7 @@
 // changes; a burst of 250 pushes (each 25 times over) is absorbed without a 5xx and without more reads than tickets.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { pushUrls } from '../../src/sync/secrets.js'
+import { pushUrls } from '../../src/psa-sync/secrets.js'
 import { type Hooked, hooked } from '../helpers/hooked.js'
 import { type Backend, backends, startService, type TestService } from '../helpers/service.js'
 import type { StartedSim } from '../sims/harness.js'

@@ -1,7 +1,7 @@
 // The adapter contract on Syncro, against the Syncro simulator on loopback: 60 customers (three pages of
 // 25), 300 tickets of the last ten days (a third of them the fixture's customer's, many with the
 // subject the suite's tickets have), the ticket list's documented filters only.
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { syncroPsa } from '../../src/psa/syncro/adapter.js'
 import { loseNextAnswer } from '../sims/harness.js'

@@ -5,7 +5,7 @@
 // apart by their author.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../src/psa/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { syncroPsa } from '../../src/psa/syncro/adapter.js'

@@ -7,8 +7,8 @@
 // (docs/psa/syncro.md, "Moving a ticket to another company").
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { OutboundCall, OutboundResult } from '../../src/outbound/http.js'
-import { createOutboundHttp } from '../../src/outbound/http.js'
+import type { OutboundCall, OutboundResult } from '../../src/platform/outbound/http.js'
+import { createOutboundHttp } from '../../src/platform/outbound/http.js'
 import type { NewPsaTicket, PsaOperations } from '../../src/psa/adapter.js'
 import { PsaRegistry } from '../../src/psa/registry.js'
 import { syncroPsa } from '../../src/psa/syncro/adapter.js'

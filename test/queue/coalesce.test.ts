@@ -1,9 +1,9 @@
-// Jobs added before their write runs share it (queue/coalesce.ts): every caller's promise settles with
+// Jobs added before their write runs share it (platform/queue/coalesce.ts): every caller's promise settles with
 // it, adds made once it has started go to the next write, and a failed write fails its callers only.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { coalescedAdd } from '../../src/queue/coalesce.js'
-import type { NewJob } from '../../src/queue/port.js'
+import { coalescedAdd } from '../../src/platform/queue/coalesce.js'
+import type { NewJob } from '../../src/platform/queue/port.js'
 
 const job = (id: string): NewJob => ({ id, kind: 'echo', payload: {} })
 const turn = () => new Promise((resolve) => setImmediate(resolve))

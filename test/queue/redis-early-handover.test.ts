@@ -5,7 +5,7 @@
 // later.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { snapshotJob } from '../../src/integrations/snapshots.js'
+import { snapshotJob } from '../../src/webhooks/snapshots.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
 describe('a hand-over ahead of its commit (postgres+redis)', {

@@ -8,7 +8,12 @@ import { after, before, describe, test } from 'node:test'
 import type { Queue } from 'bullmq'
 import pino from 'pino'
 import { Registry } from 'prom-client'
-import { type BullJobData, bullJobId, bullQueue, QueueRelay } from '../../src/queue/redis-transport.js'
+import {
+  type BullJobData,
+  bullJobId,
+  bullQueue,
+  QueueRelay,
+} from '../../src/platform/queue/redis-transport.js'
 import { backends, manualClock, redisPrefix, startService, type TestService } from '../helpers/service.js'
 
 describe('the Redis transport: hand-over and relay (postgres+redis)', {

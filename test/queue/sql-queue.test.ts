@@ -8,8 +8,8 @@
 // nextDueAt and depth report what is waiting or running.
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
-import type { NewJob } from '../../src/queue/port.js'
-import type { ClaimedJob, SqlJobQueue } from '../../src/queue/sql-queue.js'
+import type { NewJob } from '../../src/platform/queue/port.js'
+import type { ClaimedJob, SqlJobQueue } from '../../src/platform/queue/sql-queue.js'
 import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
 
 const leaseMs = 30_000

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import pino from 'pino'
 import Type from 'typebox'
-import { defineJob, jobKind } from '../../src/queue/jobs.js'
-import type { JobResult, RunningJob } from '../../src/queue/port.js'
-import { SqlJobRunner } from '../../src/queue/sql-runner.js'
+import { defineJob, jobKind } from '../../src/platform/queue/jobs.js'
+import type { JobResult, RunningJob } from '../../src/platform/queue/port.js'
+import { SqlJobRunner } from '../../src/platform/queue/sql-runner.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 
 const echo = defineJob({

@@ -3,7 +3,7 @@
 // wait ends it early. Timers are node:test mock timers, so nothing here sleeps or depends on speed.
 import assert from 'node:assert/strict'
 import { describe, type TestContext, test } from 'node:test'
-import { Wakeup } from '../../src/queue/wakeup.js'
+import { Wakeup } from '../../src/platform/queue/wakeup.js'
 
 /** Lets promise callbacks run (setImmediate is not mocked: only setTimeout is). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))

@@ -1,4 +1,4 @@
-// The limiters of src/redis/limiters.ts on their own: two processes' factories on one Redis prefix
+// The limiters of src/platform/redis/limiters.ts on their own: two processes' factories on one Redis prefix
 // count once, another prefix counts apart, and a Redis that cannot be reached never refuses or holds
 // anything: the count goes on in memory, and that is logged.
 import assert from 'node:assert/strict'
@@ -6,8 +6,8 @@ import { Writable } from 'node:stream'
 import { after, describe, test } from 'node:test'
 import pino from 'pino'
 import { RateLimiterRes } from 'rate-limiter-flexible'
-import { connectRedis, type RedisHandle } from '../../src/redis/connect.js'
-import { type Limiter, redisLimiters } from '../../src/redis/limiters.js'
+import { connectRedis, type RedisHandle } from '../../src/platform/redis/connect.js'
+import { type Limiter, redisLimiters } from '../../src/platform/redis/limiters.js'
 import { redisPrefix } from '../helpers/service.js'
 
 function logged() {

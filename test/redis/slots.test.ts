@@ -1,4 +1,4 @@
-// A capped kind's group slots in Redis, shared by every process of an installation (redis/slots.ts):
+// A capped kind's group slots in Redis, shared by every process of an installation (platform/redis/slots.ts):
 // what holds 4 webhook deliveries in flight per endpoint, one usage push per line and a partner's
 // alerts at once with REDIS_URL. The limit holds across processes, the slots live under the
 // installation's prefix, a dead holder's slots come back when their lease ends, and a holder that is
@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import pino from 'pino'
-import { connectRedis, type RedisHandle } from '../../src/redis/connect.js'
-import { type GroupSlots, redisGroupSlots, type Slot } from '../../src/redis/slots.js'
+import { connectRedis, type RedisHandle } from '../../src/platform/redis/connect.js'
+import { type GroupSlots, redisGroupSlots, type Slot } from '../../src/platform/redis/slots.js'
 import { backends, redisPrefix } from '../helpers/service.js'
 
 const log = pino({ level: 'silent' })

@@ -1,12 +1,12 @@
 // Headers a vendor, a partner or the operator sets for the service to send (docs/vendor-api.md,
-// "Self-service"; docs/partner-api.md): one check (src/http/header-fields.ts) refuses a value
+// "Self-service"; docs/partner-api.md): one check (src/platform/http/header-fields.ts) refuses a value
 // outside RFC 9110's field-value grammar (CR, LF, NUL, other controls, leading or trailing space,
 // non-ASCII), a name that is not a token, hop-by-hop and framing names, the webhook signature's names
 // and the names the service sets itself; 400 with nothing saved, on every route that takes one. A
 // header that passes is sent as given.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { headerFieldProblem } from '../../src/http/header-fields.js'
+import { headerFieldProblem } from '../../src/platform/http/header-fields.js'
 import { catalogue, type Setup, setupIntegration } from '../helpers/fixtures.js'
 import { type Receiver, startReceiver } from '../helpers/receiver.js'
 import { startService, type TestService } from '../helpers/service.js'

@@ -2,7 +2,7 @@
 // and with what sentence.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { judgeKeys, type KeyFacts, missingKeyFileRefusal } from '../../src/security/key-check.js'
+import { judgeKeys, type KeyFacts, missingKeyFileRefusal } from '../../src/platform/security/key-check.js'
 
 const facts = (f: Partial<KeyFacts>): KeyFacts => ({
   source: { kind: 'env' },

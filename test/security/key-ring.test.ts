@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict'
 import { createCipheriv, randomBytes } from 'node:crypto'
 import { describe, test } from 'node:test'
-import { createKeyRing, keyIdOf, SealedValueError, sealedPrefix } from '../../src/security/crypto-box.js'
+import {
+  createKeyRing,
+  keyIdOf,
+  SealedValueError,
+  sealedPrefix,
+} from '../../src/platform/security/crypto-box.js'
 
 const A = Buffer.alloc(32, 1).toString('base64')
 const B = Buffer.alloc(32, 2).toString('base64')

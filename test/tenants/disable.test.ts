@@ -5,7 +5,7 @@
 // all of it.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { must } from '../../src/domain/result.js'
+import { must } from '../../src/platform/core/result.js'
 import { type Hooked, hooked } from '../helpers/hooked.js'
 import type { Receiver } from '../helpers/receiver.js'
 import { backends, startService, type TestService } from '../helpers/service.js'

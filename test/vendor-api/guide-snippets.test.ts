@@ -4,7 +4,7 @@
 // accept a rotation's double signature, and refuse a changed body, an old timestamp, a wrong secret
 // and a missing signature. Node and Python always run; Go, PowerShell and C# run where the machine has
 // them (`go`, `pwsh`, `dotnet`), else the test says it was skipped. The page's event table is checked
-// against the catalogue the OpenAPI document is built from (src/webhooks/catalogue.ts).
+// against the catalogue the OpenAPI document is built from (src/webhooks/event-types.ts).
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { Webhook } from 'standardwebhooks'
-import { eventCatalogue } from '../../src/webhooks/catalogue.js'
+import { eventCatalogue } from '../../src/webhooks/event-types.js'
 
 const root = process.cwd()
 const guide = readFileSync(join(root, 'docs', 'vendors.md'), 'utf8')

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { Migrator, sql } from 'kysely'
-import { openDatabase } from '../../src/db/connect.js'
-import { migrateToLatest, migrations } from '../../src/db/migrate.js'
+import { openDatabase } from '../../src/platform/db/connect.js'
+import { migrateToLatest, migrations } from '../../src/platform/db/migrate.js'
 import { backends, postgresDatabase } from '../helpers/service.js'
 
 for (const backend of backends('databases')) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
-import { must } from '../../src/domain/result.js'
+import { must } from '../../src/platform/core/result.js'
 import { type Receiver, startReceiver } from '../helpers/receiver.js'
 import { backends, startService, type TestService } from '../helpers/service.js'
 

@@ -19,7 +19,7 @@ import {
   rejected,
   suppressed,
   updated,
-} from '../../src/domain/outcome.js'
+} from '../../src/alerts/domain/outcome.js'
 import {
   eventCatalogue,
   openApiWebhooks,
@@ -27,7 +27,7 @@ import {
   StatusUpdateEvent,
   stateSnapshotExample,
   statusUpdateExamples,
-} from '../../src/webhooks/catalogue.js'
+} from '../../src/webhooks/event-types.js'
 import { stateSnapshot, statusUpdate } from '../../src/webhooks/events.js'
 
 const ids = {

@@ -1,8 +1,8 @@
 // The verdict after each webhook delivery attempt: success, retry (with jitter and Retry-After), dead, disable.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { OutboundErrorKind, OutboundResult } from '../../src/outbound/http.js'
-import { parseRetryAfter } from '../../src/outbound/retry-after.js'
+import type { OutboundErrorKind, OutboundResult } from '../../src/platform/outbound/http.js'
+import { parseRetryAfter } from '../../src/platform/outbound/retry-after.js'
 import {
   type AttemptVerdict,
   defaultRetryScheduleSeconds,

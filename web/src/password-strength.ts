@@ -1,5 +1,5 @@
 // How strong a new password is, judged in the browser as the service judges it
-// (src/security/passwords.ts: zxcvbn-ts, a score of 3 of 4 or more). Loaded only by the screens that
+// (src/platform/security/passwords.ts: zxcvbn-ts, a score of 3 of 4 or more). Loaded only by the screens that
 // set a password. The browser gets the common passwords and patterns but not the English word and name
 // lists (another megabyte): the service, which has them, may still refuse a password the meter calls
 // strong, and the portal then shows its reason. The service has the last word.
@@ -27,7 +27,7 @@ export interface Judgement {
 export function judge(password: string, userInputs: readonly string[] = []): Judgement {
   if (password.length < minPasswordLength)
     return { score: 0, ok: false, reason: `Use at least ${minPasswordLength} characters.` }
-  // The product's name too, as the service counts it (src/security/passwords.ts).
+  // The product's name too, as the service counts it (src/platform/security/passwords.ts).
   const inputs = [...userInputs, 'alertbridge']
     .flatMap((i) => [i, ...i.split(/[^\p{L}\p{N}]+/u)])
     .filter((i) => i.length > 2)

@@ -2,11 +2,11 @@
 // (docs/decisions/credentials/operator-audit-log.md): every operator write, and every tenant's rotation of
 // its own credentials, newest first, paged like the other lists.
 import Type from 'typebox'
-import { actorKinds, auditActions, auditTargetTypes } from '../../domain/operator-audit.js'
-import type { App } from '../../http/app-types.js'
-import { ApiError } from '../../http/errors.js'
-import { decodeCursor, page } from '../../http/pagination.js'
-import { Cursor, failures, Limit, Nullable, Page } from '../../http/schemas.js'
+import type { App } from '../../platform/http/app-types.js'
+import { ApiError } from '../../platform/http/errors.js'
+import { decodeCursor, page } from '../../platform/http/pagination.js'
+import { Cursor, failures, Limit, Nullable, Page } from '../../platform/http/schemas.js'
+import { actorKinds, auditActions, auditTargetTypes } from '../../tenants/audit/operator-audit.js'
 import type { AdminRoutesDeps } from './deps.js'
 
 const AuditEntryView = Type.Object({

@@ -1,10 +1,10 @@
 // The operator invites a partner's portal users (docs/partner-api.md): the first admin of a new partner, or a
 // new admin for a partner whose admins are gone. The same body and answer as the partner's own invite.
-import type { App } from '../../http/app-types.js'
-import { actorOf } from '../../http/auth.js'
-import { orRefuse } from '../../http/errors.js'
-import { failures, IdParams } from '../../http/schemas.js'
-import { InviteBody, Invited, partnerUserView } from '../../partner/portal-views.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { failures, IdParams } from '../../platform/http/schemas.js'
+import { actorOf } from '../../tenants/auth.js'
+import { InviteBody, Invited, partnerUserView } from '../../tenants/people/views.js'
 import type { AdminRoutesDeps } from './deps.js'
 
 export function registerAdminPartnerUsers(app: App, s: AdminRoutesDeps): void {

@@ -4,13 +4,13 @@
 // one stops now). The vendor rotates its own secrets through
 // the vendor API and the partner its API key through the partner API as well.
 import Type from 'typebox'
-import { overlapSeconds } from '../../domain/credentials.js'
-import type { App } from '../../http/app-types.js'
-import { actorOf } from '../../http/auth.js'
-import { orRefuse } from '../../http/errors.js'
-import { emptyBodyAsObject } from '../../http/optional-body.js'
-import { failures, IdParams } from '../../http/schemas.js'
-import type { RotatingCredential } from '../../tenants/credentials.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
+import { failures, IdParams } from '../../platform/http/schemas.js'
+import { actorOf } from '../../tenants/auth.js'
+import { overlapSeconds } from '../../tenants/credentials/credentials.js'
+import type { RotatingCredential } from '../../tenants/credentials/rotation.js'
 import { RotateBody, RotationView } from '../../tenants/views.js'
 import type { AdminRoutesDeps } from './deps.js'
 

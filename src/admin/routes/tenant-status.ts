@@ -3,12 +3,12 @@
 // TENANT_DISABLED (the token endpoint: 401 invalid_client), its queued alerts wait and a disabled
 // vendor's webhook deliveries wait; enabling restores everything.
 import Type from 'typebox'
-import type { TenantKind } from '../../domain/credentials.js'
-import type { App } from '../../http/app-types.js'
-import { actorOf } from '../../http/auth.js'
-import { orRefuse } from '../../http/errors.js'
-import { emptyBodyAsObject } from '../../http/optional-body.js'
-import { failures, IdParams, Nullable } from '../../http/schemas.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
+import { failures, IdParams, Nullable } from '../../platform/http/schemas.js'
+import { actorOf } from '../../tenants/auth.js'
+import type { TenantKind } from '../../tenants/credentials/credentials.js'
 import { DisabledView } from '../../tenants/views.js'
 import type { AdminRoutesDeps } from './deps.js'
 

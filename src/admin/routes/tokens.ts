@@ -3,12 +3,12 @@
 // vendor asks POST /api/oauth/token for a new one
 // (docs/decisions/vendor-api/several-tokens-and-revocation.md).
 import Type from 'typebox'
-import type { AccessToken } from '../../domain/vendor.js'
-import type { App } from '../../http/app-types.js'
-import { actorOf } from '../../http/auth.js'
-import { notFound } from '../../http/errors.js'
-import { decodeCursor, page } from '../../http/pagination.js'
-import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../http/schemas.js'
+import type { App } from '../../platform/http/app-types.js'
+import { notFound } from '../../platform/http/errors.js'
+import { decodeCursor, page } from '../../platform/http/pagination.js'
+import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../platform/http/schemas.js'
+import { actorOf } from '../../tenants/auth.js'
+import type { AccessToken } from '../../tenants/vendor.js'
 import type { AdminRoutesDeps } from './deps.js'
 
 const TokenView = Type.Object({

@@ -1,13 +1,13 @@
 // Operator API for vendors (docs/operations.md, "The admin API"): POST, GET (list and one), PATCH.
 import Type from 'typebox'
-import { CatalogueMap, ProductGroupsMapping } from '../../catalogue/schemas.js'
-import { iso } from '../../clock.js'
-import type { Vendor } from '../../domain/vendor.js'
-import type { App } from '../../http/app-types.js'
-import { actorOf } from '../../http/auth.js'
-import { notFound, orRefuse } from '../../http/errors.js'
-import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
-import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../http/schemas.js'
+import { iso } from '../../platform/clock.js'
+import type { App } from '../../platform/http/app-types.js'
+import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
+import { actorOf } from '../../tenants/auth.js'
+import { CatalogueMap, ProductGroupsMapping } from '../../tenants/product-groups/schemas.js'
+import type { Vendor } from '../../tenants/vendor.js'
 import {
   DisabledView,
   disabledView,

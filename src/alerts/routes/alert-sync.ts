@@ -1,10 +1,10 @@
 // POST /api/oem-alerts-api/alert/sync — the synchronous strategy (docs/contract.md#sync-answers): the
 // whole decision table runs on the request (synchronous.ts) and its outcome is the HTTP answer.
 import { v7 as uuidv7 } from 'uuid'
-import type { App } from '../../http/app-types.js'
-import { orRefuse } from '../../http/errors.js'
-import { sendSyncAnswer, syncResponses } from '../responses.js'
-import { AlertRequest } from '../schema.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { sendSyncAnswer, syncResponses } from '../intake/responses.js'
+import { AlertRequest } from '../intake/schema.js'
 import type { AlertRoutesDeps } from './deps.js'
 
 export function registerAlertSync(app: App, s: AlertRoutesDeps): void {

@@ -2,11 +2,11 @@
 // (docs/contract.md#webhook-answers): the alert is queued durably and answered at once; its outcome reaches
 // the vendor as a status_update event.
 import { v7 as uuidv7 } from 'uuid'
-import type { App } from '../../http/app-types.js'
-import { orRefuse } from '../../http/errors.js'
-import { rateLimitHeaders } from '../rate-limit.js'
-import { webhookBody } from '../responses.js'
-import { AlertRequest, WebhookAnswer, WebhookFailure } from '../schema.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { rateLimitHeaders } from '../intake/rate-limit.js'
+import { webhookBody } from '../intake/responses.js'
+import { AlertRequest, WebhookAnswer, WebhookFailure } from '../intake/schema.js'
 import type { AlertRoutesDeps } from './deps.js'
 
 export function registerAlertWebhook(app: App, s: AlertRoutesDeps): void {

@@ -2,13 +2,13 @@
 // docs/contract.md#ticket-record) with the vendor's bearer token; the plural /alerts paths are aliases
 // (docs/contract.md#odd-spellings).
 import Type from 'typebox'
-import type { App } from '../../http/app-types.js'
-import { vendorPrincipal } from '../../http/auth.js'
-import { orRefuse } from '../../http/errors.js'
-import { Cursor, failures, Limit, Page } from '../../http/schemas.js'
-import { CorrelationId } from '../schema.js'
-import { getTicket, listTickets, type TicketScope } from '../ticket-reads.js'
-import { TicketView, TicketWithHistory } from '../views.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { Cursor, failures, Limit, Page } from '../../platform/http/schemas.js'
+import { vendorPrincipal } from '../../tenants/auth.js'
+import { CorrelationId } from '../intake/schema.js'
+import { getTicket, listTickets, type TicketScope } from '../tickets/ticket-reads.js'
+import { TicketView, TicketWithHistory } from '../tickets/views.js'
 import type { AlertRoutesDeps } from './deps.js'
 
 const ListQuery = Type.Object({

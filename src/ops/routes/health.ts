@@ -4,14 +4,14 @@
 // SQLite file is read afresh, not from the connection's cache, so a file overwritten or deleted under
 // the running process is noticed); with REDIS_URL, Redis is the second.
 import Type from 'typebox'
-import type { Db } from '../../db/connect.js'
-import { DatabaseUnavailable } from '../../db/failures.js'
-import type { ErrorCode } from '../../domain/errors.js'
-import type { App } from '../../http/app-types.js'
-import { ApiError } from '../../http/errors.js'
-import { failures } from '../../http/schemas.js'
-import type { RedisHandle } from '../../redis/connect.js'
-import { RedisUnavailable } from '../../redis/connect.js'
+import type { ErrorCode } from '../../platform/core/errors.js'
+import type { Db } from '../../platform/db/connect.js'
+import { DatabaseUnavailable } from '../../platform/db/failures.js'
+import type { App } from '../../platform/http/app-types.js'
+import { ApiError } from '../../platform/http/errors.js'
+import { failures } from '../../platform/http/schemas.js'
+import type { RedisHandle } from '../../platform/redis/connect.js'
+import { RedisUnavailable } from '../../platform/redis/connect.js'
 
 const Health = Type.Object({ status: Type.Literal('ok') })
 

@@ -4,7 +4,7 @@
 // with "{companyId}+{publicKey}:{privateKey}" and the clientId header on every call, and lists read
 // through every page (pageSize 1000, following the Link header's rel="next" on our own host).
 import type { Static } from 'typebox'
-import { uriComponent } from '../../domain/text.js'
+import { uriComponent } from '../../platform/core/text.js'
 import type { PsaCall, PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { sameOrigin } from '../core/explain.js'

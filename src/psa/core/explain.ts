@@ -1,6 +1,6 @@
 // The connection test's sentences, shared by every PSA: what a failure means for the partner, in
 // words naming what to fix. Each adapter adds the credential fields of its own kind.
-import { asSentence } from '../../domain/text.js'
+import { asSentence } from '../../platform/core/text.js'
 import type { PsaFailure, PsaResult } from '../adapter.js'
 
 export interface Wording {

@@ -4,9 +4,9 @@
 // not-found, 429 rate-limited (Retry-After honoured, and the connection paused), 5xx and network
 // trouble unavailable (retryable), other 4xx rejected. The failure's message is the PSA's own error
 // text, which each adapter knows how to read. Nothing here logs a header or a body.
-import type { HttpMethod, OutboundHttp, OutboundResult } from '../../outbound/http.js'
-import { parseRetryAfter } from '../../outbound/retry-after.js'
-import type { LimiterFactory } from '../../redis/limiters.js'
+import type { HttpMethod, OutboundHttp, OutboundResult } from '../../platform/outbound/http.js'
+import { parseRetryAfter } from '../../platform/outbound/retry-after.js'
+import type { LimiterFactory } from '../../platform/redis/limiters.js'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import type { ConnectionLimiter } from './limiter.js'
 

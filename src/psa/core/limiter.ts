@@ -7,7 +7,7 @@
 // a queued alert is deferred instead of spinning on a PSA that cannot answer.
 import { type BulkheadPolicy, bulkhead, TaskCancelledError } from 'cockatiel'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
-import type { Limiter } from '../../redis/limiters.js'
+import type { Limiter } from '../../platform/redis/limiters.js'
 import type { PsaFailure, PsaResult } from '../adapter.js'
 
 export interface LimiterOptions {

@@ -3,7 +3,7 @@
 // PSA's web address cannot be known from them. These are the web apps' routes, not API facts: each is
 // the form the PSA's own links and integrations use (docs/psa/<kind>.md says which).
 
-import { uriComponent } from '../../domain/text.js'
+import { uriComponent } from '../../platform/core/text.js'
 
 const http = (url: string) => /^https?:\/\//i.test(url)
 const trim = (url: string) => url.replace(/\/+$/, '')

@@ -11,7 +11,7 @@
 // difference and reads the line back: the count it wanted means the units were added; the difference
 // itself means they replace, and the count is then sent as it is. Either way the line ends at the
 // count, and the connection remembers which it was.
-import { uriComponent } from '../../domain/text.js'
+import { uriComponent } from '../../platform/core/text.js'
 import type { BillingLine, PsaCall, PsaFailure, PsaResult, UsageCall } from '../adapter.js'
 import type { KaseyaBmsClient } from './client.js'
 import { bool, field, num, rows, str } from './wire.js'

@@ -6,7 +6,7 @@
 // to be used, are tried in turn; the first that answers with entries is remembered in the connection's
 // state.
 import type { Static } from 'typebox'
-import { uriComponent } from '../../domain/text.js'
+import { uriComponent } from '../../platform/core/text.js'
 import type { PsaCall, PsaEntity, PsaFailure, PsaResult } from '../adapter.js'
 import { CachedResult, cachedIn } from '../core/connections.js'
 import type { KaseyaBmsClient } from './client.js'

@@ -2,7 +2,7 @@
 // has a fault switch (PUT /api/partner/sandbox/fault) that makes it fail the way real PSAs fail.
 import type { Static } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
-import { type Clock, iso } from '../../clock.js'
+import { type Clock, iso } from '../../platform/clock.js'
 import {
   type BillingLine,
   type CloseCall,

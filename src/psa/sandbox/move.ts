@@ -1,7 +1,7 @@
 // The sandbox PSA moves a ticket to another company (and board, where given): a catch-all ticket whose
 // account got mapped (docs/decision-table.md#catch-all).
 import type { Kysely } from 'kysely'
-import type { Database } from '../../db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 
 /** False: the partner's sandbox has no such ticket. */
 export async function moveSandboxTicket(

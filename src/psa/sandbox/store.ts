@@ -1,8 +1,8 @@
 // The sandbox PSA's own storage, in the service's database: its tickets, their notes and its fault
 // switch. It is the sandbox's "client": what a real PSA keeps on its side, the sandbox keeps here.
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
-import { prepared, preparedRow } from '../../db/prepared.js'
-import type { Database, SandboxTicketsTable } from '../../db/schema.js'
+import { prepared, preparedRow } from '../../platform/db/prepared.js'
+import type { Database, SandboxTicketsTable } from '../../platform/db/schema.js'
 
 // Every sandbox create numbers a ticket and inserts it: prepared (docs/psa/README.md, "One connection,
 // made once").
@@ -65,7 +65,7 @@ function toTicket(r: Selectable<SandboxTicketsTable>): SandboxTicket {
   }
 }
 
-/** Runs writes in a transaction: the service's write batches (db/write-batch.ts), or one of their own. */
+/** Runs writes in a transaction: the service's write batches (platform/db/write-batch.ts), or one of their own. */
 export type SandboxWrites = <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
 /**

@@ -4,7 +4,7 @@
 // has no merge. "Worked" is a status a technician set that is neither the one alertbridge creates
 // with (New) nor a closed one.
 import { v7 as uuidv7 } from 'uuid'
-import { type Clock, iso } from '../../clock.js'
+import { type Clock, iso } from '../../platform/clock.js'
 import { fail, type NoteCall, ok, type PsaResult } from '../adapter.js'
 import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import type { SandboxStore } from './store.js'

@@ -10,7 +10,7 @@
 // Syncro normally says none: the wait is then a minute, and what is left of the shared minute is spent,
 // so that the other processes counting in Redis stop too. (Where Syncro does send a Retry-After, only
 // this process waits that long; another process meets its own 429 and waits as it is told.)
-import { type Limiter, type LimiterFactory, memoryLimiters } from '../../redis/limiters.js'
+import { type Limiter, type LimiterFactory, memoryLimiters } from '../../platform/redis/limiters.js'
 import type { PsaFailure } from '../adapter.js'
 import type { SharedBudget } from '../core/limiter.js'
 

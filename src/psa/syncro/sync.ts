@@ -8,7 +8,7 @@
 // "Resolved" (Syncro gives those Resolved's behaviour), or the connection's own closed status. Deleted:
 // a 404. Merged: never — Syncro's API has no merge and no field naming a surviving ticket; what a
 // technician does instead (resolve the duplicate, or delete it) reads as closed or deleted.
-import { uriComponent } from '../../domain/text.js'
+import { uriComponent } from '../../platform/core/text.js'
 import {
   fail,
   type NoteCall,

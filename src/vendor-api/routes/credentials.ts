@@ -5,13 +5,13 @@
 // and neither can a secret a rotation already replaced. The new value is shown once; the replaced one
 // keeps working for `overlapSeconds` (default 24 h) or until end-overlap.
 import Type from 'typebox'
-import { overlapSeconds } from '../../domain/credentials.js'
-import type { App } from '../../http/app-types.js'
-import { actorOf, vendorPrincipal } from '../../http/auth.js'
-import { ApiError, orRefuse } from '../../http/errors.js'
-import { failures } from '../../http/schemas.js'
-import { matchesDigest } from '../../security/secrets.js'
-import type { RotatingCredential } from '../../tenants/credentials.js'
+import type { App } from '../../platform/http/app-types.js'
+import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { failures } from '../../platform/http/schemas.js'
+import { matchesDigest } from '../../platform/security/secrets.js'
+import { actorOf, vendorPrincipal } from '../../tenants/auth.js'
+import { overlapSeconds } from '../../tenants/credentials/credentials.js'
+import type { RotatingCredential } from '../../tenants/credentials/rotation.js'
 import { OverlapSeconds, RotationView, rotationView } from '../../tenants/views.js'
 import type { VendorRoutesDeps } from './deps.js'
 

@@ -1,13 +1,14 @@
 // What the vendor API's routes are given (services.ts builds it; routes.ts hands it over).
-import type { CatalogueSource } from '../../catalogue/source.js'
-import type { Clock } from '../../clock.js'
-import type { Store } from '../../db/store.js'
-import type { AuthHooks } from '../../http/auth.js'
-import type { CredentialRotation } from '../../tenants/credentials.js'
+
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
+import type { AuthHooks } from '../../tenants/auth.js'
+import type { CredentialRotation } from '../../tenants/credentials/rotation.js'
+import type { TokenService } from '../../tenants/credentials/token-service.js'
+import type { CatalogueSource } from '../../tenants/product-groups/source.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
 import type { DeliveryJobs } from '../../webhooks/delivery-job.js'
 import type { VendorSetup } from '../setup.js'
-import type { TokenService } from '../token-service.js'
 
 export interface VendorRoutesDeps {
   auth: AuthHooks

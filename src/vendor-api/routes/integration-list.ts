@@ -3,15 +3,15 @@
 // its vendor's. The fields are those of the state_snapshot event (docs/contract.md, "Webhook events"),
 // plus the state and the mapped accounts' PSA companies.
 import Type from 'typebox'
-import type { Integration } from '../../domain/integration.js'
-import { isActive } from '../../domain/integration-state.js'
-import type { Vendor } from '../../domain/vendor.js'
-import type { App } from '../../http/app-types.js'
-import { vendorPrincipal } from '../../http/auth.js'
-import { ApiError, orRefuse } from '../../http/errors.js'
-import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
-import { failures, KeyCursor, Page } from '../../http/schemas.js'
-import { vendorIntegration } from '../integration-scope.js'
+import type { App } from '../../platform/http/app-types.js'
+import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
+import { failures, KeyCursor, Page } from '../../platform/http/schemas.js'
+import { vendorPrincipal } from '../../tenants/auth.js'
+import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import type { Integration } from '../../tenants/integrations/integration.js'
+import { isActive } from '../../tenants/integrations/state.js'
+import type { Vendor } from '../../tenants/vendor.js'
 import type { VendorRoutesDeps } from './deps.js'
 
 /** `?integrationId`, `limit`, `cursor`: the query of both lists of a vendor's integrations. */

@@ -1,14 +1,14 @@
 // POST /api/oauth/token (docs/contract.md#authentication): OAuth 2.0 client credentials, JSON or
 // form-encoded, client credentials in the body or in HTTP Basic. Errors carry RFC 6749 codes as `error`.
 import Type from 'typebox'
-import { iso } from '../../clock.js'
-import { disabledDetail, generationOf } from '../../domain/credentials.js'
-import type { App } from '../../http/app-types.js'
-import type { FailureRenderer } from '../../http/error-handler.js'
-import { ApiError } from '../../http/errors.js'
-import { nulProblem } from '../../http/ingress.js'
-import { digest } from '../../security/secrets.js'
-import { matchOrgToken } from '../token-service.js'
+import { iso } from '../../platform/clock.js'
+import type { App } from '../../platform/http/app-types.js'
+import type { FailureRenderer } from '../../platform/http/error-handler.js'
+import { ApiError } from '../../platform/http/errors.js'
+import { nulProblem } from '../../platform/http/ingress.js'
+import { digest } from '../../platform/security/secrets.js'
+import { disabledDetail, generationOf } from '../../tenants/credentials/credentials.js'
+import { matchOrgToken } from '../../tenants/credentials/token-service.js'
 import type { VendorRoutesDeps } from './deps.js'
 
 const Field = Type.Optional(Type.String({ maxLength: 512 }))

@@ -1,12 +1,12 @@
 // The vendor's setup and usage calls (docs/vendor-api.md, "Setup calls"), with the bearer token of
 // POST /api/oauth/token.
 import Type from 'typebox'
-import type { App } from '../../http/app-types.js'
-import { vendorPrincipal } from '../../http/auth.js'
-import { orRefuse } from '../../http/errors.js'
-import { decodeKeyCursor, pageByKey } from '../../http/pagination.js'
-import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../http/schemas.js'
-import { vendorIntegration } from '../integration-scope.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
+import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
+import { vendorPrincipal } from '../../tenants/auth.js'
+import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import type { VendorRoutesDeps } from './deps.js'
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })

@@ -4,13 +4,12 @@
 // answers (docs/webhooks.md#attempt-log); the vendor and the operator see all. A vendor token bound to an
 // integration sees that integration's deliveries only.
 import Type, { type TSchema } from 'typebox'
-import { deliveryStatuses } from '../../domain/delivery.js'
-import type { Actor } from '../../domain/operator-audit.js'
-import type { App } from '../../http/app-types.js'
-import { actorOf, partnerId, vendorPrincipal } from '../../http/auth.js'
-import { orRefuse } from '../../http/errors.js'
-import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../http/schemas.js'
-import { vendorIntegration } from '../../vendor-api/integration-scope.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../platform/http/schemas.js'
+import type { Actor } from '../../tenants/audit/operator-audit.js'
+import { actorOf, partnerId, vendorPrincipal } from '../../tenants/auth.js'
+import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import {
   DeliveryReads,
   type DeliveryScope,
@@ -18,6 +17,7 @@ import {
   deliveryView,
   partnerDeliveryView,
 } from '../deliveries.js'
+import { deliveryStatuses } from '../delivery.js'
 import type { DeliveryRoutesDeps } from './deps.js'
 
 const Attempt = Type.Object({

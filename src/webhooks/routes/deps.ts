@@ -1,7 +1,7 @@
 // What the deliveries routes are given (services.ts builds it; routes.ts hands it over).
-import type { Clock } from '../../clock.js'
-import type { Store } from '../../db/store.js'
-import type { AuthHooks } from '../../http/auth.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
+import type { AuthHooks } from '../../tenants/auth.js'
 import type { DeliveryJobs } from '../delivery-job.js'
 
 export interface DeliveryRoutesDeps {

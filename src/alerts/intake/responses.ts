@@ -1,0 +1,146 @@
+// The wire shapes of alert answers, exactly as docs/contract.md#sync-answers (sync) and
+// docs/contract.md#webhook-answers (webhook strategy) record them, odd spellings included: `correlationID`
+// in sync shapes, `correlationId` in webhook shapes, statusCode 201 for suppressed and updated, the string
+// "200" for closed.
+import type { FastifyReply } from 'fastify'
+import type { FailureRenderer } from '../../platform/http/error-handler.js'
+import type { Outcome, OutcomeMessage } from '../domain/outcome.js'
+import { type RateDecision, rateLimitHeaders } from './rate-limit.js'
+import { SyncFailure, SyncSuccess } from './schema.js'
+
+export interface AlertAnswer {
+  message: OutcomeMessage
+  httpStatus: number
+  error: string | null
+  detail: string | null
+  correlationId: string | null
+}
+
+export type SyncBody =
+  | {
+      statusCode: number | string
+      message: Exclude<OutcomeMessage, 'failed'>
+      data: { messageId: string; correlationID: string | null }
+    }
+  | {
+      statusCode: number
+      message: 'failed'
+      data: { messageId: string; correlationID: string | null }
+      error: string
+      detail: string
+      requestId: string
+    }
+
+/** Every status a synchronous answer has, as its response schemas declare them. */
+const syncFailureStatuses = [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] as const
+export type SyncStatus = 200 | 201 | (typeof syncFailureStatuses)[number]
+
+/** The outcome's HTTP status among the declared ones (an undeclared one would be a defect: 500). */
+export function syncStatus(status: number): SyncStatus {
+  return isSyncStatus(status) ? status : 500
+}
+
+const declared: readonly number[] = [200, 201, ...syncFailureStatuses]
+const isSyncStatus = (status: number): status is SyncStatus => declared.includes(status)
+
+export function syncBody(a: AlertAnswer, messageId: string, requestId: string): SyncBody {
+  const data = { messageId, correlationID: a.correlationId }
+  switch (a.message) {
+    case 'created':
+    case 'suppressed':
+    case 'updated':
+      return { statusCode: 201, message: a.message, data }
+    case 'closed':
+      return { statusCode: '200', message: 'closed', data }
+    case 'failed':
+      return {
+        statusCode: a.httpStatus,
+        message: 'failed',
+        data,
+        error: a.error ?? 'INTERNAL',
+        detail: a.detail ?? 'The alert failed.',
+        requestId,
+      }
+  }
+}
+
+/** docs/contract.md#webhook-answers: `message` and `data` {messageId, correlationId}; no statusCode on an
+ * accepted alert. A failure known at once (HTTP 200 in this strategy) adds `error` and `detail`. */
+export type WebhookBody =
+  | { message: OutcomeMessage; data: { messageId: string; correlationId: string | null } }
+  | {
+      message: 'failed'
+      data: { messageId: string; correlationId: string | null }
+      error: string
+      detail: string
+    }
+
+export function webhookBody(a: AlertAnswer, messageId: string): WebhookBody {
+  const data = { messageId, correlationId: a.correlationId }
+  if (a.message !== 'failed') return { message: a.message, data }
+  return {
+    message: 'failed',
+    data,
+    error: a.error ?? 'INTERNAL',
+    detail: a.detail ?? 'The alert failed.',
+  }
+}
+
+/** How the alert routes render a refusal (their `config.failureShape`): the strategy's `data` block added. */
+export const alertFailureRenderers: Record<'sync' | 'webhook', FailureRenderer> = {
+  sync: (f) =>
+    syncBody(
+      {
+        message: 'failed',
+        httpStatus: f.status,
+        error: f.code,
+        detail: f.detail,
+        correlationId: f.correlationId,
+      },
+      f.messageId,
+      f.requestId,
+    ),
+  webhook: (f) => ({
+    statusCode: f.status,
+    message: 'failed',
+    data: { messageId: f.messageId, correlationId: f.correlationId },
+    error: f.code,
+    detail: f.detail,
+    requestId: f.requestId,
+  }),
+}
+
+/** The synchronous answer's statuses and bodies, as the OpenAPI document lists them. */
+export const syncResponses = {
+  200: SyncSuccess,
+  201: SyncSuccess,
+  400: SyncFailure,
+  401: SyncFailure,
+  403: SyncFailure,
+  404: SyncFailure,
+  409: SyncFailure,
+  413: SyncFailure,
+  415: SyncFailure,
+  429: SyncFailure,
+  500: SyncFailure,
+  502: SyncFailure,
+}
+
+/**
+ * Sends an alert's outcome as the synchronous strategy answers it (docs/contract.md#sync-answers): its
+ * status and body, the rate-limit headers and, where the PSA asked to wait longer than the request
+ * could, Retry-After saying when to send the alert again.
+ */
+export function sendSyncAnswer(
+  reply: FastifyReply,
+  outcome: Outcome,
+  rate: RateDecision,
+  messageId: string,
+  requestId: string,
+): FastifyReply {
+  if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds))
+  return reply
+    .headers(rateLimitHeaders(rate))
+    .code(syncStatus(outcome.httpStatus))
+    .send(syncBody(outcome, messageId, requestId))
+}

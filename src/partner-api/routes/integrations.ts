@@ -1,0 +1,149 @@
+// Partner API: its integrations, their toggles, completing the mapping (docs/partner-api.md).
+import Type from 'typebox'
+import { dedupFields } from '../../platform/core/types.js'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { HeaderName, HeaderValue, headerNameText } from '../../platform/http/header-fields.js'
+import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
+import { partnerId } from '../../tenants/auth.js'
+import {
+  ClosedTicketsView,
+  IntegrationView,
+  integrationView,
+  StormView,
+} from '../../tenants/integrations/views.js'
+import { EffectiveCatalogueView, effectiveView } from '../../tenants/product-groups/schemas.js'
+import type { PartnerRoutesDeps } from './deps.js'
+
+const PatchIntegration = Type.Object({
+  alertsEnabled: Type.Optional(Type.Boolean()),
+  ticketCreation: Type.Optional(Type.Boolean()),
+  selfHealing: Type.Optional(Type.Boolean()),
+  deduplication: Type.Optional(
+    Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      keyFields: Type.Optional(Type.Array(Type.Enum(dedupFields), { minItems: 1, uniqueItems: true })),
+      windowMinutes: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 525600 }))),
+    }),
+  ),
+  closedTickets: Type.Optional(Type.Partial(ClosedTicketsView)),
+  catchAll: Type.Optional(
+    Type.Object(
+      {
+        enabled: Type.Optional(Type.Boolean()),
+        psaCompanyId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+        board: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  storm: Type.Optional(Type.Partial(StormView, { additionalProperties: false })),
+  vendorCredentials: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          header: Type.Optional({ ...HeaderName, description: `${headerNameText}; default authorization` }),
+          value: HeaderValue,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  ),
+})
+
+export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): void {
+  const base = { onRequest: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+
+  app.get(
+    '/api/partner/integrations',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          'Your integrations, in the order they were created, 500 a page unless `limit` says otherwise',
+        querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
+        response: { 200: Page(IntegrationView), ...failures(400, 401) },
+      },
+    },
+    async (request) => {
+      const { limit = 500, cursor } = request.query
+      const rows = await s.store.integrations.list(
+        { partnerId: partnerId(request) },
+        { after: decodeKeyCursor(cursor, 2), limit: limit + 1 },
+      )
+      const { data, nextCursor } = pageByKey(rows, limit, (i) => [i.createdAt, i.id])
+      return { data: data.map(integrationView), nextCursor }
+    },
+  )
+
+  app.get(
+    '/api/partner/integrations/:id',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'One integration',
+        params: IdParams,
+        response: { 200: IntegrationView, ...failures(401, 404) },
+      },
+    },
+    async (request) =>
+      integrationView(orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))),
+  )
+
+  app.patch(
+    '/api/partner/integrations/:id',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets, catchAll, storm) and the credentials for the vendor's product-groups endpoint",
+        params: IdParams,
+        body: PatchIntegration,
+        response: { 200: IntegrationView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return integrationView(orRefuse(await s.partnerSetup.updateSettings(integration, request.body)))
+    },
+  )
+
+  app.get(
+    '/api/partner/integrations/:id/product-groups',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'The product groups and alert types you may use, and where the list came from',
+        params: IdParams,
+        response: { 200: EffectiveCatalogueView, ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return effectiveView(integration.id, orRefuse(await s.partnerSetup.catalogue(integration)))
+    },
+  )
+
+  app.post(
+    '/api/partner/integrations/:id/complete-mapping',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Finish the mapping wizard (mapping → pending); needs at least one mapped account',
+        params: IdParams,
+        response: { 200: IntegrationView, ...failures(401, 404, 409) },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return integrationView(orRefuse(await s.partnerSetup.completeMapping(integration)))
+    },
+  )
+}

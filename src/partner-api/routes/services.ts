@@ -1,0 +1,183 @@
+// Partner API: the vendor's services of an integration and their mapping to PSA products (billing).
+import Type from 'typebox'
+import type { App } from '../../platform/http/app-types.js'
+import { orRefuse } from '../../platform/http/errors.js'
+import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
+import { partnerId } from '../../tenants/auth.js'
+import type { PartnerRoutesDeps } from './deps.js'
+
+const ServiceRow = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  mapping: Nullable(Type.Object({ psaProductId: Type.String() })),
+})
+
+const ServiceParams = Type.Object({
+  id: IdParams.properties.id,
+  serviceId: Type.String({ minLength: 1, maxLength: 128 }),
+})
+
+const LineParams = Type.Object({
+  ...ServiceParams.properties,
+  accountId: Type.String({ minLength: 1, maxLength: 128 }),
+})
+
+const LineMapping = Type.Object({
+  serviceId: Type.String(),
+  accountId: Type.String(),
+  psaLineId: Type.String({ description: 'a billing line id from GET /api/partner/psa/agreements' }),
+})
+
+export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
+  const base = { onRequest: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+
+  app.get(
+    '/api/partner/integrations/:id/services',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          "The vendor's services with their mapping to a PSA product (null: not mapped), by id, 500 a page",
+        params: IdParams,
+        querystring: Type.Object({
+          mapped: Type.Optional(
+            Type.Boolean({ description: 'true: only mapped services; false: only unmapped' }),
+          ),
+          limit: Type.Optional(LongLimit),
+          cursor: Type.Optional(KeyCursor),
+        }),
+        response: { 200: Page(ServiceRow), ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { mapped, limit = 500, cursor } = request.query
+      const after = decodeKeyCursor(cursor, 1)?.[0]
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const rows = await s.store.vendorData.listServicesWithMappings(integration.id, {
+        after,
+        limit: limit + 1,
+        mapped,
+      })
+      const { data, nextCursor } = pageByKey(rows, limit, (r) => [r.service.id])
+      return {
+        data: data.map(({ service: v, mapping }) => ({
+          id: v.id,
+          name: v.name,
+          description: v.description,
+          mapping,
+        })),
+        nextCursor,
+      }
+    },
+  )
+
+  app.put(
+    '/api/partner/integrations/:id/services/:serviceId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          "Map a service to a PSA product for every account: each account's usage counts set the quantity of that product's billing line on its company's agreements",
+        params: ServiceParams,
+        body: Type.Object({ psaProductId: Type.String({ minLength: 1, maxLength: 128 }) }),
+        response: {
+          200: Type.Object({ serviceId: Type.String(), psaProductId: Type.String() }),
+          ...failures(400, 401, 404),
+        },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(
+        await s.partnerSetup.putServiceMapping(integration, {
+          serviceId: request.params.serviceId,
+          psaProductId: request.body.psaProductId,
+        }),
+      )
+    },
+  )
+
+  app.delete(
+    '/api/partner/integrations/:id/services/:serviceId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'Remove the mapping of a service',
+        params: ServiceParams,
+        response: { 204: Type.Null(), ...failures(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      orRefuse(await s.partnerSetup.deleteServiceMapping(integration, request.params.serviceId))
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/api/partner/integrations/:id/services/:serviceId/accounts',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: "The service's billing lines named per account (they take precedence over its product)",
+        params: ServiceParams,
+        response: { 200: Type.Object({ data: Type.Array(LineMapping) }), ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return { data: await s.store.usagePushes.linesOf(integration.id, [request.params.serviceId]) }
+    },
+  )
+
+  app.put(
+    '/api/partner/integrations/:id/services/:serviceId/accounts/:accountId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          "Map a service, for one account, to a billing line of the PSA: the account's usage counts set that line's quantity",
+        params: LineParams,
+        body: Type.Object({ psaLineId: LineMapping.properties.psaLineId }),
+        response: { 200: LineMapping, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      return orRefuse(
+        await s.partnerSetup.putServiceLine(integration, {
+          serviceId: request.params.serviceId,
+          accountId: request.params.accountId,
+          psaLineId: request.body.psaLineId,
+        }),
+      )
+    },
+  )
+
+  app.delete(
+    '/api/partner/integrations/:id/services/:serviceId/accounts/:accountId',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: "Remove a service's billing line for one account (its product mapping applies again)",
+        params: LineParams,
+        response: { 204: Type.Null(), ...failures(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const { serviceId, accountId } = request.params
+      orRefuse(await s.partnerSetup.deleteServiceLine(integration, serviceId, accountId))
+      return reply.code(204).send(null)
+    },
+  )
+}

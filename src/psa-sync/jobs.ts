@@ -1,0 +1,102 @@
+// Two-way sync's jobs (docs/psa/sync.md), of the one queue: `psa-register` sets a partner's push up
+// with its PSA; `psa-read` reads back the tickets pushes named (all a partner's pending ids at once,
+// a moment after the first push, so a burst costs one read per ticket); `psa-poll` reads a page of the
+// partner's open tickets that were read longest ago and queues its own next round, so every
+// partner's poll runs for ever, spread over time, one page at a time.
+import Type from 'typebox'
+import { v7 as uuidv7 } from 'uuid'
+import type { Clock } from '../platform/clock.js'
+import type { Store } from '../platform/db/store.js'
+import { defineJob, type JobSpec, jobKind } from '../platform/queue/jobs.js'
+import type { JobKindEntry, JobProducer, JobResult } from '../platform/queue/port.js'
+import type { PsaFailure } from '../psa/adapter.js'
+
+const Partner = Type.Object({ partnerId: Type.String({ minLength: 1 }) })
+
+export const psaRegisterJob = defineJob({
+  kind: 'psa-register',
+  payload: Partner,
+  retry: { delaysMs: [10_000, 60_000, 300_000, 1_800_000], maxDelayMs: 3_600_000 },
+})
+
+export const psaReadJob = defineJob({
+  kind: 'psa-read',
+  payload: Partner,
+  retry: { delaysMs: [2_000, 10_000, 60_000, 300_000], maxDelayMs: 600_000 },
+})
+
+export const psaPollJob = defineJob({
+  kind: 'psa-poll',
+  payload: Partner,
+  retry: { delaysMs: [10_000, 60_000, 300_000], maxDelayMs: 1_800_000 },
+})
+
+/** Queues the jobs; callers hand them over once their transaction committed. */
+export class SyncJobs {
+  constructor(
+    private readonly queue: Pick<JobProducer, 'enqueue' | 'handOver'>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** One job of a kind for the partner, coalescing with one of the same kind (and `key`) still queued. */
+  private async put(
+    tx: Store,
+    spec: JobSpec<typeof Partner>,
+    partnerId: string,
+    runAt: Date,
+    key: string = spec.kind,
+  ): Promise<void> {
+    const job = spec.job({ id: uuidv7(), payload: { partnerId }, dedupeKey: `${key}:${partnerId}`, runAt })
+    await this.queue.enqueue(tx, [job])
+  }
+
+  private after(ms: number): Date {
+    return new Date(this.clock().getTime() + ms)
+  }
+
+  register(tx: Store, partnerId: string): Promise<void> {
+    return this.put(tx, psaRegisterJob, partnerId, this.clock())
+  }
+
+  /**
+   * The partner asks: a register job due now that coalesces only with another such request, so that no
+   * register job queued for later (an older installation's, an hour after a deactivation) holds it back.
+   */
+  registerNow(tx: Store, partnerId: string): Promise<void> {
+    return this.put(tx, psaRegisterJob, partnerId, this.clock(), 'psa-register-asked')
+  }
+
+  read(tx: Store, partnerId: string, delayMs: number): Promise<void> {
+    return this.put(tx, psaReadJob, partnerId, this.after(delayMs))
+  }
+
+  poll(tx: Store, partnerId: string, runAt: Date): Promise<void> {
+    return this.put(tx, psaPollJob, partnerId, runAt)
+  }
+
+  handOver(): void {
+    this.queue.handOver()
+  }
+}
+
+/** What a failed PSA call makes of a sync job: wait where the PSA asked, retry where it may help. */
+export function afterFailure(failure: PsaFailure, what: string): JobResult {
+  const reason = `${what}: ${failure.message}`
+  if (failure.throttled && failure.retryAfterMs !== undefined)
+    return { kind: 'wait', reason, notBeforeMs: failure.retryAfterMs }
+  return failure.retryable ? { kind: 'retry', reason } : { kind: 'done' }
+}
+
+export interface SyncHandlers {
+  register(partnerId: string): Promise<JobResult>
+  readPending(partnerId: string): Promise<JobResult>
+  poll(partnerId: string): Promise<JobResult>
+}
+
+export function syncKinds(h: SyncHandlers): JobKindEntry[] {
+  return [
+    jobKind(psaRegisterJob, (job) => h.register(job.payload.partnerId)),
+    jobKind(psaReadJob, (job) => h.readPending(job.payload.partnerId)),
+    jobKind(psaPollJob, (job) => h.poll(job.payload.partnerId)),
+  ]
+}

@@ -1,0 +1,72 @@
+// Partner API: how the partner's PSA is heard (two-way sync, docs/psa/sync.md) — push or poll, when
+// it was last heard — and registering the push again. The push's secret is shown only to an admin
+// (or an API key), for the PSAs whose push an administrator sets up by hand.
+import Type from 'typebox'
+import type { PartnerRoutesDeps } from '../../partner-api/routes/deps.js'
+import type { App } from '../../platform/http/app-types.js'
+import { notFound } from '../../platform/http/errors.js'
+import { failures, Nullable } from '../../platform/http/schemas.js'
+import { partnerPrincipal } from '../../tenants/auth.js'
+
+const Time = Nullable(Type.String({ format: 'date-time' }))
+
+export const SyncStatusView = Type.Object({
+  mechanism: Type.Enum(['push', 'manual', 'poll'], {
+    description:
+      'push: the PSA pushes changes (registered by alertbridge); manual: an administrator sets the push up in the PSA; poll: alertbridge reads tickets back',
+  }),
+  detail: Nullable(Type.String()),
+  instructions: Nullable(Type.Array(Type.String(), { description: 'manual: the steps in the PSA' })),
+  pushUrl: Nullable(Type.String({ description: 'manual: the URL the PSA pushes to' })),
+  pushSecret: Nullable(
+    Type.String({ description: 'manual: the password the push authenticates with (admins only)' }),
+  ),
+  registeredAt: Time,
+  lastPushAt: Time,
+  lastPollAt: Time,
+  lastHeardAt: Nullable(Type.String({ format: 'date-time', description: 'the last push or poll answer' })),
+  pushesRefused: Type.Integer({ description: 'pushes refused (bad signature, wrong secret, stale)' }),
+  pollIntervalMs: Type.Integer(),
+})
+
+export function registerPartnerPsaSync(app: App, s: PartnerRoutesDeps): void {
+  const base = { onRequest: s.auth.partner }
+  const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
+
+  app.get(
+    '/api/partner/psa/sync',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary: 'How your PSA’s changes reach alertbridge (push or poll) and when it was last heard',
+        response: { 200: SyncStatusView, ...failures(401, 404) },
+      },
+    },
+    async (request) => {
+      const p = partnerPrincipal(request)
+      const status = await s.psaSync.status(p.partnerId)
+      if (!status)
+        throw notFound('Two-way sync for this PSA connection (it is set up a moment after saving it)')
+      const admin = p.session === null || p.session.user.role === 'admin'
+      return admin ? status : { ...status, pushSecret: null }
+    },
+  )
+
+  app.post(
+    '/api/partner/psa/sync/register',
+    {
+      ...base,
+      schema: {
+        ...meta,
+        summary:
+          'Register the PSA’s push again (after fixing a permission, say); answers at once, it runs in the background',
+        response: { 202: Type.Object({ queued: Type.Boolean() }), ...failures(401) },
+      },
+    },
+    async (request, reply) => {
+      await s.psaSync.registerAgain(partnerPrincipal(request).partnerId)
+      return reply.code(202).send({ queued: true })
+    },
+  )
+}

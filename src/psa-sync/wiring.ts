@@ -1,0 +1,50 @@
+// Two-way sync's parts, built once for services.ts (docs/psa/sync.md): the service the routes and the
+// provisioning call, and the job kinds the runtime runs.
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../platform/clock.js'
+import type { Config } from '../platform/config.js'
+import type { Store } from '../platform/db/store.js'
+import type { JobKindEntry, JobProducer } from '../platform/queue/port.js'
+import type { LimiterFactory } from '../platform/redis/limiters.js'
+import type { PsaRegistry } from '../psa/registry.js'
+import type { DeliveryJobs } from '../webhooks/delivery-job.js'
+import type { WebhookOutbox } from '../webhooks/outbox.js'
+import { SyncApplier } from './apply.js'
+import { SyncWork } from './handlers.js'
+import { SyncJobs, syncKinds } from './jobs.js'
+import { PsaSync } from './service.js'
+
+export function twoWaySync(d: {
+  store: Store
+  psa: PsaRegistry
+  clock: Clock
+  log: FastifyBaseLogger
+  queue: JobProducer
+  config: Config
+  limiters: LimiterFactory
+  outbox: WebhookOutbox
+  deliveries: DeliveryJobs
+}): { psaSync: PsaSync; kinds: JobKindEntry[] } {
+  const { store, psa, clock, log, config } = d
+  const jobs = new SyncJobs(d.queue, clock)
+  const common = {
+    store,
+    psa,
+    clock,
+    log,
+    jobs,
+    config: { ...config.sync, psaTimeoutMs: config.psaTimeoutMs },
+  }
+  const psaSync = new PsaSync({
+    ...common,
+    pushLimiter: d.limiters({ keyPrefix: 'psa-push', points: config.sync.pushRatePerMinute, duration: 60 }),
+    // Each believed only after a read of the PSA: three an hour keep a forged caller off its API budget.
+    deactivationLimiter: d.limiters({ keyPrefix: 'psa-deactivated', points: 3, duration: 3600 }),
+  })
+  const work = new SyncWork({
+    ...common,
+    applier: new SyncApplier({ store, clock, log, outbox: d.outbox, deliveries: d.deliveries }),
+    publicUrl: () => psaSync.publicUrl(),
+  })
+  return { psaSync, kinds: syncKinds(work) }
+}

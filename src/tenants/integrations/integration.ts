@@ -1,0 +1,25 @@
+// An integration (vendor × partner, docs/architecture.md#the-data-model): its lifecycle state, toggles and
+// catalogue credentials.
+import type { IntegrationSettings } from '../../platform/core/types.js'
+import type { RotatingDigest } from '../vendor.js'
+
+export interface Integration {
+  id: string
+  vendorId: string
+  partnerId: string
+  settings: IntegrationSettings
+  /** The credentials for the vendor's catalogue endpoint, if configured: only the header's name. */
+  vendorCredentials: { header: string } | null
+  mappingCompletedAt: string | null
+  connectedAt: string | null
+  createdAt: string
+  updatedAt: string
+  /** The organization token's rotation: its generation and the token it replaced, until that expires. */
+  orgToken: RotatingDigest & { version: number }
+}
+
+/** The credentials the service calls the vendor's catalogue endpoint with (one header). */
+export interface VendorCredentials {
+  header: string
+  value: string
+}

@@ -1,0 +1,41 @@
+// A partner (an MSP) and the PSA it connects (docs/architecture.md#the-data-model). The PSA settings are
+// stored as given; the PSA layer checks them against the schema of their kind.
+import type { Disabled } from './credentials/credentials.js'
+
+export const psaKinds = ['sandbox', 'connectwise', 'autotask', 'halopsa', 'kaseya-bms', 'syncro'] as const
+export type PsaKind = (typeof psaKinds)[number]
+
+/** Each kind's name as people know the product, in events and messages. */
+export const psaNames: Record<PsaKind, string> = {
+  sandbox: 'the sandbox PSA',
+  connectwise: 'ConnectWise PSA',
+  autotask: 'Autotask',
+  halopsa: 'HaloPSA',
+  'kaseya-bms': 'Kaseya BMS',
+  syncro: 'Syncro',
+}
+
+/** A partner's PSA connection as stored: its kind and that kind's settings (credentials included). */
+export interface StoredPsa {
+  kind: PsaKind
+  settings: Record<string, unknown>
+}
+
+export interface Partner {
+  id: string
+  name: string
+  psa: StoredPsa
+  createdAt: string
+  updatedAt: string
+  /** The API key's rotation: until when the key it replaced still works. */
+  apiKeyRotation: { rotatedAt: string | null; previousExpiresAt: string | null }
+  /** Set while the operator has the partner disabled. */
+  disabled: Disabled | null
+}
+
+/** What an API key authenticates: its partner, which of its keys it is, and whether the partner is disabled. */
+export interface PartnerKeyOwner {
+  partnerId: string
+  key: 'current' | 'previous'
+  disabled: Disabled | null
+}

@@ -1,0 +1,151 @@
+import type { Kysely, Selectable } from 'kysely'
+import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../../platform/db/rows.js'
+import type { Database, PartnersTable } from '../../platform/db/schema.js'
+import type { CryptoBox } from '../../platform/security/crypto-box.js'
+import type { Partner, PsaKind } from '../partner.js'
+
+export class PartnerRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly box: CryptoBox,
+  ) {}
+
+  private toPartner(r: Selectable<PartnersTable>): Partner {
+    return {
+      id: r.id,
+      name: r.name,
+      psa: { kind: r.psa_kind as PsaKind, settings: JSON.parse(this.box.open(r.psa_settings_enc)) },
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      apiKeyRotation: { rotatedAt: r.api_key_rotated_at, previousExpiresAt: r.previous_api_key_expires_at },
+      disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
+    }
+  }
+
+  async insert(p: {
+    id: string
+    name: string
+    apiKeyDigest: string
+    psa: Partner['psa']
+    now: string
+  }): Promise<Partner> {
+    await this.db
+      .insertInto('partners')
+      .values({
+        id: p.id,
+        name: p.name,
+        api_key_digest: p.apiKeyDigest,
+        psa_kind: p.psa.kind,
+        psa_settings_enc: this.box.seal(JSON.stringify(p.psa.settings)),
+        created_at: p.now,
+        updated_at: p.now,
+      })
+      .execute()
+    return (await this.findById(p.id))!
+  }
+
+  /** The kind of the partner's PSA connection, without reading (and decrypting) its settings. */
+  async psaKind(id: string): Promise<PsaKind | null> {
+    const row = await this.db
+      .selectFrom('partners')
+      .select('psa_kind')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row ? (row.psa_kind as PsaKind) : null
+  }
+
+  async findById(id: string): Promise<Partner | null> {
+    const row = await this.db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst()
+    return row ? this.toPartner(row) : null
+  }
+
+  /** The partner whose API key, current or replaced by a rotation, has this digest. */
+  async findByApiKeyDigest(digest: string): Promise<{
+    id: string
+    digest: string
+    previous: { digest: string; expiresAt: string | null } | null
+    disabled: { at: string; reason: string | null } | null
+  } | null> {
+    const row = await this.db
+      .selectFrom('partners')
+      .select([
+        'id',
+        'api_key_digest',
+        'previous_api_key_digest',
+        'previous_api_key_expires_at',
+        'disabled_at',
+        'disabled_reason',
+      ])
+      .where((eb) => eb.or([eb('api_key_digest', '=', digest), eb('previous_api_key_digest', '=', digest)]))
+      .executeTakeFirst()
+    if (!row) return null
+    return {
+      id: row.id,
+      digest: row.api_key_digest,
+      previous:
+        row.previous_api_key_digest === null
+          ? null
+          : { digest: row.previous_api_key_digest, expiresAt: row.previous_api_key_expires_at },
+      disabled: row.disabled_at === null ? null : { at: row.disabled_at, reason: row.disabled_reason },
+    }
+  }
+
+  /** Makes `digest` the API key; the replaced one works until `previousExpiresAt` (null: not at all). */
+  async rotateApiKey(id: string, digest: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('partners')
+      .set((eb) => ({
+        previous_api_key_digest: previousExpiresAt === null ? null : eb.ref('api_key_digest'),
+        previous_api_key_expires_at: previousExpiresAt,
+        api_key_digest: digest,
+        api_key_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The replaced API key stops working now. */
+  async endApiKeyOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('partners')
+      .set({ previous_api_key_digest: null, previous_api_key_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Disables the partner (keeping the first time and reason if it already is) or enables it (null). */
+  async setDisabled(id: string, disabled: Disabled | null, now: string): Promise<void> {
+    await setTenantDisabled(this.db, 'partners', id, disabled, now)
+  }
+
+  /** Partners in the order they were created; one page of them when `page` is given. */
+  async list(page?: KeyPage<CreatedKey>): Promise<Partner[]> {
+    let q = this.db.selectFrom('partners').selectAll().orderBy('created_at').orderBy('id')
+    if (page?.after) {
+      const [createdAt, id] = page.after
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)))
+    }
+    if (page) q = q.limit(page.limit)
+    return (await q.execute()).map((r) => this.toPartner(r))
+  }
+
+  async update(
+    id: string,
+    patch: { name?: string; psa?: Partner['psa'] },
+    now: string,
+  ): Promise<Partner | null> {
+    await this.db
+      .updateTable('partners')
+      .set({
+        updated_at: now,
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.psa
+          ? { psa_kind: patch.psa.kind, psa_settings_enc: this.box.seal(JSON.stringify(patch.psa.settings)) }
+          : {}),
+      })
+      .where('id', '=', id)
+      .execute()
+    return this.findById(id)
+  }
+}

@@ -1,0 +1,292 @@
+import type { Kysely, Selectable, Updateable } from 'kysely'
+import { prepared } from '../../platform/db/prepared.js'
+import {
+  type CreatedKey,
+  type Disabled,
+  type KeyPage,
+  parseJson,
+  setTenantDisabled,
+} from '../../platform/db/rows.js'
+import type { Database, VendorsTable } from '../../platform/db/schema.js'
+import type { CryptoBox } from '../../platform/security/crypto-box.js'
+import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../vendor.js'
+
+export interface VendorPatch {
+  name?: string
+  webhookUrl?: string | null
+  webhookSecret?: string | null
+  webhookAuthHeader?: string | null
+  productGroups?: Record<string, string[]> | null
+  productGroupsUrl?: string | null
+  productGroupsMapping?: ProductGroupsMapping | null
+  rateLimitPerMinute?: number | null
+}
+
+function toVendor(r: Selectable<VendorsTable>): Vendor {
+  return {
+    id: r.id,
+    name: r.name,
+    clientId: r.client_id,
+    clientSecretDigest: r.client_secret_digest,
+    webhookUrl: r.webhook_url,
+    hasWebhookSecret: r.webhook_secret_enc !== null,
+    hasWebhookAuthHeader: r.webhook_auth_header_enc !== null,
+    productGroups: r.product_groups === null ? null : parseJson(r.product_groups),
+    productGroupsUrl: r.product_groups_url,
+    productGroupsMapping: r.product_groups_mapping === null ? null : parseJson(r.product_groups_mapping),
+    rateLimitPerMinute: r.rate_limit_per_minute,
+    webhookState: r.webhook_state as WebhookEndpointState,
+    webhookStateReason: r.webhook_state_reason,
+    webhookFailingSince: r.webhook_failing_since,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    clientSecret: {
+      version: r.client_secret_version,
+      previousDigest: r.previous_client_secret_digest,
+      previousExpiresAt: r.previous_client_secret_expires_at,
+      rotatedAt: r.client_secret_rotated_at,
+    },
+    webhookSecretRotation: {
+      rotatedAt: r.webhook_secret_rotated_at,
+      previousExpiresAt: r.previous_webhook_secret_expires_at,
+    },
+    disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
+    listeningUntil: r.listening_until,
+  }
+}
+
+/** Read for every alert (the worker's decision, the status_update): prepared (platform/db/prepared.ts). */
+const vendorById = prepared(1, (db: Kysely<Database>, id: string) =>
+  db.selectFrom('vendors').selectAll().where('id', '=', id),
+)
+
+export class VendorRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly box: CryptoBox,
+  ) {}
+
+  async insert(v: {
+    id: string
+    name: string
+    clientId: string
+    clientSecretDigest: string
+    now: string
+    patch: VendorPatch
+  }): Promise<Vendor> {
+    await this.db
+      .insertInto('vendors')
+      .values({
+        id: v.id,
+        name: v.name,
+        client_id: v.clientId,
+        client_secret_digest: v.clientSecretDigest,
+        webhook_url: null,
+        webhook_secret_enc: null,
+        webhook_auth_header_enc: null,
+        product_groups: null,
+        product_groups_url: null,
+        rate_limit_per_minute: null,
+        created_at: v.now,
+        updated_at: v.now,
+        ...this.columns(v.patch),
+      })
+      .execute()
+    return (await this.findById(v.id))!
+  }
+
+  /** The names of these vendors, by id (what a partner may see of them). */
+  async names(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map()
+    const rows = await this.db.selectFrom('vendors').select(['id', 'name']).where('id', 'in', ids).execute()
+    return new Map(rows.map((r) => [r.id, r.name]))
+  }
+
+  async findById(id: string): Promise<Vendor | null> {
+    const [row] = await vendorById(this.db, id)
+    return row ? toVendor(row) : null
+  }
+
+  /**
+   * Makes `digest` the client secret (generation + 1); the one it replaces keeps working until
+   * `previousExpiresAt` (null: not at all). An older previous secret is dropped.
+   */
+  async rotateClientSecret(id: string, digest: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('vendors')
+      .set((eb) => ({
+        previous_client_secret_digest: previousExpiresAt === null ? null : eb.ref('client_secret_digest'),
+        previous_client_secret_expires_at: previousExpiresAt,
+        client_secret_digest: digest,
+        client_secret_version: eb('client_secret_version', '+', 1),
+        client_secret_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The replaced client secret stops working now. */
+  async endClientSecretOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('vendors')
+      .set({ previous_client_secret_digest: null, previous_client_secret_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Makes `secret` the signing secret; the one it replaces also signs until `previousExpiresAt` (null: not at all). */
+  async rotateWebhookSecret(id: string, secret: string, previousExpiresAt: string | null, now: string) {
+    await this.db
+      .updateTable('vendors')
+      .set((eb) => ({
+        previous_webhook_secret_enc: previousExpiresAt === null ? null : eb.ref('webhook_secret_enc'),
+        previous_webhook_secret_expires_at: previousExpiresAt,
+        webhook_secret_enc: this.box.seal(secret),
+        webhook_secret_rotated_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The replaced signing secret stops signing now. */
+  async endWebhookSecretOverlap(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('vendors')
+      .set({ previous_webhook_secret_enc: null, previous_webhook_secret_expires_at: null, updated_at: now })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** Disables the vendor (keeping the first time and reason if it already is) or enables it (null). */
+  async setDisabled(id: string, disabled: Disabled | null, now: string): Promise<void> {
+    await setTenantDisabled(this.db, 'vendors', id, disabled, now)
+  }
+
+  async findByClientId(clientId: string): Promise<Vendor | null> {
+    const row = await this.db
+      .selectFrom('vendors')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .executeTakeFirst()
+    return row ? toVendor(row) : null
+  }
+
+  /** Vendors in the order they were created; one page of them when `page` is given. */
+  async list(page?: KeyPage<CreatedKey>): Promise<Vendor[]> {
+    let q = this.db.selectFrom('vendors').selectAll().orderBy('created_at').orderBy('id')
+    if (page?.after) {
+      const [createdAt, id] = page.after
+      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(createdAt, id)))
+    }
+    if (page) q = q.limit(page.limit)
+    return (await q.execute()).map(toVendor)
+  }
+
+  async update(id: string, patch: VendorPatch, now: string): Promise<Vendor | null> {
+    await this.db
+      .updateTable('vendors')
+      .set({ ...this.columns(patch), updated_at: now })
+      .where('id', '=', id)
+      .execute()
+    return this.findById(id)
+  }
+
+  /** Sets the endpoint's state; back to active also forgets how long it has been failing. */
+  async setWebhookState(
+    id: string,
+    state: WebhookEndpointState,
+    reason: string | null,
+    now: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('vendors')
+      .set({
+        webhook_state: state,
+        webhook_state_reason: reason,
+        updated_at: now,
+        ...(state === 'active' ? { webhook_failing_since: null } : {}),
+      })
+      .where('id', '=', id)
+      .execute()
+  }
+
+  /** The vendor long-polls its events until `until` (docs/vendor-api.md#self-service). */
+  async listenUntil(id: string, until: string): Promise<void> {
+    await this.db.updateTable('vendors').set({ listening_until: until }).where('id', '=', id).execute()
+  }
+
+  /** Notes a failed attempt (keeping the first failure's time) or a success (clearing it). */
+  async noteWebhookHealth(id: string, failedAt: string | null): Promise<void> {
+    let q = this.db.updateTable('vendors').where('id', '=', id)
+    if (failedAt === null) {
+      q = q.set({ webhook_failing_since: null }).where('webhook_failing_since', 'is not', null)
+    } else {
+      q = q.set({ webhook_failing_since: failedAt }).where('webhook_failing_since', 'is', null)
+    }
+    await q.execute()
+  }
+
+  /**
+   * Where and how to deliver a vendor's webhooks: URL, signing secret and auth header, decrypted; and,
+   * during a rotation's overlap window, the replaced secret with when it stops signing.
+   */
+  async webhookEndpoint(id: string): Promise<{
+    url: string | null
+    secret: string | null
+    previousSecret: { secret: string; expiresAt: string } | null
+    authHeader: string | null
+  }> {
+    const row = await this.db
+      .selectFrom('vendors')
+      .select([
+        'webhook_url',
+        'webhook_secret_enc',
+        'webhook_auth_header_enc',
+        'previous_webhook_secret_enc',
+        'previous_webhook_secret_expires_at',
+      ])
+      .where('id', '=', id)
+      .executeTakeFirst()
+    const previous = row?.previous_webhook_secret_enc
+    const previousUntil = row?.previous_webhook_secret_expires_at
+    return {
+      url: row?.webhook_url ?? null,
+      secret: row?.webhook_secret_enc ? this.box.open(row.webhook_secret_enc) : null,
+      previousSecret:
+        previous && previousUntil ? { secret: this.box.open(previous), expiresAt: previousUntil } : null,
+      authHeader: row?.webhook_auth_header_enc ? this.box.open(row.webhook_auth_header_enc) : null,
+    }
+  }
+
+  private columns(p: VendorPatch): Updateable<VendorsTable> {
+    const seal = (s: string | null | undefined) =>
+      s === undefined ? undefined : s === null ? null : this.box.seal(s)
+    const cols: Updateable<VendorsTable> = {
+      name: p.name,
+      webhook_url: p.webhookUrl,
+      // A new URL is a new endpoint: it starts active.
+      ...(p.webhookUrl !== undefined
+        ? { webhook_state: 'active', webhook_state_reason: null, webhook_failing_since: null }
+        : {}),
+      webhook_secret_enc: seal(p.webhookSecret),
+      webhook_auth_header_enc: seal(p.webhookAuthHeader),
+      product_groups:
+        p.productGroups === undefined
+          ? undefined
+          : p.productGroups === null
+            ? null
+            : JSON.stringify(p.productGroups),
+      product_groups_url: p.productGroupsUrl,
+      product_groups_mapping:
+        p.productGroupsMapping === undefined
+          ? undefined
+          : p.productGroupsMapping === null
+            ? null
+            : JSON.stringify(p.productGroupsMapping),
+      rate_limit_per_minute: p.rateLimitPerMinute,
+    }
+    return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined))
+  }
+}

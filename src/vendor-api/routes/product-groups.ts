@@ -1,0 +1,99 @@
+// The vendor's product-group catalogue (docs/vendor-api.md, "The product-group catalogue"): set the
+// static list, and read what the service holds and, for the token's integration, the list in effect and
+// where it came from.
+import Type from 'typebox'
+import type { App } from '../../platform/http/app-types.js'
+import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { failures, Nullable } from '../../platform/http/schemas.js'
+import { vendorPrincipal } from '../../tenants/auth.js'
+import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import { type CatalogueInput, catalogueFromList } from '../../tenants/product-groups/product-groups.js'
+import {
+  CatalogueList,
+  CatalogueMap,
+  CatalogueView,
+  EffectiveCatalogueView,
+  effectiveView,
+} from '../../tenants/product-groups/schemas.js'
+import type { VendorRoutesDeps } from './deps.js'
+
+const PutBody = Type.Object({
+  productGroups: Type.Union([CatalogueList, CatalogueMap], {
+    description:
+      '[{productGroup, alertTypes}] or {group: alertTypes}; alertTypes an array or a comma-separated string',
+  }),
+})
+
+const StaticView = Type.Object({ productGroups: CatalogueView })
+
+const CatalogueState = Type.Object({
+  productGroups: Type.Union([CatalogueView, Type.Null()], {
+    description: 'the static list the service holds',
+  }),
+  productGroupsUrl: Nullable(Type.String({ description: 'your endpoint, when the list is dynamic' })),
+  effective: Type.Union([EffectiveCatalogueView, Type.Null()], {
+    description: "the list in effect for the token's integration; null for an unbound token",
+  }),
+})
+
+/** Both accepted shapes as one map; a group named twice in the list form gets the types of both. */
+function asMap(
+  input: Record<string, string[] | string> | { productGroup: string; alertTypes: string[] | string }[],
+): CatalogueInput {
+  return Array.isArray(input) ? catalogueFromList(input.map((g) => [g.productGroup, g.alertTypes])) : input
+}
+
+export function registerVendorCatalogue(app: App, s: VendorRoutesDeps): void {
+  const common = { onRequest: s.auth.vendor }
+  const security = [{ vendorToken: [] }]
+
+  app.put(
+    '/api/vendor-api/product-groups',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: 'Set your static product-group catalogue (replaces it)',
+        security,
+        body: PutBody,
+        response: { 200: StaticView, ...failures(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { vendorId } = vendorPrincipal(request)
+      const vendor = orRefuse(
+        await s.provisioning.updateVendor(vendorId, { productGroups: asMap(request.body.productGroups) }),
+      )
+      return { productGroups: vendor.productGroups ?? {} }
+    },
+  )
+
+  app.get(
+    '/api/vendor-api/product-groups',
+    {
+      ...common,
+      schema: {
+        tags: ['vendor'],
+        summary: "Your catalogue: the static list, and the list in effect for the token's integration",
+        security,
+        querystring: Type.Object({
+          integrationId: Type.Optional(
+            Type.String({ maxLength: 64, description: 'with an unbound token: show this integration' }),
+          ),
+        }),
+        response: { 200: CatalogueState, ...failures(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const p = vendorPrincipal(request)
+      const vendor = await s.store.vendors.findById(p.vendorId)
+      if (!vendor) throw notFound(`Vendor '${p.vendorId}'`)
+      let effective = null
+      if (p.integrationId ?? request.query.integrationId) {
+        const integration = orRefuse(await vendorIntegration(s.store, p, request.query.integrationId))
+        effective = effectiveView(integration.id, await s.catalogues.effective(vendor, integration))
+      }
+      return { productGroups: vendor.productGroups, productGroupsUrl: vendor.productGroupsUrl, effective }
+    },
+  )
+}
