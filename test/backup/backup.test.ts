@@ -14,7 +14,7 @@ import { newKey, runToExit, stackFrame } from '../helpers/process.js'
 import { startService } from '../helpers/service.js'
 
 function backup(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return runToExit('backup/command', [file], {
+  return runToExit('ops/backup/command', [file], {
     ...process.env,
     SECRET_KEY: '',
     SECRET_KEY_PREVIOUS: '',

@@ -24,7 +24,7 @@ function migrateData(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  return runToExit('data-move/command', args, {
+  return runToExit('ops/data-move/command', args, {
     ...process.env,
     SECRET_KEY: '',
     SECRET_KEY_PREVIOUS: '',

@@ -66,7 +66,7 @@ export function startServer(
   /** Command-line arguments of the service (`--demo`, `--role=worker`). */
   args: string[] = [],
 ): Promise<Running> {
-  const child = spawn(process.execPath, [...entry('server'), ...args], {
+  const child = spawn(process.execPath, [...entry('main/server'), ...args], {
     cwd: root,
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

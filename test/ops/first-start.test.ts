@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test'
 import { entry, root } from '../helpers/process.js'
 
 function start(dataDir: string, args: string[] = []): Promise<{ child: ChildProcess; output: string }> {
-  const child = spawn(process.execPath, [...entry('server'), ...args], {
+  const child = spawn(process.execPath, [...entry('main/server'), ...args], {
     cwd: root,
     env: {
       ...process.env,
@@ -103,7 +103,7 @@ describe('first start with --demo', () => {
   })
 
   test('a bad configuration stops the start with a message naming the variable', async () => {
-    const child = spawn(process.execPath, entry('server'), {
+    const child = spawn(process.execPath, entry('main/server'), {
       cwd: root,
       env: { ...process.env, PORT: 'eighty', DATABASE_URL: `sqlite:${join(dataDir, 'x.db')}` },
     })
