@@ -3,6 +3,7 @@
 // the partner sees.
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, UsagePushesTable } from '../platform/db/schema.js'
+import { defineRepository } from '../platform/db/store.js'
 import type { UsagePush } from './usage-push-plan.js'
 
 const toPush = (r: Selectable<UsagePushesTable>): UsagePush => ({
@@ -191,3 +192,11 @@ export class UsagePushRepository {
 }
 
 export const pairKey = (serviceId: string, accountId: string) => `${serviceId}\u0000${accountId}`
+
+declare module '../platform/db/store.js' {
+  interface Repositories {
+    /** Usage pushed to the PSA: line mappings per account and the last push's state. */
+    usagePushes: UsagePushRepository
+  }
+}
+defineRepository('usagePushes', (kysely) => new UsagePushRepository(kysely))

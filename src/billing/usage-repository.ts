@@ -5,6 +5,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { KeyPage } from '../platform/db/rows.js'
 import type { Database, UsageCountsTable } from '../platform/db/schema.js'
+import { defineRepository } from '../platform/db/store.js'
 import type { UsageCount } from './billing.js'
 
 export interface UsageFilter {
@@ -115,3 +116,10 @@ export class UsageRepository {
     return rows.map(toUsage)
   }
 }
+
+declare module '../platform/db/store.js' {
+  interface Repositories {
+    usage: UsageRepository
+  }
+}
+defineRepository('usage', (kysely) => new UsageRepository(kysely))

@@ -1,5 +1,6 @@
 // Builds every service once, with plain constructors, and types the set as one context that the route
 // list and the runtime receive. No container, no decorators; nothing here but wiring.
+import './repositories.js'
 import type { FastifyBaseLogger } from 'fastify'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { CachedReads } from '../alerts/executor/cached-reads.js'

@@ -2,6 +2,7 @@
 // URL's token digest and the push's sealed secret), and the ticket reads and changes sync makes.
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, PsaSyncTable } from '../platform/db/schema.js'
+import { defineRepository } from '../platform/db/store.js'
 import type { CryptoBox } from '../platform/security/crypto-box.js'
 import type { PsaChange } from './psa-sync.js'
 import { type SyncedTicket, syncedColumns, toSynced } from './synced-tickets.js'
@@ -264,3 +265,11 @@ export class PsaSyncRepository {
     return this.db.selectFrom('tickets').select(syncedColumns)
   }
 }
+
+declare module '../platform/db/store.js' {
+  interface Repositories {
+    /** Two-way sync: how each partner's PSA is heard, and the ticket reads and changes it makes. */
+    psaSync: PsaSyncRepository
+  }
+}
+defineRepository('psaSync', (kysely, box) => new PsaSyncRepository(kysely, box))

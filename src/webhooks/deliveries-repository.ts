@@ -6,6 +6,7 @@ import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { toBool } from '../platform/db/rows.js'
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../platform/db/schema.js'
+import { defineRepository } from '../platform/db/store.js'
 import type { WebhookEndpointState } from '../tenants/vendor.js'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from './delivery.js'
 
@@ -298,3 +299,10 @@ export class DeliveryRepository {
     return Number(r.numDeletedRows)
   }
 }
+
+declare module '../platform/db/store.js' {
+  interface Repositories {
+    deliveries: DeliveryRepository
+  }
+}
+defineRepository('deliveries', (kysely) => new DeliveryRepository(kysely))

@@ -4,6 +4,7 @@
 // Also the events' sequence numbers (docs/webhooks.md#event-catalogue), their order as the vendor reads it.
 import { type Kysely, PostgresAdapter, sql } from 'kysely'
 import type { Database } from '../platform/db/schema.js'
+import { defineRepository } from '../platform/db/store.js'
 import { toDelivery } from './deliveries-repository.js'
 import type { Delivery } from './delivery.js'
 
@@ -59,3 +60,11 @@ export class DeliveryFeedRepository {
     return (await q.executeTakeFirst())?.id ?? null
   }
 }
+
+declare module '../platform/db/store.js' {
+  interface Repositories {
+    /** A vendor's deliveries after a cursor (the events long-poll). */
+    deliveryFeed: DeliveryFeedRepository
+  }
+}
+defineRepository('deliveryFeed', (kysely) => new DeliveryFeedRepository(kysely))

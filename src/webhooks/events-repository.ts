@@ -5,6 +5,7 @@ import type { EventStatus, IncidentStatus } from '../platform/core/types.js'
 import { prepared, preparedRow } from '../platform/db/prepared.js'
 import { toBool, toInt } from '../platform/db/rows.js'
 import type { Database, EventsTable } from '../platform/db/schema.js'
+import { defineRepository } from '../platform/db/store.js'
 
 // Every alert's outcome writes one event and looks for one first: prepared
 // (docs/decisions/speed/prepared-outcome-writes.md).
@@ -281,3 +282,10 @@ export class EventRepository {
     return row?.created_at ?? null
   }
 }
+
+declare module '../platform/db/store.js' {
+  interface Repositories {
+    events: EventRepository
+  }
+}
+defineRepository('events', (kysely) => new EventRepository(kysely))

@@ -6,7 +6,9 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { type Decision, decide } from '../../src/alerts/domain/decide.js'
 import { alreadyClosed, internalError, type Outcome, psaFailed } from '../../src/alerts/domain/outcome.js'
-import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/platform/core/types.js'
+import type { Rule } from '../../src/alerts/rules/rules.js'
+import type { AlertFacts, Ticket } from '../../src/platform/core/types.js'
+import type { IntegrationSettings } from '../../src/tenants/integrations/integration.js'
 import { ctx, now, rule, settings, ticket } from '../helpers/decision.js'
 
 function outcome(d: Decision): Outcome {

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import type { Rule } from '../../src/alerts/rules/rules.js'
 import { matchRule } from '../../src/alerts/rules/rules.js'
-import type { AlertFacts, Rule } from '../../src/platform/core/types.js'
+import type { AlertFacts } from '../../src/platform/core/types.js'
 import { dedupKey, withinWindow } from '../../src/tenants/integrations/dedup.js'
 import { transition } from '../../src/tenants/integrations/state.js'
 import {

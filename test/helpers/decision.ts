@@ -2,7 +2,9 @@
 // one rule, one mapped account and a small catalogue; each test overrides what it is about.
 
 import type { DecisionContext } from '../../src/alerts/domain/decide.js'
-import type { AlertFacts, IntegrationSettings, Rule, Ticket } from '../../src/platform/core/types.js'
+import type { Rule } from '../../src/alerts/rules/rules.js'
+import type { AlertFacts, Ticket } from '../../src/platform/core/types.js'
+import type { IntegrationSettings } from '../../src/tenants/integrations/integration.js'
 import { toCatalogue } from '../../src/tenants/product-groups/product-groups.js'
 
 export const now = new Date('2026-11-22T12:00:00.000Z')

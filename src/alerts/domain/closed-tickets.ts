@@ -1,7 +1,8 @@
 // The partner's closed-ticket policy (docs/decision-table.md#closed-ticket-policy): what an alert for a
 // closed ticket does. Pure; decide.ts asks it where the table meets a closed ticket.
 
-import type { AccountMapping, Rule, Ticket } from '../../platform/core/types.js'
+import type { AccountMapping, Ticket } from '../../platform/core/types.js'
+import type { Rule } from '../rules/rules.js'
 import type { Decision, DecisionContext } from './decision.js'
 
 /**

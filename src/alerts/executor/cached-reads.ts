@@ -8,12 +8,13 @@
 // notice arrives (with Redis; src/platform/redis/notices.ts), the second's lifetime being the safety net.
 // Tickets are always read fresh. Concurrent misses for one key share one load.
 import { LRUCache } from 'lru-cache'
-import type { AccountMapping, Rule } from '../../platform/core/types.js'
+import type { AccountMapping } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import type { PsaKind } from '../../tenants/partner.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import type { IntakeReads } from '../intake/intake.js'
+import type { Rule } from '../rules/rules.js'
 import type { MaintenanceWindow } from '../steps/maintenance/maintenance.js'
 import type { ContextReads } from './context.js'
 

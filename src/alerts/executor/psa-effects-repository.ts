@@ -3,6 +3,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely'
 import { preparedRow } from '../../platform/db/prepared.js'
 import type { Database, PsaEffectsTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { Strategy } from '../domain/audit.js'
 import type { EffectRow, PsaEffect } from './psa-effect.js'
 
@@ -155,3 +156,10 @@ export class PsaEffectRepository {
     return Number(r.n)
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    psaEffects: PsaEffectRepository
+  }
+}
+defineRepository('psaEffects', (kysely) => new PsaEffectRepository(kysely))

@@ -1,9 +1,11 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { IncidentStatus, Rule } from '../../platform/core/types.js'
+import type { IncidentStatus } from '../../platform/core/types.js'
 import { prepared } from '../../platform/db/prepared.js'
 import { parseJson, toBool, toInt } from '../../platform/db/rows.js'
 import type { Database, RulesTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { RuleCondition } from './conditions.js'
+import type { Rule } from './rules.js'
 import { byPrecedence } from './rules.js'
 
 function toRule(r: Selectable<RulesTable>): Rule {
@@ -120,3 +122,10 @@ export class RuleRepository {
     return Number(r.numDeletedRows) > 0
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    rules: RuleRepository
+  }
+}
+defineRepository('rules', (kysely) => new RuleRepository(kysely))

@@ -1,7 +1,8 @@
 // Which rule applies to an alert: the enabled rule of the alert's product group with the lowest
 // precedence that covers its alert type and whose conditions hold (ties: the older rule first).
 
-import type { Rule } from '../../platform/core/types.js'
+import type { IncidentStatus } from '../../platform/core/types.js'
+import type { RuleCondition } from './conditions.js'
 import {
   type ConditionCheck,
   type ConditionFacts,
@@ -9,6 +10,34 @@ import {
   checkCondition,
   conditionsHold,
 } from './conditions.js'
+import type { TicketTemplates } from './templates.js'
+
+export interface TicketSettings {
+  board: string | null
+  priority: string | null
+  type: string | null
+  /** The status a new ticket starts with. */
+  status: string | null
+  /** The status a RESOLVED alert closes the ticket with (null: the PSA's own closed status). */
+  closedStatus: string | null
+}
+
+export interface Rule {
+  id: string
+  precedence: number
+  enabled: boolean
+  productGroup: string
+  /** Empty: every alert type of the group. */
+  alertTypes: string[]
+  action: 'ticket' | 'suppress'
+  suppressStatuses: IncidentStatus[]
+  ticket: TicketSettings
+  /** Conditions on the alert's text and extra data fields, all of which must hold (rule-conditions.ts). */
+  conditions: RuleCondition[]
+  /** The new ticket's title and description templates (templates.ts). */
+  templates: TicketTemplates
+  createdAt: string
+}
 
 /**
  * The most rules an integration holds (docs/decisions/bounded-growth/rules-bounded.md). Every alert decides

@@ -4,7 +4,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../../platform/clock.js'
 import { done, notFound, ok, type Refused, type Result, refuse } from '../../platform/core/result.js'
-import type { IncidentStatus, Rule, TicketSettings } from '../../platform/core/types.js'
+import type { IncidentStatus } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { checkAgainstCatalogue } from '../../tenants/product-groups/product-groups.js'
@@ -15,6 +15,7 @@ import {
   programSizeOf,
   type RuleCondition,
 } from './conditions.js'
+import type { Rule, TicketSettings } from './rules.js'
 import { maxRulesPerIntegration } from './rules.js'
 import { type TicketTemplates, templatesProblem } from './templates.js'
 

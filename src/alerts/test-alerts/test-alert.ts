@@ -8,7 +8,7 @@
 
 import type { ErrorCode } from '../../platform/core/errors.js'
 import { ok, type Result, refuse } from '../../platform/core/result.js'
-import type { AlertFacts, Catalogue, IncidentStatus, Rule, Ticket } from '../../platform/core/types.js'
+import type { AlertFacts, Catalogue, IncidentStatus, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
@@ -20,6 +20,7 @@ import type { AlertIntake } from '../intake/intake.js'
 import type { RateDecision } from '../intake/rate-limit.js'
 import type { RedactedRequest } from '../intake/schema.js'
 import type { SynchronousAlerts } from '../intake/synchronous.js'
+import type { Rule } from '../rules/rules.js'
 import { matchRule } from '../rules/rules.js'
 
 export const testPrefix = '[TEST] '

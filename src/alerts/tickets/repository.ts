@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely'
 import type { Ticket, TicketCloser, TicketRecord } from '../../platform/core/types.js'
 import { containing } from '../../platform/db/like.js'
 import type { Database } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import {
   completed,
   deadByCorrelation,
@@ -294,3 +295,10 @@ export class TicketRepository {
     return rows.map(toRecord)
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    tickets: TicketRepository
+  }
+}
+defineRepository('tickets', (kysely) => new TicketRepository(kysely))

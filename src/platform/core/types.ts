@@ -1,7 +1,4 @@
 // The vocabulary of the domain. Plain data, no I/O.
-import type { RuleCondition } from '../../alerts/rules/conditions.js'
-import type { TicketTemplates } from '../../alerts/rules/templates.js'
-import type { StormSettings } from '../../tenants/integrations/storm-settings.js'
 
 export const incidentStatuses = ['OPEN', 'UPDATE', 'RESOLVED'] as const
 export type IncidentStatus = (typeof incidentStatuses)[number]
@@ -17,19 +14,6 @@ export interface DedupSettings {
   keyFields: DedupField[]
   /** Minutes since a ticket's last occurrence within which a new OPEN is folded into it; null = no limit. */
   windowMinutes: number | null
-}
-
-export interface IntegrationSettings {
-  state: IntegrationState
-  alertsEnabled: boolean
-  ticketCreation: boolean
-  selfHealing: boolean
-  deduplication: DedupSettings
-  closedTickets: ClosedTicketSettings
-  /** The catch-all account (docs/decision-table.md#catch-all); absent: off. */
-  catchAll?: CatchAllSettings
-  /** Storm control (docs/decision-table.md#storm); absent: off. */
-  storm?: StormSettings
 }
 
 /**
@@ -55,33 +39,6 @@ export interface CatchAllSettings {
 
 /** Why an OPEN went to the catch-all: its account is declared but not mapped, or never declared. */
 export type CatchAllReason = 'not-mapped' | 'unknown'
-
-export interface TicketSettings {
-  board: string | null
-  priority: string | null
-  type: string | null
-  /** The status a new ticket starts with. */
-  status: string | null
-  /** The status a RESOLVED alert closes the ticket with (null: the PSA's own closed status). */
-  closedStatus: string | null
-}
-
-export interface Rule {
-  id: string
-  precedence: number
-  enabled: boolean
-  productGroup: string
-  /** Empty: every alert type of the group. */
-  alertTypes: string[]
-  action: 'ticket' | 'suppress'
-  suppressStatuses: IncidentStatus[]
-  ticket: TicketSettings
-  /** Conditions on the alert's text and extra data fields, all of which must hold (rule-conditions.ts). */
-  conditions: RuleCondition[]
-  /** The new ticket's title and description templates (templates.ts). */
-  templates: TicketTemplates
-  createdAt: string
-}
 
 export interface AccountMapping {
   accountId: string

@@ -5,6 +5,7 @@
 // that still finds it as it was read.
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, IdempotencyKeysTable } from '../db/schema.js'
+import { defineRepository } from '../db/store.js'
 import type { CryptoBox } from '../security/crypto-box.js'
 
 /** What a request with a key answered, as a retry gets it again. */
@@ -150,3 +151,11 @@ export class IdempotencyRepository {
     }
   }
 }
+
+declare module '../db/store.js' {
+  interface Repositories {
+    /** The vendors' idempotency keys and the answers kept for them (docs/vendor-api.md#idempotency-keys). */
+    idempotency: IdempotencyRepository
+  }
+}
+defineRepository('idempotency', (kysely, box) => new IdempotencyRepository(kysely, box))

@@ -4,6 +4,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { parseJson } from '../../platform/db/rows.js'
 import type { Database, OperatorAuditTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type {
   Actor,
   ActorKind,
@@ -74,3 +75,11 @@ export class AuditRepository {
     return rows.map(toEntry)
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    /** The operator audit log. */
+    audit: AuditRepository
+  }
+}
+defineRepository('audit', (kysely) => new AuditRepository(kysely))

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, VendorTokensTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { AccessToken } from '../vendor.js'
 import type { Disabled, Generation } from './credentials.js'
 
@@ -187,3 +188,10 @@ export interface TokenInUse extends AccessToken {
   /** Null for a token bound to no integration. */
   integration: { disabledPartner: Disabled | null; orgToken: Generation } | null
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    tokens: TokenRepository
+  }
+}
+defineRepository('tokens', (kysely) => new TokenRepository(kysely))

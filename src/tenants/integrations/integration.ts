@@ -1,7 +1,26 @@
 // An integration (vendor × partner, docs/architecture.md#the-data-model): its lifecycle state, toggles and
 // catalogue credentials.
-import type { IntegrationSettings } from '../../platform/core/types.js'
+import type {
+  CatchAllSettings,
+  ClosedTicketSettings,
+  DedupSettings,
+  IntegrationState,
+} from '../../platform/core/types.js'
 import type { RotatingDigest } from '../vendor.js'
+import type { StormSettings } from './storm-settings.js'
+
+export interface IntegrationSettings {
+  state: IntegrationState
+  alertsEnabled: boolean
+  ticketCreation: boolean
+  selfHealing: boolean
+  deduplication: DedupSettings
+  closedTickets: ClosedTicketSettings
+  /** The catch-all account (docs/decision-table.md#catch-all); absent: off. */
+  catchAll?: CatchAllSettings
+  /** Storm control (docs/decision-table.md#storm); absent: off. */
+  storm?: StormSettings
+}
 
 export interface Integration {
   id: string

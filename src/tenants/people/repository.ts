@@ -3,6 +3,7 @@
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
 import type { CreatedKey, KeyPage } from '../../platform/db/rows.js'
 import type { Database, PartnerUsersTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { PortalRole, PortalUser } from './portal.js'
 
 function toUser(r: Selectable<PartnerUsersTable>): PortalUser {
@@ -290,3 +291,11 @@ export class PortalUserRepository {
     return Number(r.numDeletedRows)
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    /** The partner portal's users and their sessions. */
+    portalUsers: PortalUserRepository
+  }
+}
+defineRepository('portalUsers', (kysely) => new PortalUserRepository(kysely))

@@ -2,18 +2,14 @@ import type { Kysely, Selectable } from 'kysely'
 import type { CatchAllSettings } from '../../alerts/steps/catch-all/catch-all.js'
 import { catchAllColumns, catchAllOf } from '../../alerts/steps/catch-all/repository.js'
 import { parseStormSettings } from '../../alerts/steps/storm/storm.js'
-import {
-  closedTicketPolicies,
-  type DedupField,
-  type IntegrationSettings,
-  type IntegrationState,
-} from '../../platform/core/types.js'
+import { closedTicketPolicies, type DedupField, type IntegrationState } from '../../platform/core/types.js'
 import { prepared } from '../../platform/db/prepared.js'
 import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../../platform/db/rows.js'
 import type { Database, IntegrationsTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { TenantState } from '../credentials/credentials.js'
-import type { Integration, VendorCredentials } from '../integrations/integration.js'
+import type { Integration, IntegrationSettings, VendorCredentials } from '../integrations/integration.js'
 
 /** As stored: the header's name in the clear (it is shown back), its value sealed. */
 interface StoredVendorCredentials {
@@ -295,3 +291,10 @@ export class IntegrationRepository {
     return Number(result.numUpdatedRows) === 1
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    integrations: IntegrationRepository
+  }
+}
+defineRepository('integrations', (kysely, box) => new IntegrationRepository(kysely, box))

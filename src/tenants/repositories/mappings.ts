@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { AccountMapping } from '../../platform/core/types.js'
 import type { Database } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 
 export class MappingRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -94,3 +95,10 @@ export class MappingRepository {
     return Number(r.numDeletedRows) > 0
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    mappings: MappingRepository
+  }
+}
+defineRepository('mappings', (kysely) => new MappingRepository(kysely))

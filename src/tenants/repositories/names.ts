@@ -3,6 +3,7 @@
 // page, whatever its length (docs/partner-api.md#names).
 import type { Kysely } from 'kysely'
 import type { Database } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 
 /** An account of an integration, as a ticket or an event names it. */
 export interface AccountRef {
@@ -66,3 +67,11 @@ export class NameRepository {
     return { vendors: new Map(vendors.map((v) => [v.id, v.name])), accounts: accountNames, companies }
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    /** The names beside ids on the partner's screens, in bulk for a page (vendors, accounts, companies). */
+    names: NameRepository
+  }
+}
+defineRepository('names', (kysely) => new NameRepository(kysely))

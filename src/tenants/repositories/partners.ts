@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../../platform/db/rows.js'
 import type { Database, PartnersTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { Partner, PsaKind } from '../partner.js'
 
@@ -149,3 +150,10 @@ export class PartnerRepository {
     return this.findById(id)
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    partners: PartnerRepository
+  }
+}
+defineRepository('partners', (kysely, box) => new PartnerRepository(kysely, box))

@@ -2,6 +2,7 @@
 // (docs/decisions/billing/service-mappings.md).
 import type { Kysely } from 'kysely'
 import type { Database } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 
 export class ServiceMappingRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -50,3 +51,10 @@ export class ServiceMappingRepository {
     return Number(r.numDeletedRows) > 0
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    serviceMappings: ServiceMappingRepository
+  }
+}
+defineRepository('serviceMappings', (kysely) => new ServiceMappingRepository(kysely))

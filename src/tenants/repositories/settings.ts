@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 
 export class SettingsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -39,3 +40,10 @@ export class SettingsRepository {
       .execute()
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    settings: SettingsRepository
+  }
+}
+defineRepository('settings', (kysely) => new SettingsRepository(kysely))

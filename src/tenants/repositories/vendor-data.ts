@@ -5,6 +5,7 @@ import type { UsageCount, VendorAccount, VendorService } from '../../billing/bil
 import { containing } from '../../platform/db/like.js'
 import type { KeyPage } from '../../platform/db/rows.js'
 import type { Database, VendorAccountsTable, VendorServicesTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 
 /** Which accounts or services a partner's list holds: all, only mapped ones, or only unmapped ones. */
 export interface MappedFilter {
@@ -228,3 +229,10 @@ export class VendorDataRepository {
       .execute()
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    vendorData: VendorDataRepository
+  }
+}
+defineRepository('vendorData', (kysely) => new VendorDataRepository(kysely))

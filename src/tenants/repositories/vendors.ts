@@ -8,6 +8,7 @@ import {
   setTenantDisabled,
 } from '../../platform/db/rows.js'
 import type { Database, VendorsTable } from '../../platform/db/schema.js'
+import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../vendor.js'
 
@@ -290,3 +291,10 @@ export class VendorRepository {
     return Object.fromEntries(Object.entries(cols).filter(([, v]) => v !== undefined))
   }
 }
+
+declare module '../../platform/db/store.js' {
+  interface Repositories {
+    vendors: VendorRepository
+  }
+}
+defineRepository('vendors', (kysely, box) => new VendorRepository(kysely, box))

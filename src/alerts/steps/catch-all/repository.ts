@@ -5,6 +5,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { TicketRecord } from '../../../platform/core/types.js'
 import { toBool, toInt } from '../../../platform/db/rows.js'
 import type { Database, IntegrationsTable } from '../../../platform/db/schema.js'
+import { defineRepository } from '../../../platform/db/store.js'
 import { toRecord } from '../../tickets/rows.js'
 import type { CatchAllSettings } from './catch-all.js'
 
@@ -151,3 +152,11 @@ export class CatchAllRepository {
       .slice(0, limit)
   }
 }
+
+declare module '../../../platform/db/store.js' {
+  interface Repositories {
+    /** The catch-all account's tickets and the accounts seen unmapped (docs/decision-table.md#catch-all). */
+    catchAll: CatchAllRepository
+  }
+}
+defineRepository('catchAll', (kysely) => new CatchAllRepository(kysely))

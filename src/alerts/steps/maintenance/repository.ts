@@ -5,6 +5,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { AlertFacts } from '../../../platform/core/types.js'
 import { parseJson } from '../../../platform/db/rows.js'
 import type { Database } from '../../../platform/db/schema.js'
+import { defineRepository } from '../../../platform/db/store.js'
 import type { Strategy } from '../../domain/audit.js'
 import type {
   HeldRef,
@@ -245,3 +246,11 @@ export class MaintenanceRepository {
     return Number(r.numDeletedRows)
   }
 }
+
+declare module '../../../platform/db/store.js' {
+  interface Repositories {
+    /** Maintenance windows and the alerts they hold. */
+    maintenance: MaintenanceRepository
+  }
+}
+defineRepository('maintenance', (kysely) => new MaintenanceRepository(kysely))

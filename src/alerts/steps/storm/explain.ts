@@ -1,7 +1,8 @@
 // The dry-run tester's explanation of row `storm` (docs/decision-table.md#storm): what storm control
 // would do with the alert, and why. Pure.
 
-import type { Rule, Ticket } from '../../../platform/core/types.js'
+import type { Ticket } from '../../../platform/core/types.js'
+import type { Rule } from '../../rules/rules.js'
 import { lastResolved, type StormDecision } from './storm.js'
 
 /** What the dry run answers for row storm; `shown` is how it shows a ticket. */

@@ -1,6 +1,7 @@
 // What storm control decides on and answers (docs/decision-table.md#storm): the facts the context
 // loader reads and the decisions of row `storm`. Types and two tiny helpers only; storm.ts decides.
-import type { AccountMapping, Rule, Ticket } from '../../../platform/core/types.js'
+import type { AccountMapping, Ticket } from '../../../platform/core/types.js'
+import type { Rule } from '../../rules/rules.js'
 
 /** The storm ticket's de-duplication key: the tickets table's unique open key keeps one per account. */
 export const stormKey = (accountId: string): string => `storm:${accountId}`

@@ -3,6 +3,7 @@
 // ticket itself is a row of `tickets` (its open de-duplication key is the account's storm key).
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import type { Database } from '../../../platform/db/schema.js'
+import { defineRepository } from '../../../platform/db/store.js'
 import type { FoldedAlert } from './storm.js'
 import type { StormAlertsTable } from './tables.js'
 
@@ -190,3 +191,11 @@ export class StormRepository {
     return { folded, open }
   }
 }
+
+declare module '../../../platform/db/store.js' {
+  interface Repositories {
+    /** Storm control's folded incidents and note lines (docs/decision-table.md#storm). */
+    storms: StormRepository
+  }
+}
+defineRepository('storms', (kysely) => new StormRepository(kysely))
