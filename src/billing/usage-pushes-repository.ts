@@ -2,8 +2,9 @@
 // line per account where the partner named one, and the state of the last push per service and account that
 // the partner sees.
 import type { Kysely, Selectable } from 'kysely'
-import type { Database, UsagePushesTable } from '../platform/db/schema.js'
+import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
+import type { UsagePushesTable } from './tables.js'
 import type { UsagePush } from './usage-push-plan.js'
 
 const toPush = (r: Selectable<UsagePushesTable>): UsagePush => ({

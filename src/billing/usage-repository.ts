@@ -4,9 +4,10 @@
 // order the history pages in.
 import type { Kysely, Selectable } from 'kysely'
 import type { KeyPage } from '../platform/db/rows.js'
-import type { Database, UsageCountsTable } from '../platform/db/schema.js'
+import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
 import type { UsageCount } from './billing.js'
+import type { UsageCountsTable } from './tables.js'
 
 export interface UsageFilter {
   serviceId?: string

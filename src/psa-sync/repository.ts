@@ -1,11 +1,12 @@
 // Two-way sync's rows (docs/psa/sync.md): each partner's psa_sync row (how its PSA is heard, the push
 // URL's token digest and the push's sealed secret), and the ticket reads and changes sync makes.
 import type { Kysely, Selectable } from 'kysely'
-import type { Database, PsaSyncTable } from '../platform/db/schema.js'
+import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
 import type { CryptoBox } from '../platform/security/crypto-box.js'
 import type { PsaChange } from './psa-sync.js'
 import { type SyncedTicket, syncedColumns, toSynced } from './synced-tickets.js'
+import type { PsaSyncTable } from './tables.js'
 
 export type { SyncedTicket } from './synced-tickets.js'
 

@@ -1,9 +1,9 @@
 // The tickets as two-way sync reads them (docs/psa/sync.md): the columns it selects and their shape
 // (psa-sync.ts reads them).
 import type { Selectable } from 'kysely'
+import type { TicketsTable } from '../alerts/tables.js'
 import type { TicketStatus } from '../platform/core/types.js'
 import { toBool } from '../platform/db/rows.js'
-import type { TicketsTable } from '../platform/db/schema.js'
 
 /** An open (or closed) alertbridge ticket as sync reads it. */
 export interface SyncedTicket {

@@ -5,10 +5,11 @@
 import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { toBool } from '../platform/db/rows.js'
-import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from '../platform/db/schema.js'
+import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
 import type { WebhookEndpointState } from '../tenants/vendor.js'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from './delivery.js'
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './tables.js'
 
 /**
  * `status` hidden from the planner, for statements that name their rows by id: SQLite (which keeps no

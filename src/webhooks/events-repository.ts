@@ -4,8 +4,9 @@ import type { AuditEvent, Strategy } from '../alerts/domain/audit.js'
 import type { EventStatus, IncidentStatus } from '../platform/core/types.js'
 import { prepared, preparedRow } from '../platform/db/prepared.js'
 import { toBool, toInt } from '../platform/db/rows.js'
-import type { Database, EventsTable } from '../platform/db/schema.js'
+import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
+import type { EventsTable } from './tables.js'
 
 // Every alert's outcome writes one event and looks for one first: prepared
 // (docs/decisions/speed/prepared-outcome-writes.md).

@@ -2,9 +2,10 @@
 // moment a PSA call succeeds, removed in the transaction that records the outcome.
 import type { Insertable, Kysely, Selectable } from 'kysely'
 import { preparedRow } from '../../platform/db/prepared.js'
-import type { Database, PsaEffectsTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { Strategy } from '../domain/audit.js'
+import type { PsaEffectsTable } from '../tables.js'
 import type { EffectRow, PsaEffect } from './psa-effect.js'
 
 // Written and removed for every PSA call that changed something: prepared

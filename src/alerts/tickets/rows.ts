@@ -4,7 +4,8 @@ import type { Insertable, Kysely, Selectable } from 'kysely'
 import type { Ticket, TicketRecord, TicketStatus } from '../../platform/core/types.js'
 import { prepared, preparedRow } from '../../platform/db/prepared.js'
 import { toBool } from '../../platform/db/rows.js'
-import type { Database, TicketsTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
+import type { TicketsTable } from '../tables.js'
 
 // The writes of every create, prepared (docs/decisions/speed/prepared-outcome-writes.md): the reservation
 // with its clean-up of dead creators' reservations (by correlationId, or by it and the dedup key), and the

@@ -4,9 +4,10 @@
 // decides a claim, and a claim is only taken over (expired, or its process gone) by the one statement
 // that still finds it as it was read.
 import type { Kysely, Selectable } from 'kysely'
-import type { Database, IdempotencyKeysTable } from '../db/schema.js'
+import type { Database } from '../db/schema.js'
 import { defineRepository } from '../db/store.js'
 import type { CryptoBox } from '../security/crypto-box.js'
+import type { IdempotencyKeysTable } from './tables.js'
 
 /** What a request with a key answered, as a retry gets it again. */
 export interface StoredAnswer {

@@ -2,9 +2,10 @@
 // the condition naming claimed jobs by their lease.
 import type SQLite from 'better-sqlite3'
 import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely'
-import type { Database, JobsTable } from '../db/schema.js'
+import type { Database } from '../db/schema.js'
 import type { Store } from '../db/store.js'
 import type { NewJob } from './port.js'
+import type { JobsTable } from './tables.js'
 
 export type JobRow = Insertable<JobsTable>
 

@@ -2,7 +2,8 @@
 // switch. It is the sandbox's "client": what a real PSA keeps on its side, the sandbox keeps here.
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import { prepared, preparedRow } from '../../platform/db/prepared.js'
-import type { Database, SandboxTicketsTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
+import type { SandboxTicketsTable } from './tables.js'
 
 // Every sandbox create numbers a ticket and inserts it: prepared (docs/psa/README.md, "One connection,
 // made once").

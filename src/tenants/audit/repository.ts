@@ -3,8 +3,9 @@
 import type { Kysely, Selectable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import { parseJson } from '../../platform/db/rows.js'
-import type { Database, OperatorAuditTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
+import type { OperatorAuditTable } from '../tables.js'
 import type {
   Actor,
   ActorKind,

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { Database, VendorTokensTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
+import type { VendorTokensTable } from '../tables.js'
 import type { AccessToken } from '../vendor.js'
 import type { Disabled, Generation } from './credentials.js'
 

@@ -2,8 +2,9 @@
 // stored trimmed and lower-cased by the caller; invite tokens and session cookies only as digests.
 import { type Kysely, type Selectable, sql, type Updateable } from 'kysely'
 import type { CreatedKey, KeyPage } from '../../platform/db/rows.js'
-import type { Database, PartnerUsersTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
+import type { PartnerUsersTable } from '../tables.js'
 import type { PortalRole, PortalUser } from './portal.js'
 
 function toUser(r: Selectable<PartnerUsersTable>): PortalUser {

@@ -5,11 +5,12 @@ import { parseStormSettings } from '../../alerts/steps/storm/storm.js'
 import { closedTicketPolicies, type DedupField, type IntegrationState } from '../../platform/core/types.js'
 import { prepared } from '../../platform/db/prepared.js'
 import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../../platform/db/rows.js'
-import type { Database, IntegrationsTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { TenantState } from '../credentials/credentials.js'
 import type { Integration, IntegrationSettings, VendorCredentials } from '../integrations/integration.js'
+import type { IntegrationsTable } from '../tables.js'
 
 /** As stored: the header's name in the clear (it is shown back), its value sealed. */
 interface StoredVendorCredentials {

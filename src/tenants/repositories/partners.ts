@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
 import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../../platform/db/rows.js'
-import type { Database, PartnersTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { Partner, PsaKind } from '../partner.js'
+import type { PartnersTable } from '../tables.js'
 
 export class PartnerRepository {
   constructor(

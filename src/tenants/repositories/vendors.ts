@@ -7,9 +7,10 @@ import {
   parseJson,
   setTenantDisabled,
 } from '../../platform/db/rows.js'
-import type { Database, VendorsTable } from '../../platform/db/schema.js'
+import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
+import type { VendorsTable } from '../tables.js'
 import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../vendor.js'
 
 export interface VendorPatch {

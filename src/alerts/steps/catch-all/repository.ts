@@ -4,8 +4,9 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { TicketRecord } from '../../../platform/core/types.js'
 import { toBool, toInt } from '../../../platform/db/rows.js'
-import type { Database, IntegrationsTable } from '../../../platform/db/schema.js'
+import type { Database } from '../../../platform/db/schema.js'
 import { defineRepository } from '../../../platform/db/store.js'
+import type { IntegrationsTable } from '../../../tenants/tables.js'
 import { toRecord } from '../../tickets/rows.js'
 import type { CatchAllSettings } from './catch-all.js'
 

@@ -37,3 +37,10 @@ export interface MaintenanceHeldTable {
   release_at: string
   created_at: string
 }
+
+declare module '../../../platform/db/schema.js' {
+  interface Database {
+    maintenance_windows: MaintenanceWindowsTable
+    maintenance_held: MaintenanceHeldTable
+  }
+}

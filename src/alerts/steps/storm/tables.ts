@@ -24,3 +24,10 @@ export interface StormLinesTable {
   created_at: string
   noted_at: string | null
 }
+
+declare module '../../../platform/db/schema.js' {
+  interface Database {
+    storm_alerts: StormAlertsTable
+    storm_lines: StormLinesTable
+  }
+}

@@ -1,13 +1,7 @@
-// The tenants' tables and their configuration: vendors, partners, integrations and their credentials,
-// what vendors declare (accounts, services, usage counts), partners' mappings and rules, usage pushes,
-// portal users and sessions, and the operator's audit log. Conventions: schema.ts.
+// The tenants' tables: vendors, partners, integrations and their credentials, what vendors declare,
+// partners' mappings, portal users and sessions, the operator audit.
+// Each table joins the Database (src/platform/db/schema.ts) from here.
 import type { Generated } from 'kysely'
-import type { UsagePushStatus } from '../../../billing/usage-push-plan.js'
-
-export interface SettingsTable {
-  key: string
-  value: string
-}
 
 export interface VendorsTable {
   id: string
@@ -92,30 +86,6 @@ export interface IntegrationsTable {
   storm_settings: string | null
 }
 
-/** One partner's PSA connection as two-way sync hears it (docs/psa/sync.md). */
-export interface PsaSyncTable {
-  partner_id: string
-  token_digest: string
-  secret_enc: string
-  psa_kind: string
-  mechanism: string
-  registration_id: string | null
-  detail: string | null
-  registered_at: string | null
-  last_push_at: string | null
-  last_poll_at: string | null
-  last_heard_at: string | null
-  pushes_refused: Generated<number>
-  created_at: string
-  updated_at: string
-}
-
-export interface PsaSyncPendingTable {
-  partner_id: string
-  psa_ticket_id: string
-  created_at: string
-}
-
 export interface VendorTokensTable {
   id: string
   vendor_id: string
@@ -147,15 +117,6 @@ export interface VendorServicesTable {
   updated_at: string
 }
 
-export interface UsageCountsTable {
-  id: string
-  integration_id: string
-  service_id: string
-  account_id: string
-  unit_count: number
-  created_at: string
-}
-
 export interface AccountMappingsTable {
   integration_id: string
   account_id: string
@@ -169,55 +130,6 @@ export interface ServiceMappingsTable {
   integration_id: string
   service_id: string
   psa_product_id: string
-  created_at: string
-  updated_at: string
-}
-
-/** A vendor service mapped, for one account, to a billing line of the PSA (docs/partner-api.md#usage-counts-reach-the-psas-billing). */
-export interface ServiceLineMappingsTable {
-  integration_id: string
-  service_id: string
-  account_id: string
-  psa_line_id: string
-  created_at: string
-  updated_at: string
-}
-
-/** The last push of a service's usage for one account to the PSA. */
-export interface UsagePushesTable {
-  integration_id: string
-  service_id: string
-  account_id: string
-  usage_id: string
-  unit_count: number
-  status: UsagePushStatus
-  psa_line_id: string | null
-  previous_quantity: number | null
-  attempts: Generated<number>
-  detail: string | null
-  updated_at: string
-  pushed_count: number | null
-  pushed_at: string | null
-}
-
-export interface RulesTable {
-  id: string
-  integration_id: string
-  precedence: number
-  enabled: number
-  product_group: string
-  alert_types: string
-  action: string
-  suppress_statuses: string
-  ticket_board: string | null
-  ticket_priority: string | null
-  ticket_type: string | null
-  ticket_status: string | null
-  ticket_closed_status: string | null
-  /** JSON: RuleCondition[] (migration 0023_rule_templates). */
-  conditions: Generated<string>
-  title_template: string | null
-  description_template: string | null
   created_at: string
   updated_at: string
 }
@@ -267,4 +179,20 @@ export interface PartnerSessionsTable {
   user_agent: string | null
   /** The client address at sign-in; null before 0025. */
   address: string | null
+}
+
+declare module '../platform/db/schema.js' {
+  interface Database {
+    vendors: VendorsTable
+    partners: PartnersTable
+    integrations: IntegrationsTable
+    vendor_tokens: VendorTokensTable
+    vendor_accounts: VendorAccountsTable
+    vendor_services: VendorServicesTable
+    account_mappings: AccountMappingsTable
+    service_mappings: ServiceMappingsTable
+    operator_audit: OperatorAuditTable
+    partner_users: PartnerUsersTable
+    partner_sessions: PartnerSessionsTable
+  }
 }
