@@ -1,6 +1,7 @@
 // Partner API: tickets, the audit trail and its success/failure metrics, scoped to the partner.
 import Type from 'typebox'
 import { CorrelationId } from '../../alerts/intake/schema.js'
+import { TicketNames, withTicketNames } from '../../alerts/routes/names-view.js'
 import { getTicket, listTickets } from '../../alerts/tickets/ticket-reads.js'
 import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/tickets/views.js'
 import type { App } from '../../platform/http/app-types.js'
@@ -9,9 +10,8 @@ import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
 import { partnerId } from '../../tenants/auth.js'
-import { PsaNames } from '../psa-names.js'
+import { PsaNames } from '../../tenants/psa-names.js'
 import type { PartnerRoutesDeps } from './deps.js'
-import { TicketNames, withTicketNames } from './names-view.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
 

@@ -4,16 +4,16 @@
 // Nothing is written and no ticket call reaches the PSA (only its kept look-up lists are read, for the
 // names: names-view.ts), so a viewer may use it too.
 import Type from 'typebox'
-import { PsaNames } from '../../../partner-api/psa-names.js'
 import type { PartnerRoutesDeps } from '../../../partner-api/routes/deps.js'
-import { DryRunNames, dryRunNames } from '../../../partner-api/routes/names-view.js'
 import { rateLimited } from '../../../platform/core/result.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import { actorOf, partnerId } from '../../../tenants/auth.js'
+import { PsaNames } from '../../../tenants/psa-names.js'
 import { factsOf } from '../../intake/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../intake/schema.js'
+import { DryRunNames, dryRunNames } from '../../routes/names-view.js'
 import { ConditionWorkView, RuleChecksView } from '../../rules/routes/rule-conditions-view.js'
 import { TicketTextView, ticketTextFor } from '../../rules/routes/rule-templates.js'
 import { RuleView } from '../../rules/routes/rules.js'
