@@ -1,13 +1,13 @@
-// The PSA's names for ids (src/partner-api/psa-names.ts): a setting names an entry by its id or its name; a
+// The PSA's names for ids (src/tenants/psa-names.ts): a setting names an entry by its id or its name; a
 // list the PSA is slow to give is waited for a short while only (and kept for the next page), one it
 // cannot give is not asked again for a minute, and board-scoped lists are never asked without a board.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { LookupQuery, PsaConnections } from '../../src/partner-api/psa-connection.js'
-import { entryNamed, PsaNames } from '../../src/partner-api/psa-names.js'
 import { ok, refuse } from '../../src/platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../../src/psa/adapter.js'
 import type { StoredPsa } from '../../src/tenants/partner.js'
+import { entryNamed, PsaNames } from '../../src/tenants/psa-names.js'
 
 const boards: PsaEntity[] = [
   { id: '1', name: 'Service Desk' },

@@ -2,12 +2,13 @@
 // (docs/decisions/credentials/operator-audit-log.md): every operator write, and every tenant's rotation of
 // its own credentials, newest first, paged like the other lists.
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Limit, Nullable, Page } from '../../platform/http/schemas.js'
 import { actorKinds, auditActions, auditTargetTypes } from '../../tenants/audit/operator-audit.js'
-import type { AdminRoutesDeps } from './deps.js'
+import type { AuthHooks } from '../../tenants/auth.js'
 
 const AuditEntryView = Type.Object({
   id: Type.String(),
@@ -37,7 +38,12 @@ function instant(name: string, value: string | undefined): string | undefined {
   return new Date(time).toISOString()
 }
 
-export function registerAdminAudit(app: App, s: AdminRoutesDeps): void {
+export interface AdminAuditRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  store: Store
+}
+
+export function registerAdminAudit(app: App, s: AdminAuditRoutesDeps): void {
   app.get(
     '/api/admin/audit',
     {

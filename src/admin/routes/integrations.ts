@@ -1,15 +1,17 @@
 // Operator API for integrations (docs/operations.md, "The admin API").
 import Type from 'typebox'
-import { iso } from '../../platform/clock.js'
+import type { PartnerSetup } from '../../partner-api/setup.js'
+import { type Clock, iso } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { IntegrationView, integrationView } from '../../tenants/integrations/views.js'
+import type { Provisioning } from '../../tenants/provisioning.js'
 import { RotationView, rotationView } from '../../tenants/views.js'
-import type { AdminRoutesDeps } from './deps.js'
 
 /** The operator also sees the organization token's rotation. */
 const AdminIntegrationView = Type.Object({
@@ -27,7 +29,15 @@ const CreatedIntegration = Type.Object({
   organizationOemToken: Type.String({ description: 'shown once; the vendor sends it with every alert' }),
 })
 
-export function registerAdminIntegrations(app: App, s: AdminRoutesDeps): void {
+export interface AdminIntegrationRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  store: Store
+  clock: Clock
+  provisioning: Pick<Provisioning, 'createIntegration'>
+  partnerSetup: Pick<PartnerSetup, 'updateSettings'>
+}
+
+export function registerAdminIntegrations(app: App, s: AdminIntegrationRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 

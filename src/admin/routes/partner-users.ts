@@ -3,11 +3,16 @@
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
+import type { PortalUsers } from '../../tenants/people/users.js'
 import { InviteBody, Invited, partnerUserView } from '../../tenants/people/views.js'
-import type { AdminRoutesDeps } from './deps.js'
 
-export function registerAdminPartnerUsers(app: App, s: AdminRoutesDeps): void {
+export interface AdminPartnerUserRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  portalUsers: Pick<PortalUsers, 'invite'>
+}
+
+export function registerAdminPartnerUsers(app: App, s: AdminPartnerUserRoutesDeps): void {
   app.post(
     '/api/admin/partners/:id/users',
     {

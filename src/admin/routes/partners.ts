@@ -1,16 +1,18 @@
 // Operator API for partners (docs/operations.md, "The admin API").
 import Type from 'typebox'
-import { iso } from '../../platform/clock.js'
+import type { PsaConnections } from '../../partner-api/psa-connection.js'
+import { type Clock, iso } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
 import type { PsaRegistry } from '../../psa/registry.js'
 import { PsaInput, PsaView } from '../../psa/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import type { Partner } from '../../tenants/partner.js'
+import type { Provisioning } from '../../tenants/provisioning.js'
 import { DisabledView, disabledView, RotationView, rotationView } from '../../tenants/views.js'
-import type { AdminRoutesDeps } from './deps.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 128 })
 
@@ -48,7 +50,16 @@ function partnerView(psa: PsaRegistry, p: Partner, now: string) {
   }
 }
 
-export function registerAdminPartners(app: App, s: AdminRoutesDeps): void {
+export interface AdminPartnerRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  store: Store
+  clock: Clock
+  provisioning: Pick<Provisioning, 'createPartner' | 'updatePartner'>
+  psa: PsaRegistry
+  psaConnections: Pick<PsaConnections, 'test'>
+}
+
+export function registerAdminPartners(app: App, s: AdminPartnerRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
   /** A saved PSA connection is tested; a failed test is answered as a warning, not refused. */

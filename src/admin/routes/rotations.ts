@@ -8,11 +8,10 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import { overlapSeconds } from '../../tenants/credentials/credentials.js'
-import type { RotatingCredential } from '../../tenants/credentials/rotation.js'
+import type { CredentialRotation, RotatingCredential } from '../../tenants/credentials/rotation.js'
 import { RotateBody, RotationView } from '../../tenants/views.js'
-import type { AdminRoutesDeps } from './deps.js'
 
 const credentials: {
   path: string
@@ -46,7 +45,12 @@ const credentials: {
   },
 ]
 
-export function registerAdminRotations(app: App, s: AdminRoutesDeps): void {
+export interface AdminRotationRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  credentials: Pick<CredentialRotation, 'rotate' | 'endOverlap'>
+}
+
+export function registerAdminRotations(app: App, s: AdminRotationRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 

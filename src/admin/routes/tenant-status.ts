@@ -7,10 +7,10 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams, Nullable } from '../../platform/http/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import type { TenantKind } from '../../tenants/credentials/credentials.js'
+import type { TenantStatus } from '../../tenants/status.js'
 import { DisabledView } from '../../tenants/views.js'
-import type { AdminRoutesDeps } from './deps.js'
 
 const DisableBody = Type.Object(
   {
@@ -29,7 +29,12 @@ const DisableBody = Type.Object(
 
 const StatusView = Type.Object({ id: Type.String(), disabled: DisabledView })
 
-export function registerAdminTenantStatus(app: App, s: AdminRoutesDeps): void {
+export interface AdminTenantStatusRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  tenantStatus: Pick<TenantStatus, 'disable' | 'enable'>
+}
+
+export function registerAdminTenantStatus(app: App, s: AdminTenantStatusRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 

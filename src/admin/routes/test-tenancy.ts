@@ -27,7 +27,11 @@ const SandboxBody = Type.Object({
   ),
 })
 
-export function registerAdminSandbox(app: App, s: SandboxDeps & { auth: AuthHooks }): void {
+export interface AdminSandboxRoutesDeps extends SandboxDeps {
+  auth: Pick<AuthHooks, 'admin'>
+}
+
+export function registerAdminSandbox(app: App, s: AdminSandboxRoutesDeps): void {
   app.post(
     '/api/admin/sandbox',
     {

@@ -3,13 +3,14 @@
 // vendor asks POST /api/oauth/token for a new one
 // (docs/decisions/vendor-api/several-tokens-and-revocation.md).
 import Type from 'typebox'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound } from '../../platform/http/errors.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../platform/http/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import type { AccessToken } from '../../tenants/vendor.js'
-import type { AdminRoutesDeps } from './deps.js'
 
 const TokenView = Type.Object({
   id: Type.String(),
@@ -36,7 +37,13 @@ function tokenView(t: AccessToken, now: string) {
   } as const
 }
 
-export function registerAdminTokens(app: App, s: AdminRoutesDeps): void {
+export interface AdminTokenRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  store: Store
+  clock: Clock
+}
+
+export function registerAdminTokens(app: App, s: AdminTokenRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
   const vendorOr404 = async (id: string) => {

@@ -1,12 +1,14 @@
 // Operator API for vendors (docs/operations.md, "The admin API"): POST, GET (list and one), PATCH.
 import Type from 'typebox'
-import { iso } from '../../platform/clock.js'
+import { type Clock, iso } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { actorOf } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import { CatalogueMap, ProductGroupsMapping } from '../../tenants/product-groups/schemas.js'
+import type { Provisioning } from '../../tenants/provisioning.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import {
   DisabledView,
@@ -16,7 +18,6 @@ import {
   rotationView,
   WebhookAuthHeader,
 } from '../../tenants/views.js'
-import type { AdminRoutesDeps } from './deps.js'
 
 const Url = OutboundUrl
 const AuthHeader = WebhookAuthHeader
@@ -91,7 +92,14 @@ function vendorView(v: Vendor, now: string) {
   }
 }
 
-export function registerAdminVendors(app: App, s: AdminRoutesDeps): void {
+export interface AdminVendorRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  store: Store
+  clock: Clock
+  provisioning: Pick<Provisioning, 'createVendor' | 'updateVendor'>
+}
+
+export function registerAdminVendors(app: App, s: AdminVendorRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
 

@@ -5,9 +5,13 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { sendSyncAnswer, syncResponses } from '../intake/responses.js'
 import { AlertRequest } from '../intake/schema.js'
-import type { AlertRoutesDeps } from './deps.js'
+import type { SynchronousAlerts } from '../intake/synchronous.js'
 
-export function registerAlertSync(app: App, s: AlertRoutesDeps): void {
+export interface AlertSyncRoutesDeps {
+  syncAlerts: Pick<SynchronousAlerts, 'handle'>
+}
+
+export function registerAlertSync(app: App, s: AlertSyncRoutesDeps): void {
   app.post(
     '/api/oem-alerts-api/alert/sync',
     {

@@ -4,12 +4,16 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import type { AlertAcceptor } from '../intake/accept.js'
 import { rateLimitHeaders } from '../intake/rate-limit.js'
 import { webhookBody } from '../intake/responses.js'
 import { AlertRequest, WebhookAnswer, WebhookFailure } from '../intake/schema.js'
-import type { AlertRoutesDeps } from './deps.js'
 
-export function registerAlertWebhook(app: App, s: AlertRoutesDeps): void {
+export interface AlertWebhookRoutesDeps {
+  acceptor: Pick<AlertAcceptor, 'accept'>
+}
+
+export function registerAlertWebhook(app: App, s: AlertWebhookRoutesDeps): void {
   for (const url of ['/api/oem-alerts-api/alert', '/api/oem-alerts-api/alerts']) {
     app.post(
       url,

@@ -2,14 +2,14 @@
 // docs/contract.md#ticket-record) with the vendor's bearer token; the plural /alerts paths are aliases
 // (docs/contract.md#odd-spellings).
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { Cursor, failures, Limit, Page } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { CorrelationId } from '../intake/schema.js'
 import { getTicket, listTickets, type TicketScope } from '../tickets/ticket-reads.js'
 import { TicketView, TicketWithHistory } from '../tickets/views.js'
-import type { AlertRoutesDeps } from './deps.js'
 
 const ListQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
@@ -19,8 +19,13 @@ const ListQuery = Type.Object({
   limit: Type.Optional(Limit),
 })
 
+export interface VendorTicketRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+}
+
 async function scopeOf(
-  s: AlertRoutesDeps,
+  s: VendorTicketRoutesDeps,
   request: Parameters<typeof vendorPrincipal>[0],
   integrationId?: string,
 ): Promise<TicketScope> {
@@ -35,7 +40,7 @@ async function scopeOf(
   return { integrationIds: integrationId ? own.filter((id) => id === integrationId) : own, vendor }
 }
 
-export function registerVendorTickets(app: App, s: AlertRoutesDeps): void {
+export function registerVendorTickets(app: App, s: VendorTicketRoutesDeps): void {
   for (const base of ['/api/oem-alerts-api/alert', '/api/oem-alerts-api/alerts']) {
     const alias = base.endsWith('alerts')
     app.get(

@@ -2,12 +2,14 @@
 // saying whether its account and service are mapped, and every vendor account or service that is not
 // mapped, so that nothing silently drops out of billing. Plus the history of the counts.
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../partner-api/routes/deps.js'
+import type { Result } from '../../platform/core/result.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { partnerId } from '../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import type { Integration } from '../../tenants/integrations/integration.js'
 import type { UsagePush } from '../usage-push-plan.js'
 import { pairKey } from '../usage-pushes-repository.js'
 import { HistoryFilters, UsageView, usageHistory } from '../usage-reads.js'
@@ -72,7 +74,17 @@ const UsageOverview = Type.Object({
   unmappedServiceCount: Type.Integer({ description: 'how many services are not mapped' }),
 })
 
-export function registerPartnerUsage(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerUsageRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  /** partner-api's PartnerSetup: the partner's own integration, and its usage pushed again. */
+  partnerSetup: {
+    integration(partnerId: string, integrationId: string): Promise<Result<Integration>>
+    pushUsageAgain(integration: Integration): Promise<number>
+  }
+}
+
+export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

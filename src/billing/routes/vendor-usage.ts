@@ -2,19 +2,24 @@
 // a service's counts and the latest count per service and account. Same integration resolution as the
 // POST.
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import type { VendorRoutesDeps } from '../../vendor-api/routes/deps.js'
 import { checkDeclared, HistoryFilters, UsageView, usageHistory } from '../usage-reads.js'
 
 const IntegrationId = Type.Optional(VendorIntegrationId)
 const Id = Type.String({ minLength: 1, maxLength: 128 })
 
-export function registerVendorUsage(app: App, s: VendorRoutesDeps): void {
+export interface VendorUsageRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+}
+
+export function registerVendorUsage(app: App, s: VendorUsageRoutesDeps): void {
   const common = { onRequest: s.auth.vendor }
   const meta = { tags: ['vendor'], security: [{ vendorToken: [] }] }
 

@@ -61,7 +61,7 @@ export function dependenciesOf(s: HealthDeps): Dependency[] {
   ]
 }
 
-interface HealthDeps {
+export interface HealthDeps {
   db: Pick<Db, 'check'>
   redis: Pick<RedisHandle, 'check'> | null
 }

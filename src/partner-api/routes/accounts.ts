@@ -1,12 +1,15 @@
 // Partner API: the vendor's accounts of an integration and their mapping to PSA companies.
 import Type from 'typebox'
 import { CatchAllRemap } from '../../alerts/steps/catch-all/remap.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { partnerId } from '../../tenants/auth.js'
-import type { PartnerRoutesDeps } from './deps.js'
+import type { PsaRegistry } from '../../psa/registry.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import type { PartnerSetup } from '../setup.js'
 
 const MappingView = Type.Object({
   accountId: Type.String(),
@@ -40,7 +43,15 @@ const AccountParams = Type.Object({
   accountId: Type.String({ minLength: 1, maxLength: 128 }),
 })
 
-export function registerPartnerAccounts(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerAccountRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  clock: Clock
+  psa: PsaRegistry
+  partnerSetup: Pick<PartnerSetup, 'integration' | 'putMapping' | 'putMappings' | 'deleteMapping'>
+}
+
+export function registerPartnerAccounts(app: App, s: PartnerAccountRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
   const remap = new CatchAllRemap(s)

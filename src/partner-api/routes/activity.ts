@@ -1,17 +1,19 @@
 // Partner API: tickets, the audit trail and its success/failure metrics, scoped to the partner.
 import Type from 'typebox'
 import { CorrelationId } from '../../alerts/intake/schema.js'
+import { TicketNames, withTicketNames } from '../../alerts/routes/names-view.js'
 import { getTicket, listTickets } from '../../alerts/tickets/ticket-reads.js'
 import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/tickets/views.js'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
-import { partnerId } from '../../tenants/auth.js'
-import { PsaNames } from '../psa-names.js'
-import type { PartnerRoutesDeps } from './deps.js'
-import { TicketNames, withTicketNames } from './names-view.js'
+import type { PsaRegistry } from '../../psa/registry.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import { type PsaLookups, PsaNames } from '../../tenants/psa-names.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
 
@@ -52,7 +54,15 @@ const Metrics = Type.Object({
   ),
 })
 
-export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerActivityRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  clock: Clock
+  psa: Pick<PsaRegistry, 'connect'>
+  psaConnections: PsaLookups
+}
+
+export function registerPartnerActivity(app: App, s: PartnerActivityRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
   const psaNames = new PsaNames(s.psaConnections)

@@ -7,17 +7,22 @@ import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures } from '../../platform/http/schemas.js'
-import { actorOf, partnerPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf, partnerPrincipal } from '../../tenants/auth.js'
 import { overlapSeconds } from '../../tenants/credentials/credentials.js'
+import type { CredentialRotation } from '../../tenants/credentials/rotation.js'
 import { RotateBody, RotationView } from '../../tenants/views.js'
-import type { PartnerRoutesDeps } from './deps.js'
 
 const Rotated = Type.Object({
   apiKey: Type.String({ description: 'the new API key, shown once' }),
   ...RotationView.properties,
 })
 
-export function registerPartnerApiKey(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerApiKeyRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  credentials: Pick<CredentialRotation, 'rotate' | 'endOverlap' | 'state'>
+}
+
+export function registerPartnerApiKey(app: App, s: PartnerApiKeyRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

@@ -2,14 +2,15 @@
 // 13): every integration with its vendor and its last 24 hours in counts, and the most frequent
 // causes of failure with a few examples each. Both are reads of the audit trail, scoped to the partner.
 import Type, { type Static } from 'typebox'
+import type { Clock } from '../../platform/clock.js'
 import type { EventStatus } from '../../platform/core/types.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Nullable } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
-import { partnerId } from '../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
 import { IntegrationView, integrationView } from '../../tenants/integrations/views.js'
-import type { PartnerRoutesDeps } from './deps.js'
 
 const Last24h = Type.Object({
   created: Type.Integer({ description: 'Ticket Created' }),
@@ -82,7 +83,13 @@ function tally(rows: { event: string; status: EventStatus; test: boolean; count:
   return t
 }
 
-export function registerPartnerDashboard(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerDashboardRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  clock: Clock
+}
+
+export function registerPartnerDashboard(app: App, s: PartnerDashboardRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

@@ -1,12 +1,13 @@
 // Partner API: its integrations, their toggles, completing the mapping (docs/partner-api.md).
 import Type from 'typebox'
 import { dedupFields } from '../../platform/core/types.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { HeaderName, HeaderValue, headerNameText } from '../../platform/http/header-fields.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { partnerId } from '../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
 import {
   ClosedTicketsView,
   IntegrationView,
@@ -14,7 +15,7 @@ import {
   StormView,
 } from '../../tenants/integrations/views.js'
 import { EffectiveCatalogueView, effectiveView } from '../../tenants/product-groups/schemas.js'
-import type { PartnerRoutesDeps } from './deps.js'
+import type { PartnerSetup } from '../setup.js'
 
 const PatchIntegration = Type.Object({
   alertsEnabled: Type.Optional(Type.Boolean()),
@@ -52,7 +53,13 @@ const PatchIntegration = Type.Object({
   ),
 })
 
-export function registerPartnerIntegrations(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerIntegrationRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  partnerSetup: Pick<PartnerSetup, 'integration' | 'catalogue' | 'completeMapping' | 'updateSettings'>
+}
+
+export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

@@ -9,10 +9,11 @@ import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
-import { actorOf, partnerPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf, partnerPrincipal } from '../../tenants/auth.js'
 import { overlapSeconds } from '../../tenants/credentials/credentials.js'
+import type { CredentialRotation } from '../../tenants/credentials/rotation.js'
 import { RotateBody, RotationView } from '../../tenants/views.js'
-import type { PartnerRoutesDeps } from './deps.js'
+import type { PartnerSetup } from '../setup.js'
 
 const Rotated = Type.Object({
   organizationOemToken: Type.String({
@@ -21,7 +22,13 @@ const Rotated = Type.Object({
   ...RotationView.properties,
 })
 
-export function registerPartnerOrgToken(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerOrgTokenRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  credentials: Pick<CredentialRotation, 'rotate' | 'endOverlap' | 'state'>
+  partnerSetup: Pick<PartnerSetup, 'integration'>
+}
+
+export function registerPartnerOrgToken(app: App, s: PartnerOrgTokenRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
   const path = '/api/partner/integrations/:id/organization-oem-token'

@@ -1,13 +1,17 @@
 // Partner API: the PSA connection and its look-ups for the mapping screens.
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { Cursor, failures, Page } from '../../platform/http/schemas.js'
 import { lookupKinds } from '../../psa/adapter.js'
+import type { PsaRegistry } from '../../psa/registry.js'
 import { PsaInput, PsaView } from '../../psa/schemas.js'
 import { keepSavedSecrets } from '../../psa/secrets.js'
-import { partnerId } from '../../tenants/auth.js'
-import type { PartnerRoutesDeps } from './deps.js'
+import type { PsaSync } from '../../psa-sync/service.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import type { Provisioning } from '../../tenants/provisioning.js'
+import type { PsaConnections } from '../psa-connection.js'
 
 const Entity = Type.Object({
   id: Type.String(),
@@ -48,7 +52,16 @@ const SavedPsa = Type.Object(
   { additionalProperties: true, description: 'kind plus its settings, secrets masked' },
 )
 
-export function registerPartnerPsa(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerPsaRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  provisioning: Pick<Provisioning, 'updatePartner'>
+  psa: Pick<PsaRegistry, 'secretFieldsOf' | 'view'>
+  psaConnections: Pick<PsaConnections, 'test' | 'lookup' | 'billingLines'>
+  psaSync: Pick<PsaSync, 'status'>
+}
+
+export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

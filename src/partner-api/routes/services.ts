@@ -1,11 +1,12 @@
 // Partner API: the vendor's services of an integration and their mapping to PSA products (billing).
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { partnerId } from '../../tenants/auth.js'
-import type { PartnerRoutesDeps } from './deps.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import type { PartnerSetup } from '../setup.js'
 
 const ServiceRow = Type.Object({
   id: Type.String(),
@@ -30,7 +31,16 @@ const LineMapping = Type.Object({
   psaLineId: Type.String({ description: 'a billing line id from GET /api/partner/psa/agreements' }),
 })
 
-export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerServiceRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  partnerSetup: Pick<
+    PartnerSetup,
+    'integration' | 'putServiceLine' | 'deleteServiceLine' | 'putServiceMapping' | 'deleteServiceMapping'
+  >
+}
+
+export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

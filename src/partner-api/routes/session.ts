@@ -7,7 +7,7 @@ import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { portalSessionOf } from '../../tenants/auth.js'
+import { type AuthHooks, portalSessionOf } from '../../tenants/auth.js'
 import {
   ChangePasswordBody,
   EndedSessions,
@@ -21,9 +21,9 @@ import {
   sessionCookie,
   sessionCookieName,
 } from '../../tenants/people/cookies.js'
-import type { SignInFrom, StartedSession } from '../../tenants/people/sessions.js'
+import type { PortalSessions, SignInFrom, StartedSession } from '../../tenants/people/sessions.js'
+import type { PortalUsers } from '../../tenants/people/users.js'
 import { AcceptInviteBody, SessionView, SignInBody, sessionUser } from '../../tenants/people/views.js'
-import type { PartnerRoutesDeps } from './deps.js'
 
 /** Where this request comes from: the client address (through a trusted proxy only) and browser. */
 const fromOf = (request: FastifyRequest): SignInFrom => ({
@@ -42,7 +42,13 @@ function started(request: FastifyRequest, reply: FastifyReply, s: StartedSession
 /** The portal's first question: the signed-in session, or null. */
 const SessionStatus = Type.Object({ session: Nullable(SessionView) })
 
-export function registerPartnerSession(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerSessionRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  portalSessions: PortalSessions
+  portalUsers: Pick<PortalUsers, 'accept'>
+}
+
+export function registerPartnerSession(app: App, s: PartnerSessionRoutesDeps): void {
   const meta = { tags: ['partner'] }
   const withSession = { ...meta, security: [{ partnerSession: [] }] }
 
@@ -156,7 +162,7 @@ export function registerPartnerSession(app: App, s: PartnerRoutesDeps): void {
 }
 
 /** The signed-in user's own sessions and password: a portal session's, never the API key's. */
-function registerOwnSessions(app: App, s: PartnerRoutesDeps): void {
+function registerOwnSessions(app: App, s: PartnerSessionRoutesDeps): void {
   const withSession = { tags: ['partner'], security: [{ partnerSession: [] }] }
 
   app.get(

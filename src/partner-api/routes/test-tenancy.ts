@@ -1,11 +1,17 @@
 // Partner API: the sandbox PSA's own controls (its tickets, closing one "in the PSA", the fault switch).
 import Type from 'typebox'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, notFound } from '../../platform/http/errors.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { type SandboxFault, sandboxFaultModes, sandboxOperations } from '../../psa/sandbox/store.js'
-import { partnerId } from '../../tenants/auth.js'
-import type { PartnerRoutesDeps } from './deps.js'
+import {
+  type SandboxFault,
+  type SandboxStore,
+  sandboxFaultModes,
+  sandboxOperations,
+} from '../../psa/sandbox/store.js'
+import { type AuthHooks, partnerId } from '../../tenants/auth.js'
 
 const SandboxTicketView = Type.Object({
   id: Type.String(),
@@ -37,7 +43,14 @@ const FaultView = Type.Object({
   remaining: Nullable(Type.Integer()),
 })
 
-export function registerPartnerSandbox(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerSandboxRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  clock: Clock
+  sandbox: Pick<SandboxStore, 'find' | 'list' | 'setFault' | 'setStatus'>
+}
+
+export function registerPartnerSandbox(app: App, s: PartnerSandboxRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

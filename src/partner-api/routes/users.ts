@@ -5,7 +5,8 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, Limit, Page } from '../../platform/http/schemas.js'
-import { actorOf, partnerId } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf, partnerId } from '../../tenants/auth.js'
+import type { PortalUsers } from '../../tenants/people/users.js'
 import {
   InviteBody,
   Invited,
@@ -13,9 +14,13 @@ import {
   PatchUserBody,
   partnerUserView,
 } from '../../tenants/people/views.js'
-import type { PartnerRoutesDeps } from './deps.js'
 
-export function registerPartnerUsers(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerUserRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  portalUsers: Pick<PortalUsers, 'invite' | 'list' | 'update' | 'reset' | 'remove'>
+}
+
+export function registerPartnerUsers(app: App, s: PartnerUserRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

@@ -2,11 +2,11 @@
 // it was last heard — and registering the push again. The push's secret is shown only to an admin
 // (or an API key), for the PSAs whose push an administrator sets up by hand.
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../partner-api/routes/deps.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound } from '../../platform/http/errors.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { partnerPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, partnerPrincipal } from '../../tenants/auth.js'
+import type { PsaSync } from '../service.js'
 
 const Time = Nullable(Type.String({ format: 'date-time' }))
 
@@ -29,7 +29,12 @@ export const SyncStatusView = Type.Object({
   pollIntervalMs: Type.Integer(),
 })
 
-export function registerPartnerPsaSync(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerPsaSyncRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  psaSync: Pick<PsaSync, 'status' | 'registerAgain'>
+}
+
+export function registerPartnerPsaSync(app: App, s: PartnerPsaSyncRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

@@ -20,7 +20,11 @@ const Token = Type.Object({
 })
 const meta = { tags: ['psa push'] }
 
-export function registerPsaPush(app: App, s: { psaSync: PsaSync }): void {
+export interface PsaPushRoutesDeps {
+  psaSync: Pick<PsaSync, 'receive' | 'deactivated'>
+}
+
+export function registerPsaPush(app: App, s: PsaPushRoutesDeps): void {
   app.register(async (plugin) => {
     const scope = plugin.withTypeProvider<TypeBoxTypeProvider>()
     // JSON only, as bytes (the signature is over them); every other content type is a 415.

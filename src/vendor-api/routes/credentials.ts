@@ -5,15 +5,16 @@
 // and neither can a secret a rotation already replaced. The new value is shown once; the replaced one
 // keeps working for `overlapSeconds` (default 24 h) or until end-overlap.
 import Type from 'typebox'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { failures } from '../../platform/http/schemas.js'
 import { matchesDigest } from '../../platform/security/secrets.js'
-import { actorOf, vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
 import { overlapSeconds } from '../../tenants/credentials/credentials.js'
-import type { RotatingCredential } from '../../tenants/credentials/rotation.js'
+import type { CredentialRotation, RotatingCredential } from '../../tenants/credentials/rotation.js'
 import { OverlapSeconds, RotationView, rotationView } from '../../tenants/views.js'
-import type { VendorRoutesDeps } from './deps.js'
 
 const ClientSecret = Type.String({
   minLength: 1,
@@ -36,7 +37,14 @@ const secrets: { path: string; credential: RotatingCredential; field: string; wh
   },
 ]
 
-export function registerVendorCredentials(app: App, s: VendorRoutesDeps): void {
+export interface VendorCredentialRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  clock: Clock
+  credentials: Pick<CredentialRotation, 'rotate' | 'endOverlap'>
+}
+
+export function registerVendorCredentials(app: App, s: VendorCredentialRoutesDeps): void {
   const base = { onRequest: s.auth.vendor }
   const meta = { tags: ['vendor'], security: [{ vendorToken: [] }] }
 

@@ -3,16 +3,17 @@
 // its vendor's. The fields are those of the state_snapshot event (docs/contract.md, "Webhook events"),
 // plus the state and the mapped accounts' PSA companies.
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, Page } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { isActive } from '../../tenants/integrations/state.js'
+import type { CatalogueSource } from '../../tenants/product-groups/source.js'
 import type { Vendor } from '../../tenants/vendor.js'
-import type { VendorRoutesDeps } from './deps.js'
 
 /** `?integrationId`, `limit`, `cursor`: the query of both lists of a vendor's integrations. */
 export const IntegrationListQuery = Type.Object({
@@ -51,7 +52,13 @@ const IntegrationEntry = Type.Object({
   updatedAt: Type.String(),
 })
 
-export function registerIntegrationList(app: App, s: VendorRoutesDeps): void {
+export interface IntegrationListRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  catalogues: Pick<CatalogueSource, 'effective' | 'peek'>
+}
+
+export function registerIntegrationList(app: App, s: IntegrationListRoutesDeps): void {
   app.get(
     '/api/oem-api/integration/list',
     {
@@ -94,7 +101,7 @@ export function registerIntegrationList(app: App, s: VendorRoutesDeps): void {
   )
 }
 
-async function entry(s: VendorRoutesDeps, vendor: Vendor, integration: Integration, wait: boolean) {
+async function entry(s: IntegrationListRoutesDeps, vendor: Vendor, integration: Integration, wait: boolean) {
   const [partner, mappings, catalogue] = await Promise.all([
     s.store.partners.findById(integration.partnerId),
     // The mapped accounts only, with their names: never every account the vendor declared.

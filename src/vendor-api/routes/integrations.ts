@@ -5,17 +5,17 @@
 // GET /api/oem-api/integration/list, without the catalogue and the accounts themselves. A token bound to
 // an integration sees that one; an unbound token all of its vendor's.
 import Type from 'typebox'
-import { iso } from '../../platform/clock.js'
+import { type Clock, iso } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, Nullable, Page } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { isActive } from '../../tenants/integrations/state.js'
 import { RotationView, rotationView } from '../../tenants/views.js'
-import type { VendorRoutesDeps } from './deps.js'
 import { IntegrationListQuery } from './integration-list.js'
 
 const VendorIntegration = Type.Object({
@@ -37,7 +37,13 @@ const VendorIntegration = Type.Object({
   updatedAt: Type.String(),
 })
 
-export function registerVendorIntegrations(app: App, s: VendorRoutesDeps): void {
+export interface VendorIntegrationRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  clock: Clock
+}
+
+export function registerVendorIntegrations(app: App, s: VendorIntegrationRoutesDeps): void {
   app.get(
     '/api/vendor-api/integrations',
     {
@@ -75,7 +81,7 @@ export function registerVendorIntegrations(app: App, s: VendorRoutesDeps): void 
   )
 }
 
-async function entry(s: VendorRoutesDeps, i: Integration, now: string) {
+async function entry(s: VendorIntegrationRoutesDeps, i: Integration, now: string) {
   const [partner, mappedAccounts, lastAlertAt] = await Promise.all([
     s.store.partners.findById(i.partnerId),
     s.store.mappings.count(i.id),

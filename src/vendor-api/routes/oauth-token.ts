@@ -1,15 +1,15 @@
 // POST /api/oauth/token (docs/contract.md#authentication): OAuth 2.0 client credentials, JSON or
 // form-encoded, client credentials in the body or in HTTP Basic. Errors carry RFC 6749 codes as `error`.
 import Type from 'typebox'
-import { iso } from '../../platform/clock.js'
+import { type Clock, iso } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import type { FailureRenderer } from '../../platform/http/error-handler.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { nulProblem } from '../../platform/http/ingress.js'
 import { digest } from '../../platform/security/secrets.js'
 import { disabledDetail, generationOf } from '../../tenants/credentials/credentials.js'
-import { matchOrgToken } from '../../tenants/credentials/token-service.js'
-import type { VendorRoutesDeps } from './deps.js'
+import { matchOrgToken, type TokenService } from '../../tenants/credentials/token-service.js'
 
 const Field = Type.Optional(Type.String({ maxLength: 512 }))
 
@@ -96,7 +96,13 @@ export const oauthFailure: FailureRenderer = (f) => ({
   requestId: f.requestId,
 })
 
-export function registerOAuthToken(app: App, s: VendorRoutesDeps): void {
+export interface OAuthTokenRoutesDeps {
+  store: Store
+  clock: Clock
+  tokens: Pick<TokenService, 'authenticateClient' | 'issue'>
+}
+
+export function registerOAuthToken(app: App, s: OAuthTokenRoutesDeps): void {
   app.post(
     '/api/oauth/token',
     {

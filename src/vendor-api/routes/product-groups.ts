@@ -2,10 +2,11 @@
 // static list, and read what the service holds and, for the token's integration, the list in effect and
 // where it came from.
 import Type from 'typebox'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import { type CatalogueInput, catalogueFromList } from '../../tenants/product-groups/product-groups.js'
 import {
@@ -15,7 +16,8 @@ import {
   EffectiveCatalogueView,
   effectiveView,
 } from '../../tenants/product-groups/schemas.js'
-import type { VendorRoutesDeps } from './deps.js'
+import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import type { Provisioning } from '../../tenants/provisioning.js'
 
 const PutBody = Type.Object({
   productGroups: Type.Union([CatalogueList, CatalogueMap], {
@@ -43,7 +45,14 @@ function asMap(
   return Array.isArray(input) ? catalogueFromList(input.map((g) => [g.productGroup, g.alertTypes])) : input
 }
 
-export function registerVendorCatalogue(app: App, s: VendorRoutesDeps): void {
+export interface VendorCatalogueRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  catalogues: Pick<CatalogueSource, 'effective'>
+  provisioning: Pick<Provisioning, 'updateVendor'>
+}
+
+export function registerVendorCatalogue(app: App, s: VendorCatalogueRoutesDeps): void {
   const common = { onRequest: s.auth.vendor }
   const security = [{ vendorToken: [] }]
 

@@ -1,13 +1,15 @@
 // The vendor's setup and usage calls (docs/vendor-api.md, "Setup calls"), with the bearer token of
 // POST /api/oauth/token.
 import Type from 'typebox'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import type { VendorRoutesDeps } from './deps.js'
+import type { VendorSetup } from '../setup.js'
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })
 const Text = (description: string) => Type.String({ maxLength: 1024, description })
@@ -77,7 +79,14 @@ const CountView = Type.Object({
   integrationState: Type.String(),
 })
 
-export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
+export interface VendorSetupRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  clock: Clock
+  vendorSetup: Pick<VendorSetup, 'upsertAccounts' | 'startMapping' | 'recordUsage'>
+}
+
+export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
   const common = { onRequest: s.auth.vendor }
   const security = [{ vendorToken: [] }]
 

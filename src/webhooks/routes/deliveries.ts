@@ -4,11 +4,13 @@
 // answers (docs/webhooks.md#attempt-log); the vendor and the operator see all. A vendor token bound to an
 // integration sees that integration's deliveries only.
 import Type, { type TSchema } from 'typebox'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../platform/http/schemas.js'
 import type { Actor } from '../../tenants/audit/operator-audit.js'
-import { actorOf, partnerId, vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf, partnerId, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import {
   DeliveryReads,
@@ -18,7 +20,7 @@ import {
   partnerDeliveryView,
 } from '../deliveries.js'
 import { deliveryStatuses } from '../delivery.js'
-import type { DeliveryRoutesDeps } from './deps.js'
+import type { DeliveryJobs } from '../delivery-job.js'
 
 const Attempt = Type.Object({
   number: Type.Integer(),
@@ -83,6 +85,14 @@ const ReplayDead = Type.Object({
 const Replayed = Type.Object({ replayed: Type.Integer() })
 
 type Request = Parameters<typeof partnerId>[0]
+
+export interface DeliveryRoutesDeps {
+  auth: Pick<AuthHooks, 'partner' | 'admin' | 'vendor'>
+  store: Store
+  clock: Clock
+  /** Replays queue their deliveries' jobs. */
+  deliveryJobs: Pick<DeliveryJobs, 'enqueue' | 'handOver'>
+}
 
 interface Audience<V> {
   prefix: string

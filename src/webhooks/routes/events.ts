@@ -9,13 +9,14 @@
 // now. The wait polls the database every half second: cheap (one indexed read) and the same in every
 // process, whichever wrote the event. Waits end when the client goes away or the service closes.
 import Type from 'typebox'
+import type { Clock } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { decodeKeyCursor, encodeKeyCursor } from '../../platform/http/pagination.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { previousLive } from '../../tenants/credentials/credentials.js'
-import type { VendorRoutesDeps } from '../../vendor-api/routes/deps.js'
 import { type Delivery, deliveryStatuses } from '../delivery.js'
 import { signatures } from '../sender.js'
 
@@ -60,7 +61,13 @@ const Query = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
 })
 
-export function registerVendorEvents(app: App, s: VendorRoutesDeps): void {
+export interface VendorEventRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  clock: Clock
+}
+
+export function registerVendorEvents(app: App, s: VendorEventRoutesDeps): void {
   // Waits in progress, ended when the service closes (a closing service does not wait 25 s for them).
   const waits = new Set<AbortController>()
   app.addHook('preClose', async () => {
@@ -125,7 +132,7 @@ export function registerVendorEvents(app: App, s: VendorRoutesDeps): void {
 }
 
 /** The events with headers signed now, by the vendor's current secret and a replaced one still live. */
-async function signed(s: VendorRoutesDeps, vendorId: string, rows: Delivery[]) {
+async function signed(s: VendorEventRoutesDeps, vendorId: string, rows: Delivery[]) {
   const { secret, previousSecret } = await s.store.vendors.webhookEndpoint(vendorId)
   if (!secret) {
     throw new ApiError(

@@ -5,18 +5,20 @@
 // paused or disabled endpoint active again, as the operator's `webhookEnabled: true` does
 // (docs/decisions/vendor-api/self-service.md).
 import Type from 'typebox'
-import { iso } from '../../platform/clock.js'
+import { type Clock, iso } from '../../platform/clock.js'
+import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { actorOf, vendorPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import { webhookAuthHeaderProblem } from '../../tenants/provisioning.js'
+import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import { type Provisioning, webhookAuthHeaderProblem } from '../../tenants/provisioning.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import { OutboundUrl, RotationView, rotationView, WebhookAuthHeader } from '../../tenants/views.js'
-import type { VendorRoutesDeps } from '../../vendor-api/routes/deps.js'
 import { deliveryStatuses } from '../delivery.js'
+import type { DeliveryJobs } from '../delivery-job.js'
 import { WebhookOutbox } from '../outbox.js'
 import { defaultTestEvent, testEvent, testEventNames } from '../test-event.js'
 
@@ -77,7 +79,17 @@ function webhookView(v: Vendor, now: string) {
   }
 }
 
-export function registerVendorWebhook(app: App, s: VendorRoutesDeps): void {
+export interface VendorWebhookRoutesDeps {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+  clock: Clock
+  catalogues: Pick<CatalogueSource, 'peek'>
+  provisioning: Pick<Provisioning, 'updateVendor'>
+  /** Test events queue their delivery jobs (docs/vendor-api.md#self-service). */
+  deliveryJobs: Pick<DeliveryJobs, 'enqueue' | 'handOver'>
+}
+
+export function registerVendorWebhook(app: App, s: VendorWebhookRoutesDeps): void {
   const base = { onRequest: s.auth.vendor }
   const meta = { tags: ['vendor'], security: [{ vendorToken: [] }] }
   const outbox = new WebhookOutbox(s.clock, s.catalogues, s.deliveryJobs)

@@ -4,18 +4,23 @@
 // Nothing is written and no ticket call reaches the PSA (only its kept look-up lists are read, for the
 // names: names-view.ts), so a viewer may use it too.
 import Type from 'typebox'
-import { PsaNames } from '../../../partner-api/psa-names.js'
-import type { PartnerRoutesDeps } from '../../../partner-api/routes/deps.js'
-import { DryRunNames, dryRunNames } from '../../../partner-api/routes/names-view.js'
-import { rateLimited } from '../../../platform/core/result.js'
+import type { Clock } from '../../../platform/clock.js'
+import { type Result, rateLimited } from '../../../platform/core/result.js'
+import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
-import { actorOf, partnerId } from '../../../tenants/auth.js'
+import type { KeyedLimit } from '../../../platform/redis/limiters.js'
+import type { PsaRegistry } from '../../../psa/registry.js'
+import { type AuthHooks, actorOf, partnerId } from '../../../tenants/auth.js'
+import type { Integration } from '../../../tenants/integrations/integration.js'
+import type { CatalogueSource } from '../../../tenants/product-groups/source.js'
+import { type PsaLookups, PsaNames } from '../../../tenants/psa-names.js'
 import { factsOf } from '../../intake/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../intake/schema.js'
+import { DryRunNames, dryRunNames } from '../../routes/names-view.js'
 import { ConditionWorkView, RuleChecksView } from '../../rules/routes/rule-conditions-view.js'
-import { TicketTextView, ticketTextFor } from '../../rules/routes/rule-templates.js'
+import { type TicketTextDeps, TicketTextView, ticketTextFor } from '../../rules/routes/rule-templates.js'
 import { RuleView } from '../../rules/routes/rules.js'
 import { dryRun } from '../dry-run.js'
 import { dryRunSummary } from '../summary.js'
@@ -86,7 +91,20 @@ const DryRunView = Type.Object({
   ...DryRunNames.properties,
 })
 
-export function registerPartnerDryRun(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerDryRunRoutesDeps extends TicketTextDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  clock: Clock
+  psa: Pick<PsaRegistry, 'connect'>
+  psaConnections: PsaLookups
+  catalogues: CatalogueSource
+  /** Dry runs a minute per portal user or API key (DRY_RUNS_PER_MINUTE). */
+  dryRunLimit: KeyedLimit
+  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
+  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+}
+
+export function registerPartnerDryRun(app: App, s: PartnerDryRunRoutesDeps): void {
   const psaNames = new PsaNames(s.psaConnections)
   app.post(
     '/api/partner/integrations/:id/dry-run',

@@ -3,12 +3,13 @@
 // partner's PSA would get it, and the extra data fields the integration's recent alerts carried. Both
 // change nothing, so a viewer may use them too.
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../../partner-api/routes/deps.js'
+import type { Result } from '../../../platform/core/result.js'
 import type { AlertFacts } from '../../../platform/core/types.js'
+import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
-import { partnerId } from '../../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../../tenants/auth.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
 import { factsOf } from '../../intake/intake.js'
 import { contractFields } from '../../intake/schema.js'
@@ -67,9 +68,15 @@ const ExtraFieldsView = Type.Object({
   ),
 })
 
+/** What ticketTextFor reads: the names of the alert's account, and the public URL (psa-sync's PsaSync). */
+export interface TicketTextDeps {
+  store: Store
+  psaSync: { publicUrl(): string | null }
+}
+
 /** A template's title and description for `alert`, rendered as the integration's partner's PSA gets them. */
 export async function ticketTextFor(
-  s: PartnerRoutesDeps,
+  s: TicketTextDeps,
   integration: Integration,
   alert: AlertFacts,
   templates: TicketTemplates,
@@ -84,7 +91,13 @@ export async function ticketTextFor(
   return { ...renderTicketTemplates(templates, values, psaKind), html: rendersHtml(psaKind) }
 }
 
-export function registerPartnerRuleTemplates(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerRuleTemplateRoutesDeps extends TicketTextDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
+  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+}
+
+export function registerPartnerRuleTemplates(app: App, s: PartnerRuleTemplateRoutesDeps): void {
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
   app.post(

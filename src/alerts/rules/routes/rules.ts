@@ -1,13 +1,16 @@
 // Partner API: rules of an integration (docs/partner-api.md, "Rules"), matched by precedence (lower
 // first).
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../../partner-api/routes/deps.js'
+import type { Result } from '../../../platform/core/result.js'
 import { incidentStatuses } from '../../../platform/core/types.js'
+import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { orRefuse } from '../../../platform/http/errors.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
-import { partnerId } from '../../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../../tenants/auth.js'
+import type { Integration } from '../../../tenants/integrations/integration.js'
 import { conditionLimits } from '../conditions.js'
+import type { PartnerRules } from '../service.js'
 import { templateLimits, templatePlaceholders } from '../templates.js'
 
 const Setting = Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 })))
@@ -108,7 +111,15 @@ const RuleParams = Type.Object({
   ruleId: Type.String({ minLength: 1, maxLength: 64 }),
 })
 
-export function registerPartnerRules(app: App, s: PartnerRoutesDeps): void {
+export interface PartnerRuleRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  partnerRules: Pick<PartnerRules, 'create' | 'update' | 'delete'>
+  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
+  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+}
+
+export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 

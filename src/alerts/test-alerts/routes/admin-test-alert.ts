@@ -1,16 +1,20 @@
 // The operator's test alert (docs/operations.md#test-alerts): the partner's calls
 // (docs/partner-api.md#test-alerts) on any integration, with the admin token.
 
-import type { AdminRoutesDeps } from '../../../admin/routes/deps.js'
+import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { notFound } from '../../../platform/http/errors.js'
+import type { AuthHooks } from '../../../tenants/auth.js'
 import type { PartnerTestAlerts } from '../partner-test.js'
 import { registerTestAlertCalls } from './partner-test-alert.js'
 
-export function registerAdminTestAlert(
-  app: App,
-  s: AdminRoutesDeps & { partnerTests: PartnerTestAlerts },
-): void {
+export interface AdminTestAlertRoutesDeps {
+  auth: Pick<AuthHooks, 'admin'>
+  store: Store
+  partnerTests: PartnerTestAlerts
+}
+
+export function registerAdminTestAlert(app: App, s: AdminTestAlertRoutesDeps): void {
   registerTestAlertCalls(app, {
     base: '/api/admin/integrations',
     onRequest: s.auth.admin,

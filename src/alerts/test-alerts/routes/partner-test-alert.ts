@@ -4,11 +4,11 @@
 // at once. The operator has the same calls under /api/admin (alerts/test-alerts/routes/admin-test-alert.ts).
 import type { FastifyRequest } from 'fastify'
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../../partner-api/routes/deps.js'
+import type { Result } from '../../../platform/core/result.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
-import { partnerId } from '../../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../../tenants/auth.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
 import { CorrelationId } from '../../intake/schema.js'
 import type { PartnerTestAlerts, PartnerTestAnswer } from '../partner-test.js'
@@ -81,7 +81,7 @@ export function registerTestAlertCalls(
   app: App,
   o: {
     base: string
-    onRequest: PartnerRoutesDeps['auth']['partner']
+    onRequest: AuthHooks['partner']
     meta: { tags: string[]; security: Record<string, string[]>[] }
     tests: PartnerTestAlerts
     integration: (request: FastifyRequest, id: string) => Promise<Integration>
@@ -126,10 +126,14 @@ export function registerTestAlertCalls(
   )
 }
 
-export function registerPartnerTestAlert(
-  app: App,
-  s: PartnerRoutesDeps & { partnerTests: PartnerTestAlerts },
-): void {
+export interface PartnerTestAlertRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  partnerTests: PartnerTestAlerts
+  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
+  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+}
+
+export function registerPartnerTestAlert(app: App, s: PartnerTestAlertRoutesDeps): void {
   registerTestAlertCalls(app, {
     base: '/api/partner/integrations',
     onRequest: s.auth.partner,

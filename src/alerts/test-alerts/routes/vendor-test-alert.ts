@@ -4,13 +4,13 @@
 import Type from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import { incidentStatuses } from '../../../platform/core/types.js'
+import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { VendorIntegrationId } from '../../../platform/http/schemas.js'
-import { vendorPrincipal } from '../../../tenants/auth.js'
+import { type AuthHooks, vendorPrincipal } from '../../../tenants/auth.js'
 import { type VendorCaller, vendorIntegration } from '../../../tenants/credentials/integration-scope.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
-import type { VendorRoutesDeps } from '../../../vendor-api/routes/deps.js'
 import { sendSyncAnswer, syncResponses } from '../../intake/responses.js'
 import { CorrelationId } from '../../intake/schema.js'
 import { type TestAlertInput, TestAlerts } from '../test-alert.js'
@@ -41,11 +41,14 @@ const TestAlertBody = Type.Object({
   summary: Type.Optional(Type.String({ maxLength: 10_000 })),
 })
 
-type TestAlertDeps = VendorRoutesDeps & ConstructorParameters<typeof TestAlerts>[0]
+export type VendorTestAlertRoutesDeps = {
+  auth: Pick<AuthHooks, 'vendor'>
+  store: Store
+} & ConstructorParameters<typeof TestAlerts>[0]
 
 /** The integration a test alert goes to: the token's, the one named, or the vendor's only one. */
 async function targetIntegration(
-  s: TestAlertDeps,
+  s: VendorTestAlertRoutesDeps,
   caller: VendorCaller,
   integrationId: string | undefined,
 ): Promise<Integration> {
@@ -56,7 +59,7 @@ async function targetIntegration(
   return orRefuse(await vendorIntegration(s.store, caller, integrationId))
 }
 
-export function registerVendorTestAlert(app: App, s: TestAlertDeps): void {
+export function registerVendorTestAlert(app: App, s: VendorTestAlertRoutesDeps): void {
   const tests = new TestAlerts(s)
   app.post(
     '/api/vendor-api/test-alert',

@@ -1,11 +1,13 @@
 // Partner API: the accounts the catch-all account took in, or whose alerts were refused as unmapped
 // (docs/partner-api.md#catch-all-account).
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../../../partner-api/routes/deps.js'
+import type { Result } from '../../../../platform/core/result.js'
+import type { Store } from '../../../../platform/db/store.js'
 import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
 import { failures, IdParams, Nullable } from '../../../../platform/http/schemas.js'
-import { partnerId } from '../../../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../../../tenants/auth.js'
+import type { Integration } from '../../../../tenants/integrations/integration.js'
 
 const UnmappedAccountView = Type.Object({
   accountId: Type.String(),
@@ -21,7 +23,14 @@ const UnmappedAccountView = Type.Object({
   lastSeenAt: Type.String(),
 })
 
-export function registerCatchAll(app: App, s: PartnerRoutesDeps): void {
+export interface CatchAllRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
+  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+}
+
+export function registerCatchAll(app: App, s: CatchAllRoutesDeps): void {
   app.get(
     '/api/partner/integrations/:id/unmapped-accounts',
     {

@@ -1,13 +1,16 @@
 // Partner API: an integration's maintenance windows (docs/partner-api.md#maintenance-windows), and the
 // occurrences of every window in a time range (the dashboard's timeline).
 import Type from 'typebox'
-import type { PartnerRoutesDeps } from '../../../../partner-api/routes/deps.js'
+import type { Clock } from '../../../../platform/clock.js'
+import type { Result } from '../../../../platform/core/result.js'
+import type { Store } from '../../../../platform/db/store.js'
 import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
 import { failures, IdParams } from '../../../../platform/http/schemas.js'
 import { timeRange } from '../../../../platform/http/time-range.js'
 import type { JobProducer } from '../../../../platform/queue/port.js'
-import { partnerId } from '../../../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../../../tenants/auth.js'
+import type { Integration } from '../../../../tenants/integrations/integration.js'
 import { MaintenanceJobs } from '../jobs.js'
 import { maxOccurrences, Occurrences, OccurrencesQuery, WindowInput, WindowView } from '../schema.js'
 import { MaintenanceWindows } from '../service.js'
@@ -17,7 +20,16 @@ const WindowParams = Type.Object({
   windowId: Type.String({ minLength: 1, maxLength: 64 }),
 })
 
-export function registerMaintenanceWindows(app: App, s: PartnerRoutesDeps & { queue: JobProducer }): void {
+export interface MaintenanceWindowRoutesDeps {
+  auth: Pick<AuthHooks, 'partner'>
+  store: Store
+  clock: Clock
+  queue: JobProducer
+  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
+  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+}
+
+export function registerMaintenanceWindows(app: App, s: MaintenanceWindowRoutesDeps): void {
   const windows = new MaintenanceWindows(s.store, s.clock, new MaintenanceJobs(s.queue, s.clock))
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }

@@ -3,10 +3,20 @@
 // page waits a short while at most for a list not read yet (the read goes on and is kept for the next
 // page); a PSA that cannot answer leaves the names null for a minute, never the page waiting.
 import { LRUCache } from 'lru-cache'
+import type { Result } from '../platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../psa/adapter.js'
 import { fingerprint } from '../psa/core/connections.js'
-import type { StoredPsa } from '../tenants/partner.js'
-import type { PsaConnections } from './psa-connection.js'
+import type { StoredPsa } from './partner.js'
+
+/** The kept look-up lists PsaNames reads: what partner-api's PsaConnections offers. */
+export interface PsaLookups {
+  lookup(
+    partnerId: string,
+    stored: StoredPsa,
+    what: LookupKind,
+    q: { board?: string; limit: number },
+  ): Promise<Result<{ data: PsaEntity[] }>>
+}
 
 /** The entry a setting names, by its id or else its name (case ignored): settings may hold either. */
 export function entryNamed(list: readonly PsaEntity[] | null, value: string | null): PsaEntity | null {
@@ -23,7 +33,7 @@ export class PsaNames {
   private readonly reading = new Map<string, Promise<PsaEntity[] | null>>()
 
   constructor(
-    private readonly connections: PsaConnections,
+    private readonly connections: PsaLookups,
     private readonly waitMs = 2_000,
   ) {}
 

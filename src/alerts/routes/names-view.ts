@@ -2,13 +2,13 @@
 // name, its PSA company's name, and the PSA's names of a new ticket's board, priority, type and status.
 // Joined for a whole page at once: three queries and the PSA's kept look-up lists, never one per row.
 import Type, { type Static } from 'typebox'
-import { catchAllMapping } from '../../alerts/steps/catch-all/catch-all.js'
 import type { Store } from '../../platform/db/store.js'
 import { Nullable } from '../../platform/http/schemas.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import type { Partner } from '../../tenants/partner.js'
+import { entryNamed, type PsaNames } from '../../tenants/psa-names.js'
 import { accountKey } from '../../tenants/repositories/names.js'
-import { entryNamed, type PsaNames } from '../psa-names.js'
+import { catchAllMapping } from '../steps/catch-all/catch-all.js'
 
 const companyName = Nullable(
   Type.String({
