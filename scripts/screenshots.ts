@@ -4,9 +4,9 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { launchBrowser, openPortal, portalUser, signIn } from '../test/helpers/browser.js'
-import { hooked } from '../test/helpers/hooked.js'
-import { startService } from '../test/helpers/service.js'
+import { launchBrowser, openPortal, portalUser, signIn } from '../test/support/browser.js'
+import { hooked } from '../test/support/hooked.js'
+import { startService } from '../test/support/service.js'
 
 const out = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
 mkdirSync(out, { recursive: true })
