@@ -21,7 +21,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js'
  * template name, so a template left by an older checkout is never used.
  */
 function migrationsDigest(): string {
-  const dir = join(process.cwd(), 'src', 'db', 'migrations')
+  const dir = join(process.cwd(), 'src', 'platform', 'db', 'migrations')
   const hash = createHash('sha256')
   for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)))
   return hash.digest('hex').slice(0, 12)
