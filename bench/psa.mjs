@@ -28,7 +28,14 @@ const concurrency = 4
 export async function startSims(count) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'test', 'support', 'sims', 'cli.ts'), 'connectwise', '--count', String(count)],
+    [
+      '--import',
+      'tsx',
+      join(root, 'test', 'support', 'sims', 'cli.ts'),
+      'connectwise',
+      '--count',
+      String(count),
+    ],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,10 @@
 // Usage counts pushed to Autotask contract services (as unit adjustments), through the service.
+
+import { simUsage } from '../support/psa/sim-usage.js'
+import { usageThroughService } from '../support/psa/usage-through-service.js'
 import { backends } from '../support/service.js'
 import { unitsOn } from '../support/sims/autotask/billing.js'
 import { startAutotaskSim } from '../support/sims/autotask/server.js'
-import { simUsage } from '../support/psa/sim-usage.js'
-import { usageThroughService } from '../support/psa/usage-through-service.js'
 
 usageThroughService(
   'Autotask',

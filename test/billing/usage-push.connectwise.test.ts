@@ -1,7 +1,8 @@
 // Usage counts pushed to ConnectWise agreement additions, through the service, against the simulator.
-import { startConnectWiseSim } from '../support/sims/connectwise/server.js'
+
 import { simUsage } from '../support/psa/sim-usage.js'
 import { usageThroughService } from '../support/psa/usage-through-service.js'
+import { startConnectWiseSim } from '../support/sims/connectwise/server.js'
 
 usageThroughService('ConnectWise', async () => {
   const sim = await startConnectWiseSim()

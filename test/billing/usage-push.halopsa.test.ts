@@ -1,7 +1,8 @@
 // Usage counts pushed to HaloPSA recurring-invoice lines, through the service, against the simulator.
-import { startHaloPsaSim } from '../support/sims/halopsa/server.js'
+
 import { simUsage } from '../support/psa/sim-usage.js'
 import { usageThroughService } from '../support/psa/usage-through-service.js'
+import { startHaloPsaSim } from '../support/sims/halopsa/server.js'
 
 usageThroughService('HaloPSA', async () => {
   const credentials = { clientId: 'svc-client', clientSecret: 'svc-secret', tenant: 'acme' }

@@ -1,7 +1,8 @@
 // Usage counts pushed to Kaseya BMS recurring services, through the service, against the simulator.
-import { startKaseyaBmsSim } from '../support/sims/kaseya-bms/server.js'
+
 import { simUsage } from '../support/psa/sim-usage.js'
 import { usageThroughService } from '../support/psa/usage-through-service.js'
+import { startKaseyaBmsSim } from '../support/sims/kaseya-bms/server.js'
 
 usageThroughService('Kaseya BMS', async () => {
   const sim = await startKaseyaBmsSim()

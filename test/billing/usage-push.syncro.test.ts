@@ -1,7 +1,8 @@
 // Usage counts pushed to Syncro invoice-schedule line items, through the service, against the simulator.
-import { startSyncroSim } from '../support/sims/syncro/server.js'
+
 import { simUsage } from '../support/psa/sim-usage.js'
 import { usageThroughService } from '../support/psa/usage-through-service.js'
+import { startSyncroSim } from '../support/sims/syncro/server.js'
 
 usageThroughService('Syncro', async () => {
   const sim = await startSyncroSim({ perMinute: 100_000 })

@@ -91,7 +91,11 @@ export async function invitation(
   return invite.body.inviteToken as string
 }
 
-export async function signIn(
+/**
+ * Signs in through the portal's own form in `page` (and waits for the signed-in layout): the
+ * browser's way. A test that needs a session over the API alone uses `signIn` of ./portal.ts.
+ */
+export async function signInPage(
   page: Page,
   user: { email: string; password: string },
   path = '/',

@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import { waitFor } from './wait.js'
 
 export interface Received {
   id: string
@@ -104,11 +105,7 @@ export async function startReceiver(): Promise<Receiver> {
     accepted: (eventType) =>
       requests.filter((r) => r.answered < 300 && (!eventType || r.body?.eventType === eventType)),
     async waitFor(predicate, what, timeoutMs = 15_000) {
-      const until = Date.now() + timeoutMs
-      while (!predicate()) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-        await new Promise((r) => setTimeout(r, 20))
-      }
+      await waitFor(predicate, { what, timeoutMs })
     },
     async close() {
       server.closeAllConnections()

@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/platform/config.js'
 import type { Database } from '../../src/platform/db/schema.js'
 import { dropPrefix } from '../../src/platform/redis/connect.js'
 import { postgresTemplate, sqliteTemplate } from './templates.js'
+import { waitFor } from './wait.js'
 
 /** `postgres+redis`: PostgreSQL with REDIS_URL, the scale-out configuration (docs/deploy.md). */
 export type Backend = 'sqlite' | 'postgres' | 'postgres+redis'
@@ -274,29 +275,30 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
 /** Waits until no job and no delivery to an active endpoint (of a vendor not disabled) is running or due. */
 async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
   if (services.config.role === 'api') return // nothing runs in the background
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    // Running (leased) or due by the service's clock; a job due later (a manual clock) is not in flight.
-    const now = services.clock().toISOString()
-    const { jobs } = await services.db.kysely
-      .selectFrom('jobs')
-      .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('run_at', '<=', now)]))
-      .select((eb) => eb.fn.countAll<number>().as('jobs'))
-      .executeTakeFirstOrThrow()
-    const { deliveries } = await services.db.kysely
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
-      .where('d.status', '=', 'pending')
-      .where('v.webhook_state', '=', 'active')
-      .where('v.disabled_at', 'is', null)
-      .where('d.run_at', '<=', now)
-      .select((eb) => eb.fn.countAll<number>().as('deliveries'))
-      .executeTakeFirstOrThrow()
-    if (Number(jobs) === 0 && Number(deliveries) === 0) return
-    if (Date.now() > until)
-      throw new Error(`background work did not settle: ${jobs} jobs, ${deliveries} deliveries`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
+  let left = ''
+  await waitFor(
+    async () => {
+      // Running (leased) or due by the service's clock; a job due later (a manual clock) is not in flight.
+      const now = services.clock().toISOString()
+      const { jobs } = await services.db.kysely
+        .selectFrom('jobs')
+        .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('run_at', '<=', now)]))
+        .select((eb) => eb.fn.countAll<number>().as('jobs'))
+        .executeTakeFirstOrThrow()
+      const { deliveries } = await services.db.kysely
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
+        .where('d.status', '=', 'pending')
+        .where('v.webhook_state', '=', 'active')
+        .where('v.disabled_at', 'is', null)
+        .where('d.run_at', '<=', now)
+        .select((eb) => eb.fn.countAll<number>().as('deliveries'))
+        .executeTakeFirstOrThrow()
+      left = `${jobs} jobs, ${deliveries} deliveries`
+      return Number(jobs) === 0 && Number(deliveries) === 0
+    },
+    { what: () => `background work to settle (${left} left)`, timeoutMs },
+  )
 }
 
 /**

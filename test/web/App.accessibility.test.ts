@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../support/browser.js'
 import { type Setup, setupIntegration } from '../support/fixtures.js'
 import { startService, type TestService } from '../support/service.js'
 
@@ -89,7 +89,7 @@ describe('every screen is labelled, keyboard-reachable and fits a phone', { skip
     test(`on ${name}`, async () => {
       const { page, problems, close } = await openPortal(browser, svc, viewport)
       try {
-        await signIn(page, admin)
+        await signInPage(page, admin)
         for (const [path, title] of screens()) await check(page, path!, title!)
         // After a page load, the first Tab reaches the skip link.
         await page.goto('/tickets')

@@ -9,7 +9,14 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { browserSkip, invitation, launchBrowser, openPortal, portalUser, signIn } from '../support/browser.js'
+import {
+  browserSkip,
+  invitation,
+  launchBrowser,
+  openPortal,
+  portalUser,
+  signInPage,
+} from '../support/browser.js'
 import { type Setup, setupIntegration } from '../support/fixtures.js'
 import { startService, type TestService } from '../support/service.js'
 
@@ -144,7 +151,7 @@ describe('axe-core finds nothing serious on any screen, laptop or phone', { skip
         await open('/sign-in', 'Sign in to alertbridge')
         await open(`/invite#${inviteToken}`, 'Accept your invitation')
         screen = 'signing in'
-        await signIn(page, admin)
+        await signInPage(page, admin)
         for (const [path, title] of screens()) {
           await open(path, title)
           if (path === '/tickets' && viewport.width < 600) {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../support/browser.js'
 import { type Setup, setupIntegration } from '../support/fixtures.js'
 import { startService, type TestService } from '../support/service.js'
 
@@ -31,7 +31,7 @@ describe('a viewer', { skip: browserSkip }, () => {
     const { page, problems, close } = await openPortal(browser, svc)
     const id = setup.integrationId
     try {
-      await signIn(page, viewer)
+      await signInPage(page, viewer)
       await page.getByText('signed in as a viewer').waitFor()
 
       await page.goto(`/integrations/${id}/rules`)
@@ -204,7 +204,7 @@ describe('a viewer', { skip: browserSkip }, () => {
     ]
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, viewer)
+      await signInPage(page, viewer)
       for (const [path, ready, allowed] of screens) {
         await page.goto(path)
         // Settled: its data is shown and nothing is loading any more.
@@ -226,7 +226,7 @@ describe('a viewer', { skip: browserSkip }, () => {
     await portalUser(svc, s.partnerId, 'admin') // another admin, so this one may be made a viewer
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/rules`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/rules`)
       const rule = page.getByRole('listitem', { name: /^rule 1/ })
       await rule.getByRole('button', { name: /^Edit rule 1/ }).waitFor()
       const users = await s.partner('GET', '/api/partner/users')

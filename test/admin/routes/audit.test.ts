@@ -10,6 +10,7 @@ import { type Hooked, hooked } from '../../support/hooked.js'
 import type { Receiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
+import { waitFor } from '../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', SNAPSHOT_COALESCE_MS: '0', WEBHOOK_RETRY_SCHEDULE: '0.05' }
 
@@ -94,13 +95,11 @@ for (const backend of backends('databases')) {
       // A delivery that died (its endpoint answers 500), replayed one by one and all since a time.
       h.receiver.respond(() => 500)
       await ok('PATCH', `/api/admin/integrations/${h.integrationId}`, { alertsEnabled: true })
-      let dead: any
       // Up to 15 s: with Redis a scheduled job waits for the relay's next look (≤ 1 s) before it runs.
-      for (let i = 0; i < 600 && !dead; i++) {
-        dead = (await admin('GET', `/api/admin/deliveries?vendorId=${v}&status=dead`)).body.data[0]
-        if (!dead) await new Promise((r) => setTimeout(r, 25))
-      }
-      assert.ok(dead, 'a dead delivery')
+      const dead: any = await waitFor(
+        async () => (await admin('GET', `/api/admin/deliveries?vendorId=${v}&status=dead`)).body.data[0],
+        { what: 'a dead delivery' },
+      )
       await ok('POST', `/api/admin/deliveries/${dead.id}/replay`)
       await ok('POST', '/api/admin/deliveries/replay', { since: '2000-01-01T00:00:00Z', vendorId: v })
       await ok('POST', '/api/admin/deliveries/replay', { since: '2000-01-01T00:00:00Z' })

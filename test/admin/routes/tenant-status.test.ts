@@ -10,6 +10,7 @@ import { type Hooked, hooked } from '../../support/hooked.js'
 import type { Receiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure, expectSyncFailure, expectSyncSuccess } from '../../support/shapes.js'
+import { waitFor } from '../../support/wait.js'
 
 const env = {
   ALLOW_PRIVATE_NETWORK: 'true',
@@ -52,14 +53,6 @@ for (const backend of backends('matrix')) {
       svc.request('GET', '/api/vendor-api/organization/accounts', { token: accessToken })
     const jobs = () =>
       svc.services.db.kysely.selectFrom('jobs').select(['id', 'kind', 'hold_key', 'attempts']).execute()
-    async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000) {
-      const end = Date.now() + timeoutMs
-      while (!(await check())) {
-        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-        await sleep(25)
-      }
-    }
-
     test('a disabled vendor: its secret, its tokens and its alerts are refused and nothing is stored; enabling restores them', async () => {
       const h = await make()
       const issuedBefore = await token(h, h.orgToken)
@@ -153,11 +146,12 @@ for (const backend of backends('matrix')) {
       assert.equal(accepted.status, 201, accepted.text)
       const { messageId } = accepted.body.data
       assert.equal((await admin('POST', `/api/admin/vendors/${h.vendorId}/disable`)).status, 200)
-      await until('the job to be held', async () =>
-        (await jobs()).some((j) => j.hold_key === `vendor:${h.vendorId}`),
-      )
+      await waitFor(async () => (await jobs()).some((j) => j.hold_key === `vendor:${h.vendorId}`), {
+        what: 'the job to be held',
+      })
       const held = (await jobs()).find((j) => j.hold_key === `vendor:${h.vendorId}`)!
       await h.partner('DELETE', '/api/partner/sandbox/fault')
+      // Time passing is the test: a disabled vendor's held job stays held however long it waits.
       await sleep(500)
       const still = (await jobs()).find((j) => j.id === held.id)
       assert.ok(still, 'the held job is kept')
@@ -186,9 +180,9 @@ for (const backend of backends('matrix')) {
       const accepted: any = await h.post()
       assert.equal(accepted.status, 201, accepted.text)
       assert.equal((await admin('POST', `/api/admin/partners/${h.partnerId}/disable`)).status, 200)
-      await until('the job to be held', async () =>
-        (await jobs()).some((j) => j.hold_key === `partner:${h.partnerId}`),
-      )
+      await waitFor(async () => (await jobs()).some((j) => j.hold_key === `partner:${h.partnerId}`), {
+        what: 'the job to be held',
+      })
       assert.equal((await admin('POST', `/api/admin/partners/${h.partnerId}/enable`)).status, 200)
       const update = await h.statusUpdate(accepted.body.data.messageId)
       assert.equal(update.payload.event, 'Ticket Created')
@@ -206,11 +200,15 @@ for (const backend of backends('matrix')) {
       })
       assert.equal(patched.status, 200, patched.text)
       let pending: { id: string; status: string } | undefined
-      await until('the delivery to be queued', async () => {
-        const list = await admin('GET', `/api/admin/deliveries?vendorId=${h.vendorId}&status=pending`)
-        pending = list.body.data.find((d: any) => d.eventType === 'state_snapshot')
-        return pending !== undefined
-      })
+      await waitFor(
+        async () => {
+          const list = await admin('GET', `/api/admin/deliveries?vendorId=${h.vendorId}&status=pending`)
+          pending = list.body.data.find((d: any) => d.eventType === 'state_snapshot')
+          return pending !== undefined
+        },
+        { what: 'the delivery to be queued' },
+      )
+      // Time passing is the test: nothing reaches a disabled vendor, however long it waits.
       await sleep(600)
       assert.equal(h.receiver.requests.length, seen, 'nothing is sent to a disabled vendor')
       const kept = await admin('GET', `/api/admin/deliveries/${pending!.id}`)
@@ -223,10 +221,13 @@ for (const backend of backends('matrix')) {
         'the waiting delivery',
       )
       assert.equal(h.receiver.unverified.length, 0, 'signed with the secret it has')
-      await until('the delivery to be recorded as delivered', async () => {
-        const d = await admin('GET', `/api/admin/deliveries/${pending!.id}`)
-        return d.body.status === 'delivered'
-      })
+      await waitFor(
+        async () => {
+          const d = await admin('GET', `/api/admin/deliveries/${pending!.id}`)
+          return d.body.status === 'delivered'
+        },
+        { what: 'the delivery to be recorded as delivered' },
+      )
       assert.equal(snapshots().at(-1)!.body.payload.isAlertsEnabled, false)
     })
 

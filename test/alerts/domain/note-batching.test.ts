@@ -2,7 +2,12 @@
 // ordinary ticket's notes are batched, from 95% a batched note waits; the answer says why.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { batchedNote, batchedUpdate, batchesNote, noteWaits } from '../../../src/alerts/domain/note-batching.js'
+import {
+  batchedNote,
+  batchedUpdate,
+  batchesNote,
+  noteWaits,
+} from '../../../src/alerts/domain/note-batching.js'
 
 test('notes are batched from 80% of the budget and wait from 95%', () => {
   assert.deepEqual(

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { hooked } from '../../support/hooked.js'
+import { kaseyaBmsService as bms } from '../../support/psa/service-fixtures.js'
 import { manualClock, startService, type TestService } from '../../support/service.js'
 import type { KaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
-import { kaseyaBmsService as bms } from '../../support/psa/service-fixtures.js'
 
 /** The per-endpoint hourly budget: small enough to spend in a test, large enough for its calls. */
 const budget = 60

@@ -8,6 +8,7 @@ import { catalogue, setupIntegration } from '../../support/fixtures.js'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 const env = {
   ALLOW_PRIVATE_NETWORK: 'true',
@@ -298,13 +299,15 @@ for (const backend of backends('matrix')) {
       assert.deepEqual(s.receiver.unverified, [])
 
       // The partner sees the delivery with every attempt (recorded just after the receiver answered).
-      let d: any
-      for (const until = Date.now() + 15_000; Date.now() < until && d?.status !== 'delivered'; ) {
-        const list = await s.partner('GET', '/api/partner/deliveries')
-        assert.equal(list.status, 200, list.text)
-        d = list.body.data.find((x: any) => x.messageId === data.messageId)
-        await new Promise((r) => setTimeout(r, 10))
-      }
+      const d: any = await waitFor(
+        async () => {
+          const list = await s.partner('GET', '/api/partner/deliveries')
+          assert.equal(list.status, 200, list.text)
+          const found = list.body.data.find((x: any) => x.messageId === data.messageId)
+          return found?.status === 'delivered' && found
+        },
+        { what: 'the partner to see the delivery delivered' },
+      )
       assert.equal(d.id, attempts[0]!.id)
       assert.equal(d.status, 'delivered')
       assert.deepEqual(
@@ -341,15 +344,17 @@ for (const backend of backends('matrix')) {
 
       // A later alert is processed; its event is stored dead, not sent.
       const second = expectAnswer(await s.post({ alertType: 'Agent Offline' }), 201, 'created')
-      let dead: any[] = []
       // A generous bound: the worker takes the alert, then the dispatcher finds the endpoint disabled.
       // Only the alerts' status updates: a state_snapshot the setup scheduled may die here too.
-      for (const until = Date.now() + 15_000; Date.now() < until && dead.length < 2; ) {
-        dead = (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data.filter(
-          (d: { eventType: string }) => d.eventType === 'status_update',
-        )
-        await new Promise((r) => setTimeout(r, 20))
-      }
+      const dead: any[] = await waitFor(
+        async () => {
+          const list = (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data.filter(
+            (d: { eventType: string }) => d.eventType === 'status_update',
+          )
+          return list.length >= 2 && list
+        },
+        { what: 'two dead status_update deliveries' },
+      )
       assert.deepEqual(dead.map((d) => d.messageId).sort(), [first.messageId, second.messageId].sort())
       assert.equal(
         s.receiver.requests.filter((r) => r.body?.payload?.messageId === second.messageId).length,

@@ -66,6 +66,7 @@ describe('npm run backup', () => {
         }
       }
       const loops = Array.from({ length: 4 }, load)
+      // The backup is taken while the load runs: let it get going first (time passing, not a wait for an event).
       await new Promise((r) => setTimeout(r, 300))
 
       const copies: { file: string; before: string[] }[] = []

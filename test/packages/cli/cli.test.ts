@@ -14,6 +14,7 @@ import { Webhook } from 'standardwebhooks'
 import { catalogue, defaultAlert, type Setup, setupIntegration } from '../../support/fixtures.js'
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { startService, type TestService } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 interface Ran {
   code: number
@@ -178,8 +179,7 @@ describe('alertbridge-vendor against the service', () => {
       assert.equal(alert!.body.payload.correlationId, JSON.parse(sent.out.join('\n')).data.correlationId)
       // One line per event, with the endpoint's status (a state_snapshot may come between).
       const lines = () => listening.ran.out.filter((l) => l.includes('status_update'))
-      const until2 = Date.now() + 5000
-      while (lines().length < 2 && Date.now() < until2) await new Promise((r) => setTimeout(r, 20))
+      await waitFor(() => lines().length >= 2, { what: 'two status_update lines', timeoutMs: 5000 })
       assert.match(
         lines()[0]!,
         new RegExp(`status_update "Ticket Not Found" \\(test\\)  ${deliveryId} -> 204 \\(\\d+ ms\\)$`),

@@ -18,9 +18,10 @@ import {
   WebhookVerificationError,
 } from '@alertbridge/vendor'
 import { Webhook } from 'standardwebhooks'
+import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy.js'
 import { defaultAlert, type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
-import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy.js'
+import { waitFor } from '../../support/wait.js'
 
 const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`
 
@@ -289,10 +290,7 @@ describe('SDK against the service', () => {
       })
       const { nextCursor } = await hooked.events()
       const sent = await hooked.sendTestEvent({ event: 'Ticket Not Found' })
-      const until = Date.now() + 15_000
-      while (arrived.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
-      const [got] = arrived
-      assert.ok(got, 'the test event arrived')
+      const got = await waitFor(() => arrived[0], { what: 'the test event to arrive' })
       assert.equal(got.headers['webhook-id'], sent.deliveryId)
 
       const event = verifyWebhook(got.raw, got.headers, admin.body.webhookSecret)

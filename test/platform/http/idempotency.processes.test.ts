@@ -11,6 +11,7 @@ import pg from 'pg'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { hooked } from '../../support/hooked.js'
 import { newKey, type Running, startServer } from '../../support/process.js'
+import { connectWiseService } from '../../support/psa/service-fixtures.js'
 import type { Receiver } from '../../support/receiver.js'
 import {
   backends,
@@ -20,7 +21,6 @@ import {
   requester,
   type TestService,
 } from '../../support/service.js'
-import { connectWiseService } from '../../support/psa/service-fixtures.js'
 import { type ConnectWiseSim, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
 
 const adminToken = `idempotency-admin-token-${'i'.repeat(32)}`

@@ -12,9 +12,15 @@ import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { hooked } from '../../support/hooked.js'
-import type { Receiver } from '../../support/receiver.js'
-import { backends, manualClock, type Response, startService, type TestService } from '../../support/service.js'
 import { connectWiseService } from '../../support/psa/service-fixtures.js'
+import type { Receiver } from '../../support/receiver.js'
+import {
+  backends,
+  manualClock,
+  type Response,
+  startService,
+  type TestService,
+} from '../../support/service.js'
 import { type ConnectWiseSim, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
 
 const env = {

@@ -13,6 +13,7 @@ import { defineJob, jobKind } from '../../../src/platform/queue/jobs.js'
 import type { JobResult, RunningJob } from '../../../src/platform/queue/port.js'
 import { SqlJobRunner } from '../../../src/platform/queue/sql-runner.js'
 import { backends, startService, type TestService } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 const echo = defineJob({
   kind: 'echo',
@@ -113,13 +114,6 @@ for (const backend of backends('matrix')) {
     })
 
     const jobs = () => svc.services.db.kysely.selectFrom('jobs').selectAll().orderBy('id').execute()
-    const until = async (what: string, ok: () => Promise<boolean>) => {
-      const deadline = Date.now() + 10_000
-      while (!(await ok())) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-        await new Promise((r) => setTimeout(r, 20))
-      }
-    }
     const gone = async () => (await jobs()).length === 0
 
     test("a group's jobs run one at a time (the kind's cap) while another group's run beside them", async () => {
@@ -128,7 +122,7 @@ for (const backend of backends('matrix')) {
         grouped.job({ id: 'p1-b', payload: { name: 'p1-b' }, group: 'p1' }),
         grouped.job({ id: 'p2-a', payload: { name: 'p2-a' }, group: 'p2' }),
       ])
-      await until('the jobs to be removed', gone)
+      await waitFor(gone, { what: 'the jobs to be removed' })
       const span = (name: string) => spans.find((s) => s.name === name)!
       assert.ok(span('p1-b').start >= span('p1-a').end, 'the second of p1 waited for the first')
       assert.ok(span('p2-a').start < span('p1-a').end, 'p2 ran beside p1')
@@ -136,16 +130,18 @@ for (const backend of backends('matrix')) {
 
     test('a job running three leases long keeps its lease (renewed) and runs once', async () => {
       await svc.services.jobs.add([long.job({ id: 'j-long', payload: {} })])
-      await until('the job to start', async () => longRuns.length === 1)
+      await waitFor(async () => longRuns.length === 1, { what: 'the job to start' })
       const claimedUntil = Date.parse((await jobs())[0]!.run_at)
-      await until('the lease to be renewed', async () => Date.parse((await jobs())[0]!.run_at) > claimedUntil)
-      await until('the job to be removed', gone)
+      await waitFor(async () => Date.parse((await jobs())[0]!.run_at) > claimedUntil, {
+        what: 'the lease to be renewed',
+      })
+      await waitFor(gone, { what: 'the job to be removed' })
       assert.equal(longRuns.length, 1, 'never claimed again while it ran')
     })
 
     test('a done job runs once with its typed payload and is removed', async () => {
       await svc.services.jobs.add([echo.job({ id: 'j-done', payload: { n: 1, answer: 'done' } })])
-      await until('the job to be removed', gone)
+      await waitFor(gone, { what: 'the job to be removed' })
       assert.deepEqual(
         seen.map((j) => [j.id, j.kind, j.payload, j.attempt, j.canRetry]),
         [['j-done', 'echo', { n: 1, answer: 'done' }, 1, true]],
@@ -154,7 +150,7 @@ for (const backend of backends('matrix')) {
 
     test('retry runs the job again after the policy delay, counting attempts; canRetry ends with the policy', async () => {
       await svc.services.jobs.add([echo.job({ id: 'j-retry', payload: { n: 2, answer: 'retry' } })])
-      await until('the job to be removed', gone)
+      await waitFor(gone, { what: 'the job to be removed' })
       assert.deepEqual(
         seen.map((j) => [j.attempt, j.canRetry]),
         [
@@ -168,27 +164,28 @@ for (const backend of backends('matrix')) {
     test("a handler's later notBefore wins over the policy's delay", async () => {
       await svc.services.jobs.add([echo.job({ id: 'j-later', payload: { n: 3, answer: 'later' } })])
       // The handler runs before its answer is recorded: wait for the record, not the call.
-      await until('the first attempt to be recorded', async () => (await jobs())[0]?.last_error === 'wait')
+      await waitFor(async () => (await jobs())[0]?.last_error === 'wait', {
+        what: 'the first attempt to be recorded',
+      })
       const [row] = await jobs()
       assert.equal(seen.length, 1)
       assert.ok(
         Date.parse(row!.run_at) - calledAt[0]! >= 900,
         'held back by the notBefore, not the 20 ms delay',
       )
-      await until('the job to be removed', gone)
+      await waitFor(gone, { what: 'the job to be removed' })
       assert.equal(seen.length, 2)
     })
 
     test('a wait runs the job again after at least a second without spending an attempt', async () => {
       await svc.services.jobs.add([echo.job({ id: 'j-wait', payload: { n: 5, answer: 'wait' } })])
-      await until(
-        'the first wait to be recorded',
-        async () => (await jobs())[0]?.last_error === 'asked to wait',
-      )
+      await waitFor(async () => (await jobs())[0]?.last_error === 'asked to wait', {
+        what: 'the first wait to be recorded',
+      })
       const [row] = await jobs()
       assert.deepEqual([row?.attempts, row?.waits], [1, 1])
       assert.ok(Date.parse(row!.run_at) - calledAt[0]! >= 900, 'held back a second, not the 20 ms delay')
-      await until('the job to be removed', gone)
+      await waitFor(gone, { what: 'the job to be removed' })
       // Two waits and a run: every run is an attempt, but the schedule (two retries) is untouched.
       assert.deepEqual(
         seen.map((j) => [j.attempt, j.canRetry, j.canWait]),
@@ -203,7 +200,7 @@ for (const backend of backends('matrix')) {
     test("past the policy's wait limit a wait spends an attempt", async () => {
       staleRuns.length = 0
       await svc.services.jobs.add([stale.job({ id: 'j-stale', payload: {} })])
-      await until('the job to be removed', gone)
+      await waitFor(gone, { what: 'the job to be removed' })
       assert.deepEqual(staleRuns, [
         [1, true, false],
         [2, false, false],
@@ -212,7 +209,7 @@ for (const backend of backends('matrix')) {
 
     test('a handler that throws is retried like a retry', async () => {
       await svc.services.jobs.add([echo.job({ id: 'j-throw', payload: { n: 4, answer: 'throw' } })])
-      await until('the job to be removed', gone)
+      await waitFor(gone, { what: 'the job to be removed' })
       assert.deepEqual(
         seen.map((j) => j.attempt),
         [1, 2],
@@ -224,7 +221,9 @@ for (const backend of backends('matrix')) {
         { id: 'j-bad', kind: 'echo', payload: { n: 'five', answer: 'done' } },
         { id: 'j-unknown', kind: 'no-such-kind', payload: {} },
       ])
-      await until('the bad job to die', async () => (await jobs()).some((j) => j.failed_at !== null))
+      await waitFor(async () => (await jobs()).some((j) => j.failed_at !== null), {
+        what: 'the bad job to die',
+      })
       await new Promise((r) => setTimeout(r, 200))
       assert.equal(seen.length, 0)
       const [bad, unknown] = await jobs()

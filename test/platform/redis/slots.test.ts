@@ -61,6 +61,7 @@ describe('group slots in Redis', { skip: !backends('matrix').includes('postgres+
     await takeAll(dead, 'delivery:v3', 4) // never released, never renewed
     const alive = slots({ leaseMs: 300 })
     assert.equal(await alive.take('delivery:v3', 4), false)
+    // Time passing is the test: the crashed holder's 300 ms leases lapse.
     await sleep(400)
     for (const s of await takeAll(alive, 'delivery:v3', 4)) await s.release()
   })
@@ -69,6 +70,7 @@ describe('group slots in Redis', { skip: !backends('matrix').includes('postgres+
     const long = slots({ leaseMs: 300, renewEveryMs: 100 })
     const held = await takeAll(long, 'delivery:v4', 4)
     const other = slots({ leaseMs: 300 })
+    // Time passing is the test: past two lease lengths, renewed slots are still held.
     await sleep(700)
     assert.equal(await other.take('delivery:v4', 4), false, 'renewed slots are still taken')
     for (const s of held) await s.release()

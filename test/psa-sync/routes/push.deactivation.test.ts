@@ -7,26 +7,18 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { pushUrls } from '../../../src/psa-sync/secrets.js'
+import {
+  autotaskService,
+  connectWiseService,
+  haloService,
+  kaseyaBmsService,
+} from '../../support/psa/service-fixtures.js'
+import type { ServiceFixture } from '../../support/psa/through-service.js'
 import { startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
 import type { AutotaskSim } from '../../support/sims/autotask/server.js'
 import type { StartedSim } from '../../support/sims/harness.js'
-import { autotaskService, connectWiseService, haloService, kaseyaBmsService } from '../../support/psa/service-fixtures.js'
-import type { ServiceFixture } from '../../support/psa/through-service.js'
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 15_000,
-): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+import { waitFor } from '../../support/wait.js'
 
 describe('the deactivation URL on every pushing PSA', () => {
   let svc: TestService
@@ -57,10 +49,13 @@ describe('the deactivation URL on every pushing PSA', () => {
     const partnerId: string = created.body.id
     const partner = (method: string, path: string) =>
       svc.request(method, path, { token: created.body.apiKey as string })
-    const status = await until('the push set up', async () => {
-      const r = await partner('GET', '/api/partner/psa/sync')
-      return r.status === 200 && r.body.mechanism !== 'poll' ? r.body : null
-    })
+    const status = await waitFor(
+      async () => {
+        const r = await partner('GET', '/api/partner/psa/sync')
+        return r.status === 200 && r.body.mechanism !== 'poll' ? r.body : null
+      },
+      { what: 'the push set up' },
+    )
     const link = await svc.services.store.psaSync.find(partnerId)
     assert.ok(link)
     const urls = pushUrls(svc.url, link.secret)
@@ -158,10 +153,13 @@ describe('the deactivation URL on every pushing PSA', () => {
     // The partner registers again: a new active webhook, the push back, without waiting.
     const again = await c.partner('POST', '/api/partner/psa/sync/register')
     assert.equal(again.status, 202, again.text)
-    const back = await until('the push registered again', async () => {
-      const r = await c.partner('GET', '/api/partner/psa/sync')
-      return r.body.mechanism === 'push' ? r.body : null
-    })
+    const back = await waitFor(
+      async () => {
+        const r = await c.partner('GET', '/api/partner/psa/sync')
+        return r.body.mechanism === 'push' ? r.body : null
+      },
+      { what: 'the push registered again' },
+    )
     assert.match(back.detail, /Autotask ticket webhook \d+/)
     const hooks = sim.state.ticketWebhooks
     assert.equal(hooks.length, 1, 'the deactivated webhook was replaced')
@@ -186,9 +184,12 @@ describe('the deactivation URL on every pushing PSA', () => {
     )
     const again = await c.partner('POST', '/api/partner/psa/sync/register')
     assert.equal(again.status, 202, again.text)
-    await until('registered again now', async () => {
-      const link = await svc.services.store.psaSync.find(c.partnerId)
-      return link?.registeredAt && link.registeredAt !== registered ? link : null
-    })
+    await waitFor(
+      async () => {
+        const link = await svc.services.store.psaSync.find(c.partnerId)
+        return link?.registeredAt && link.registeredAt !== registered ? link : null
+      },
+      { what: 'registered again now' },
+    )
   })
 })

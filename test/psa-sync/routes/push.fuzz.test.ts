@@ -14,7 +14,8 @@ import fc from 'fast-check'
 import { headerFieldProblem } from '../../../src/platform/http/header-fields.js'
 import { pushUrls } from '../../../src/psa-sync/secrets.js'
 import { catalogue, type Setup, setupIntegration } from '../../support/fixtures.js'
-import { type Response, startService, type TestService } from '../../support/service.js'
+import { nastyValue } from '../../support/fuzz/hostile.js'
+import { runs } from '../../support/fuzz/routes.js'
 import {
   autotaskService,
   connectWiseService,
@@ -22,27 +23,13 @@ import {
   kaseyaBmsService,
 } from '../../support/psa/service-fixtures.js'
 import type { ServiceFixture } from '../../support/psa/through-service.js'
+import { type Response, startService, type TestService } from '../../support/service.js'
 import { signCallback } from '../../support/sims/connectwise/callbacks.js'
 import type { ConnectWiseSim } from '../../support/sims/connectwise/server.js'
 import type { StartedSim } from '../../support/sims/harness.js'
-import { nastyValue } from '../../support/fuzz/hostile.js'
-import { runs } from '../../support/fuzz/routes.js'
+import { waitFor } from '../../support/wait.js'
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261010)
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 15_000,
-): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 type Kind = 'halopsa' | 'kaseya-bms' | 'autotask' | 'connectwise'
 
@@ -199,10 +186,13 @@ describe('the PSA push route and the header-setting routes under hostile input',
         body: { name: `${f.name} fuzzed`, psa: settings },
       })
       assert.equal(created.status, 201, created.text)
-      await until(`${f.name}'s push`, async () => {
-        const r = await svc.request('GET', '/api/partner/psa/sync', { token: created.body.apiKey })
-        return r.status === 200 && r.body.mechanism !== 'poll'
-      })
+      await waitFor(
+        async () => {
+          const r = await svc.request('GET', '/api/partner/psa/sync', { token: created.body.apiKey })
+          return r.status === 200 && r.body.mechanism !== 'poll'
+        },
+        { what: `${f.name}'s push` },
+      )
       const link = await svc.services.store.psaSync.find(created.body.id)
       assert.ok(link)
       const urls = pushUrls(svc.url, link.secret)

@@ -8,24 +8,11 @@ import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
 import { createLogger } from '../../../src/main/boot.js'
+import { haloService } from '../../support/psa/service-fixtures.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
 import type { HaloPsaSim } from '../../support/sims/halopsa/server.js'
-import { haloService } from '../../support/psa/service-fixtures.js'
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 15_000,
-): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+import { waitFor } from '../../support/wait.js'
 
 for (const backend of backends('databases')) {
   describe(`the push route's limits (${backend})`, () => {
@@ -54,10 +41,13 @@ for (const backend of backends('databases')) {
       })
       assert.equal(created.status, 201, created.text)
       partnerId = created.body.id
-      const status = await until('the manual push set-up', async () => {
-        const r = await svc.request('GET', '/api/partner/psa/sync', { token: created.body.apiKey })
-        return r.status === 200 && r.body.mechanism === 'manual' ? r.body : null
-      })
+      const status = await waitFor(
+        async () => {
+          const r = await svc.request('GET', '/api/partner/psa/sync', { token: created.body.apiKey })
+          return r.status === 200 && r.body.mechanism === 'manual' ? r.body : null
+        },
+        { what: 'the manual push set-up' },
+      )
       pushUrl = status.pushUrl
       auth = `Basic ${Buffer.from(`alertbridge:${status.pushSecret}`).toString('base64')}`
     })
@@ -131,7 +121,7 @@ for (const backend of backends('databases')) {
     })
 
     test('at most 1,000 ticket ids per push: more is a 413 naming the cap, and nothing is written', async () => {
-      await until('nothing pending', async () => (await pending()) === 0)
+      await waitFor(async () => (await pending()) === 0, { what: 'nothing pending' })
       const before = await svc.services.store.psaSync.find(partnerId)
       for (const n of [1001, 11_000, 45_000]) {
         const res = await post(pushUrl, events(n), { ...json, authorization: auth })

@@ -4,10 +4,10 @@
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import { autotaskPsa } from '../../../src/psa/autotask/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { adapterContract } from '../../support/psa/contract.js'
 import { unitsOn } from '../../support/sims/autotask/billing.js'
 import { autotaskCalls, startAutotaskSim } from '../../support/sims/autotask/server.js'
 import { loseNextAnswer } from '../../support/sims/harness.js'
-import { adapterContract } from '../../support/psa/contract.js'
 
 adapterContract('Autotask', async () => {
   const seededTickets = 600

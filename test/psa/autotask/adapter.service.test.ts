@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../../support/fixtures.js'
-import { backends, startService, type TestService } from '../../support/service.js'
-import { type AutotaskSim, startAutotaskSim } from '../../support/sims/autotask/server.js'
 import { autotaskService } from '../../support/psa/service-fixtures.js'
 import { throughService } from '../../support/psa/through-service.js'
+import { backends, startService, type TestService } from '../../support/service.js'
+import { type AutotaskSim, startAutotaskSim } from '../../support/sims/autotask/server.js'
 
 throughService(
   autotaskService,

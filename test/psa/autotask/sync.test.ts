@@ -10,11 +10,11 @@ import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { autotaskPsa } from '../../../src/psa/autotask/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { syncContract } from '../../support/psa/sync-contract.js'
 import { type AutotaskSim, startAutotaskSim } from '../../support/sims/autotask/server.js'
 import { TECH_RESOURCE_ID } from '../../support/sims/autotask/sync-seed.js'
 import { API_RESOURCE_ID } from '../../support/sims/autotask/tickets.js'
 import { sign } from '../../support/sims/autotask/webhooks.js'
-import { syncContract } from '../../support/psa/sync-contract.js'
 
 const settings = { username: 'api-user@acme.example', secret: 'api-secret', integrationCode: 'TRACKING-ID-1' }
 

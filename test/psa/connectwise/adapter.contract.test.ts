@@ -3,9 +3,9 @@
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import { connectWisePsa } from '../../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { adapterContract } from '../../support/psa/contract.js'
 import { connectWiseCalls, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
 import { loseNextAnswer } from '../../support/sims/harness.js'
-import { adapterContract } from '../../support/psa/contract.js'
 
 adapterContract('ConnectWise', async () => {
   const seededTickets = 1200

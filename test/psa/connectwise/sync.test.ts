@@ -11,9 +11,9 @@ import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { connectWisePsa } from '../../../src/psa/connectwise/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { syncContract } from '../../support/psa/sync-contract.js'
 import { signCallback } from '../../support/sims/connectwise/callbacks.js'
 import { type ConnectWiseSim, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
-import { syncContract } from '../../support/psa/sync-contract.js'
 
 const settingsFor = (url: string) => ({
   baseUrl: url,

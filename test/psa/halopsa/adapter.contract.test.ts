@@ -4,9 +4,9 @@
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import { haloPsa } from '../../../src/psa/halopsa/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { adapterContract } from '../../support/psa/contract.js'
 import { haloCalls, startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import { loseNextAnswer } from '../../support/sims/harness.js'
-import { adapterContract } from '../../support/psa/contract.js'
 
 adapterContract('HaloPSA', async () => {
   // Tokens of 3 s: they expire (and are renewed) in the middle of the suite, as BMS's do in its own.

@@ -100,6 +100,7 @@ describe('HaloPSA adapter', () => {
     assert.ok((await client.lookup('boards', {}, call())).ok)
     const before = tokenCalls()
     const teamCalls = sim.callsTo(/\/api\/team$/i).length
+    // Time passing is the test: the 1 s token expires.
     await new Promise((r) => setTimeout(r, 1100))
     assert.ok((await client.lookup('boards', {}, call())).ok)
     assert.equal(tokenCalls(), before + 1)

@@ -12,8 +12,8 @@ import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { haloPsa } from '../../../src/psa/halopsa/adapter.js'
 import { pushUser, ticketIds } from '../../../src/psa/halopsa/push.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
-import { type HaloPsaSim, startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import { syncContract } from '../../support/psa/sync-contract.js'
+import { type HaloPsaSim, startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 
 function connect(sim: HaloPsaSim, more: Record<string, unknown> = {}): PsaOperations {
   const registry = new PsaRegistry([

@@ -4,9 +4,9 @@
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import { kaseyaBmsPsa } from '../../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { adapterContract } from '../../support/psa/contract.js'
 import { loseNextAnswer } from '../../support/sims/harness.js'
 import { bmsCalls, seededTickets, startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
-import { adapterContract } from '../../support/psa/contract.js'
 
 adapterContract('Kaseya BMS', async () => {
   const sim = await startKaseyaBmsSim({ accounts: 250, tokenLifetimeSeconds: 3 })

@@ -6,11 +6,16 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { hooked } from '../../support/hooked.js'
-import { startService, type TestService } from '../../support/service.js'
-import { loseNextAnswer } from '../../support/sims/harness.js'
-import { bmsCalls, crowdTickets, type KaseyaBmsSim, startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
 import { kaseyaBmsService } from '../../support/psa/service-fixtures.js'
 import { throughService } from '../../support/psa/through-service.js'
+import { startService, type TestService } from '../../support/service.js'
+import { loseNextAnswer } from '../../support/sims/harness.js'
+import {
+  bmsCalls,
+  crowdTickets,
+  type KaseyaBmsSim,
+  startKaseyaBmsSim,
+} from '../../support/sims/kaseya-bms/server.js'
 
 throughService(kaseyaBmsService)
 

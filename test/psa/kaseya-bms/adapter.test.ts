@@ -69,6 +69,7 @@ describe('Kaseya BMS adapter: tokens', () => {
   test('an access token that expires mid-run is renewed with the refresh token, not a new login', async () => {
     const { sim, client } = await setup({ tokenLifetimeSeconds: 1 })
     value(await client.lookup('boards', {}, call()))
+    // Time passing is the test: the 1 s token expires.
     await sleep(1100)
     value(await client.lookup('priorities', {}, call()))
     assert.equal(sim.callsTo(/\/security\/authenticate$/).length, 1, 'one login')
@@ -88,6 +89,7 @@ describe('Kaseya BMS adapter: tokens', () => {
     const { sim, client } = await setup({ tokenLifetimeSeconds: 1 })
     value(await client.lookup('boards', {}, call()))
     for (const s of Object.values(sim.state.sessions)) s.refreshToken = 'forgotten'
+    // Time passing is the test: the 1 s token expires.
     await sleep(1100)
     value(await client.lookup('boards', {}, call()), 'after the refresh was refused')
     assert.equal(sim.callsTo(/\/security\/refreshtoken$/).length, 1)
@@ -109,6 +111,7 @@ describe('Kaseya BMS adapter: tokens', () => {
     const { sim, client } = await setup({ tokenLifetimeSeconds: 1 })
     const made = value(await client.createTicket(ticket, ticketCall()))
     value(await client.appendNote(made.ticketId, 'still there', ticketCall()))
+    // Time passing is the test: the 1 s token expires.
     await sleep(1100)
     value(
       await client.closeTicket(

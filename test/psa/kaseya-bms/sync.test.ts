@@ -9,9 +9,9 @@ import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { kaseyaBmsPsa } from '../../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
+import { syncContract } from '../../support/psa/sync-contract.js'
 import { secretHeader } from '../../support/sims/kaseya-bms/events.js'
 import { type KaseyaBmsSim, startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
-import { syncContract } from '../../support/psa/sync-contract.js'
 
 const settings = (url: string) => ({
   baseUrl: url,

@@ -1,7 +1,7 @@
 // The adapter contract on the built-in sandbox PSA (its faults come from its own fault switch).
 import { after } from 'node:test'
-import { startService, type TestService } from '../../support/service.js'
 import { adapterContract } from '../../support/psa/contract.js'
+import { startService, type TestService } from '../../support/service.js'
 
 let svc: TestService | undefined
 after(() => svc?.close())

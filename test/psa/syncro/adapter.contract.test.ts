@@ -4,9 +4,9 @@
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
 import { syncroPsa } from '../../../src/psa/syncro/adapter.js'
+import { adapterContract } from '../../support/psa/contract.js'
 import { loseNextAnswer } from '../../support/sims/harness.js'
 import { seededTickets, startSyncroSim, syncroCalls } from '../../support/sims/syncro/server.js'
-import { adapterContract } from '../../support/psa/contract.js'
 
 adapterContract('Syncro', async () => {
   const sim = await startSyncroSim({ customers: 60 })

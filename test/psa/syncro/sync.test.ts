@@ -9,8 +9,8 @@ import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
 import { syncroPsa } from '../../../src/psa/syncro/adapter.js'
-import { type SyncroSim, startSyncroSim } from '../../support/sims/syncro/server.js'
 import { syncContract } from '../../support/psa/sync-contract.js'
+import { type SyncroSim, startSyncroSim } from '../../support/sims/syncro/server.js'
 
 const token = 'syncro-api-token'
 const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })

@@ -12,6 +12,7 @@ import { type Hooked, hooked } from '../hooked.js'
 import { type Backend, backends, startService, type TestService } from '../service.js'
 import type { StartedSim } from '../sims/harness.js'
 import type { PushSender, Technician } from '../sims/push.js'
+import { waitFor } from '../wait.js'
 import type { ServiceFixture } from './through-service.js'
 
 export type SyncSim = StartedSim<unknown> & { technician: Technician; pushes: PushSender }
@@ -41,20 +42,6 @@ const env = {
 const pushEnv = { ...env, PSA_POLL_INTERVAL_MS: '120000', PSA_POLL_PUSH_INTERVAL_MS: '120000' }
 const pollMs = 800
 const pollEnv = { ...env, PSA_POLL_INTERVAL_MS: String(pollMs), PSA_POLL_PUSH_INTERVAL_MS: String(pollMs) }
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 8000,
-): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 interface Ctx<T extends SyncSim> {
   svc: TestService
@@ -102,7 +89,10 @@ export function syncThroughService<T extends SyncSim>(
           const { cid, psaId } = await created(c, s)
           await c.sim.technician.close(psaId)
           const started = Date.now()
-          await until('the ticket closed here', () => ticketIs(s, cid, 'closed'), pollMs * 4 + 3000)
+          await waitFor(() => ticketIs(s, cid, 'closed'), {
+            what: 'the ticket closed here',
+            timeoutMs: pollMs * 4 + 3000,
+          })
           assert.ok(Date.now() - started < pollMs * 4 + 3000)
           const update = await psaUpdate(s, cid, 'Ticket Closed In PSA')
           assert.equal(update.payload.payload.status, 'success')
@@ -127,10 +117,13 @@ async function connected<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>)
     deduplication: { enabled: false },
   })
   assert.equal(dedupOff.status, 200, dedupOff.text)
-  const status = await until('the sync status', async () => {
-    const r = await s.partner('GET', '/api/partner/psa/sync')
-    return r.status === 200 && r.body.detail !== null ? r.body : null
-  })
+  const status = await waitFor(
+    async () => {
+      const r = await s.partner('GET', '/api/partner/psa/sync')
+      return r.status === 200 && r.body.detail !== null ? r.body : null
+    },
+    { what: 'the sync status' },
+  )
   if (f.push === 'manual' && f.setUpByHand) {
     assert.equal(status.mechanism, 'manual')
     assert.ok(status.instructions.length > 0)
@@ -174,14 +167,14 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
     const s = await connected(f, c)
     const { cid, psaId } = await created(c, s)
     await c.sim.technician.close(psaId)
-    const closed = await until('closed here', () => ticketIs(s, cid, 'closed'), wait)
+    const closed = await waitFor(() => ticketIs(s, cid, 'closed'), { what: 'closed here', timeoutMs: wait })
     assert.equal(closed.closedBy, 'psa')
     assert.ok(closed.psaStatus, 'the PSA status name')
     await psaUpdate(s, cid, 'Ticket Closed In PSA')
     const resolved = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
     assert.equal(resolved.status, 409, resolved.text)
     await c.sim.technician.reopen(psaId)
-    await until('open here again', () => ticketIs(s, cid, 'open'), wait)
+    await waitFor(() => ticketIs(s, cid, 'open'), { what: 'open here again', timeoutMs: wait })
     await psaUpdate(s, cid, 'Ticket Reopened In PSA')
     const again = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
     assert.equal(again.status, 200, again.text)
@@ -211,7 +204,7 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
     assert.equal(patched.status, 200, patched.text)
     const { cid, psaId } = await created(c, s)
     await c.sim.technician.delete(psaId)
-    const gone = await until('closed here', () => ticketIs(s, cid, 'closed'), wait)
+    const gone = await waitFor(() => ticketIs(s, cid, 'closed'), { what: 'closed here', timeoutMs: wait })
     assert.equal(gone.psaDeleted, true)
     await psaUpdate(s, cid, 'Ticket Deleted In PSA')
     const update = await s.sync({ incidentStatus: 'UPDATE', title: 'Still infected' }, { correlationId: cid })
@@ -231,7 +224,7 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
     })
     const { cid, psaId } = await created(c, s)
     await c.sim.technician.close(psaId)
-    await until('closed here', () => ticketIs(s, cid, 'closed'), wait)
+    await waitFor(() => ticketIs(s, cid, 'closed'), { what: 'closed here', timeoutMs: wait })
     const update = await s.sync({ incidentStatus: 'UPDATE', title: 'Came back' }, { correlationId: cid })
     assert.equal(update.status, 200, update.text)
     assert.equal(update.body.data.correlationID, cid)
@@ -273,13 +266,12 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
       const a = await created(c, s, 'Malware on WS-1')
       const b = await created(c, s, 'Malware on WS-2')
       await c.sim.technician.merge(a.psaId, b.psaId)
-      await until(
-        'followed the survivor',
+      await waitFor(
         async () => {
           const t = await c.svc.services.store.tickets.findByCorrelation(s.integrationId, a.cid)
           return t?.psaTicketId === b.psaId
         },
-        wait,
+        { what: 'followed the survivor', timeoutMs: wait },
       )
       await psaUpdate(s, a.cid, 'Ticket Merged In PSA')
       const update = await s.sync(
@@ -382,7 +374,7 @@ function pushOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void 
       statuses.filter((x) => x >= 500),
       [],
     )
-    for (const t of made) await until(`${t.cid} closed`, () => ticketIs(s, t.cid, 'closed'))
+    for (const t of made) await waitFor(() => ticketIs(s, t.cid, 'closed'), { what: `${t.cid} closed` })
     await settle(600)
     const reads = c.sim.callsTo(f.reads.pattern, f.reads.method).length - readsBefore
     assert.ok(reads <= made.length, `${reads} reads for ${made.length} changed tickets`)

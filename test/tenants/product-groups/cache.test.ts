@@ -2,7 +2,11 @@
 // single-flight, the 500 ms budget, stale-if-error.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type CacheEvents, CatalogueCache, type FetchResult } from '../../../src/tenants/product-groups/cache.js'
+import {
+  type CacheEvents,
+  CatalogueCache,
+  type FetchResult,
+} from '../../../src/tenants/product-groups/cache.js'
 import { manualClock } from '../../support/service.js'
 
 const minutes = (n: number) => n * 60 * 1000

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -26,7 +26,7 @@ describe('the portal lists unmapped accounts and maps one', { skip: browserSkip 
     const admin = await portalUser(svc, s.partnerId, 'admin')
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/settings`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/settings`)
       const form = page.getByRole('form', { name: 'Catch-all account' })
       await form.getByLabel('Send alerts of unmapped accounts to a catch-all company').check()
       // Companies are picked by name from the PSA's list.

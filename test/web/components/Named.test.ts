@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -38,7 +38,7 @@ describe('names, not ids, on the rules, tickets and activity screens', { skip: b
   test('the rules list, the tickets list, a ticket and activity show names', async () => {
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, viewer, `/integrations/${setup.integrationId}/rules`)
+      await signInPage(page, viewer, `/integrations/${setup.integrationId}/rules`)
       // Once signed in (before it, the session check's 401 is expected): no console error.
       const consoleErrors: string[] = []
       page.on('console', (m) => {

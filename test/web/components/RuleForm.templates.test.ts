@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -26,7 +26,7 @@ describe('rule editor: conditions and templates', { skip: browserSkip }, () => {
   test('the preview renders as the partner types; the rule saves conditions and templates', async () => {
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${setup.integrationId}/rules`)
+      await signInPage(page, admin, `/integrations/${setup.integrationId}/rules`)
       await page.getByRole('button', { name: 'Edit rule 1 (Endpoint Security: every alert type)' }).click()
       const form = page.getByRole('form', { name: 'Change rule' })
       await form.getByLabel('Title template').fill('[{{accountId}}] {{title}}')

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -31,7 +31,7 @@ describe('the rule tester in plain words', { skip: browserSkip }, () => {
     const before = await svc.snapshot()
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${setup.integrationId}/rules`)
+      await signInPage(page, admin, `/integrations/${setup.integrationId}/rules`)
       const tester = page.getByRole('region', { name: 'Rule tester' })
       const account = tester.getByLabel('Account', { exact: true })
       await account.locator('option', { hasText: 'Company acme-001' }).waitFor({ state: 'attached' })
@@ -109,7 +109,7 @@ describe('the rule tester in plain words', { skip: browserSkip }, () => {
     const user = await portalUser(svc, setting.partnerId, 'admin')
     const { page, problems, close } = await openPortal(browser, svc, { width: 390, height: 844 })
     try {
-      await signIn(page, user, `/integrations/${setting.integrationId}/rules`)
+      await signInPage(page, user, `/integrations/${setting.integrationId}/rules`)
       const tester = page.getByRole('region', { name: 'Rule tester' })
       await tester
         .getByLabel('Account', { exact: true })

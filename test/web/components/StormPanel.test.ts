@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -25,7 +25,7 @@ describe('the portal sets storm control', { skip: browserSkip }, () => {
     const admin = await portalUser(svc, s.partnerId, 'admin')
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/settings`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/settings`)
       const form = page.getByRole('form', { name: 'Storm control' })
       await form.getByLabel('Fold alert storms into one ticket per account').check()
       await form.getByLabel('New tickets per account').fill('5')

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Locator } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 import { startHaloPsaSim } from '../../support/sims/halopsa/server.js'
@@ -55,7 +55,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
   test('the closed-ticket policy is chosen and saved from the settings', async () => {
     const { page, problems, close } = await openPortal(browser, svc, { width: 1280, height: 800 })
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/settings`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/settings`)
       const section = page.getByRole('group', { name: 'Closed tickets' })
       await section.waitFor()
       assert.equal(await page.getByLabel('Refuse', { exact: true }).isChecked(), true, 'refuse by default')
@@ -109,7 +109,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
 
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/tickets/${correlationId}?integrationId=${s.integrationId}`)
+      await signInPage(page, admin, `/tickets/${correlationId}?integrationId=${s.integrationId}`)
       await page.getByRole('heading', { name: 'Disk failing on NAS-3' }).waitFor()
       await page.getByTestId('ticket-status').getByText("Closed in the PSA (status 'Closed')").waitFor()
       const timeline = page.getByRole('list', { name: 'Events, oldest first' })
@@ -130,7 +130,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
     })
     const { page, problems, close } = await openPortal(browser, svc, { width: 1280, height: 800 })
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/setup/connect`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/setup/connect`)
       const panel = page.getByRole('region', { name: 'Two-way sync' })
       // This service polls every 300 ms, so that the test sees a close quickly.
       await panel.getByText('alertbridge checks your open tickets every second.').waitFor()
@@ -154,7 +154,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
     }
     const other = await openPortal(browser, svc)
     try {
-      await signIn(other.page, viewer, `/integrations/${s.integrationId}/setup/connect`)
+      await signInPage(other.page, viewer, `/integrations/${s.integrationId}/setup/connect`)
       const panel = other.page.getByRole('region', { name: 'Two-way sync' })
       await panel.getByText(/alertbridge checks your open tickets/).waitFor()
       assert.equal(await panel.getByRole('button', { name: 'Register again' }).count(), 0)
@@ -181,7 +181,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
       const haloViewer = await portalUser(svc, halo.partnerId, 'viewer')
       const { page, problems, close } = await openPortal(browser, svc, { width: 1280, height: 900 })
       try {
-        await signIn(page, haloAdmin, `/integrations/${halo.integrationId}/setup/connect`)
+        await signInPage(page, haloAdmin, `/integrations/${halo.integrationId}/setup/connect`)
         const panel = page.getByRole('region', { name: 'Two-way sync' })
         await panel.getByText('An administrator sets up the webhook in HaloPSA:').waitFor()
         assert.equal(
@@ -200,7 +200,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
       }
       const other = await openPortal(browser, svc)
       try {
-        await signIn(other.page, haloViewer, `/integrations/${halo.integrationId}/setup/connect`)
+        await signInPage(other.page, haloViewer, `/integrations/${halo.integrationId}/setup/connect`)
         const panel = other.page.getByRole('region', { name: 'Two-way sync' })
         await panel.getByText('Only an administrator can see the webhook password.').waitFor()
         assert.equal(await panel.getByRole('textbox', { name: 'Webhook password' }).count(), 0)

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -27,7 +27,7 @@ describe('the portal sends a test alert', { skip: browserSkip }, () => {
     const admin = await portalUser(svc, s.partnerId, 'admin')
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/settings`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/settings`)
       const panel = page.getByRole('form', { name: 'Send a test alert' })
       await panel.getByLabel('Account').selectOption('globex-002')
       await panel.getByLabel('Close after minutes').fill('0')
@@ -59,7 +59,7 @@ describe('the portal sends a test alert', { skip: browserSkip }, () => {
     const viewer = await portalUser(svc, s.partnerId, 'viewer')
     const { page, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, viewer, `/integrations/${s.integrationId}/settings`)
+      await signInPage(page, viewer, `/integrations/${s.integrationId}/settings`)
       await page.getByRole('heading', { name: 'Storm control' }).waitFor()
       assert.equal(await page.getByRole('heading', { name: 'Send a test alert' }).count(), 0)
       assert.equal(await page.getByRole('button', { name: 'Send a test alert' }).count(), 0)

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { browserSkip, launchBrowser, openPortal, portalUser } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
-import { signIn as apiSignIn } from '../../support/portal.js'
+import { signIn } from '../../support/portal.js'
 import { startService, type TestService } from '../../support/service.js'
 import { type ConnectWiseSim, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
 
@@ -81,7 +81,7 @@ describe('forms: filters, pick lists and the saved key', { skip: browserSkip }, 
     const portal = await openPortal(browser, svc, viewport)
     // Several sessions share the machine's two cores: waits are longer than the default.
     portal.context.setDefaultTimeout(30_000)
-    const session = await apiSignIn(svc, admin.email, admin.password)
+    const session = await signIn(svc, admin.email, admin.password)
     const [name, value] = session.cookie.split('=') as [string, string]
     await portal.context.addCookies([{ name, value, url: svc.url }])
     return { ...portal, ...watch(portal.page) }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -43,7 +43,7 @@ describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => 
 
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/tickets/${correlationId}?integrationId=${s.integrationId}`)
+      await signInPage(page, admin, `/tickets/${correlationId}?integrationId=${s.integrationId}`)
       await page.getByRole('heading', { name: 'Backup agent crashed' }).waitFor()
       const timeline = page.getByRole('list', { name: 'Events, oldest first' })
       const failure = timeline.getByRole('listitem').filter({ hasText: 'Failed To Update Ticket' })
@@ -97,7 +97,7 @@ describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => 
 
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, '/dashboard')
+      await signInPage(page, admin, '/dashboard')
       const deliveries = page.getByRole('region', { name: 'Webhook deliveries to the vendor' })
       await deliveries.getByText(deliveryId).waitFor()
       await deliveries.getByRole('button', { name: `Replay delivery ${deliveryId}` }).click()

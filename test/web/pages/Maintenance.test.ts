@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -36,7 +36,7 @@ describe('the portal lists, adds and deletes maintenance windows', { skip: brows
     const admin = await portalUser(svc, s.partnerId, 'admin')
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/maintenance`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/maintenance`)
       await page.getByRole('heading', { level: 1, name: 'Maintenance' }).waitFor()
       const swap = page.getByRole('row', { name: 'window Firewall swap' })
       await swap.getByText(/active until/).waitFor()
@@ -81,7 +81,7 @@ describe('the portal lists, adds and deletes maintenance windows', { skip: brows
     const viewer = await portalUser(svc, s.partnerId, 'viewer')
     const { page, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, viewer, `/integrations/${s.integrationId}/maintenance`)
+      await signInPage(page, viewer, `/integrations/${s.integrationId}/maintenance`)
       await page.getByRole('row', { name: 'window Sunday patching' }).waitFor()
       assert.equal(await page.getByRole('button', { name: 'Add a window' }).count(), 0)
       assert.equal(await page.getByRole('button', { name: /^Delete / }).count(), 0)
@@ -99,7 +99,7 @@ describe('the portal lists, adds and deletes maintenance windows', { skip: brows
     const admin = await portalUser(svc, s.partnerId, 'admin')
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, `/integrations/${s.integrationId}/maintenance`)
+      await signInPage(page, admin, `/integrations/${s.integrationId}/maintenance`)
       await page.getByRole('button', { name: 'Edit Sunday patching' }).click()
       const form = page.getByRole('form', { name: 'Edit maintenance window Sunday patching' })
       assert.equal(await form.getByLabel('Name').inputValue(), 'Sunday patching')
@@ -201,7 +201,7 @@ describe('the portal lists, adds and deletes maintenance windows', { skip: brows
     const viewer = await portalUser(svc, s.partnerId, 'viewer')
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, viewer, '/dashboard')
+      await signInPage(page, viewer, '/dashboard')
       const list = page.getByRole('region', { name: 'Maintenance windows in this period' })
       const items = list.getByRole('listitem')
       await items.filter({ hasText: 'Core switch upgrade' }).waitFor()

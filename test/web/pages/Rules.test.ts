@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -48,7 +48,7 @@ describe('rules and the rule tester', { skip: browserSkip }, () => {
   test('moving a rule up changes which rule matches; disabling it hands the alert on', async () => {
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, rulesUrl())
+      await signInPage(page, admin, rulesUrl())
       await page.getByRole('heading', { name: 'Rules', exact: true }).waitFor()
       const tester = page.getByRole('region', { name: 'Rule tester' })
       await tester.getByLabel('Product group').selectOption('Endpoint Security')
@@ -101,7 +101,7 @@ describe('rules and the rule tester', { skip: browserSkip }, () => {
     const before = await svc.snapshot()
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin, rulesUrl())
+      await signInPage(page, admin, rulesUrl())
       await page.getByRole('button', { name: 'Edit as JSON' }).click()
       const json = page.getByLabel('Alert data (JSON)')
       await json.fill(

@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, invitation, launchBrowser, openPortal, portalUser, signIn } from '../../support/browser.js'
+import {
+  browserSkip,
+  invitation,
+  launchBrowser,
+  openPortal,
+  portalUser,
+  signInPage,
+} from '../../support/browser.js'
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 
@@ -111,7 +118,7 @@ describe('signing in to the portal', { skip: browserSkip }, () => {
     assert.equal(elsewhere.status, 200, elsewhere.text)
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, user, '/users')
+      await signInPage(page, user, '/users')
       await page.getByRole('link', { name: /Your account/ }).click()
       await page.getByRole('heading', { name: 'Your account' }).waitFor()
       const sessions = page.getByRole('table', { name: 'Your sessions' })
@@ -146,7 +153,7 @@ describe('signing in to the portal', { skip: browserSkip }, () => {
   async function signInWorks(email: string, password: string) {
     const { page, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, { email, password })
+      await signInPage(page, { email, password })
     } finally {
       await close()
     }

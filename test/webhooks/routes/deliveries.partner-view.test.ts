@@ -10,6 +10,7 @@ import { catalogue, setupIntegration } from '../../support/fixtures.js'
 import { hooked } from '../../support/hooked.js'
 import type { Receiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05' }
 
@@ -35,15 +36,6 @@ for (const backend of backends()) {
       for (const r of receivers) await r.close()
     })
 
-    const until = async <T>(read: () => Promise<T | undefined>, what: string): Promise<T> => {
-      for (let i = 0; i < 500; i++) {
-        const value = await read()
-        if (value !== undefined) return value
-        await new Promise((r) => setTimeout(r, 20))
-      }
-      throw new Error(`timed out waiting for ${what}`)
-    }
-
     test('attempts show status codes and timing, not the webhook URL or the answer body', async () => {
       const s = await hooked(svc)
       receivers.push(s.receiver)
@@ -54,11 +46,14 @@ for (const backend of backends()) {
       await s.statusUpdate(messageId)
       const url = new URL(s.receiver.url)
 
-      const list = await until(async () => {
-        const res = await s.partner('GET', '/api/partner/deliveries')
-        const d = res.body.data.find((x: any) => x.messageId === messageId)
-        return d?.status === 'delivered' ? res : undefined
-      }, 'the delivery')
+      const list = await waitFor(
+        async () => {
+          const res = await s.partner('GET', '/api/partner/deliveries')
+          const d = res.body.data.find((x: any) => x.messageId === messageId)
+          return d?.status === 'delivered' ? res : undefined
+        },
+        { what: 'the delivery' },
+      )
       const delivery = list.body.data.find((x: any) => x.messageId === messageId)
       const one = await s.partner('GET', `/api/partner/deliveries/${delivery.id}`)
       for (const res of [list, one]) {
@@ -115,10 +110,13 @@ for (const backend of backends()) {
       const accepted = await svc.request('POST', '/api/oem-alerts-api/alert', { body: s.body() })
       const messageId = accepted.body.data.messageId as string
 
-      const dead = await until(async () => {
-        const res = await s.partner('GET', '/api/partner/deliveries?status=dead')
-        return res.body.data.find((x: any) => x.messageId === messageId) ? res : undefined
-      }, 'the dead delivery')
+      const dead = await waitFor(
+        async () => {
+          const res = await s.partner('GET', '/api/partner/deliveries?status=dead')
+          return res.body.data.find((x: any) => x.messageId === messageId) ? res : undefined
+        },
+        { what: 'the dead delivery' },
+      )
       const d = dead.body.data.find((x: any) => x.messageId === messageId)
       assert.equal(d.attemptLog.length, 3)
       assert.ok(d.attemptLog.every((a: any) => a.statusCode === null))

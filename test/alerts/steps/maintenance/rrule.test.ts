@@ -4,8 +4,16 @@
 // them, and the rules partners write pass.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { type MaintenanceSchedule, scheduleProblem } from '../../../../src/alerts/steps/maintenance/maintenance.js'
-import { checkRule, maxCount, maxInterval, maxListValues } from '../../../../src/alerts/steps/maintenance/rrule.js'
+import {
+  type MaintenanceSchedule,
+  scheduleProblem,
+} from '../../../../src/alerts/steps/maintenance/maintenance.js'
+import {
+  checkRule,
+  maxCount,
+  maxInterval,
+  maxListValues,
+} from '../../../../src/alerts/steps/maintenance/rrule.js'
 
 const now = new Date('2026-11-22T10:00:00.000Z')
 const base: Extract<MaintenanceSchedule, { kind: 'recurring' }> = {

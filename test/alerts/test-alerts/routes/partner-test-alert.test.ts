@@ -8,8 +8,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../../../support/fixtures.js'
 import { type Hooked, hooked } from '../../../support/hooked.js'
-import { backends, startService, type TestService } from '../../../support/service.js'
 import { connectWiseService } from '../../../support/psa/service-fixtures.js'
+import { backends, startService, type TestService } from '../../../support/service.js'
 import type { ConnectWiseSim } from '../../../support/sims/connectwise/server.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05', PSA_RETRY_SCHEDULE: '0.2' }

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { createServer } from 'node:http'
 import { after, before, describe, test } from 'node:test'
-import { type AutotaskSim, autotaskCalls, startAutotaskSim } from './server.js'
 import { loseNextAnswer } from '../harness.js'
+import { type AutotaskSim, autotaskCalls, startAutotaskSim } from './server.js'
 
 let sim: AutotaskSim
 const auth = { ApiIntegrationCode: 'TRACKING-ID-1', UserName: 'api-user@acme.example', Secret: 'api-secret' }

@@ -2,9 +2,9 @@
 // creating, noting and closing a ticket, the look-ups and their paging, and the harness's faults.
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
+import { loseNextAnswer, type StartedSim } from '../harness.js'
 import { connectWiseCalls, startConnectWiseSim } from './server.js'
 import type { ConnectWiseState } from './types.js'
-import { loseNextAnswer, type StartedSim } from '../harness.js'
 
 const CLIENT_ID = '00000000-0000-4000-8000-000000000001'
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`

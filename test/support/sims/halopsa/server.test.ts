@@ -6,8 +6,8 @@
 // and the harness's faults (the calls whose answers the tests lose among them).
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, test } from 'node:test'
-import { type HaloState, haloCalls, startHaloPsaSim } from './server.js'
 import type { StartedSim } from '../harness.js'
+import { type HaloState, haloCalls, startHaloPsaSim } from './server.js'
 
 let sim: StartedSim<HaloState>
 type Answer = { status: number; json: any; text: string; headers: Headers }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../../support/browser.js'
 import { type Setup, setupIntegration } from '../../../support/fixtures.js'
 import { startService, type TestService } from '../../../support/service.js'
 
@@ -82,7 +82,7 @@ describe('suggested matches for many accounts', { skip: browserSkip }, () => {
       if (url.pathname.startsWith('/api/partner/')) calls.push(`${r.method()} ${url.pathname}${url.search}`)
     })
     try {
-      await signIn(page, admin, `/integrations/${setup.integrationId}/setup/accounts`)
+      await signInPage(page, admin, `/integrations/${setup.integrationId}/setup/accounts`)
       signedIn = true
       await page.getByRole('heading', { name: 'Set up: Map accounts' }).waitFor()
       await page.getByText(`${confident} confident suggestions`, { exact: true }).waitFor()

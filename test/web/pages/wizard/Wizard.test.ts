@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Browser } from 'playwright-core'
-import { browserSkip, launchBrowser, openPortal, portalUser, signIn } from '../../../support/browser.js'
+import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../../support/browser.js'
 import { type Setup, setupIntegration } from '../../../support/fixtures.js'
 import { startService, type TestService } from '../../../support/service.js'
 
@@ -48,7 +48,7 @@ describe('the setup wizard', { skip: browserSkip }, () => {
   test('from a new integration to its first ticket', async () => {
     const { page, problems, close } = await openPortal(browser, svc)
     try {
-      await signIn(page, admin)
+      await signInPage(page, admin)
       await page.getByText('mapping', { exact: true }).waitFor()
       await page.getByRole('link', { name: /^Continue setup/ }).click()
 
