@@ -130,7 +130,7 @@ export function failedStart(
   timeoutMs = 40_000,
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
-  return runToExit('server', args, baseEnv(env), timeoutMs)
+  return runToExit('main/server', args, baseEnv(env), timeoutMs)
 }
 
 /**
