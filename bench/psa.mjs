@@ -7,7 +7,7 @@
 //      ConnectWise maxConcurrent)). The target is at most 3× that.
 //   B. the same 400 while a ninth partner's PSA answers in 5 s (50 alerts of its own at the same time).
 //      Measured: how much later the 8 partners' alerts finish than in A. The target is at most 10 %.
-// The simulators run in one child process (test/sims/cli.ts, through tsx); their call logs say how
+// The simulators run in one child process (test/support/sims/cli.ts, through tsx); their call logs say how
 // many calls each partner made.
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
@@ -28,7 +28,14 @@ const concurrency = 4
 export async function startSims(count) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'test', 'sims', 'cli.ts'), 'connectwise', '--count', String(count)],
+    [
+      '--import',
+      'tsx',
+      join(root, 'test', 'support', 'sims', 'cli.ts'),
+      'connectwise',
+      '--count',
+      String(count),
+    ],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],

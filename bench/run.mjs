@@ -33,7 +33,7 @@
 //                          workers' slots, not the per-partner cap (4 × 16 partners), are the limit;
 //                          and the speed-up two workers / one.
 // Each service target gets its own process and database, set up over the HTTP APIs only (as
-// test/helpers/fixtures.ts does), with the vendor rate limit at its maximum and de-duplication off,
+// test/support/fixtures.ts does), with the vendor rate limit at its maximum and de-duplication off,
 // so every identical OPEN alert is a new incident. Every response's status is counted: a run with
 // answers other than 201, socket errors, wrong bodies (baseline and sync: "message":"created") or
 // error lines in the service's log is listed under the table, and the bench exits with code 1.

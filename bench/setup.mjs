@@ -1,5 +1,5 @@
 // Sets up one working integration on a running alertbridge through its HTTP APIs only, the way
-// test/helpers/fixtures.ts does (operator → vendor → partner), tuned for load: a vendor rate limit
+// test/support/fixtures.ts does (operator → vendor → partner), tuned for load: a vendor rate limit
 // at the schema's maximum, so the limiter never refuses during a run, and de-duplication off, so
 // that every identical OPEN alert creates a new ticket. Every step checks its status and throws
 // naming the step, so a broken setup fails where it breaks.

@@ -1,6 +1,6 @@
 // `npm run api:types`: writes the portal's typed client (web/src/api/schema.d.ts) from the service's
 // own OpenAPI document, the one /docs/json serves. The portal calls the API only through these types,
-// and test/portal/api-types.test.ts fails when the file is older than the routes.
+// and test/web/api/schema.test.ts fails when the file is older than the routes.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

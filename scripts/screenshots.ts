@@ -4,9 +4,9 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
-import { launchBrowser, openPortal, portalUser, signIn } from '../test/helpers/browser.js'
-import { hooked } from '../test/helpers/hooked.js'
-import { startService } from '../test/helpers/service.js'
+import { launchBrowser, openPortal, portalUser, signInPage } from '../test/support/browser.js'
+import { hooked } from '../test/support/hooked.js'
+import { startService } from '../test/support/service.js'
 
 const out = fileURLToPath(new URL('../docs/screenshots/', import.meta.url))
 mkdirSync(out, { recursive: true })
@@ -103,7 +103,7 @@ try {
   await page.goto('/sign-in')
   await page.getByLabel('Email').fill(admin.email)
   await shoot(page, 'sign-in')
-  await signIn(page, admin)
+  await signInPage(page, admin)
   await page.getByText('connected', { exact: true }).first().waitFor()
   await shoot(page, 'integrations')
   await page.goto(`/integrations/${s.integrationId}/setup/accounts`)
@@ -138,7 +138,7 @@ try {
   await close()
 
   const phone = await openPortal(browser, svc, { width: 390, height: 844 })
-  await signIn(phone.page, admin)
+  await signInPage(phone.page, admin)
   await phone.page.getByText('connected', { exact: true }).first().waitFor()
   await shoot(phone.page, 'integrations-phone')
   await phone.close()

@@ -2,7 +2,7 @@
 // service's own OpenAPI document, built as `npm run api:types` builds it for the portal: the calls a
 // vendor makes (the token, the alerts and ticket reads, the integration list, /api/vendor-api/…), the
 // component schemas they use, and the `webhooks` section (the events a vendor receives).
-// test/sdk/types.test.ts fails when the file is older than the routes.
+// test/packages/vendor/openapi.test.ts fails when the file is older than the routes.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

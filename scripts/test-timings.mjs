@@ -1,7 +1,7 @@
 // A reporter for Node's test runner that writes where the time went, for `TEST_TIMINGS=<file> npm test`
 // (scripts/test.mjs): each file's time (its top-level tests and suites added up) and the slowest tests,
 // slowest first. A test counts for the file that defines it: the scenarios shared by several files
-// (test/psa/through-service.ts, test/fuzz/routes.ts, …) count for that file. Times are wall clock, with
+// (test/support/psa/through-service.ts, test/support/fuzz/routes.ts, …) count for that file. Times are wall clock, with
 // other files running beside; the run's own output (the spec reporter) is unchanged.
 import { relative } from 'node:path'
 

@@ -68,7 +68,7 @@ const unbundled = [
  */
 function compile(out) {
   rmSync(out, { recursive: true, force: true })
-  const entries = [...find(join(root, 'test')), join('test', 'helpers', 'make-templates.ts')]
+  const entries = [...find(join(root, 'test')), join('test', 'support', 'make-templates.ts')]
   buildSync({
     entryPoints: entries.map((f) => join(root, f)),
     outdir: out,
@@ -135,15 +135,15 @@ function compilePackages() {
 
 /** The files that take longest (TEST_TIMINGS), slowest first: started first. */
 const slowest = [
-  'test/alerts/batched-drain.test.ts',
-  'test/ops/crash-batched.test.ts',
-  'test/fuzz/routes-sqlite.test.ts',
+  'test/alerts/executor/executor.batched-drain.test.ts',
+  'test/main/server.crash-batched.test.ts',
+  'test/main/routes.fuzz-sqlite.test.ts',
   'test/ops/secret-key.test.ts',
-  'test/ops/crash.test.ts',
-  'test/scale/multi-process.test.ts',
-  'test/fuzz/routes-postgres.test.ts',
-  'test/alerts/webhook-strategy.test.ts',
-  'test/ops/startup-errors.test.ts',
+  'test/main/server.crash.test.ts',
+  'test/main/server.multi-process.test.ts',
+  'test/main/routes.fuzz-postgres.test.ts',
+  'test/alerts/routes/alert-webhook.test.ts',
+  'test/main/boot.startup-errors.test.ts',
 ]
 const order = (f) => {
   const i = slowest.indexOf(f.replaceAll('\\', '/'))
@@ -155,7 +155,7 @@ const files = args.some((a) => !a.startsWith('--'))
   ? []
   : find(join(root, 'test')).sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1))
 // The portal's tests serve web/dist: build it once here rather than in each test file.
-if ([...args, ...files].some((f) => f.includes('test/portal'))) {
+if ([...args, ...files].some((f) => f.includes('test/web'))) {
   const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'web'], { stdio: 'inherit' })
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
@@ -190,15 +190,15 @@ function runTmpdir() {
 }
 
 /**
- * The migrated templates every test service copies (test/helpers/templates.ts), made once for the
+ * The migrated templates every test service copies (test/support/templates.ts), made once for the
  * run, as environment variables for the test processes.
  */
 function templates(env) {
   const made = spawnSync(
     process.execPath,
     compiled
-      ? ['--enable-source-maps', join(out, 'test', 'helpers', 'make-templates.js')]
-      : ['--import', 'tsx', join('test', 'helpers', 'make-templates.ts')],
+      ? ['--enable-source-maps', join(out, 'test', 'support', 'make-templates.js')]
+      : ['--import', 'tsx', join('test', 'support', 'make-templates.ts')],
     { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   )
   if (made.status !== 0) process.exit(made.status ?? 1)

@@ -1,6 +1,6 @@
 // What the OpenAPI document says about each operation beyond its route's schema (docs/vendor-api.md#openapi-document):
 // one line per operation, keyed `METHOD /path` in the document's spelling (`{param}`), in the table of its
-// audience. A new route adds its line there; test/ops/openapi.test.ts fails for a route without one.
+// audience. A new route adds its line there; test/platform/http/openapi/document.test.ts fails for a route without one.
 
 import { adminOperations } from '../admin/openapi.js'
 import { partnerOperations } from '../partner-api/openapi.js'

@@ -20,8 +20,8 @@ import { createKeyRing } from '../../src/platform/security/crypto-box.js'
 import { KeyRefusal } from '../../src/platform/security/key-check.js'
 import { defaultIntegrationSettings } from '../../src/tenants/provisioning.js'
 import { SettingsRepository } from '../../src/tenants/repositories/settings.js'
-import { newKey } from '../helpers/process.js'
-import { backends, postgresDatabase } from '../helpers/service.js'
+import { newKey } from '../support/process.js'
+import { backends, postgresDatabase } from '../support/service.js'
 
 const silent = pino({ level: 'silent' })
 const board = (p: { psa: { settings: unknown } } | null): string | undefined =>

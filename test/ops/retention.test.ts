@@ -3,7 +3,7 @@
 // ones still needed stay: an event a delivery or a queued job still points at, a pending delivery, the
 // latest usage count of a pair. Time moves through the service's clock; rows a flow cannot make old (a dead
 // job, a dead delivery) are written directly. Then the repositories' own prunes on their own: webhook
-// deliveries with their attempts, and access tokens. (How the ages are read: test/domain/retention.test.ts.)
+// deliveries with their attempts, and access tokens. (How the ages are read: test/ops/retention-ages.test.ts.)
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
@@ -16,8 +16,8 @@ import type { Database } from '../../src/platform/db/schema.js'
 import { Store } from '../../src/platform/db/store.js'
 import { SqlJobQueue } from '../../src/platform/queue/sql-queue.js'
 import { createCryptoBox } from '../../src/platform/security/crypto-box.js'
-import { issueToken, type Setup, setupIntegration } from '../helpers/fixtures.js'
-import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
+import { issueToken, type Setup, setupIntegration } from '../support/fixtures.js'
+import { backends, manualClock, startService, type TestService } from '../support/service.js'
 
 const day = 24 * 60 * 60 * 1000
 const silent = pino({ level: 'silent' })

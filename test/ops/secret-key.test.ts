@@ -13,10 +13,10 @@ import { SealedValues } from '../../src/ops/sealed-values.js'
 import { loadConfig } from '../../src/platform/config.js'
 import { openDatabase } from '../../src/platform/db/connect.js'
 import { createKeyRing } from '../../src/platform/security/crypto-box.js'
-import { catalogue, setupIntegration } from '../helpers/fixtures.js'
-import { failedStart, newKey, postgresDatabase, stackFrame, startServer } from '../helpers/process.js'
-import { type Receiver, startReceiver } from '../helpers/receiver.js'
-import { backends, requester } from '../helpers/service.js'
+import { catalogue, setupIntegration } from '../support/fixtures.js'
+import { failedStart, newKey, postgresDatabase, stackFrame, startServer } from '../support/process.js'
+import { type Receiver, startReceiver } from '../support/receiver.js'
+import { backends, requester } from '../support/service.js'
 
 const adminToken = `keys-test-admin-token-${'k'.repeat(24)}`
 

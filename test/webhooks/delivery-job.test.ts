@@ -14,7 +14,7 @@ import type { JobKindEntry } from '../../src/platform/queue/port.js'
 import { runJob } from '../../src/platform/queue/run-job.js'
 import { deliveryJob, deliveryKind, endpointHoldKey } from '../../src/webhooks/delivery-job.js'
 import { WebhookSender } from '../../src/webhooks/sender.js'
-import { backends, manualClock, startService, type TestService } from '../helpers/service.js'
+import { backends, manualClock, startService, type TestService } from '../support/service.js'
 
 const day = 24 * 60 * 60 * 1000
 

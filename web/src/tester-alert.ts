@@ -1,6 +1,6 @@
 // The rule tester's alert, two ways: fields (account, product group, alert type, status, its ticket,
 // title, summary and the vendor's extra fields) or JSON, each turned into the other without losing
-// anything the fields can hold. Pure: no React, tested on its own (test/portal/tester-alert.test.ts).
+// anything the fields can hold. Pure: no React, tested on its own (test/web/tester-alert.test.ts).
 
 export const statuses = ['OPEN', 'UPDATE', 'RESOLVED'] as const
 export type Status = (typeof statuses)[number]

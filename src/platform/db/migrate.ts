@@ -7,7 +7,7 @@
 // session-level `pg_advisory_lock` on one connection and runs every pending migration in one transaction
 // under it. A process that waits for the lock reads the executed list afresh once it has it, finds nothing
 // pending and goes on. A process that dies mid-migration ends its session, which rolls the transaction back
-// and frees the lock. test/db/migrate-concurrent.test.ts starts three processes on a fresh database at
+// and frees the lock. test/platform/db/migrate.concurrent.test.ts starts three processes on a fresh database at
 // once. SQLite needs none of this: one process owns the embedded file.
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { Db } from './connect.js'

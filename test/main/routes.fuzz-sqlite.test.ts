@@ -1,0 +1,4 @@
+// Every route under hostile input, on SQLite (the barrage is in routes.ts).
+import { fuzzRoutes } from '../support/fuzz/routes.js'
+
+fuzzRoutes('sqlite')

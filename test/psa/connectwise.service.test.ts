@@ -1,6 +1,0 @@
-// ConnectWise PSA through the service's HTTP API, against the ConnectWise simulator (which holds more
-// tickets than one page of its ticket list before the first alert).
-import { connectWiseService } from './service-fixtures.js'
-import { throughService } from './through-service.js'
-
-throughService(connectWiseService)

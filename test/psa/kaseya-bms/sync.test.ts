@@ -1,0 +1,209 @@
+// Two-way sync on Kaseya BMS, against the BMS simulator: the sync contract (reads, reopen, a webhook
+// registered at /v2/admin/webhooks whose pushes carry the secret in x-webhook-secret), then what is
+// BMS's own: the webhook replaced rather than doubled, the secret under other header names, merges
+// made through the API, a status that is called "Resolved" but does not complete, who changed a
+// ticket, a reopen to a named status and its retry after a lost answer.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
+import type { PsaOperations } from '../../../src/psa/adapter.js'
+import { kaseyaBmsPsa } from '../../../src/psa/kaseya-bms/adapter.js'
+import { PsaRegistry } from '../../../src/psa/registry.js'
+import { syncContract } from '../../support/psa/sync-contract.js'
+import { secretHeader } from '../../support/sims/kaseya-bms/events.js'
+import { type KaseyaBmsSim, startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
+
+const settings = (url: string) => ({
+  baseUrl: url,
+  tenant: 'Acme MSP',
+  username: 'api@acme-msp.example',
+  password: 'bms-password',
+  source: 'Monitoring System',
+})
+
+function connect(url: string): PsaOperations {
+  const registry = new PsaRegistry([
+    kaseyaBmsPsa({ http: createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' }) }),
+  ])
+  const c = registry.connect('p-bms', { kind: 'kaseya-bms', settings: settings(url) })
+  if (!c.ok) throw new Error(c.failure.message)
+  return c.client
+}
+
+const ticket = { companyId: '1002', board: 'Monitoring Alerts', priority: 'High', type: null, status: null }
+
+function find(sim: KaseyaBmsSim, id: string) {
+  const t = sim.state.tickets.find((x) => String(x.id) === id)
+  if (!t) throw new Error(`no Kaseya BMS ticket ${id}`)
+  return t
+}
+
+syncContract('Kaseya BMS', async () => {
+  const sim = await startKaseyaBmsSim({ accounts: 20, tickets: 30, pushRetryDelaysMs: [10] })
+  return {
+    client: connect(sim.url),
+    ticket,
+    technician: sim.technician,
+    async state(id) {
+      const t = find(sim, id)
+      return {
+        closed: t.completedDate !== null,
+        statusName: sim.state.statuses.find((s) => s.id === t.statusId)?.name ?? '',
+        notes: t.notes.map((n) => n.details),
+      }
+    },
+    push: {
+      drop: (count) => sim.pushes.drop(count),
+      settled: () => sim.pushes.settled(),
+      // Someone without the secret: another ticket in the body, a guess in the header.
+      forge(push) {
+        const body = JSON.parse(push.rawBody.toString('utf8'))
+        body.Data.Id = 9003
+        return {
+          headers: { ...push.headers, [secretHeader]: 'guessed-secret' },
+          rawBody: Buffer.from(JSON.stringify(body)),
+        }
+      },
+      timestamped: true,
+    },
+    close: () => sim.close(),
+  }
+})
+
+describe('Kaseya BMS sync specifics', () => {
+  let sim: KaseyaBmsSim
+  let client: PsaOperations
+  const call = () => ({ signal: AbortSignal.timeout(5000) })
+  let n = 0
+  const noteCall = (marker = `m-${n++}`, adopt = false) => ({
+    ...call(),
+    correlationId: marker,
+    ref: marker,
+    marker,
+    adopt,
+  })
+  const create = async () => {
+    const r = await client.createTicket(
+      { ...ticket, summary: 'Disk full on SRV-01', description: 'C: at 99%' },
+      noteCall(),
+    )
+    assert.ok(r.ok)
+    return r.value.ticketId
+  }
+  const read = async (ids: string[]) => {
+    const r = await client.readTickets(ids, call())
+    assert.ok(r.ok, r.ok ? '' : r.failure.message)
+    return r.value
+  }
+  before(async () => {
+    sim = await startKaseyaBmsSim({ accounts: 20, tickets: 30 })
+    client = connect(sim.url)
+  })
+  after(() => sim.close())
+
+  test('register subscribes to the ticket Updated and Deleted events, and replaces a webhook of the same URL', async () => {
+    const push = client.push
+    assert.ok(push)
+    const target = { url: 'https://alertbridge.example/api/psa-push/tok', secret: 's1', deactivationUrl: '' }
+    const first = await push.register(target, call())
+    const again = await push.register({ ...target, secret: 's2' }, call())
+    assert.ok(first.ok && again.ok)
+    assert.equal(sim.state.webhooks.length, 1)
+    const hook = sim.state.webhooks[0]
+    assert.ok(hook)
+    assert.deepEqual(hook.events, [22, 23])
+    assert.equal(hook.secret, 's2')
+    assert.equal(first.value.mode === 'registered' && first.value.registrationId, hook.id)
+    assert.ok((await push.unregister(hook.id, call())).ok)
+    assert.equal(sim.state.webhooks.length, 0)
+    assert.ok((await push.unregister(hook.id, call())).ok, 'a webhook already gone is not a failure')
+  })
+
+  test('verify: the secret in a header, compared whole; a body without a ticket or time is judged on its own', async () => {
+    const push = client.push
+    assert.ok(push)
+    const rawBody = Buffer.from(JSON.stringify({ EventName: 'Ticket Deleted', Data: { Id: 4242 } }))
+    const verify = (headers: Record<string, string>, body = rawBody, secret = 'abc123') =>
+      push.verify({ headers, rawBody: body, secret, now: new Date() }, call())
+    assert.deepEqual(await verify({ 'x-webhook-secret': 'abc123' }), { ok: true, ticketIds: ['4242'] })
+    assert.deepEqual(await verify({ 'x-bms-secret': 'abc123' }), { ok: true, ticketIds: ['4242'] })
+    assert.equal((await verify({ 'x-webhook-secret': 'abc12' })).ok, false, 'a prefix of the secret')
+    assert.equal((await verify({})).ok, false, 'no secret at all')
+    assert.equal((await verify({ 'x-webhook-secret': 'abc123' }, Buffer.from('{}'))).ok, false)
+    assert.equal((await verify({ 'x-webhook-secret': 'abc123' }, Buffer.from('not json'))).ok, false)
+  })
+
+  test('a merge (over /__sim/technician/merge) reads merged into its absorber; the absorber stays open', async () => {
+    const [a, b] = [await create(), await create()]
+    const res = await fetch(`${sim.url}/__sim/technician/merge`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: a, into: b }),
+    })
+    assert.equal(res.status, 204)
+    const [ra, rb] = await read([a, b])
+    assert.deepEqual([ra?.state, ra?.mergedInto, rb?.state], ['merged', b, 'open'])
+  })
+
+  test('a completed ticket related to another, without a merge note, is closed, not merged', async () => {
+    const [a, b] = [await create(), await create()]
+    find(sim, a).related = [Number(b)]
+    await sim.technician.close(a)
+    const [r] = await read([a])
+    assert.deepEqual([r?.state, r?.mergedInto], ['closed', null])
+  })
+
+  test('"Resolved" that does not complete a ticket reads open; alertbridge’s close is not work; changedBy names the technician', async () => {
+    const id = await create()
+    const t = find(sim, id)
+    t.statusId = 4 // Resolved, a basic status that does not complete
+    const [open] = await read([id])
+    assert.deepEqual([open?.state, open?.statusName], ['open', 'Resolved'])
+    const closed = await client.closeTicket(id, { note: 'Alert cleared', closedStatus: null }, noteCall())
+    assert.ok(closed.ok)
+    const [ours] = await read([id])
+    assert.deepEqual([ours?.state, ours?.worked, ours?.changedBy], ['closed', false, 'AlertBridge API'])
+    await sim.technician.reopen(id)
+    const [theirs] = await read([id])
+    assert.deepEqual([theirs?.state, theirs?.worked], ['open', true])
+    await sim.technician.note(id, 'On it')
+    assert.equal((await read([id]))[0]?.changedBy, 'Dana Okafor')
+  })
+
+  test('reopen to a named status; a completing one is refused; a retry after a lost answer writes once', async () => {
+    const id = await create()
+    await sim.technician.close(id)
+    const refused = await client.reopenTicket(id, { note: 'back', openStatus: 'Closed' }, noteCall())
+    assert.equal(refused.ok, false)
+    sim.faults.set({ loseAnswer: { count: 1, match: '/notes$', method: 'POST' } })
+    const lost = await client.reopenTicket(
+      id,
+      { note: 'It came back (r1)', openStatus: 'In Progress' },
+      noteCall('r1'),
+    )
+    assert.equal(lost.ok, false)
+    const retry = await client.reopenTicket(
+      id,
+      { note: 'It came back (r1)', openStatus: 'In Progress' },
+      noteCall('r1', true),
+    )
+    assert.ok(retry.ok)
+    const t = find(sim, id)
+    assert.equal(t.statusId, 2)
+    assert.equal(t.completedDate, null)
+    assert.equal(t.notes.filter((x) => x.details.includes('came back')).length, 1)
+  })
+
+  test('reads cost two calls a ticket (three for a completed one); an unknown id reads deleted', async () => {
+    const ids = [await create(), await create(), '999999']
+    const before = sim.calls.length
+    const reads = await read(ids)
+    assert.deepEqual(
+      reads.map((r) => r.state),
+      ['open', 'open', 'deleted'],
+    )
+    const calls = sim.calls.slice(before).map((c) => c.url.split('?')[0])
+    assert.equal(calls.filter((u) => /\/tickets\/\d+$/.test(u ?? '')).length, 3)
+    assert.equal(calls.filter((u) => /\/activities$/.test(u ?? '')).length, 2)
+  })
+})
