@@ -2,6 +2,7 @@
 // new admin for a partner whose admins are gone. The same body and answer as the partner's own invite.
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
 import { actorOf } from '../../tenants/auth.js'
 import { InviteBody, Invited, partnerUserView } from '../../tenants/people/views.js'
@@ -16,6 +17,11 @@ export function registerAdminPartnerUsers(app: App, s: AdminRoutesDeps): void {
         tags: ['admin'],
         security: [{ adminToken: [] }],
         summary: 'Invite a portal user into a partner: the invite token is shown once',
+        ...operation({
+          id: 'invitePartnerUser',
+          description: `The partner's first portal admin, typically. ${callers.operatorChange}`,
+          body: { email: 'tech@bestmsp.example', name: 'Jo Tech', role: 'admin' },
+        }),
         params: IdParams,
         body: InviteBody,
         response: { 201: Invited, ...failures(400, 401, 404, 409) },

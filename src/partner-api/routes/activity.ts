@@ -5,6 +5,7 @@ import { getTicket, listTickets } from '../../alerts/tickets/ticket-reads.js'
 import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/tickets/views.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
@@ -65,6 +66,7 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
         ...meta,
         summary:
           'Your tickets, newest first; filtered by status, account, product group, alert type, creation time and a search of title and correlationId',
+        ...operation({ id: 'listPartnerTickets', description: `Paged with \`cursor\`. ${callers.partner}` }),
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
@@ -108,6 +110,10 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'A ticket with its event history',
+        ...operation({
+          id: 'getPartnerTicket',
+          description: `409 when the correlationId names tickets of several integrations: name one with ?integrationId=. ${callers.partner}`,
+        }),
         params: Type.Object({ correlationId: CorrelationId }),
         querystring: Type.Object({ integrationId: IntegrationFilter }),
         response: { 200: PartnerTicket, ...failures(400, 401, 404, 409) },
@@ -142,6 +148,10 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'The audit trail, newest first',
+        ...operation({
+          id: 'listPartnerEvents',
+          description: `What every alert did, with its stable error code where it failed; filter and page. ${callers.partner}`,
+        }),
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           correlationId: Type.Optional(Type.String({ maxLength: 128 })),
@@ -177,6 +187,10 @@ export function registerPartnerActivity(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Counts of events by status and name, in hourly or daily buckets (default: last 24 hours)',
+        ...operation({
+          id: 'getPartnerMetrics',
+          description: `For the dashboard's charts. ${callers.partner}`,
+        }),
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           since: Type.Optional(Instant('counts from (default: 24 hours before until)')),

@@ -2,6 +2,7 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import { partnerId } from '../../tenants/auth.js'
@@ -42,6 +43,7 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
         ...meta,
         summary:
           "The vendor's services with their mapping to a PSA product (null: not mapped), by id, 500 a page",
+        ...operation({ id: 'listPartnerServices', description: `Paged with \`cursor\`. ${callers.partner}` }),
         params: IdParams,
         querystring: Type.Object({
           mapped: Type.Optional(
@@ -83,6 +85,11 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
         ...meta,
         summary:
           "Map a service to a PSA product for every account: each account's usage counts set the quantity of that product's billing line on its company's agreements",
+        ...operation({
+          id: 'mapService',
+          description: `Usage counts then update the PSA's billing lines. ${callers.partner}`,
+          body: { psaProductId: 'EDR-SEAT' },
+        }),
         params: ServiceParams,
         body: Type.Object({ psaProductId: Type.String({ minLength: 1, maxLength: 128 }) }),
         response: {
@@ -109,6 +116,10 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Remove the mapping of a service',
+        ...operation({
+          id: 'unmapService',
+          description: `Counts stop reaching the PSA. ${callers.partner}`,
+        }),
         params: ServiceParams,
         response: { 204: Type.Null(), ...failures(401, 404) },
       },
@@ -127,6 +138,10 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary: "The service's billing lines named per account (they take precedence over its product)",
+        ...operation({
+          id: 'listServiceAccountLines',
+          description: `The per-account exceptions to the service's product mapping. ${callers.partner}`,
+        }),
         params: ServiceParams,
         response: { 200: Type.Object({ data: Type.Array(LineMapping) }), ...failures(401, 404) },
       },
@@ -145,6 +160,11 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
         ...meta,
         summary:
           "Map a service, for one account, to a billing line of the PSA: the account's usage counts set that line's quantity",
+        ...operation({
+          id: 'mapServiceAccountLine',
+          description: `Takes precedence over the service's product for this account. ${callers.partner}`,
+          body: { psaLineId: '7741' },
+        }),
         params: LineParams,
         body: Type.Object({ psaLineId: LineMapping.properties.psaLineId }),
         response: { 200: LineMapping, ...failures(400, 401, 404) },
@@ -169,6 +189,10 @@ export function registerPartnerServices(app: App, s: PartnerRoutesDeps): void {
       schema: {
         ...meta,
         summary: "Remove a service's billing line for one account (its product mapping applies again)",
+        ...operation({
+          id: 'unmapServiceAccountLine',
+          description: `The service's product mapping applies to the account again. ${callers.partner}`,
+        }),
         params: LineParams,
         response: { 204: Type.Null(), ...failures(401, 404) },
       },

@@ -8,6 +8,7 @@ import Type from 'typebox'
 import { iso } from '../../platform/clock.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, Nullable, Page } from '../../platform/http/schemas.js'
 import { vendorPrincipal } from '../../tenants/auth.js'
@@ -46,6 +47,10 @@ export function registerVendorIntegrations(app: App, s: VendorRoutesDeps): void 
         tags: ['vendor'],
         security: [{ vendorToken: [] }],
         summary: 'Your integrations: partner, state, alerting, mapped accounts, last alert, token rotation',
+        ...operation({
+          id: 'listVendorIntegrations',
+          description: `Richer than GET /api/oem-api/integration/list: partner, state, alerting, mapped account count, last alert time and organizationOemToken rotation. ${callers.vendor}`,
+        }),
         querystring: IntegrationListQuery,
         response: { 200: Page(VendorIntegration), ...failures(400, 401, 403, 404) },
       },

@@ -3,10 +3,12 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
 import { vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import { account, integrationId } from '../openapi.js'
 import type { VendorRoutesDeps } from './deps.js'
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })
@@ -88,6 +90,12 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Create (or update) one account, or up to 500 in one call; idempotent per vendorAccountId',
+        ...operation({
+          id: 'createAccounts',
+          description: `The partner maps these accounts to PSA companies; an alert's data.accountId names one. ${callers.vendor}`,
+          body: { vendorAccountId: 'acme-001', name: 'Acme Corp', externalId: 'ACME-001' },
+          answers: { '201': account, '200': account },
+        }),
         description:
           'One account answers 201 when new and 200 when it existed. A list is written all or nothing and answers 200 with every account and how many were new.',
         security,
@@ -126,6 +134,11 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: "The integration's accounts, by vendorAccountId, 500 a page unless `limit` says otherwise",
+        ...operation({
+          id: 'listAccounts',
+          description: `Paged by vendorAccountId with \`cursor\`. ${callers.vendor}`,
+          answers: { '200': { data: [account], nextCursor: null } },
+        }),
         security,
         querystring: ListQuery,
         response: { 200: Page(AccountView), ...failures(400, 401, 403, 404) },
@@ -147,6 +160,11 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Create (or update) a service; idempotent per id',
+        ...operation({
+          id: 'createService',
+          description: `A service (a product the partner bills), for usage counts. ${callers.vendor}`,
+          body: { id: 'edr-seat', name: 'EDR seat', description: 'One protected endpoint' },
+        }),
         security,
         querystring: IntegrationQuery,
         body: ServiceBody,
@@ -174,6 +192,10 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: "The integration's services, by id, 500 a page unless `limit` says otherwise",
+        ...operation({
+          id: 'listServices',
+          description: `Paged by id with \`cursor\`. ${callers.vendor}`,
+        }),
         security,
         querystring: ListQuery,
         response: { 200: Page(ServiceView), ...failures(400, 401, 403, 404) },
@@ -195,6 +217,11 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: "The integration's state (created, mapping, pending or connected)",
+        ...operation({
+          id: 'getIntegrationStatus',
+          description: `created → mapping (you) → pending (the partner completed the mapping) → connected (first alert or count). Alerts need pending or connected. ${callers.vendor}`,
+          answers: { '200': { integrationId, state: 'pending' } },
+        }),
         security,
         querystring: IntegrationQuery,
         response: { 200: StatusView, ...failures(400, 401, 403, 404) },
@@ -215,6 +242,12 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Set the integration status to mapping',
+        ...operation({
+          id: 'startMapping',
+          description: `Tells the partner the integration is ready to be mapped (created → mapping); the partner then maps accounts, adds a rule and completes the mapping. An unbound token names the integration with \`id\`. ${callers.vendor}`,
+          body: {},
+          answers: { '200': { integrationId, state: 'mapping' } },
+        }),
         security,
         body: StatusBody,
         response: { 200: StatusView, ...failures(400, 401, 403, 404) },
@@ -235,6 +268,11 @@ export function registerVendorSetup(app: App, s: VendorRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Send a usage count for a service and account',
+        ...operation({
+          id: 'sendUsageCount',
+          description: `The units of a service an account uses now; the partner's PSA billing line follows it. Needs pending or connected. ${callers.vendor}`,
+          body: { unitCount: 42, accountId: 'acme-001' },
+        }),
         security,
         params: Type.Object({ serviceId: Id('the service') }),
         querystring: IntegrationQuery,

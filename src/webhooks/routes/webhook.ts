@@ -8,6 +8,7 @@ import Type from 'typebox'
 import { iso } from '../../platform/clock.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { actorOf, vendorPrincipal } from '../../tenants/auth.js'
@@ -95,6 +96,24 @@ export function registerVendorWebhook(app: App, s: VendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Your webhook endpoint: its URL, state and signing secret rotation',
+        ...operation({
+          id: 'getWebhookSettings',
+          description: `Where your events go and whether deliveries currently work. ${callers.vendor}`,
+          answers: {
+            '200': {
+              url: 'https://vendor.example.com/alertbridge/webhook',
+              hasAuthHeader: false,
+              state: 'active',
+              stateReason: null,
+              failingSince: null,
+              secretRotation: {
+                rotatedAt: '2026-01-31T12:00:00.000Z',
+                previousValidUntil: '2026-02-01T12:00:00.000Z',
+              },
+              listeningUntil: null,
+            },
+          },
+        }),
         response: { 200: WebhookView, ...failures(401, 403) },
       },
     },
@@ -108,6 +127,10 @@ export function registerVendorWebhook(app: App, s: VendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Set your webhook URL (null: none) and, optionally, the auth header sent with every attempt',
+        ...operation({
+          id: 'setWebhookSettings',
+          body: { url: 'https://vendor.example.com/alertbridge/webhook', authHeader: null },
+        }),
         description:
           "The URL is checked as the operator's are (http or https; no private address unless the installation allows it). Writing the URL, even the same one, makes a paused or disabled endpoint active again; deliveries held for it go out. `authHeader`: omitted keeps it, null removes it.",
         body: PutWebhook,
@@ -137,6 +160,10 @@ export function registerVendorWebhook(app: App, s: VendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Send yourself a sample event, marked test: true, through the normal delivery',
+        ...operation({
+          id: 'sendTestEvent',
+          body: { event: 'Ticket Created' },
+        }),
         description:
           "The sample names the token's integration, `integrationId`, or your first integration. 409 when you have no webhook URL and are not listening (GET /api/vendor-api/events).",
         body: TestBody,

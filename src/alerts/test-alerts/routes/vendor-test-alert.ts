@@ -6,6 +6,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { incidentStatuses } from '../../../platform/core/types.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
+import { operation } from '../../../platform/http/openapi/operation-doc.js'
 import { VendorIntegrationId } from '../../../platform/http/schemas.js'
 import { vendorPrincipal } from '../../../tenants/auth.js'
 import { type VendorCaller, vendorIntegration } from '../../../tenants/credentials/integration-scope.js'
@@ -13,6 +14,7 @@ import type { Integration } from '../../../tenants/integrations/integration.js'
 import type { VendorRoutesDeps } from '../../../vendor-api/routes/deps.js'
 import { sendSyncAnswer, syncResponses } from '../../intake/responses.js'
 import { CorrelationId } from '../../intake/schema.js'
+import { messageId } from '../../openapi.js'
 import { type TestAlertInput, TestAlerts } from '../test-alert.js'
 
 const TestAlertBody = Type.Object({
@@ -66,6 +68,13 @@ export function registerVendorTestAlert(app: App, s: TestAlertDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Send a test alert through the whole path: rules, PSA, audit log and webhook',
+        ...operation({
+          id: 'sendTestAlert',
+          body: { incidentStatus: 'OPEN', title: 'Checking the integration' },
+          answers: {
+            '201': { statusCode: 201, message: 'created', data: { messageId, correlationID: 'test-4711' } },
+          },
+        }),
         description:
           'A real alert marked as a test everywhere: the ticket’s title starts with "[TEST] ", its event in the audit log has test: true, and its status_update webhook carries test: true. The answer is what POST /api/oem-alerts-api/alert/sync answers for the alert. An integration that cannot take alerts is refused with 409 saying why.',
         security: [{ vendorToken: [] }],

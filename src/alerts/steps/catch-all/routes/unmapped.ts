@@ -4,6 +4,7 @@ import Type from 'typebox'
 import type { PartnerRoutesDeps } from '../../../../partner-api/routes/deps.js'
 import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
+import { callers, operation } from '../../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../../platform/http/schemas.js'
 import { partnerId } from '../../../../tenants/auth.js'
 
@@ -31,6 +32,10 @@ export function registerCatchAll(app: App, s: PartnerRoutesDeps): void {
         security: [{ partnerKey: [] }],
         summary:
           'The accounts seen unmapped that still are, with their alert counts, most alerts first (mapping one: PUT …/accounts/{accountId})',
+        ...operation({
+          id: 'listUnmappedAccounts',
+          description: `The accounts whose OPEN alerts were refused as unmapped or taken in by the catch-all account, with their counts. ${callers.partner}`,
+        }),
         params: IdParams,
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
