@@ -4,6 +4,7 @@
 import type { Registry } from 'prom-client'
 import Type from 'typebox'
 import type { App } from '../platform/http/app-types.js'
+import { operation } from '../platform/http/openapi/operation-doc.js'
 
 export function registerMetrics(app: App, s: { metrics: Registry }): void {
   app.get(
@@ -12,6 +13,10 @@ export function registerMetrics(app: App, s: { metrics: Registry }): void {
       schema: {
         tags: ['ops'],
         summary: 'Prometheus metrics (text exposition format)',
+        ...operation({
+          id: 'getMetrics',
+          description: 'For Prometheus (docs/operations.md#metrics); no auth: expose it to the scraper only.',
+        }),
         produces: ['text/plain'],
         response: { 200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
       },

@@ -5,6 +5,7 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Limit, Nullable, Page } from '../../platform/http/schemas.js'
 import { actorKinds, auditActions, auditTargetTypes } from '../../tenants/audit/operator-audit.js'
@@ -52,6 +53,7 @@ export function registerAdminAudit(app: App, s: AdminAuditRoutesDeps): void {
         tags: ['admin'],
         security: [{ adminToken: [] }],
         summary: 'The operator audit log, newest first',
+        ...operation({ id: 'listOperatorAudit', description: `Filter and page. ${callers.operator}` }),
         querystring: Type.Object({
           targetType: Type.Optional(Type.Enum(auditTargetTypes)),
           targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

@@ -5,6 +5,7 @@ import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
@@ -48,6 +49,14 @@ export function registerAdminIntegrations(app: App, s: AdminIntegrationRoutesDep
       schema: {
         ...meta,
         summary: 'Create the integration of a vendor and a partner',
+        ...operation({
+          id: 'createIntegration',
+          description: `Answers the integrationId and the organizationOemToken (once): both go to the vendor, which puts them in every alert. ${callers.operatorChange}`,
+          body: {
+            vendorId: '01943b2a-1111-7000-8000-aaaaaaaaaaaa',
+            partnerId: '01943b2b-77aa-7c00-9e00-112233445566',
+          },
+        }),
         body: Type.Object({
           vendorId: Type.String({ minLength: 1, maxLength: 64 }),
           partnerId: Type.String({ minLength: 1, maxLength: 64 }),
@@ -71,6 +80,10 @@ export function registerAdminIntegrations(app: App, s: AdminIntegrationRoutesDep
         ...meta,
         summary:
           'List integrations, in the order they were created, 500 a page unless `limit` says otherwise',
+        ...operation({
+          id: 'listAdminIntegrations',
+          description: `Paged with \`cursor\`. ${callers.operator}`,
+        }),
         querystring: Type.Object({
           vendorId: Type.Optional(Type.String({ maxLength: 64 })),
           partnerId: Type.Optional(Type.String({ maxLength: 64 })),
@@ -99,6 +112,7 @@ export function registerAdminIntegrations(app: App, s: AdminIntegrationRoutesDep
       schema: {
         ...meta,
         summary: 'An integration',
+        ...operation({ id: 'getAdminIntegration', description: callers.operator }),
         params: IdParams,
         response: { 200: AdminIntegrationView, ...failures(401, 404) },
       },
@@ -117,6 +131,11 @@ export function registerAdminIntegrations(app: App, s: AdminIntegrationRoutesDep
       schema: {
         ...meta,
         summary: 'Turn alerting on or off for an integration',
+        ...operation({
+          id: 'updateAdminIntegration',
+          description: callers.operatorChange,
+          body: { alertsEnabled: false },
+        }),
         params: IdParams,
         body: Type.Object({ alertsEnabled: Type.Optional(Type.Boolean()) }),
         response: { 200: AdminIntegrationView, ...failures(400, 401, 404) },

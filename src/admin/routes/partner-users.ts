@@ -2,6 +2,7 @@
 // new admin for a partner whose admins are gone. The same body and answer as the partner's own invite.
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import type { PortalUsers } from '../../tenants/people/users.js'
@@ -21,6 +22,11 @@ export function registerAdminPartnerUsers(app: App, s: AdminPartnerUserRoutesDep
         tags: ['admin'],
         security: [{ adminToken: [] }],
         summary: 'Invite a portal user into a partner: the invite token is shown once',
+        ...operation({
+          id: 'invitePartnerUser',
+          description: `The partner's first portal admin, typically. ${callers.operatorChange}`,
+          body: { email: 'tech@bestmsp.example', name: 'Jo Tech', role: 'admin' },
+        }),
         params: IdParams,
         body: InviteBody,
         response: { 201: Invited, ...failures(400, 401, 404, 409) },

@@ -5,6 +5,7 @@ import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
 import type { PsaRegistry } from '../../psa/registry.js'
@@ -75,6 +76,11 @@ export function registerAdminPartners(app: App, s: AdminPartnerRoutesDeps): void
       schema: {
         ...meta,
         summary: 'Create a partner with its PSA connection',
+        ...operation({
+          id: 'createPartner',
+          description: `Answers the partner API key once. The PSA settings of each kind: docs/psa/README.md. ${callers.operatorChange}`,
+          body: { name: 'Best MSP', psa: { kind: 'sandbox' } },
+        }),
         body: Type.Object({ name: Name, psa: PsaInput }),
         response: { 201: CreatedPartner, ...failures(400, 401) },
       },
@@ -94,6 +100,7 @@ export function registerAdminPartners(app: App, s: AdminPartnerRoutesDeps): void
       schema: {
         ...meta,
         summary: 'List partners, in the order they were created, 500 a page unless `limit` says otherwise',
+        ...operation({ id: 'listPartners', description: `Paged with \`cursor\`. ${callers.operator}` }),
         querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
         response: { 200: Page(PartnerView), ...failures(400, 401) },
       },
@@ -114,6 +121,7 @@ export function registerAdminPartners(app: App, s: AdminPartnerRoutesDeps): void
       schema: {
         ...meta,
         summary: 'A partner',
+        ...operation({ id: 'getPartner', description: `PSA secrets masked. ${callers.operator}` }),
         params: IdParams,
         response: { 200: PartnerView, ...failures(401, 404) },
       },
@@ -132,6 +140,11 @@ export function registerAdminPartners(app: App, s: AdminPartnerRoutesDeps): void
       schema: {
         ...meta,
         summary: 'Change a partner',
+        ...operation({
+          id: 'updatePartner',
+          description: `Only the fields sent change. ${callers.operatorChange}`,
+          body: { name: 'Best MSP Ltd' },
+        }),
         params: IdParams,
         body: Type.Object({ name: Type.Optional(Name), psa: Type.Optional(PsaInput) }),
         response: { 200: SavedPartner, ...failures(400, 401, 404) },

@@ -5,6 +5,7 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
@@ -34,6 +35,26 @@ export interface AdminTenantStatusRoutesDeps {
   tenantStatus: Pick<TenantStatus, 'disable' | 'enable'>
 }
 
+/** The disable and enable calls in the OpenAPI document, by tenant kind. */
+const operations: Record<TenantKind, { disable: OperationDoc; enable: OperationDoc }> = {
+  vendor: {
+    disable: {
+      id: 'disableVendor',
+      description: `Its credentials answer 403 TENANT_DISABLED with the reason. ${callers.operatorChange}`,
+      body: { reason: 'Contract ended; call the operator.' },
+    },
+    enable: { id: 'enableVendor', description: callers.operatorChange },
+  },
+  partner: {
+    disable: {
+      id: 'disablePartner',
+      description: `Its credentials answer 403 TENANT_DISABLED with the reason. ${callers.operatorChange}`,
+      body: { reason: 'Contract ended; call the operator.' },
+    },
+    enable: { id: 'enablePartner', description: callers.operatorChange },
+  },
+}
+
 export function registerAdminTenantStatus(app: App, s: AdminTenantStatusRoutesDeps): void {
   const base = { onRequest: s.auth.admin }
   const meta = { tags: ['admin'], security: [{ adminToken: [] }] }
@@ -47,6 +68,7 @@ export function registerAdminTenantStatus(app: App, s: AdminTenantStatusRoutesDe
         schema: {
           ...meta,
           summary: `Disable a ${kind}: every credential of it is refused, queued work waits`,
+          ...operation(operations[kind].disable),
           params: IdParams,
           body: DisableBody,
           response: { 200: StatusView, ...failures(400, 401, 404) },
@@ -66,6 +88,7 @@ export function registerAdminTenantStatus(app: App, s: AdminTenantStatusRoutesDe
         schema: {
           ...meta,
           summary: `Enable a disabled ${kind} again: its credentials work, its waiting work goes on`,
+          ...operation(operations[kind].enable),
           params: IdParams,
           response: { 200: StatusView, ...failures(401, 404) },
         },

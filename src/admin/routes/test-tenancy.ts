@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
 import { provisionSandbox, SandboxCredentials, type SandboxDeps } from '../../vendor-api/test-tenancy.js'
@@ -41,6 +42,13 @@ export function registerAdminSandbox(app: App, s: AdminSandboxRoutesDeps): void 
         security: [{ adminToken: [] }],
         summary:
           'Create a sandbox: a vendor, a partner on the sandbox PSA and an integration ready for alerts',
+        ...operation({
+          id: 'createSandbox',
+          body: {
+            name: 'Acme Security (trial)',
+            webhookUrl: 'https://vendor.example.com/alertbridge/webhook',
+          },
+        }),
         description:
           'The integration is pending with alerting on: one account (accountId in the answer) is created and mapped, one rule makes tickets for productGroup, the mapping is completed. The answer holds every credential, each shown once.',
         body: SandboxBody,

@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
@@ -59,6 +60,10 @@ export function registerAdminTokens(app: App, s: AdminTokenRoutesDeps): void {
       schema: {
         ...meta,
         summary: "A vendor's access tokens, newest first",
+        ...operation({
+          id: 'listVendorTokens',
+          description: `Their ids and times, never the tokens. ${callers.operator}`,
+        }),
         params: IdParams,
         querystring: Type.Object({
           limit: Type.Optional(Limit),
@@ -89,6 +94,10 @@ export function registerAdminTokens(app: App, s: AdminTokenRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Revoke one access token (revoking twice keeps the first time)',
+        ...operation({
+          id: 'revokeVendorToken',
+          description: `It answers 401 at once. ${callers.operatorChange}`,
+        }),
         params: TokenParams,
         response: { 200: TokenView, ...failures(401, 404) },
       },
@@ -116,6 +125,10 @@ export function registerAdminTokens(app: App, s: AdminTokenRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Revoke every access token of a vendor that still works',
+        ...operation({
+          id: 'revokeVendorTokens',
+          description: `After a leak; the vendor requests new ones. ${callers.operatorChange}`,
+        }),
         params: IdParams,
         response: {
           200: Type.Object({ revoked: Type.Integer({ description: 'how many tokens were revoked' }) }),

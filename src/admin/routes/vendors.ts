@@ -4,6 +4,7 @@ import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
@@ -110,6 +111,15 @@ export function registerAdminVendors(app: App, s: AdminVendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Create a vendor',
+        ...operation({
+          id: 'createVendor',
+          description: `Answers clientId, clientSecret and webhookSecret once: hand them to the vendor. ${callers.operatorChange}`,
+          body: {
+            name: 'Acme Security',
+            webhookUrl: 'https://vendor.example.com/alertbridge/webhook',
+            productGroups: { 'Endpoint Security': ['Malware Detected', 'Agent Offline'] },
+          },
+        }),
         body: CreateVendor,
         response: { 201: CreatedVendor, ...failures(400, 401) },
       },
@@ -129,6 +139,7 @@ export function registerAdminVendors(app: App, s: AdminVendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'List vendors, in the order they were created, 500 a page unless `limit` says otherwise',
+        ...operation({ id: 'listVendors', description: `Paged with \`cursor\`. ${callers.operator}` }),
         querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
         response: { 200: Page(VendorView), ...failures(400, 401) },
       },
@@ -149,6 +160,7 @@ export function registerAdminVendors(app: App, s: AdminVendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'A vendor',
+        ...operation({ id: 'getVendor', description: `No secret is shown again. ${callers.operator}` }),
         params: IdParams,
         response: { 200: VendorView, ...failures(401, 404) },
       },
@@ -167,6 +179,11 @@ export function registerAdminVendors(app: App, s: AdminVendorRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Change a vendor',
+        ...operation({
+          id: 'updateVendor',
+          description: `Only the fields sent change; a webhook URL is checked before it is kept. ${callers.operatorChange}`,
+          body: { webhookUrl: 'https://vendor.example.com/alertbridge/webhook' },
+        }),
         params: IdParams,
         body: PatchVendor,
         response: { 200: VendorView, ...failures(400, 401, 404) },

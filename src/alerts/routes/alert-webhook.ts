@@ -4,13 +4,35 @@
 import { v7 as uuidv7 } from 'uuid'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import type { AlertAcceptor } from '../intake/accept.js'
 import { rateLimitHeaders } from '../intake/rate-limit.js'
 import { webhookBody } from '../intake/responses.js'
 import { AlertRequest, WebhookAnswer, WebhookFailure } from '../intake/schema.js'
+import { alertBody, alertCalls, messageId } from '../openapi.js'
 
 export interface AlertWebhookRoutesDeps {
   acceptor: Pick<AlertAcceptor, 'accept'>
+}
+
+/** Each spelling's call in the OpenAPI document. */
+const operations: Record<string, OperationDoc> = {
+  '/api/oem-alerts-api/alert': {
+    id: 'sendAlert',
+    description: `The webhook strategy: checks the credentials, the rate limit and the integration, previews the decision from what is stored, queues the alert and answers at once. The answer is a preview; the outcome arrives as a signed status_update webhook (docs/webhooks.md), which is final. ${alertCalls}`,
+    body: alertBody,
+    answers: { '201': { message: 'created', data: { messageId, correlationId: 'edr-4711' } } },
+    responses: {
+      '201': 'created (preview): the alert is queued; the status_update event says what happened.',
+      '200': 'updated, closed, suppressed or failed (preview; failed with `error` and `detail`).',
+    },
+  },
+  '/api/oem-alerts-api/alerts': {
+    id: 'sendAlertAlias',
+    description: `The same call as POST /api/oem-alerts-api/alert, under the contract's other spelling. ${alertCalls}`,
+    body: alertBody,
+    answers: { '201': { message: 'created', data: { messageId, correlationId: 'edr-4711' } } },
+  },
 }
 
 export function registerAlertWebhook(app: App, s: AlertWebhookRoutesDeps): void {
@@ -24,6 +46,7 @@ export function registerAlertWebhook(app: App, s: AlertWebhookRoutesDeps): void 
           summary: url.endsWith('/alerts')
             ? 'Alias of POST /api/oem-alerts-api/alert'
             : 'Queue an alert; the outcome arrives as a status_update webhook',
+          ...operation(operations[url]!),
           body: AlertRequest,
           response: {
             200: WebhookAnswer,

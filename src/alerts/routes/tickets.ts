@@ -5,9 +5,11 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { Cursor, failures, Limit, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { CorrelationId } from '../intake/schema.js'
+import { ticket } from '../openapi.js'
 import { getTicket, listTickets, type TicketScope } from '../tickets/ticket-reads.js'
 import { TicketView, TicketWithHistory } from '../tickets/views.js'
 
@@ -50,6 +52,11 @@ export function registerVendorTickets(app: App, s: VendorTicketRoutesDeps): void
         schema: {
           tags: ['alerts'],
           summary: alias ? 'Alias of GET /api/oem-alerts-api/alert' : 'List tickets, newest first',
+          ...operation({
+            id: 'listTickets',
+            description: `The tickets your alerts made, newest first, paged with \`cursor\`. ${callers.vendor}`,
+            answers: { '200': { data: [ticket], nextCursor: null } },
+          }),
           hide: alias,
           security: [{ vendorToken: [] }],
           querystring: ListQuery,
@@ -75,6 +82,10 @@ export function registerVendorTickets(app: App, s: VendorTicketRoutesDeps): void
           summary: alias
             ? 'Alias of GET /api/oem-alerts-api/alert/{correlationId}'
             : 'A ticket with its event history',
+          ...operation({
+            id: 'getTicket',
+            description: `One ticket by the correlationId its alerts carry, with its events (what each alert did). 409 when the correlationId names tickets of several integrations and the token is unbound: name one with ?integrationId=. ${callers.vendor}`,
+          }),
           hide: alias,
           security: [{ vendorToken: [] }],
           params: Type.Object({ correlationId: CorrelationId }),

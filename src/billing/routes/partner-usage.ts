@@ -6,6 +6,7 @@ import type { Result } from '../../platform/core/result.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../tenants/auth.js'
@@ -95,6 +96,10 @@ export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void 
       schema: {
         ...meta,
         summary: 'The latest usage count per account and service (500 a page), and what is not mapped',
+        ...operation({
+          id: 'getPartnerUsage',
+          description: `With the accounts and services not mapped yet, whose counts reach no PSA. ${callers.partner}`,
+        }),
         params: IdParams,
         querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
         response: { 200: UsageOverview, ...failures(400, 401, 404) },
@@ -159,6 +164,10 @@ export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void 
       schema: {
         ...meta,
         summary: 'Every usage count of the integration, newest first',
+        ...operation({
+          id: 'listPartnerUsageHistory',
+          description: `Paged with \`cursor\`. ${callers.partner}`,
+        }),
         params: IdParams,
         querystring: Type.Object({
           serviceId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
@@ -181,6 +190,10 @@ export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void 
         ...meta,
         summary:
           'Push the latest count of every service and account to the PSA again (after fixing what made pushes fail); answers how many were queued',
+        ...operation({
+          id: 'pushUsage',
+          description: `Queues one push per latest count; each runs like a count the vendor sent. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 202: Type.Object({ queued: Type.Integer() }), ...failures(401, 404) },
       },

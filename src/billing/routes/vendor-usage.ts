@@ -5,6 +5,7 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
@@ -30,6 +31,10 @@ export function registerVendorUsage(app: App, s: VendorUsageRoutesDeps): void {
       schema: {
         ...meta,
         summary: "The history of a service's usage counts, newest first",
+        ...operation({
+          id: 'listUsageCounts',
+          description: `Every count sent for a service, newest first, paged. ${callers.vendor}`,
+        }),
         params: Type.Object({ serviceId: Id }),
         querystring: Type.Object({ integrationId: IntegrationId, ...HistoryFilters }),
         response: { 200: Page(UsageView), ...failures(400, 401, 403, 404) },
@@ -51,6 +56,10 @@ export function registerVendorUsage(app: App, s: VendorUsageRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'The latest usage count per service and account, 500 a page unless `limit` says otherwise',
+        ...operation({
+          id: 'listLatestUsage',
+          description: `The latest count per service and account of the integration, paged. ${callers.vendor}`,
+        }),
         querystring: Type.Object({
           integrationId: IntegrationId,
           serviceId: Type.Optional(Id),

@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db/connect.js'
 import { DatabaseUnavailable } from '../../platform/db/failures.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures } from '../../platform/http/schemas.js'
 import type { RedisHandle } from '../../platform/redis/connect.js'
 import { RedisUnavailable } from '../../platform/redis/connect.js'
@@ -70,7 +71,17 @@ export function registerHealth(app: App, s: HealthDeps): void {
   const dependencies = dependenciesOf(s)
   app.get(
     '/healthz',
-    { schema: { tags: ['ops'], summary: 'The process is alive', response: { 200: Health } } },
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The process is alive',
+        ...operation({
+          id: 'getHealth',
+          description: 'For liveness probes: answers while the process runs; no auth.',
+        }),
+        response: { 200: Health },
+      },
+    },
     async () => ({
       status: 'ok' as const,
     }),
@@ -81,6 +92,7 @@ export function registerHealth(app: App, s: HealthDeps): void {
       schema: {
         tags: ['ops'],
         summary: 'Every dependency (the database, and Redis when REDIS_URL is set) can be used now',
+        ...operation({ id: 'getReadiness' }),
         description:
           '200 names each dependency checked. 503 (DATABASE_UNAVAILABLE when the database failed, ' +
           'REDIS_UNAVAILABLE when only Redis did) ' +

@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import type { PsaRegistry } from '../../psa/registry.js'
@@ -64,6 +65,7 @@ export function registerPartnerAccounts(app: App, s: PartnerAccountRoutesDeps): 
         ...meta,
         summary:
           "The vendor's accounts with their mapping (null: not mapped), by vendorAccountId, 500 a page; filtered by mapping and a search",
+        ...operation({ id: 'listPartnerAccounts', description: `Paged with \`cursor\`. ${callers.partner}` }),
         params: IdParams,
         querystring: Type.Object({
           mapped: Type.Optional(
@@ -112,6 +114,11 @@ export function registerPartnerAccounts(app: App, s: PartnerAccountRoutesDeps): 
       schema: {
         ...meta,
         summary: 'Map an account to a PSA company (and optionally a board)',
+        ...operation({
+          id: 'mapAccount',
+          description: `Alerts for this account then open tickets for this PSA company (and board); its open catch-all tickets are moved there where the PSA can, else noted. ${callers.partner}`,
+          body: { psaCompanyId: '100', board: 'Service Desk' },
+        }),
         params: AccountParams,
         body: Type.Object(MappingInput),
         response: { 200: MappingView, ...failures(400, 401, 404) },
@@ -139,6 +146,11 @@ export function registerPartnerAccounts(app: App, s: PartnerAccountRoutesDeps): 
         ...meta,
         summary:
           'Map several accounts at once (e.g. every confident suggestion), all or none; the accounts not named keep their mapping',
+        ...operation({
+          id: 'mapAccounts',
+          description: `Several accounts mapped in one transaction, all or none (an undeclared or repeated account refuses all): e.g. every confident suggestion of the setup wizard; each account's open catch-all tickets as for one. ${callers.partner}`,
+          body: { mappings: [{ accountId: 'acme-001', psaCompanyId: '100' }] },
+        }),
         params: IdParams,
         body: Type.Object({
           mappings: Type.Array(
@@ -179,6 +191,10 @@ export function registerPartnerAccounts(app: App, s: PartnerAccountRoutesDeps): 
       schema: {
         ...meta,
         summary: 'Remove the mapping of an account',
+        ...operation({
+          id: 'unmapAccount',
+          description: `Its alerts are then refused (ACCOUNT_NOT_MAPPED), or go to the catch-all account where it is on. ${callers.partner}`,
+        }),
         params: AccountParams,
         response: { 204: Type.Null(), ...failures(401, 404) },
       },

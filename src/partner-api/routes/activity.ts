@@ -8,6 +8,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
@@ -75,6 +76,7 @@ export function registerPartnerActivity(app: App, s: PartnerActivityRoutesDeps):
         ...meta,
         summary:
           'Your tickets, newest first; filtered by status, account, product group, alert type, creation time and a search of title and correlationId',
+        ...operation({ id: 'listPartnerTickets', description: `Paged with \`cursor\`. ${callers.partner}` }),
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
@@ -118,6 +120,10 @@ export function registerPartnerActivity(app: App, s: PartnerActivityRoutesDeps):
       schema: {
         ...meta,
         summary: 'A ticket with its event history',
+        ...operation({
+          id: 'getPartnerTicket',
+          description: `409 when the correlationId names tickets of several integrations: name one with ?integrationId=. ${callers.partner}`,
+        }),
         params: Type.Object({ correlationId: CorrelationId }),
         querystring: Type.Object({ integrationId: IntegrationFilter }),
         response: { 200: PartnerTicket, ...failures(400, 401, 404, 409) },
@@ -152,6 +158,10 @@ export function registerPartnerActivity(app: App, s: PartnerActivityRoutesDeps):
       schema: {
         ...meta,
         summary: 'The audit trail, newest first',
+        ...operation({
+          id: 'listPartnerEvents',
+          description: `What every alert did, with its stable error code where it failed; filter and page. ${callers.partner}`,
+        }),
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           correlationId: Type.Optional(Type.String({ maxLength: 128 })),
@@ -187,6 +197,10 @@ export function registerPartnerActivity(app: App, s: PartnerActivityRoutesDeps):
       schema: {
         ...meta,
         summary: 'Counts of events by status and name, in hourly or daily buckets (default: last 24 hours)',
+        ...operation({
+          id: 'getPartnerMetrics',
+          description: `For the dashboard's charts. ${callers.partner}`,
+        }),
         querystring: Type.Object({
           integrationId: IntegrationFilter,
           since: Type.Optional(Instant('counts from (default: 24 hours before until)')),

@@ -5,6 +5,7 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf, partnerPrincipal } from '../../tenants/auth.js'
@@ -46,6 +47,7 @@ export function registerPartnerApiKey(app: App, s: PartnerApiKeyRoutesDeps): voi
         ...meta,
         summary:
           'When your API key was last rotated, until when the replaced one works, and which one you used',
+        ...operation({ id: 'getApiKeyRotation', description: `Times only. ${callers.partner}` }),
         response: {
           200: Type.Object({
             ...RotationView.properties,
@@ -71,6 +73,11 @@ export function registerPartnerApiKey(app: App, s: PartnerApiKeyRoutesDeps): voi
       schema: {
         ...meta,
         summary: 'Rotate your API key',
+        ...operation({
+          id: 'rotateApiKey',
+          description: `Answers the new key once; the replaced one works overlapSeconds more. ${callers.portalAdmin}`,
+          body: { overlapSeconds: 86400 },
+        }),
         body: RotateBody,
         response: { 200: Rotated, ...failures(400, 401, 403) },
       },
@@ -92,6 +99,10 @@ export function registerPartnerApiKey(app: App, s: PartnerApiKeyRoutesDeps): voi
       schema: {
         ...meta,
         summary: 'End the overlap window now: the API key the last rotation replaced stops working',
+        ...operation({
+          id: 'endApiKeyOverlap',
+          description: `Once every client uses the new key. ${callers.portalAdmin}`,
+        }),
         response: { 200: RotationView, ...failures(401, 403) },
       },
     },

@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { EventStatus } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Nullable } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
@@ -101,6 +102,10 @@ export function registerPartnerDashboard(app: App, s: PartnerDashboardRoutesDeps
         ...meta,
         summary:
           'Your integrations with their vendor’s name and the last 24 hours in counts (created, appended, closed, suppressed, failed), paged like GET /api/partner/integrations',
+        ...operation({
+          id: 'getPartnerOverview',
+          description: `For the dashboard's list. ${callers.partner}`,
+        }),
         querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
         response: { 200: Overview, ...failures(400, 401) },
       },
@@ -146,6 +151,10 @@ export function registerPartnerDashboard(app: App, s: PartnerDashboardRoutesDeps
         ...meta,
         summary:
           'The most frequent causes of failure (event name and machine code) with counts and the newest examples (default: the last 24 hours)',
+        ...operation({
+          id: 'listPartnerFailures',
+          description: `Grouped by cause, with what to do about each. ${callers.partner}`,
+        }),
         querystring: Type.Object({
           integrationId: Type.Optional(Type.String({ maxLength: 64 })),
           ...TimeRangeQuery,

@@ -5,6 +5,7 @@ import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { HeaderName, HeaderValue, headerNameText } from '../../platform/http/header-fields.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../tenants/auth.js'
@@ -71,6 +72,10 @@ export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoute
         ...meta,
         summary:
           'Your integrations, in the order they were created, 500 a page unless `limit` says otherwise',
+        ...operation({
+          id: 'listPartnerIntegrations',
+          description: `Paged with \`cursor\`. ${callers.partner}`,
+        }),
         querystring: Type.Object({ limit: Type.Optional(LongLimit), cursor: Type.Optional(KeyCursor) }),
         response: { 200: Page(IntegrationView), ...failures(400, 401) },
       },
@@ -93,6 +98,10 @@ export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoute
       schema: {
         ...meta,
         summary: 'One integration',
+        ...operation({
+          id: 'getPartnerIntegration',
+          description: `Its state, toggles, de-duplication and closed-ticket policy. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: IntegrationView, ...failures(401, 404) },
       },
@@ -109,6 +118,11 @@ export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoute
         ...meta,
         summary:
           "Change toggles (alertsEnabled, ticketCreation, selfHealing, deduplication, closedTickets, catchAll, storm) and the credentials for the vendor's product-groups endpoint",
+        ...operation({
+          id: 'updatePartnerIntegration',
+          description: `Only the fields sent change. alertsEnabled false refuses the vendor's alerts (409 ALERTING_DISABLED). ${callers.partner}`,
+          body: { alertsEnabled: true, deduplication: { enabled: true, windowMinutes: 60 } },
+        }),
         params: IdParams,
         body: PatchIntegration,
         response: { 200: IntegrationView, ...failures(400, 401, 404) },
@@ -127,6 +141,10 @@ export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoute
       schema: {
         ...meta,
         summary: 'The product groups and alert types you may use, and where the list came from',
+        ...operation({
+          id: 'getPartnerProductGroups',
+          description: `The vendor's catalogue as it applies to this integration (static, dynamic or a fallback), for writing rules. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: EffectiveCatalogueView, ...failures(401, 404) },
       },
@@ -144,6 +162,10 @@ export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoute
       schema: {
         ...meta,
         summary: 'Finish the mapping wizard (mapping → pending); needs at least one mapped account',
+        ...operation({
+          id: 'completeMapping',
+          description: `The last setup step: from now on the vendor's alerts become tickets (needs a mapped account; a rule decides which alerts). ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: IntegrationView, ...failures(401, 404, 409) },
       },

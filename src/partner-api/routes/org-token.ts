@@ -7,6 +7,7 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf, partnerPrincipal } from '../../tenants/auth.js'
@@ -53,6 +54,10 @@ export function registerPartnerOrgToken(app: App, s: PartnerOrgTokenRoutesDeps):
         ...meta,
         summary:
           "When this integration's organizationOemToken was last rotated and until when the replaced one works",
+        ...operation({
+          id: 'getOrgTokenRotation',
+          description: `Times only; the token itself is shown once, when minted. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: RotationView, ...failures(401, 404) },
       },
@@ -71,6 +76,11 @@ export function registerPartnerOrgToken(app: App, s: PartnerOrgTokenRoutesDeps):
       schema: {
         ...meta,
         summary: 'Mint a new organizationOemToken for this integration, to give to its vendor',
+        ...operation({
+          id: 'rotateOrgToken',
+          description: `Answers the new organizationOemToken once: hand it to the vendor (it goes in the alert body and, optionally, the token request). The replaced one works overlapSeconds more. ${callers.partner}`,
+          body: { overlapSeconds: 86400 },
+        }),
         params: IdParams,
         body: RotateBody,
         response: { 200: Rotated, ...failures(400, 401, 403, 404) },
@@ -94,6 +104,10 @@ export function registerPartnerOrgToken(app: App, s: PartnerOrgTokenRoutesDeps):
         ...meta,
         summary:
           'End the overlap window now: the organizationOemToken the last rotation replaced stops working',
+        ...operation({
+          id: 'endOrgTokenOverlap',
+          description: `Once the vendor uses the new token. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: RotationView, ...failures(401, 403, 404) },
       },

@@ -3,6 +3,7 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { Cursor, failures, Page } from '../../platform/http/schemas.js'
 import { lookupKinds } from '../../psa/adapter.js'
 import type { PsaRegistry } from '../../psa/registry.js'
@@ -72,6 +73,10 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Your PSA connection (secrets masked)',
+        ...operation({
+          id: 'getPsaConnection',
+          description: `Secrets are never shown again. ${callers.partner}`,
+        }),
         response: { 200: PsaView, ...failures(401) },
       },
     },
@@ -90,6 +95,11 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
         ...meta,
         summary:
           'Connect your PSA; the connection is tested, and a failed test is answered as a warning. A secret left out, empty or masked keeps the saved one while the kind and host stay the same (a new host needs it again: 400)',
+        ...operation({
+          id: 'setPsaConnection',
+          description: `The settings of each PSA kind: docs/psa/README.md. ${callers.portalAdmin}`,
+          body: { kind: 'sandbox' },
+        }),
         body: PsaInput,
         response: { 200: SavedPsa, ...failures(400, 401) },
       },
@@ -115,6 +125,7 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
         ...meta,
         summary:
           'Test your PSA connection without changing anything: ok, or one sentence saying what is wrong',
+        ...operation({ id: 'testPsaConnection', description: `Reads only. ${callers.partner}` }),
         response: { 200: TestResult, ...failures(401) },
       },
     },
@@ -137,6 +148,10 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
         ...meta,
         summary:
           "Billing lines of a PSA company's agreements (ConnectWise agreement additions, Autotask contract services, HaloPSA recurring-invoice lines, Kaseya BMS recurring services, Syncro schedule line items), for mapping services; kept a minute",
+        ...operation({
+          id: 'listPsaAgreementLines',
+          description: `For PUT …/services/{serviceId}/accounts/{accountId}. ${callers.partner}`,
+        }),
         querystring: Type.Object({
           companyId: Type.String({ minLength: 1, maxLength: 128, description: 'the PSA company' }),
           refresh: Type.Optional(Type.Boolean({ description: 'read the PSA again' })),
@@ -162,6 +177,10 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
         ...meta,
         summary:
           'Look-ups for the mapping screens: companies, boards (queues), priorities, statuses, types; every page of the PSA, kept 5 minutes',
+        ...operation({
+          id: 'listPsaLookups',
+          description: `For mapping accounts (companies, boards) and writing rules (priorities, statuses, types). ${callers.partner}`,
+        }),
         params: Type.Object({ what: Type.Enum(lookupKinds) }),
         querystring: Type.Object({
           board: Type.Optional(

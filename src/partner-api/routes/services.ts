@@ -3,6 +3,7 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../tenants/auth.js'
@@ -52,6 +53,7 @@ export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): 
         ...meta,
         summary:
           "The vendor's services with their mapping to a PSA product (null: not mapped), by id, 500 a page",
+        ...operation({ id: 'listPartnerServices', description: `Paged with \`cursor\`. ${callers.partner}` }),
         params: IdParams,
         querystring: Type.Object({
           mapped: Type.Optional(
@@ -93,6 +95,11 @@ export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): 
         ...meta,
         summary:
           "Map a service to a PSA product for every account: each account's usage counts set the quantity of that product's billing line on its company's agreements",
+        ...operation({
+          id: 'mapService',
+          description: `Usage counts then update the PSA's billing lines. ${callers.partner}`,
+          body: { psaProductId: 'EDR-SEAT' },
+        }),
         params: ServiceParams,
         body: Type.Object({ psaProductId: Type.String({ minLength: 1, maxLength: 128 }) }),
         response: {
@@ -119,6 +126,10 @@ export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): 
       schema: {
         ...meta,
         summary: 'Remove the mapping of a service',
+        ...operation({
+          id: 'unmapService',
+          description: `Counts stop reaching the PSA. ${callers.partner}`,
+        }),
         params: ServiceParams,
         response: { 204: Type.Null(), ...failures(401, 404) },
       },
@@ -137,6 +148,10 @@ export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): 
       schema: {
         ...meta,
         summary: "The service's billing lines named per account (they take precedence over its product)",
+        ...operation({
+          id: 'listServiceAccountLines',
+          description: `The per-account exceptions to the service's product mapping. ${callers.partner}`,
+        }),
         params: ServiceParams,
         response: { 200: Type.Object({ data: Type.Array(LineMapping) }), ...failures(401, 404) },
       },
@@ -155,6 +170,11 @@ export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): 
         ...meta,
         summary:
           "Map a service, for one account, to a billing line of the PSA: the account's usage counts set that line's quantity",
+        ...operation({
+          id: 'mapServiceAccountLine',
+          description: `Takes precedence over the service's product for this account. ${callers.partner}`,
+          body: { psaLineId: '7741' },
+        }),
         params: LineParams,
         body: Type.Object({ psaLineId: LineMapping.properties.psaLineId }),
         response: { 200: LineMapping, ...failures(400, 401, 404) },
@@ -179,6 +199,10 @@ export function registerPartnerServices(app: App, s: PartnerServiceRoutesDeps): 
       schema: {
         ...meta,
         summary: "Remove a service's billing line for one account (its product mapping applies again)",
+        ...operation({
+          id: 'unmapServiceAccountLine',
+          description: `The service's product mapping applies to the account again. ${callers.partner}`,
+        }),
         params: LineParams,
         response: { 204: Type.Null(), ...failures(401, 404) },
       },

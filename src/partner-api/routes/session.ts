@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, portalSessionOf } from '../../tenants/auth.js'
 import {
@@ -59,6 +60,11 @@ export function registerPartnerSession(app: App, s: PartnerSessionRoutesDeps): v
         ...meta,
         summary:
           'Sign in to the portal: sets the session cookie and answers the CSRF token; failures make the same email from the same address wait longer each time (429)',
+        ...operation({
+          id: 'signIn',
+          description: 'The portal’s sign-in; API clients use the API key instead.',
+          body: { email: 'tech@bestmsp.example', password: 'correct horse battery staple' },
+        }),
         body: SignInBody,
         response: { 200: SessionView, ...failures(400, 401, 403, 429) },
       },
@@ -78,6 +84,15 @@ export function registerPartnerSession(app: App, s: PartnerSessionRoutesDeps): v
         ...meta,
         summary:
           'Accept an invite: set your password (and name) and sign in; a password easy to guess is refused (400) with the reason',
+        ...operation({
+          id: 'acceptInvite',
+          description: 'The invite token comes from the admin who invited you; it works once, for 7 days.',
+          body: {
+            inviteToken: 'inv_redacted-example',
+            password: 'correct horse battery staple',
+            name: 'Jo Tech',
+          },
+        }),
         body: AcceptInviteBody,
         response: { 200: SessionView, ...failures(400, 401, 403) },
       },
@@ -98,6 +113,7 @@ export function registerPartnerSession(app: App, s: PartnerSessionRoutesDeps): v
       schema: {
         ...withSession,
         summary: 'The signed-in user and the session’s CSRF token (401 when the session has ended)',
+        ...operation({ id: 'getSession', description: 'The session, or 401 when it has ended.' }),
         response: { 200: SessionView, ...failures(401, 403) },
       },
     },
@@ -127,6 +143,11 @@ export function registerPartnerSession(app: App, s: PartnerSessionRoutesDeps): v
       schema: {
         ...meta,
         summary: 'Whether the portal is signed in: the session (user and CSRF token), or null; never 401',
+        ...operation({
+          id: 'getSessionStatus',
+          description:
+            'The portal asks on load: the session, or `session: null` when signed out (200 either way).',
+        }),
         response: { 200: SessionStatus, ...failures(403) },
       },
     },
@@ -149,6 +170,7 @@ export function registerPartnerSession(app: App, s: PartnerSessionRoutesDeps): v
       schema: {
         ...withSession,
         summary: 'Sign out: the session ends and its cookie is cleared',
+        ...operation({ id: 'signOut', description: 'Needs x-csrf-token.' }),
         response: { 204: Type.Null(), ...failures(401, 403) },
       },
     },
@@ -172,6 +194,10 @@ function registerOwnSessions(app: App, s: PartnerSessionRoutesDeps): void {
       schema: {
         ...withSession,
         summary: 'Your sessions: browser, address, signed in and last seen; the one you use is `current`',
+        ...operation({
+          id: 'listOwnSessions',
+          description: 'Portal session only: the signed-in user’s own sessions, never another user’s.',
+        }),
         response: { 200: SessionList, ...failures(401, 403) },
       },
     },
@@ -190,6 +216,10 @@ function registerOwnSessions(app: App, s: PartnerSessionRoutesDeps): void {
       schema: {
         ...withSession,
         summary: 'End one of your sessions (ending the current one signs you out)',
+        ...operation({
+          id: 'endOwnSession',
+          description: 'Portal session only; `id` from GET /api/partner/sessions. Needs x-csrf-token.',
+        }),
         params: SessionHandleParams,
         response: { 204: Type.Null(), ...failures(400, 401, 403, 404) },
       },
@@ -212,6 +242,10 @@ function registerOwnSessions(app: App, s: PartnerSessionRoutesDeps): void {
       schema: {
         ...withSession,
         summary: 'Sign out everywhere else: every session of yours but this one ends',
+        ...operation({
+          id: 'endOtherSessions',
+          description: 'Portal session only: “Sign out everywhere else”. Needs x-csrf-token.',
+        }),
         response: { 200: EndedSessions, ...failures(401, 403) },
       },
     },
@@ -230,6 +264,15 @@ function registerOwnSessions(app: App, s: PartnerSessionRoutesDeps): void {
         ...withSession,
         summary:
           'Change your password: the current one must be right; a new one easy to guess is refused (400) with the reason; every other session ends',
+        ...operation({
+          id: 'changePassword',
+          description:
+            'Portal session only (the API key has no password). A wrong current password counts as a failed sign-in. Needs x-csrf-token.',
+          body: {
+            currentPassword: 'correct horse battery staple',
+            newPassword: 'staple battery horse correct',
+          },
+        }),
         body: ChangePasswordBody,
         response: { 200: PasswordChanged, ...failures(400, 401, 403, 429) },
       },

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, notFound } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import {
   type SandboxFault,
@@ -72,6 +73,10 @@ export function registerPartnerSandbox(app: App, s: PartnerSandboxRoutesDeps): v
       schema: {
         ...meta,
         summary: 'Tickets in the sandbox PSA, newest first',
+        ...operation({
+          id: 'listSandboxTickets',
+          description: `Only with the sandbox PSA (409 otherwise). ${callers.partner}`,
+        }),
         querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
         response: { 200: Type.Object({ data: Type.Array(SandboxTicketView) }), ...failures(401, 409) },
       },
@@ -88,6 +93,11 @@ export function registerPartnerSandbox(app: App, s: PartnerSandboxRoutesDeps): v
       schema: {
         ...meta,
         summary: 'Change a sandbox ticket as a technician would in the PSA (e.g. close it)',
+        ...operation({
+          id: 'updateSandboxTicket',
+          description: `Two-way sync then reports it, as from a real PSA. Only with the sandbox PSA. ${callers.partner}`,
+          body: { status: 'Closed' },
+        }),
         params: Type.Object({ ticketId: Type.String({ minLength: 1, maxLength: 64 }) }),
         body: Type.Object({
           status: Type.String({ minLength: 1, maxLength: 64, description: "e.g. 'Closed'" }),
@@ -112,6 +122,11 @@ export function registerPartnerSandbox(app: App, s: PartnerSandboxRoutesDeps): v
       schema: {
         ...meta,
         summary: 'Make the sandbox PSA fail (for testing how failures are handled)',
+        ...operation({
+          id: 'setSandboxFault',
+          description: `Only with the sandbox PSA. ${callers.partner}`,
+          body: { mode: 'error', operations: ['create'], count: 3 },
+        }),
         body: FaultBody,
         response: { 200: FaultView, ...failures(400, 401, 409) },
       },
@@ -135,6 +150,10 @@ export function registerPartnerSandbox(app: App, s: PartnerSandboxRoutesDeps): v
       schema: {
         ...meta,
         summary: 'Make the sandbox PSA healthy again',
+        ...operation({
+          id: 'clearSandboxFault',
+          description: `Only with the sandbox PSA. ${callers.partner}`,
+        }),
         response: { 204: Type.Null(), ...failures(401, 409) },
       },
     },

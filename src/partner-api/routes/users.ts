@@ -3,6 +3,7 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, Limit, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf, partnerId } from '../../tenants/auth.js'
@@ -31,6 +32,7 @@ export function registerPartnerUsers(app: App, s: PartnerUserRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Your portal users, in the order they were invited, 50 a page unless `limit` says otherwise',
+        ...operation({ id: 'listPortalUsers', description: `Paged with \`cursor\`. ${callers.partner}` }),
         querystring: Type.Object({ limit: Type.Optional(Limit), cursor: Type.Optional(KeyCursor) }),
         response: { 200: Page(PartnerUserView), ...failures(400, 401) },
       },
@@ -54,6 +56,11 @@ export function registerPartnerUsers(app: App, s: PartnerUserRoutesDeps): void {
         ...meta,
         summary:
           'Invite a portal user (admin): the invite token is shown once and accepted with POST /api/partner/session/invite within 7 days',
+        ...operation({
+          id: 'invitePortalUser',
+          description: callers.portalAdmin,
+          body: { email: 'tech@bestmsp.example', name: 'Jo Tech', role: 'viewer' },
+        }),
         body: InviteBody,
         response: { 201: Invited, ...failures(400, 401, 409) },
       },
@@ -72,6 +79,11 @@ export function registerPartnerUsers(app: App, s: PartnerUserRoutesDeps): void {
         ...meta,
         summary:
           'Change a user’s role, name or disabled state (admin); disabling ends its sessions; the last admin cannot be demoted or disabled',
+        ...operation({
+          id: 'updatePortalUser',
+          description: callers.portalAdmin,
+          body: { role: 'admin' },
+        }),
         params: IdParams,
         body: PatchUserBody,
         response: { 200: PartnerUserView, ...failures(400, 401, 404, 409) },
@@ -93,6 +105,7 @@ export function registerPartnerUsers(app: App, s: PartnerUserRoutesDeps): void {
         ...meta,
         summary:
           'Reset a user’s password (admin): its sessions end and a new invite token (shown once) sets a new password',
+        ...operation({ id: 'resetPortalUserPassword', description: callers.portalAdmin }),
         params: IdParams,
         response: { 200: Invited, ...failures(401, 404) },
       },
@@ -112,6 +125,7 @@ export function registerPartnerUsers(app: App, s: PartnerUserRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Remove a user (admin): its sessions end; the last admin cannot be removed',
+        ...operation({ id: 'removePortalUser', description: callers.portalAdmin }),
         params: IdParams,
         response: { 204: Type.Null(), ...failures(401, 404, 409) },
       },

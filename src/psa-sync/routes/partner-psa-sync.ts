@@ -4,6 +4,7 @@
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, partnerPrincipal } from '../../tenants/auth.js'
 import type { PsaSync } from '../service.js'
@@ -45,6 +46,10 @@ export function registerPartnerPsaSync(app: App, s: PartnerPsaSyncRoutesDeps): v
       schema: {
         ...meta,
         summary: 'How your PSA’s changes reach alertbridge (push or poll) and when it was last heard',
+        ...operation({
+          id: 'getPsaSync',
+          description: `Two-way sync: how ticket changes made in the PSA come back (docs/psa/sync.md). ${callers.partner}`,
+        }),
         response: { 200: SyncStatusView, ...failures(401, 404) },
       },
     },
@@ -66,6 +71,10 @@ export function registerPartnerPsaSync(app: App, s: PartnerPsaSyncRoutesDeps): v
         ...meta,
         summary:
           'Register the PSA’s push again (after fixing a permission, say); answers at once, it runs in the background',
+        ...operation({
+          id: 'registerPsaPush',
+          description: `Read GET /api/partner/psa/sync for the outcome. ${callers.partner}`,
+        }),
         response: { 202: Type.Object({ queued: Type.Boolean() }), ...failures(401) },
       },
     },

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures } from '../../platform/http/schemas.js'
 import type { PsaSync } from '../service.js'
 
@@ -41,6 +42,11 @@ export function registerPsaPush(app: App, s: PsaPushRoutesDeps): void {
           ...meta,
           summary:
             'A PSA pushes a ticket change (ConnectWise callback, Autotask webhook, HaloPSA or Kaseya BMS webhook)',
+          ...operation({
+            id: 'receivePsaPush',
+            description:
+              'Called by the PSA, at the secret URL alertbridge registered with it (docs/psa/sync.md); not for API clients. The body is the PSA’s own: JSON (415 otherwise) of at most 1 MiB, naming at most 1,000 tickets (413 beyond either).',
+          }),
           params: Token,
           response: { 200: Type.Object({ received: Type.Integer() }), ...failures(401, 413, 415, 429) },
         },
@@ -58,6 +64,11 @@ export function registerPsaPush(app: App, s: PsaPushRoutesDeps): void {
         schema: {
           ...meta,
           summary: 'The PSA deactivated its push to this URL (Autotask’s DeactivationUrl)',
+          ...operation({
+            id: 'receivePsaPushDeactivated',
+            description:
+              'Called by Autotask when it stops pushing. Believed only once Autotask reads the webhook back inactive (409 while it reads active); alertbridge then polls until the partner registers the push again. For any other PSA a 404 (docs/psa/sync.md).',
+          }),
           params: Token,
           response: { 204: Type.Null(), ...failures(401, 404, 409, 413, 415, 429, 502) },
         },

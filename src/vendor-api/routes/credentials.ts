@@ -9,12 +9,14 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures } from '../../platform/http/schemas.js'
 import { matchesDigest } from '../../platform/security/secrets.js'
 import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
 import { overlapSeconds } from '../../tenants/credentials/credentials.js'
 import type { CredentialRotation, RotatingCredential } from '../../tenants/credentials/rotation.js'
 import { OverlapSeconds, RotationView, rotationView } from '../../tenants/views.js'
+import { rotation } from '../openapi.js'
 
 const ClientSecret = Type.String({
   minLength: 1,
@@ -22,18 +24,49 @@ const ClientSecret = Type.String({
   description: 'your current client secret (not one a rotation replaced), proving the call is yours',
 })
 
-const secrets: { path: string; credential: RotatingCredential; field: string; what: string }[] = [
+const secrets: {
+  path: string
+  credential: RotatingCredential
+  field: string
+  what: string
+  /** The rotate and end-overlap calls in the OpenAPI document. */
+  operations: { rotate: OperationDoc; endOverlap: OperationDoc }
+}[] = [
   {
     path: '/api/vendor-api/credentials/client-secret',
     credential: 'clientSecret',
     field: 'clientSecret',
     what: 'your client secret',
+    operations: {
+      rotate: {
+        id: 'rotateClientSecret',
+        description: `Answers the new secret once; the replaced one keeps working overlapSeconds (default 24 h) so that every process can switch. ${callers.vendor}`,
+        body: { clientSecret: 'ab_secret_redacted-example', overlapSeconds: 86400 },
+      },
+      endOverlap: {
+        id: 'endClientSecretOverlap',
+        description: `Once every process uses the new secret. ${callers.vendor}`,
+        body: { clientSecret: 'ab_secret_redacted-example' },
+      },
+    },
   },
   {
     path: '/api/vendor-api/credentials/webhook-secret',
     credential: 'webhookSecret',
     field: 'webhookSecret',
     what: 'your webhook signing secret (during the window deliveries carry both signatures)',
+    operations: {
+      rotate: {
+        id: 'rotateWebhookSecret',
+        description: `Answers the new whsec_ secret once; until the overlap ends each delivery carries a signature by each secret, so a verifier with either passes. ${callers.vendor}`,
+        body: { clientSecret: 'ab_secret_redacted-example', overlapSeconds: 86400 },
+      },
+      endOverlap: {
+        id: 'endWebhookSecretOverlap',
+        description: `Once your verifier has the new secret. ${callers.vendor}`,
+        body: { clientSecret: 'ab_secret_redacted-example' },
+      },
+    },
   },
 ]
 
@@ -70,6 +103,11 @@ export function registerVendorCredentials(app: App, s: VendorCredentialRoutesDep
       schema: {
         ...meta,
         summary: 'When your secrets were last rotated and until when the replaced ones still work',
+        ...operation({
+          id: 'getCredentialRotations',
+          description: `Rotation times only; no secret is ever shown again. ${callers.vendor}`,
+          answers: { '200': { clientSecret: rotation, webhookSecret: rotation } },
+        }),
         response: {
           200: Type.Object({ clientSecret: RotationView, webhookSecret: RotationView }),
           ...failures(401, 403),
@@ -99,6 +137,7 @@ export function registerVendorCredentials(app: App, s: VendorCredentialRoutesDep
         schema: {
           ...meta,
           summary: `Rotate ${c.what}`,
+          ...operation(c.operations.rotate),
           body: Type.Object(
             { clientSecret: ClientSecret, overlapSeconds: Type.Optional(OverlapSeconds) },
             { additionalProperties: false },
@@ -122,6 +161,7 @@ export function registerVendorCredentials(app: App, s: VendorCredentialRoutesDep
         schema: {
           ...meta,
           summary: `End the overlap window of ${c.what} now: the replaced value stops working`,
+          ...operation(c.operations.endOverlap),
           body: Type.Object({ clientSecret: ClientSecret }, { additionalProperties: false }),
           response: { 200: RotationView, ...failures(400, 401, 403) },
         },

@@ -6,6 +6,7 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
@@ -14,6 +15,7 @@ import type { Integration } from '../../tenants/integrations/integration.js'
 import { isActive } from '../../tenants/integrations/state.js'
 import type { CatalogueSource } from '../../tenants/product-groups/source.js'
 import type { Vendor } from '../../tenants/vendor.js'
+import { at, integrationId } from '../openapi.js'
 
 /** `?integrationId`, `limit`, `cursor`: the query of both lists of a vendor's integrations. */
 export const IntegrationListQuery = Type.Object({
@@ -66,6 +68,29 @@ export function registerIntegrationList(app: App, s: IntegrationListRoutesDeps):
       schema: {
         tags: ['vendor'],
         summary: "The vendor's integrations: state, alerting, product groups and mapped accounts",
+        ...operation({
+          id: 'listIntegrations',
+          description: `Every integration of yours (or the bound one) with what an alert needs: state, alerting, product groups, mapped accounts. ${callers.vendor}`,
+          answers: {
+            '200': {
+              data: [
+                {
+                  integrationId,
+                  vendorUserId: '01943b2b-77aa-7c00-9e00-112233445566',
+                  partnerName: 'Best MSP',
+                  state: 'pending',
+                  isIntegrationActive: true,
+                  isAlertsEnabled: true,
+                  productGroups: { 'Endpoint Security': ['Malware Detected', 'Agent Offline'] },
+                  accounts: [{ vendorAccountId: 'acme-001', name: 'Acme Corp', psaCompanyId: '100' }],
+                  createdAt: at,
+                  updatedAt: at,
+                },
+              ],
+              nextCursor: null,
+            },
+          },
+        }),
         security: [{ vendorToken: [] }],
         querystring: IntegrationListQuery,
         response: { 200: Page(IntegrationEntry), ...failures(400, 401, 403, 404) },

@@ -9,6 +9,7 @@ import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
@@ -52,6 +53,10 @@ export function registerVendorIntegrations(app: App, s: VendorIntegrationRoutesD
         tags: ['vendor'],
         security: [{ vendorToken: [] }],
         summary: 'Your integrations: partner, state, alerting, mapped accounts, last alert, token rotation',
+        ...operation({
+          id: 'listVendorIntegrations',
+          description: `Richer than GET /api/oem-api/integration/list: partner, state, alerting, mapped account count, last alert time and organizationOemToken rotation. ${callers.vendor}`,
+        }),
         querystring: IntegrationListQuery,
         response: { 200: Page(VendorIntegration), ...failures(400, 401, 403, 404) },
       },

@@ -7,9 +7,11 @@ import type { App } from '../../platform/http/app-types.js'
 import type { FailureRenderer } from '../../platform/http/error-handler.js'
 import { ApiError } from '../../platform/http/errors.js'
 import { nulProblem } from '../../platform/http/ingress.js'
+import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { digest } from '../../platform/security/secrets.js'
 import { disabledDetail, generationOf } from '../../tenants/credentials/credentials.js'
 import { matchOrgToken, type TokenService } from '../../tenants/credentials/token-service.js'
+import { integrationId } from '../openapi.js'
 
 const Field = Type.Optional(Type.String({ maxLength: 512 }))
 
@@ -110,6 +112,19 @@ export function registerOAuthToken(app: App, s: OAuthTokenRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Get a bearer token (OAuth 2.0 client credentials)',
+        ...operation({
+          id: 'getToken',
+          answers: {
+            '200': {
+              access_token: 'abt_9b1f-redacted-example',
+              token_type: 'Bearer',
+              expires_in: 3600,
+              scope: 'vendor_manage',
+              integration_id: integrationId,
+            },
+          },
+          responses: { '200': 'A bearer token (Cache-Control: no-store).' },
+        }),
         description:
           'A vendor may hold ACCESS_TOKEN_MAX_ACTIVE unexpired tokens and request ACCESS_TOKEN_ISSUE_PER_MINUTE a minute; past either, 429 with Retry-After.',
         body: TokenRequest,

@@ -5,6 +5,7 @@ import Type from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
@@ -63,6 +64,16 @@ export function registerVendorCatalogue(app: App, s: VendorCatalogueRoutesDeps):
       schema: {
         tags: ['vendor'],
         summary: 'Set your static product-group catalogue (replaces it)',
+        ...operation({
+          id: 'setProductGroups',
+          description: `Replaces your static catalogue: the product groups and alert types partners write rules for, and alerts name. ${callers.vendor}`,
+          body: {
+            productGroups: [
+              { productGroup: 'Endpoint Security', alertTypes: ['Malware Detected', 'Agent Offline'] },
+              { productGroup: 'Backup', alertTypes: 'Backup Failed,Backup Warning' },
+            ],
+          },
+        }),
         security,
         body: PutBody,
         response: { 200: StaticView, ...failures(400, 401, 404) },
@@ -84,6 +95,10 @@ export function registerVendorCatalogue(app: App, s: VendorCatalogueRoutesDeps):
       schema: {
         tags: ['vendor'],
         summary: "Your catalogue: the static list, and the list in effect for the token's integration",
+        ...operation({
+          id: 'getProductGroups',
+          description: `Your static list, your endpoint for a dynamic one, and the list in effect for the bound integration. ${callers.vendor}`,
+        }),
         security,
         querystring: Type.Object({
           integrationId: Type.Optional(

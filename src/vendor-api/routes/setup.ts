@@ -5,10 +5,12 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import { account, integrationId } from '../openapi.js'
 import type { VendorSetup } from '../setup.js'
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })
@@ -97,6 +99,12 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Create (or update) one account, or up to 500 in one call; idempotent per vendorAccountId',
+        ...operation({
+          id: 'createAccounts',
+          description: `The partner maps these accounts to PSA companies; an alert's data.accountId names one. ${callers.vendor}`,
+          body: { vendorAccountId: 'acme-001', name: 'Acme Corp', externalId: 'ACME-001' },
+          answers: { '201': account, '200': account },
+        }),
         description:
           'One account answers 201 when new and 200 when it existed. A list is written all or nothing and answers 200 with every account and how many were new.',
         security,
@@ -135,6 +143,11 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: "The integration's accounts, by vendorAccountId, 500 a page unless `limit` says otherwise",
+        ...operation({
+          id: 'listAccounts',
+          description: `Paged by vendorAccountId with \`cursor\`. ${callers.vendor}`,
+          answers: { '200': { data: [account], nextCursor: null } },
+        }),
         security,
         querystring: ListQuery,
         response: { 200: Page(AccountView), ...failures(400, 401, 403, 404) },
@@ -156,6 +169,11 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Create (or update) a service; idempotent per id',
+        ...operation({
+          id: 'createService',
+          description: `A service (a product the partner bills), for usage counts. ${callers.vendor}`,
+          body: { id: 'edr-seat', name: 'EDR seat', description: 'One protected endpoint' },
+        }),
         security,
         querystring: IntegrationQuery,
         body: ServiceBody,
@@ -183,6 +201,10 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: "The integration's services, by id, 500 a page unless `limit` says otherwise",
+        ...operation({
+          id: 'listServices',
+          description: `Paged by id with \`cursor\`. ${callers.vendor}`,
+        }),
         security,
         querystring: ListQuery,
         response: { 200: Page(ServiceView), ...failures(400, 401, 403, 404) },
@@ -204,6 +226,11 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: "The integration's state (created, mapping, pending or connected)",
+        ...operation({
+          id: 'getIntegrationStatus',
+          description: `created → mapping (you) → pending (the partner completed the mapping) → connected (first alert or count). Alerts need pending or connected. ${callers.vendor}`,
+          answers: { '200': { integrationId, state: 'pending' } },
+        }),
         security,
         querystring: IntegrationQuery,
         response: { 200: StatusView, ...failures(400, 401, 403, 404) },
@@ -224,6 +251,12 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Set the integration status to mapping',
+        ...operation({
+          id: 'startMapping',
+          description: `Tells the partner the integration is ready to be mapped (created → mapping); the partner then maps accounts, adds a rule and completes the mapping. An unbound token names the integration with \`id\`. ${callers.vendor}`,
+          body: {},
+          answers: { '200': { integrationId, state: 'mapping' } },
+        }),
         security,
         body: StatusBody,
         response: { 200: StatusView, ...failures(400, 401, 403, 404) },
@@ -244,6 +277,11 @@ export function registerVendorSetup(app: App, s: VendorSetupRoutesDeps): void {
       schema: {
         tags: ['vendor'],
         summary: 'Send a usage count for a service and account',
+        ...operation({
+          id: 'sendUsageCount',
+          description: `The units of a service an account uses now; the partner's PSA billing line follows it. Needs pending or connected. ${callers.vendor}`,
+          body: { unitCount: 42, accountId: 'acme-001' },
+        }),
         security,
         params: Type.Object({ serviceId: Id('the service') }),
         querystring: IntegrationQuery,

@@ -8,6 +8,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
+import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../platform/http/schemas.js'
 import type { Actor } from '../../tenants/audit/operator-audit.js'
 import { type AuthHooks, actorOf, partnerId, vendorPrincipal } from '../../tenants/auth.js'
@@ -162,6 +163,61 @@ export function registerDeliveries(app: App, s: DeliveryRoutesDeps): void {
   register(app, s, vendor)
 }
 
+/** Each audience's calls in the OpenAPI document, by prefix. */
+const operations: Record<string, Record<'list' | 'get' | 'replay' | 'replayDead', OperationDoc>> = {
+  '/api/partner': {
+    list: {
+      id: 'listPartnerDeliveries',
+      description: `The webhook deliveries of your integrations' events (the vendor's endpoint receives them). ${callers.partner}`,
+    },
+    get: { id: 'getPartnerDelivery', description: `With its attempts. ${callers.partner}` },
+    replay: {
+      id: 'replayPartnerDelivery',
+      description: `Same webhook-id, so the vendor de-duplicates it. 409 if it is not dead. ${callers.partner}`,
+    },
+    replayDead: {
+      id: 'replayPartnerDeliveries',
+      description: `After the vendor fixed its endpoint. ${callers.partner}`,
+      body: { since: '2026-01-31T00:00:00Z' },
+    },
+  },
+  '/api/admin': {
+    list: {
+      id: 'listAdminDeliveries',
+      description: `Every vendor's deliveries; filter by vendor, status and integration. ${callers.operator}`,
+    },
+    get: { id: 'getAdminDelivery', description: callers.operator },
+    replay: {
+      id: 'replayAdminDelivery',
+      description: `Same webhook-id, so the vendor de-duplicates it. 409 if it is not dead. ${callers.operatorChange}`,
+    },
+    replayDead: {
+      id: 'replayAdminDeliveries',
+      description: `After a vendor fixed its endpoint; optionally one vendor's. ${callers.operatorChange}`,
+      body: { since: '2026-01-31T00:00:00Z' },
+    },
+  },
+  '/api/vendor-api': {
+    list: {
+      id: 'listDeliveries',
+      description: `Your webhook deliveries, newest first, with every attempt (your endpoint's answers included); filter by status and integration. ${callers.vendor}`,
+    },
+    get: {
+      id: 'getDelivery',
+      description: `One delivery (its id is the webhook-id header) with its attempts and the payload as sent. ${callers.vendor}`,
+    },
+    replay: {
+      id: 'replayDelivery',
+      description: `A dead delivery is sent once more with the same webhook-id (de-duplicate on it). 409 if it is not dead. ${callers.vendor}`,
+    },
+    replayDead: {
+      id: 'replayDeliveries',
+      description: `Every delivery of yours that died since a time, sent again (after fixing your endpoint). ${callers.vendor}`,
+      body: { since: '2026-01-31T00:00:00Z' },
+    },
+  },
+}
+
 function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
   const reads = new DeliveryReads(s.store, s.deliveryJobs, s.clock, a.view)
   const Filter = Type.Object(
@@ -177,6 +233,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       schema: {
         ...a.meta,
         summary: 'Webhook deliveries, newest first, each with its attempts',
+        ...operation(operations[a.prefix]!.list),
         querystring: Type.Object({ ...ListQuery.properties, ...Filter.properties }),
         response: {
           200: Page(a.schema),
@@ -201,6 +258,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       schema: {
         ...a.meta,
         summary: 'One webhook delivery with its attempts',
+        ...operation(operations[a.prefix]!.get),
         params: IdParams,
         response: { 200: a.schema, ...failures(401, 404) },
       },
@@ -214,6 +272,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       schema: {
         ...a.meta,
         summary: 'Send a dead delivery again (same webhook-id, one attempt)',
+        ...operation(operations[a.prefix]!.replay),
         params: IdParams,
         response: { 202: a.schema, ...failures(401, 404, 409) },
       },
@@ -230,6 +289,7 @@ function register<V>(app: App, s: DeliveryRoutesDeps, a: Audience<V>): void {
       schema: {
         ...a.meta,
         summary: 'Send every delivery that died since a time again',
+        ...operation(operations[a.prefix]!.replayDead),
         body: Type.Object({ ...ReplayDead.properties, ...Filter.properties }),
         response: { 202: Replayed, ...failures(400, 401, 409) },
       },

@@ -13,6 +13,7 @@ import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError } from '../../platform/http/errors.js'
+import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, encodeKeyCursor } from '../../platform/http/pagination.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
@@ -82,6 +83,7 @@ export function registerVendorEvents(app: App, s: VendorEventRoutesDeps): void {
         tags: ['vendor'],
         security: [{ vendorToken: [] }],
         summary: 'Your webhook events by long-poll, each with signed Standard Webhooks headers',
+        ...operation({ id: 'pollEvents' }),
         description:
           "Answers at once when events newer than `after` exist, else waits up to `waitSeconds` for one. Marks you listening for 60 s: meanwhile your events are recorded even without a webhook URL. A token bound to an integration gets that integration's events.",
         querystring: Query,

@@ -9,6 +9,7 @@ import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
+import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
@@ -107,6 +108,24 @@ export function registerVendorWebhook(app: App, s: VendorWebhookRoutesDeps): voi
       schema: {
         ...meta,
         summary: 'Your webhook endpoint: its URL, state and signing secret rotation',
+        ...operation({
+          id: 'getWebhookSettings',
+          description: `Where your events go and whether deliveries currently work. ${callers.vendor}`,
+          answers: {
+            '200': {
+              url: 'https://vendor.example.com/alertbridge/webhook',
+              hasAuthHeader: false,
+              state: 'active',
+              stateReason: null,
+              failingSince: null,
+              secretRotation: {
+                rotatedAt: '2026-01-31T12:00:00.000Z',
+                previousValidUntil: '2026-02-01T12:00:00.000Z',
+              },
+              listeningUntil: null,
+            },
+          },
+        }),
         response: { 200: WebhookView, ...failures(401, 403) },
       },
     },
@@ -120,6 +139,10 @@ export function registerVendorWebhook(app: App, s: VendorWebhookRoutesDeps): voi
       schema: {
         ...meta,
         summary: 'Set your webhook URL (null: none) and, optionally, the auth header sent with every attempt',
+        ...operation({
+          id: 'setWebhookSettings',
+          body: { url: 'https://vendor.example.com/alertbridge/webhook', authHeader: null },
+        }),
         description:
           "The URL is checked as the operator's are (http or https; no private address unless the installation allows it). Writing the URL, even the same one, makes a paused or disabled endpoint active again; deliveries held for it go out. `authHeader`: omitted keeps it, null removes it.",
         body: PutWebhook,
@@ -149,6 +172,10 @@ export function registerVendorWebhook(app: App, s: VendorWebhookRoutesDeps): voi
       schema: {
         ...meta,
         summary: 'Send yourself a sample event, marked test: true, through the normal delivery',
+        ...operation({
+          id: 'sendTestEvent',
+          body: { event: 'Ticket Created' },
+        }),
         description:
           "The sample names the token's integration, `integrationId`, or your first integration. 409 when you have no webhook URL and are not listening (GET /api/vendor-api/events).",
         body: TestBody,

@@ -9,6 +9,7 @@ import { type Result, rateLimited } from '../../../platform/core/result.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
+import { callers, operation } from '../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import type { KeyedLimit } from '../../../platform/redis/limiters.js'
 import type { PsaRegistry } from '../../../psa/registry.js'
@@ -116,6 +117,19 @@ export function registerPartnerDryRun(app: App, s: PartnerDryRunRoutesDeps): voi
         security: [{ partnerKey: [] }],
         summary:
           'Rule tester: what an alert would do (create, append, close, suppress or refuse) and why; changes nothing. DRY_RUNS_PER_MINUTE a minute per portal user or API key, then 429 with Retry-After',
+        ...operation({
+          id: 'dryRunAlert',
+          description: `The vendor's alert body without credentials: the same decision table as a real alert, nothing written, no PSA call. ${callers.partner}`,
+          body: {
+            data: {
+              title: 'Malware detected on WS-042',
+              alertType: 'Malware Detected',
+              accountId: 'acme-001',
+              productGroup: 'Endpoint Security',
+              incidentStatus: 'OPEN',
+            },
+          },
+        }),
         params: IdParams,
         body: DryRunBody,
         response: { 200: DryRunView, ...failures(400, 401, 404, 429) },

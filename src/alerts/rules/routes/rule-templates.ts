@@ -8,6 +8,7 @@ import type { AlertFacts } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
+import { callers, operation } from '../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../../tenants/auth.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
@@ -108,6 +109,13 @@ export function registerPartnerRuleTemplates(app: App, s: PartnerRuleTemplateRou
       schema: {
         ...meta,
         summary: `A rule's ticket templates rendered on a sample alert (placeholders: ${templatePlaceholders.join(', ')}); changes nothing`,
+        ...operation({
+          id: 'previewTicketTemplate',
+          description: `A rule's title and description templates rendered on a sample alert, escaped as the partner's PSA gets them. ${callers.partner}`,
+          body: {
+            templates: { title: '[{{accountName}}] {{title}}', description: '{{summary}}\n\n{{portalLink}}' },
+          },
+        }),
         params: IdParams,
         body: PreviewBody,
         response: { 200: TicketTextView, ...failures(400, 401, 404) },
@@ -144,6 +152,10 @@ export function registerPartnerRuleTemplates(app: App, s: PartnerRuleTemplateRou
       schema: {
         ...meta,
         summary: `The extra data fields the integration's ${recentEvents} newest alerts carried, for rule conditions`,
+        ...operation({
+          id: 'listExtraFields',
+          description: `The data fields beyond the contract's that recent alerts carried, with examples: what a rule condition can name. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: ExtraFieldsView, ...failures(401, 404) },
       },

@@ -6,6 +6,7 @@ import { incidentStatuses } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { orRefuse } from '../../../platform/http/errors.js'
+import { callers, operation } from '../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../../tenants/auth.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
@@ -130,6 +131,10 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Rules in precedence order (all of them: an integration holds at most 500)',
+        ...operation({
+          id: 'listRules',
+          description: `The first enabled rule matching an alert's product group and type decides what it does. ${callers.partner}`,
+        }),
         params: IdParams,
         response: { 200: Type.Object({ data: Type.Array(RuleView) }), ...failures(401, 404) },
       },
@@ -147,6 +152,11 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Add a rule',
+        ...operation({
+          id: 'createRule',
+          description: `Without a matching rule an alert is refused (NO_RULE). ${callers.partner}`,
+          body: { productGroup: 'Endpoint Security', alertTypes: ['Malware Detected'], action: 'ticket' },
+        }),
         params: IdParams,
         body: CreateRule,
         response: { 201: RuleView, ...failures(400, 401, 404, 409) },
@@ -165,6 +175,11 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Change a rule',
+        ...operation({
+          id: 'updateRule',
+          description: `Only the fields sent change. ${callers.partner}`,
+          body: { enabled: false },
+        }),
         params: RuleParams,
         body: PatchRule,
         response: { 200: RuleView, ...failures(400, 401, 404) },
@@ -183,6 +198,10 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       schema: {
         ...meta,
         summary: 'Delete a rule',
+        ...operation({
+          id: 'deleteRule',
+          description: `Open tickets it made stay; their next alerts find no rule unless another matches. ${callers.partner}`,
+        }),
         params: RuleParams,
         response: { 204: Type.Null(), ...failures(401, 404) },
       },

@@ -7,6 +7,7 @@ import Type from 'typebox'
 import type { Result } from '../../../platform/core/result.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
+import { callers, type OperationDoc, operation } from '../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../../tenants/auth.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
@@ -76,6 +77,32 @@ export function testAlertAnswer(a: PartnerTestAnswer) {
   }
 }
 
+/** The two calls in the OpenAPI document, by `base`. */
+const operations: Record<string, { send: OperationDoc; close: OperationDoc }> = {
+  '/api/partner/integrations': {
+    send: {
+      id: 'sendPartnerTestAlert',
+      description: `A real alert through your rules to your PSA, the ticket's title starting "[TEST] ", answered with its link in the PSA; the vendor gets no webhook for it, and it closes by itself after closeAfterMinutes (default 5; 0 keeps it). 409 saying why when the integration cannot take it. ${callers.partner}`,
+      body: { accountId: 'acme-001', closeAfterMinutes: 5 },
+    },
+    close: {
+      id: 'closePartnerTestAlert',
+      description: `Closes a test ticket now; 409 for a ticket no test alert opened. ${callers.partner}`,
+    },
+  },
+  '/api/admin/integrations': {
+    send: {
+      id: 'sendAdminTestAlert',
+      description: `The partner's test alert (docs/partner-api.md#test-alerts) on any integration: a "[TEST] " ticket in the partner's PSA, no webhook for the vendor, closed after closeAfterMinutes. ${callers.operator}`,
+      body: { accountId: 'acme-001', closeAfterMinutes: 5 },
+    },
+    close: {
+      id: 'closeAdminTestAlert',
+      description: `Closes a test ticket now; 409 for a ticket no test alert opened. ${callers.operator}`,
+    },
+  },
+}
+
 /** The two calls under `base`, each finding its integration with `integration`. */
 export function registerTestAlertCalls(
   app: App,
@@ -95,6 +122,7 @@ export function registerTestAlertCalls(
         ...o.meta,
         summary:
           'Send a test alert through the rules to the PSA; the vendor gets no webhook for it. PARTNER_TEST_ALERTS_PER_MINUTE a minute per integration, then 429 with Retry-After',
+        ...operation(operations[o.base]!.send),
         params: IdParams,
         body: TestAlertBody,
         response: { 201: TestAlertView, 200: TestAlertView, ...failures(400, 401, 403, 404, 409, 429, 502) },
@@ -115,6 +143,7 @@ export function registerTestAlertCalls(
       schema: {
         ...o.meta,
         summary: 'Close a test ticket now (409 for a ticket no test alert opened)',
+        ...operation(operations[o.base]!.close),
         params: TestCloseParams,
         response: { 200: TestAlertView, ...failures(400, 401, 403, 404, 409, 502) },
       },

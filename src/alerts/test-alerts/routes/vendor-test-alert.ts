@@ -7,12 +7,14 @@ import { incidentStatuses } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
+import { operation } from '../../../platform/http/openapi/operation-doc.js'
 import { VendorIntegrationId } from '../../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../../tenants/auth.js'
 import { type VendorCaller, vendorIntegration } from '../../../tenants/credentials/integration-scope.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
 import { sendSyncAnswer, syncResponses } from '../../intake/responses.js'
 import { CorrelationId } from '../../intake/schema.js'
+import { messageId } from '../../openapi.js'
 import { type TestAlertInput, TestAlerts } from '../test-alert.js'
 
 const TestAlertBody = Type.Object({
@@ -69,6 +71,13 @@ export function registerVendorTestAlert(app: App, s: VendorTestAlertRoutesDeps):
       schema: {
         tags: ['vendor'],
         summary: 'Send a test alert through the whole path: rules, PSA, audit log and webhook',
+        ...operation({
+          id: 'sendTestAlert',
+          body: { incidentStatus: 'OPEN', title: 'Checking the integration' },
+          answers: {
+            '201': { statusCode: 201, message: 'created', data: { messageId, correlationID: 'test-4711' } },
+          },
+        }),
         description:
           'A real alert marked as a test everywhere: the ticket’s title starts with "[TEST] ", its event in the audit log has test: true, and its status_update webhook carries test: true. The answer is what POST /api/oem-alerts-api/alert/sync answers for the alert. An integration that cannot take alerts is refused with 409 saying why.',
         security: [{ vendorToken: [] }],

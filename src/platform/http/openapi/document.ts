@@ -1,18 +1,17 @@
 // The OpenAPI document (docs/vendor-api.md#openapi-document), served at /openapi.json and /docs/json, with
 // the reference pages at /docs. @fastify/swagger builds it from the routes' TypeBox schemas; what
-// generators need beyond those is added here, centrally, so that a route file states only its schemas:
-// named schemas (components.ts), operationIds, descriptions and examples (operations*.ts), described
-// responses with their headers (responses.ts), the token endpoint's forms (token.ts). The composition
+// generators need beyond those is added here, centrally: named schemas (components.ts), the operationIds,
+// descriptions and examples each route states in its schema with operation({...}) (operation-doc.ts),
+// described responses with their headers (responses.ts), the token endpoint's forms (token.ts). The composition
 // root passes the parts that live elsewhere (the webhooks section, more named schemas).
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifySchema } from 'fastify'
 import type { TSchema } from 'typebox'
-import { registerGuide } from '../../../main/guide.js'
-import { operations } from '../../../main/openapi-operations.js'
 import type { App } from '../app-types.js'
 import { NamedSchemas, namedSchemas } from './components.js'
 import { finishDocument } from './finish.js'
+import { registerGuide } from './guide.js'
 import type { Json } from './schema-walk.js'
 
 export interface OpenApiParts {
@@ -82,9 +81,7 @@ export async function registerOpenApi(app: App, parts: OpenApiParts): Promise<vo
     stripBasePath: false,
     transform: ({ schema, url }) => ({ schema: named.refer(schema as Json) as FastifySchema, url }),
     transformObject: (built) =>
-      'openapiObject' in built
-        ? (finishDocument(built.openapiObject as Json, operations) as never)
-        : built.swaggerObject,
+      'openapiObject' in built ? (finishDocument(built.openapiObject as Json) as never) : built.swaggerObject,
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })
   // The guides beside the reference: /docs/vendors and every page of docs/ (guide.ts).

@@ -1,10 +1,10 @@
 // The last pass over the OpenAPI document @fastify/swagger built from the routes (docs/vendor-api.md#openapi-document):
-// operationIds, descriptions and examples from the operations table, every response described with its
-// headers, the error codes as an enum in the failure schemas, and the token endpoint's forms.
+// operationIds, descriptions and examples from each route's operation({...}) (operation-doc.ts), every
+// response described with its headers, the error codes as an enum in the failure schemas, and the token endpoint's forms.
 
-import { derivedOperationId, type OperationDoc } from '../../../main/openapi-operations.js'
 import { errorCodes } from '../../core/errors.js'
 import { exampleOf } from './examples.js'
+import { derivedOperationId, type OperationDoc, operationKey } from './operation-doc.js'
 import { codesOf, describeStatus, headers, responseHeaders } from './responses.js'
 import { isObject, type Json } from './schema-walk.js'
 import { documentTokenForms, tokenDescription, tokenPath } from './token.js'
@@ -87,7 +87,7 @@ function finishOperation(
 }
 
 /** Completes the document in place (the swagger plugin's transformObject) and returns it. */
-export function finishDocument(doc: Json, operations: Record<string, OperationDoc>): Json {
+export function finishDocument(doc: Json): Json {
   if (!isObject(doc.components)) doc.components = {}
   const components = doc.components as Json
   components.headers = { ...headers, ...(isObject(components.headers) ? components.headers : {}) }
@@ -102,7 +102,9 @@ export function finishDocument(doc: Json, operations: Record<string, OperationDo
     if (!isObject(item)) continue
     for (const [method, op] of Object.entries(item)) {
       if (!methods.has(method) || !isObject(op)) continue
-      const entry = operations[`${method.toUpperCase()} ${path}`]
+      // The route's own operation({...}), copied here by @fastify/swagger; the document keeps none of it.
+      const entry = op[operationKey] as OperationDoc | undefined
+      delete op[operationKey]
       let id = entry?.id ?? derivedOperationId(method, path)
       // Unique whatever the table says: a repeated name gets a number (and the test names it).
       for (let n = 2; taken.has(id); n++) id = `${entry?.id ?? derivedOperationId(method, path)}${n}`

@@ -5,6 +5,7 @@ import type { Result } from '../../../../platform/core/result.js'
 import type { Store } from '../../../../platform/db/store.js'
 import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
+import { callers, operation } from '../../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../../platform/http/schemas.js'
 import { type AuthHooks, partnerId } from '../../../../tenants/auth.js'
 import type { Integration } from '../../../../tenants/integrations/integration.js'
@@ -40,6 +41,10 @@ export function registerCatchAll(app: App, s: CatchAllRoutesDeps): void {
         security: [{ partnerKey: [] }],
         summary:
           'The accounts seen unmapped that still are, with their alert counts, most alerts first (mapping one: PUT …/accounts/{accountId})',
+        ...operation({
+          id: 'listUnmappedAccounts',
+          description: `The accounts whose OPEN alerts were refused as unmapped or taken in by the catch-all account, with their counts. ${callers.partner}`,
+        }),
         params: IdParams,
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),

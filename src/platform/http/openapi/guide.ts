@@ -6,11 +6,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { FastifyReply } from 'fastify'
 import { marked } from 'marked'
-import { appRoot } from '../platform/http/app-root.js'
-import type { App } from '../platform/http/app-types.js'
-import { notFound } from '../platform/http/errors.js'
+import { appRoot } from '../app-root.js'
+import type { App } from '../app-types.js'
+import { notFound } from '../errors.js'
 
-/** docs/ beside src/ (tsx) and beside dist/ (the build): both are two levels under src/http/openapi. */
+/** docs/ in the folder the service's files are read from (app-root.ts), beside src/ and dist/. */
 const docsDir = join(appRoot, 'docs')
 
 function pages(dir: string): string[] {
