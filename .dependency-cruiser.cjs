@@ -71,9 +71,9 @@ module.exports = {
     {
       name: 'refusals-become-http-errors-only-at-the-edge',
       comment:
-        'Services answer refusals as values (src/platform/core/result.ts); only route files, src/platform/http/ and the composition root turn them into ApiError (the errors, cursor and time-range helpers that throw it). docs/architecture.md#refusals.',
+        'Services answer refusals as values (src/platform/core/result.ts); only route files, src/platform/http/, the auth hooks (src/tenants/auth.ts, which run as request hooks) and the composition root turn them into ApiError (the errors, cursor and time-range helpers that throw it). docs/architecture.md#refusals.',
       severity: 'error',
-      from: { pathNot: ['/routes/', '^src/platform/http/', '^src/main/'] },
+      from: { pathNot: ['/routes/', '^src/platform/http/', '^src/tenants/auth\\.ts$', '^src/main/'] },
       to: { path: '^src/platform/http/(errors|pagination|time-range)\\.ts$' },
     },
     {

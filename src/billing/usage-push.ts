@@ -15,7 +15,7 @@ import type { JobKindEntry, JobProducer, JobResult } from '../platform/queue/por
 import type { PsaFailure } from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { tenantHold } from '../tenants/credentials/credentials.js'
-import type { UsageCount } from './billing.js'
+import type { UsageCount } from '../tenants/vendor-data.js'
 import { afterFailure, lineForProduct, type UsagePush, usageTarget } from './usage-push-plan.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 256 })

@@ -9,7 +9,12 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
-import { cutoffs, type RetentionDays, type RetentionKind, retentionKinds } from './retention-ages.js'
+import {
+  cutoffs,
+  type RetentionDays,
+  type RetentionKind,
+  retentionKinds,
+} from '../platform/retention-ages.js'
 
 export interface RetentionOptions {
   store: Store

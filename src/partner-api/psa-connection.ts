@@ -8,7 +8,7 @@ import { asSentence } from '../platform/core/text.js'
 import type { BillingLine, LookupKind, PsaEntity, PsaOperations } from '../psa/adapter.js'
 import { fingerprint } from '../psa/core/connections.js'
 import type { PsaRegistry } from '../psa/registry.js'
-import type { StoredPsa } from '../tenants/partner.js'
+import type { StoredPsa } from '../psa/stored.js'
 
 export interface ConnectionTest {
   ok: boolean

@@ -2,8 +2,6 @@
 // mapping (its rules: rules.ts). Used by the partner API and by the demo set-up.
 
 import { catchAllProblem } from '../alerts/steps/catch-all/catch-all.js'
-import { defaultStormSettings, type StormSettings } from '../alerts/steps/storm/storm.js'
-import type { ServiceMapping } from '../billing/billing.js'
 import type { UsagePushes } from '../billing/usage-push.js'
 import { type Clock, iso } from '../platform/clock.js'
 import { done, ok, type Refused, type Result, refuse } from '../platform/core/result.js'
@@ -15,8 +13,10 @@ import { type Actor, fieldsSet } from '../tenants/audit/operator-audit.js'
 import type { Integration } from '../tenants/integrations/integration.js'
 import type { IntegrationLifecycle } from '../tenants/integrations/lifecycle.js'
 import { transition } from '../tenants/integrations/state.js'
+import { defaultStormSettings, type StormSettings } from '../tenants/integrations/storm-settings.js'
 import type { CatalogueSource, EffectiveCatalogue } from '../tenants/product-groups/source.js'
 import type { SettingsPatch } from '../tenants/repositories/integrations.js'
+import type { ServiceMapping } from '../tenants/vendor-data.js'
 import type { SnapshotScheduler } from '../webhooks/snapshots.js'
 
 /** The partner's credentials for the vendor's catalogue endpoint; the header defaults to authorization. */

@@ -3,8 +3,8 @@
 import { isIP } from 'node:net'
 import type { Static } from 'typebox'
 import { Value } from 'typebox/value'
-import { defaultRetentionDays, parseRetentionDays, type RetentionDays } from '../ops/retention-ages.js'
 import { EnvSchema } from './env.js'
+import { defaultRetentionDays, parseRetentionDays, type RetentionDays } from './retention-ages.js'
 
 const seconds = (list: string): number[] => list.split(',').map((s) => Number(s.trim()))
 

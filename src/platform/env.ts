@@ -2,7 +2,7 @@
 // schema (docs/operations.md#configuration lists them). config.ts validates the environment against
 // it at boot and turns it into the typed Config the rest of the service receives.
 import Type from 'typebox'
-import { defaultRetentionDays, type RetentionKind } from '../ops/retention-ages.js'
+import { defaultRetentionDays, type RetentionKind } from './retention-ages.js'
 
 const Bool = Type.Boolean({ default: false })
 const SecondsList = (options: { description: string; default?: string }) =>

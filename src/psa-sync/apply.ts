@@ -6,12 +6,13 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../platform/clock.js'
+import { psaChangeEvent } from '../platform/core/outcome.js'
 import type { Store } from '../platform/db/store.js'
+import { type PsaKind, psaNames } from '../psa/stored.js'
 import type { PsaTicketRead } from '../psa/sync-port.js'
-import { type PsaKind, psaNames } from '../tenants/partner.js'
 import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
-import { psaChange, psaChangeDetail, psaChangeEvent } from './psa-sync.js'
+import { psaChange, psaChangeDetail } from './psa-sync.js'
 
 export interface SyncApplyDeps {
   store: Store

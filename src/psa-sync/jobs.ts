@@ -9,7 +9,6 @@ import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import { defineJob, type JobSpec, jobKind } from '../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../platform/queue/port.js'
-import type { PsaFailure } from '../psa/adapter.js'
 
 const Partner = Type.Object({ partnerId: Type.String({ minLength: 1 }) })
 
@@ -77,14 +76,6 @@ export class SyncJobs {
   handOver(): void {
     this.queue.handOver()
   }
-}
-
-/** What a failed PSA call makes of a sync job: wait where the PSA asked, retry where it may help. */
-export function afterFailure(failure: PsaFailure, what: string): JobResult {
-  const reason = `${what}: ${failure.message}`
-  if (failure.throttled && failure.retryAfterMs !== undefined)
-    return { kind: 'wait', reason, notBeforeMs: failure.retryAfterMs }
-  return failure.retryable ? { kind: 'retry', reason } : { kind: 'done' }
 }
 
 export interface SyncHandlers {

@@ -1,6 +1,7 @@
 // Two-way sync's decision (docs/psa/sync.md): given alertbridge's ticket and the PSA's ticket as read
 // back, what changed in the PSA. Pure. A repeated push reads the same ticket again and finds nothing
 // new; alertbridge's own writes leave the two agreeing, so they never come back as changes.
+import type { PsaChangeKind } from '../platform/core/outcome.js'
 import type { Ticket, TicketStatus } from '../platform/core/types.js'
 
 /** The ticket as the PSA holds it (src/psa/sync-port.ts PsaTicketRead, the fields this decision reads). */
@@ -17,15 +18,11 @@ export type PsaChange =
   | { kind: 'merged'; from: string; into: string }
   | { kind: 'deleted' }
 
-export type PsaChangeKind = PsaChange['kind']
+/** Every change's kind is one the event names know (src/platform/core/outcome.ts). */
+export type { PsaChangeKind } from '../platform/core/outcome.js'
 
-/** The event of each change: its name in the audit trail and the vendor's status_update. */
-export const psaChangeEvent: Record<PsaChangeKind, string> = {
-  closed: 'Ticket Closed In PSA',
-  reopened: 'Ticket Reopened In PSA',
-  merged: 'Ticket Merged In PSA',
-  deleted: 'Ticket Deleted In PSA',
-}
+const kindsKnown: PsaChange['kind'] extends PsaChangeKind ? true : never = true
+void kindsKnown
 
 /** A ticket in flight (being created or closed by an alert) is left to that alert; the next read decides. */
 const settled = (status: TicketStatus) => status === 'open' || status === 'closed'

@@ -1,8 +1,9 @@
 // One interface for every PSA (PsaOperations). Adapters answer with values, never throw for a PSA's
 // own failures: an exception out of an adapter is a defect, a PsaFailure is the PSA failing
 // (docs/psa/README.md, "Adapters answer with values").
-import type { PsaKind } from '../tenants/partner.js'
+
 import type { NoteCall, PsaCall, PsaFailure, PsaResult, TicketCall } from './calls.js'
+import type { PsaKind } from './stored.js'
 import type { PsaSyncOperations } from './sync-port.js'
 
 export type { NoteCall, PsaCall, PsaFailure, PsaFailureKind, PsaResult, TicketCall } from './calls.js'

@@ -3,6 +3,7 @@
 // value or the PSA's failure. adapter.ts declares the operations with them; sync-port.ts too.
 import type { Kysely } from 'kysely'
 import type { Database } from '../platform/db/schema.js'
+import type { JobResult } from '../platform/queue/port.js'
 
 /** Every call may be given up: the executor's PSA time budget aborts it rather than racing it. */
 export interface PsaCall {
@@ -63,3 +64,19 @@ export interface PsaFailure {
 }
 
 export type PsaResult<T> = { ok: true; value: T } | { ok: false; failure: PsaFailure }
+
+/** What a failed PSA call makes of a job that made it: wait where the PSA asked, retry where it may help. */
+export function afterFailure(failure: PsaFailure, what: string): JobResult {
+  const reason = `${what}: ${failure.message}`
+  if (failure.throttled && failure.retryAfterMs !== undefined)
+    return { kind: 'wait', reason, notBeforeMs: failure.retryAfterMs }
+  return failure.retryable ? { kind: 'retry', reason } : { kind: 'done' }
+}
+
+/**
+ * The requests one ticket operation makes at most once a connection's discovery and lists are known
+ * (a retried create: the search for its tag and the create; a close: read, note, status). Its budget
+ * is that many requests' worth, each request having PSA_TIMEOUT_MS of its own.
+ */
+export const requestsPerOperation = 3
+export const operationBudgetMs = (requestTimeoutMs: number) => requestsPerOperation * requestTimeoutMs

@@ -4,7 +4,6 @@
 // ever sees settings of its own shape.
 import { LRUCache } from 'lru-cache'
 import Type, { type Static, type TObject } from 'typebox'
-import type { PsaKind, StoredPsa } from '../tenants/partner.js'
 import type { PsaAdapter, PsaFailure, PsaOperations } from './adapter.js'
 import {
   checkSettings,
@@ -14,6 +13,7 @@ import {
   TicketDefaults,
   type TicketDefaultsValue,
 } from './settings.js'
+import type { PsaKind, StoredPsa } from './stored.js'
 
 export interface PsaKindDefinition<T extends TObject> {
   kind: PsaKind

@@ -1,7 +1,7 @@
 // The API shapes of a PSA connection, shared by the operator's and the partner's routes: a kind and
 // that kind's settings going in (checked per kind by the registry), secrets masked coming out.
 import Type from 'typebox'
-import { psaKinds } from '../tenants/partner.js'
+import { psaKinds } from './stored.js'
 
 export const PsaInput = Type.Object(
   { kind: Type.Enum(psaKinds) },

@@ -4,7 +4,7 @@
 // secret never reaches a host it was not given for.
 
 import { ok, type Result, refuse } from '../platform/core/result.js'
-import type { PsaKind, StoredPsa } from '../tenants/partner.js'
+import type { PsaKind, StoredPsa } from './stored.js'
 
 /** How the service shows a secret back (src/psa/settings.ts masks with it). */
 export const maskedSecret = '********'

@@ -1,25 +1,7 @@
 // A partner (an MSP) and the PSA it connects (docs/architecture.md#the-data-model). The PSA settings are
 // stored as given; the PSA layer checks them against the schema of their kind.
+import type { StoredPsa } from '../psa/stored.js'
 import type { Disabled } from './credentials/credentials.js'
-
-export const psaKinds = ['sandbox', 'connectwise', 'autotask', 'halopsa', 'kaseya-bms', 'syncro'] as const
-export type PsaKind = (typeof psaKinds)[number]
-
-/** Each kind's name as people know the product, in events and messages. */
-export const psaNames: Record<PsaKind, string> = {
-  sandbox: 'the sandbox PSA',
-  connectwise: 'ConnectWise PSA',
-  autotask: 'Autotask',
-  halopsa: 'HaloPSA',
-  'kaseya-bms': 'Kaseya BMS',
-  syncro: 'Syncro',
-}
-
-/** A partner's PSA connection as stored: its kind and that kind's settings (credentials included). */
-export interface StoredPsa {
-  kind: PsaKind
-  settings: Record<string, unknown>
-}
 
 export interface Partner {
   id: string

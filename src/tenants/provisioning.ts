@@ -10,13 +10,12 @@ import { checkOutboundUrl } from '../platform/outbound/address.js'
 import { clientSetHeaders } from '../platform/outbound/http.js'
 import { digest, newClientId, newSecret, newWebhookSecret } from '../platform/security/secrets.js'
 import type { PsaRegistry } from '../psa/registry.js'
-import type { PsaSync } from '../psa-sync/service.js'
-import type { DeliveryJobs } from '../webhooks/delivery-job.js'
-import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import type { PsaKind } from '../psa/stored.js'
 import { type Actor, type AuditSummary, fieldsSet, originOf } from './audit/operator-audit.js'
 import { defaultDedupFields } from './integrations/dedup.js'
 import type { Integration, IntegrationSettings } from './integrations/integration.js'
-import type { Partner, PsaKind } from './partner.js'
+import type { Partner } from './partner.js'
+import type { HeldDeliveries, PsaConnectionChanges, StateSnapshots } from './ports.js'
 import { type CatalogueInput, normaliseCatalogue } from './product-groups/product-groups.js'
 import type { VendorPatch } from './repositories/vendors.js'
 import type { ProductGroupsMapping, Vendor } from './vendor.js'
@@ -84,12 +83,12 @@ export class Provisioning {
     private readonly store: Store,
     private readonly psa: PsaRegistry,
     private readonly clock: Clock,
-    private readonly snapshots: SnapshotScheduler,
+    private readonly snapshots: StateSnapshots,
     private readonly allowPrivateNetwork: boolean,
     /** A webhook endpoint made active again takes back the deliveries held for it. */
-    private readonly deliveries: Pick<DeliveryJobs, 'endpointEnabled' | 'handOver'>,
+    private readonly deliveries: HeldDeliveries,
     /** A partner's PSA connection saved: its push is registered (again) and its poll started. */
-    private readonly sync: Pick<PsaSync, 'connectionChanged' | 'handOver'>,
+    private readonly sync: PsaConnectionChanges,
   ) {}
 
   /**

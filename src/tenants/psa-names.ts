@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache'
 import type { Result } from '../platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../psa/adapter.js'
 import { fingerprint } from '../psa/core/connections.js'
-import type { StoredPsa } from './partner.js'
+import type { StoredPsa } from '../psa/stored.js'
 
 /** The kept look-up lists PsaNames reads: what partner-api's PsaConnections offers. */
 export interface PsaLookups {

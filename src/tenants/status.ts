@@ -7,9 +7,9 @@ import { type Clock, iso } from '../platform/clock.js'
 import { done, notFound, ok, type Result } from '../platform/core/result.js'
 import type { Store } from '../platform/db/store.js'
 import type { JobProducer } from '../platform/queue/port.js'
-import type { SnapshotScheduler } from '../webhooks/snapshots.js'
 import type { Actor } from './audit/operator-audit.js'
 import { type Disabled, holdKey, type TenantKind } from './credentials/credentials.js'
+import type { StateSnapshots } from './ports.js'
 
 export class TenantStatus {
   constructor(
@@ -17,7 +17,7 @@ export class TenantStatus {
       store: Store
       clock: Clock
       queue: Pick<JobProducer, 'resume' | 'handOver'>
-      snapshots: Pick<SnapshotScheduler, 'changed'>
+      snapshots: StateSnapshots
       /** A tenant was disabled or enabled (committed): copies of its state are out of date. */
       onChange?: () => void
     },

@@ -2,9 +2,8 @@
 // source of the OpenAPI `webhooks` section, of the vendor guide's list and of the tests that check real
 // events against it), with when each is sent and examples. events.ts builds the bodies.
 import Type, { type Static } from 'typebox'
-import type { EventName } from '../alerts/domain/outcome.js'
 import { errorCodes } from '../platform/core/errors.js'
-import type { PsaChangeKind, psaChangeEvent } from '../psa-sync/psa-sync.js'
+import type { EventName, PsaChangeKind, psaChangeEvent } from '../platform/core/outcome.js'
 import * as parts from './event-examples.js'
 
 type PsaEventName = (typeof psaChangeEvent)[PsaChangeKind]

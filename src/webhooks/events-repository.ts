@@ -1,11 +1,11 @@
 // The audit log: append-only, one row per alert call once its tenant is known.
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
-import type { AuditEvent, Strategy } from '../alerts/domain/audit.js'
 import type { EventStatus, IncidentStatus } from '../platform/core/types.js'
 import { prepared, preparedRow } from '../platform/db/prepared.js'
 import { toBool, toInt } from '../platform/db/rows.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
+import type { AuditEvent, Strategy } from './audit-event.js'
 import type { EventsTable } from './tables.js'
 
 // Every alert's outcome writes one event and looks for one first: prepared

@@ -3,7 +3,7 @@
 // `messageID` (docs/contract.md#webhook-events). Beside the contract's fields every event carries
 // `sequence` (to put events back in order), `occurredAt` (the time it describes) and `test`; a
 // status_update also carries `error`, the stable code of a failure. Pure: callers pass every value.
-import type { Outcome } from '../alerts/domain/outcome.js'
+import type { Outcome } from '../platform/core/outcome.js'
 
 /** What every event adds to the contract's fields. */
 export interface EventMeta {

@@ -5,8 +5,8 @@
 // stored dead, ready for replay. Callers hand the jobs over
 // (JobProducer.handOver) once their transaction has committed.
 
-import type { Outcome } from '../alerts/domain/outcome.js'
 import type { Clock } from '../platform/clock.js'
+import type { Outcome } from '../platform/core/outcome.js'
 import type { Store } from '../platform/db/store.js'
 import type { Integration } from '../tenants/integrations/integration.js'
 import { isActive } from '../tenants/integrations/state.js'

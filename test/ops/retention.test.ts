@@ -3,7 +3,7 @@
 // ones still needed stay: an event a delivery or a queued job still points at, a pending delivery, the
 // latest usage count of a pair. Time moves through the service's clock; rows a flow cannot make old (a dead
 // job, a dead delivery) are written directly. Then the repositories' own prunes on their own: webhook
-// deliveries with their attempts, and access tokens. (How the ages are read: test/ops/retention-ages.test.ts.)
+// deliveries with their attempts, and access tokens. (How the ages are read: test/platform/retention-ages.test.ts.)
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'

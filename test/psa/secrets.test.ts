@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { keepSavedSecrets } from '../../src/psa/secrets.js'
-import type { StoredPsa } from '../../src/tenants/partner.js'
+import type { StoredPsa } from '../../src/psa/stored.js'
 
 const saved: StoredPsa = {
   kind: 'connectwise',

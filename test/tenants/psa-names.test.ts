@@ -6,7 +6,7 @@ import { describe, test } from 'node:test'
 import type { LookupQuery, PsaConnections } from '../../src/partner-api/psa-connection.js'
 import { ok, refuse } from '../../src/platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../../src/psa/adapter.js'
-import type { StoredPsa } from '../../src/tenants/partner.js'
+import type { StoredPsa } from '../../src/psa/stored.js'
 import { entryNamed, PsaNames } from '../../src/tenants/psa-names.js'
 
 const boards: PsaEntity[] = [

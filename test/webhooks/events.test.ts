@@ -14,12 +14,12 @@ import {
   closed,
   created,
   internalError,
-  type Outcome,
   psaFailed,
   rejected,
   suppressed,
   updated,
 } from '../../src/alerts/domain/outcome.js'
+import type { Outcome } from '../../src/platform/core/outcome.js'
 import {
   eventCatalogue,
   openApiWebhooks,

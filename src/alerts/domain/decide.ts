@@ -4,6 +4,7 @@
 // unknown-integration) are answered at the HTTP edge before any fact is loaded; already-closed in the
 // PSA, psa-failed and internal-error depend on the PSA call and are built with outcome.ts.
 
+import type { Outcome } from '../../platform/core/outcome.js'
 import { withinWindow } from '../../tenants/integrations/dedup.js'
 import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
 import { checkAgainstCatalogue } from '../../tenants/product-groups/product-groups.js'
@@ -13,7 +14,7 @@ import { maintenanceOnFollowUp, maintenanceOnOpen } from '../steps/maintenance/r
 import { foldInto, isStormTicket, stormCap, stormFollowUp, stormOpen } from '../steps/storm/storm.js'
 import { closedTicketPolicy } from './closed-tickets.js'
 import type { Decision, DecisionContext } from './decision.js'
-import { alreadyClosed, type Outcome, rejected, suppressed } from './outcome.js'
+import { alreadyClosed, rejected, suppressed } from './outcome.js'
 
 export type { Decision, DecisionContext } from './decision.js'
 

@@ -1,6 +1,7 @@
 // What the decision table (decide.ts) is given and what it answers: the facts of one alert, and the
 // decision an executor carries out. Types only.
 
+import type { Outcome } from '../../platform/core/outcome.js'
 import type {
   AccountMapping,
   AlertFacts,
@@ -13,7 +14,6 @@ import type { StormSettings } from '../../tenants/integrations/storm-settings.js
 import type { Rule } from '../rules/rules.js'
 import type { MaintenanceAction, MaintenanceFacts } from '../steps/maintenance/maintenance.js'
 import type { StormDecision, StormFacts } from '../steps/storm/facts.js'
-import type { Outcome } from './outcome.js'
 
 export interface DecisionContext {
   alert: AlertFacts

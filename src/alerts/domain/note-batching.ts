@@ -3,7 +3,7 @@
 // OPEN) is answered `updated` at once and its note waits for the ticket's next batched note, written at
 // most once a minute; past `notesWaitAt` even that note waits, so the last of the budget is left to
 // creates and closes. Pure: the limiter measures the share, the executor and the note job act on it.
-import type { Outcome } from './outcome.js'
+import type { Outcome } from '../../platform/core/outcome.js'
 import { updated } from './outcome.js'
 
 /** The share of the fullest budget from which notes are batched. */

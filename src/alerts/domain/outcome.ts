@@ -1,72 +1,7 @@
 // What an alert call ends in: the row of docs/decision-table.md that applied, the contract's message, the
 // HTTP status of the synchronous strategy and the audit event to record. Pure constructors only.
 import { type ErrorCode, httpStatusOf } from '../../platform/core/errors.js'
-import type { EventStatus } from '../../platform/core/types.js'
-
-export type RowId =
-  | 'invalid-request'
-  | 'bad-credentials'
-  | 'rate-limited'
-  | 'unknown-integration'
-  | 'integration-not-active'
-  | 'not-in-catalogue'
-  | 'no-mapping-or-rule'
-  | 'maintenance'
-  | 'suppressed'
-  | 'repeat'
-  | 'reopen-refused'
-  | 'reopen-closed'
-  | 'replace-closed'
-  | 'storm'
-  | 'create'
-  | 'catch-all'
-  | 'missing-correlation-id'
-  | 'ticket-not-found'
-  | 'status-suppressed'
-  | 'update'
-  | 'update-closed'
-  | 'self-healing-off'
-  | 'partner-test-close'
-  | 'already-closed'
-  | 'close'
-  | 'close-left-open'
-  | 'psa-failed'
-  | 'internal-error'
-
-export type EventName =
-  | 'Ticket Created'
-  | 'Ticket Updated'
-  | 'Ticket Closed'
-  | 'Ticket Reopened'
-  | 'Ticket Left Open'
-  | 'Failed To Create Ticket'
-  | 'Failed To Update Ticket'
-  | 'Failed To Close Ticket'
-  | 'Ticket Not Found'
-  | 'Ticket Already Closed'
-  | 'Self-Healing Disabled'
-  | 'Alert Suppressed'
-  | 'Suppressed By Maintenance Window'
-  | 'Held By Maintenance Window'
-  | 'Held Alert Dropped'
-  | 'Alerting Disabled'
-  | 'Invalid Alert'
-  | 'Internal Error'
-
-export type OutcomeMessage = 'created' | 'suppressed' | 'updated' | 'closed' | 'failed'
-
-export interface Outcome {
-  row: RowId
-  message: OutcomeMessage
-  httpStatus: number
-  /** The audit event to store; null where nothing is stored (no tenant known yet). */
-  event: { name: EventName; status: EventStatus } | null
-  error: ErrorCode | null
-  detail: string | null
-  correlationId: string | null
-  /** When to try again, where the PSA said (a throttled PSA call that did not fit the request's budget). */
-  retryAfterSeconds?: number
-}
+import type { EventName, Outcome, OutcomeMessage, RowId } from '../../platform/core/outcome.js'
 
 export function rejected(
   row: RowId,

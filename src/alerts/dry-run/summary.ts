@@ -2,8 +2,8 @@
 // service manager, with what to do about it, in the portal's words (its pages and steps), without the
 // API's paths, row names or error codes — those stay in the dry run's other fields. Pure.
 import type { ErrorCode } from '../../platform/core/errors.js'
+import type { RowId } from '../../platform/core/outcome.js'
 import type { CatchAllReason, IncidentStatus, IntegrationState } from '../../platform/core/types.js'
-import type { RowId } from '../domain/outcome.js'
 import type { Rule } from '../rules/rules.js'
 
 export type DryRunAction = 'create' | 'append' | 'reopen' | 'close' | 'suppress' | 'refuse' | 'fold'

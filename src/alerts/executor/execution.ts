@@ -2,10 +2,10 @@
 // table and the PSA and records the outcome; the caller (the synchronous route, or the queued alert's
 // job) decides what its strategy does with the answer: an HTTP response, or done / try again later.
 
+import type { Outcome } from '../../platform/core/outcome.js'
 import type { AlertFacts } from '../../platform/core/types.js'
 import type { PsaFailure, PsaResult } from '../../psa/adapter.js'
-import type { Strategy } from '../domain/audit.js'
-import type { Outcome } from '../domain/outcome.js'
+import type { Strategy } from '../../webhooks/audit-event.js'
 
 export interface AlertJob {
   messageId: string

@@ -2,6 +2,8 @@
 // every call given the PSA time budget as an AbortSignal, so a call that runs out of time is aborted,
 // not left running behind a timer (a create that went on after we gave up could make a ticket that a
 // retry then makes again). A connection that cannot be used answers every call with its failure.
+
+import type { Outcome } from '../../platform/core/outcome.js'
 import type { Store } from '../../platform/db/store.js'
 import {
   givenUp,
@@ -10,10 +12,11 @@ import {
   type PsaResult,
   type TicketCall,
 } from '../../psa/adapter.js'
+import { operationBudgetMs } from '../../psa/calls.js'
 import type { PsaRegistry } from '../../psa/registry.js'
 import type { TicketDefaultsValue } from '../../psa/settings.js'
-import type { PsaKind } from '../../tenants/partner.js'
-import { type Outcome, type PsaOperation, psaFailed } from '../domain/outcome.js'
+import type { PsaKind } from '../../psa/stored.js'
+import { type PsaOperation, psaFailed } from '../domain/outcome.js'
 import type { ExecutionPolicy } from './execution.js'
 
 /** One partner's PSA, ready for the calls of one alert. */
@@ -32,14 +35,6 @@ export interface OpenPsa {
 
 /** How long after its budget an adapter that ignores the abort is waited for. */
 const abandonAfterMs = 1000
-
-/**
- * The requests one ticket operation makes at most once a connection's discovery and lists are known
- * (a retried create: the search for its tag and the create; a close: read, note, status). Its budget
- * is that many requests' worth, each request having PSA_TIMEOUT_MS of its own.
- */
-export const requestsPerOperation = 3
-export const operationBudgetMs = (requestTimeoutMs: number) => requestsPerOperation * requestTimeoutMs
 
 export class PsaCalls {
   constructor(

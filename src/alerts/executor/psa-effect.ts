@@ -3,17 +3,10 @@
 // outcome never got recorded is adopted by the next attempt of the same call instead of being done again.
 // Pure.
 
+import type { Outcome } from '../../platform/core/outcome.js'
 import type { IncidentStatus } from '../../platform/core/types.js'
-import type { Strategy } from '../domain/audit.js'
-import {
-  alreadyClosed,
-  closed,
-  created,
-  leftOpen,
-  type Outcome,
-  reopened,
-  updated,
-} from '../domain/outcome.js'
+import type { Strategy } from '../../webhooks/audit-event.js'
+import { alreadyClosed, closed, created, leftOpen, reopened, updated } from '../domain/outcome.js'
 
 /** The decision-table row an effect answers: created, updated (an UPDATE or a de-duplicated OPEN),
  * closed, or found closed in the PSA. */

@@ -5,13 +5,13 @@
 // already recorded by another rolls all of it back and says so (`adopted`): the caller then has nothing
 // left to do. The ticket a partner's test alert creates is marked as one here, with its outcome.
 import type { Clock } from '../../platform/clock.js'
+import type { Outcome } from '../../platform/core/outcome.js'
 import type { Store } from '../../platform/db/store.js'
 import type { WriteBatcher } from '../../platform/db/write-batch.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import type { IntegrationLifecycle } from '../../tenants/integrations/lifecycle.js'
 import { transition } from '../../tenants/integrations/state.js'
 import type { WebhookOutbox } from '../../webhooks/outbox.js'
-import type { Outcome } from '../domain/outcome.js'
 import type { AlertJob, Execution } from './execution.js'
 
 /** Recorded, or found recorded by another attempt of the message (nothing of this one's stays). */

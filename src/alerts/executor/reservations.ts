@@ -6,11 +6,12 @@
 import type { Clock } from '../../platform/clock.js'
 import type { AlertFacts, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
+import { operationBudgetMs } from '../../psa/calls.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
+import type { StormSettings } from '../../tenants/integrations/storm-settings.js'
 import type { Decision } from '../domain/decide.js'
-import { pastCap, type StormSettings } from '../steps/storm/storm.js'
+import { pastCap } from '../steps/storm/storm.js'
 import type { Reservation } from '../tickets/repository.js'
-import { operationBudgetMs } from './psa-calls.js'
 import type { ReservationWaits } from './reservation-waits.js'
 
 /** Runs one write: a batched write of its own, or in the caller's open transaction (executor.ts). */

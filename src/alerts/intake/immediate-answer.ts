@@ -1,8 +1,9 @@
 // What the webhook strategy answers at once, before the queued job runs the decision for real
 // (docs/decisions/webhook-strategy/immediate-answer-is-a-preview.md): the PSA is not called, so a
 // create, append or close is answered as if it will work.
+
+import type { Outcome } from '../../platform/core/outcome.js'
 import type { Decision } from '../domain/decide.js'
-import type { Outcome } from '../domain/outcome.js'
 
 export interface ImmediateAnswer {
   message: Outcome['message']

@@ -3,8 +3,8 @@
 // in sync shapes, `correlationId` in webhook shapes, statusCode 201 for suppressed and updated, the string
 // "200" for closed.
 import type { FastifyReply } from 'fastify'
+import type { Outcome, OutcomeMessage } from '../../platform/core/outcome.js'
 import type { FailureRenderer } from '../../platform/http/error-handler.js'
-import type { Outcome, OutcomeMessage } from '../domain/outcome.js'
 import { type RateDecision, rateLimitHeaders } from './rate-limit.js'
 import { SyncFailure, SyncSuccess } from './schema.js'
 

@@ -9,13 +9,13 @@
 // - any other failure (a 5xx, a refusal) is answered as it is (docs/decision-table.md#psa-failed).
 // It answers the outcome, or the intake's refusal, as a value; the route maps either to HTTP.
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Outcome } from '../../platform/core/outcome.js'
 import { ok, type Result } from '../../platform/core/result.js'
 import type { PsaFailure } from '../../psa/adapter.js'
-import type { Outcome } from '../domain/outcome.js'
+import { operationBudgetMs } from '../../psa/calls.js'
 import { internalError } from '../domain/outcome.js'
 import type { AlertJob, ExecutionPolicy } from '../executor/execution.js'
 import type { AlertExecutor } from '../executor/executor.js'
-import { operationBudgetMs } from '../executor/psa-calls.js'
 import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
 import type { RateDecision } from './rate-limit.js'
 import type { AlertRequest } from './schema.js'

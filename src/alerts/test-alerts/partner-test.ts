@@ -8,6 +8,7 @@
 import Type from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../../platform/clock.js'
+import type { Outcome } from '../../platform/core/outcome.js'
 import { ok, type Result, rateLimited, refuse } from '../../platform/core/result.js'
 import type { Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
@@ -16,7 +17,6 @@ import type { JobKindEntry, JobProducer, JobResult } from '../../platform/queue/
 import type { KeyedLimit } from '../../platform/redis/limiters.js'
 import type { PsaRegistry } from '../../psa/registry.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
-import type { Outcome } from '../domain/outcome.js'
 import { type TestAlertInput, TestAlerts } from './test-alert.js'
 
 export const defaultCloseAfterMinutes = 5

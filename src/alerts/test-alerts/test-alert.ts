@@ -7,6 +7,7 @@
 // test alert (partner-test.ts, docs/partner-api.md#test-alerts) runs the same `target` and `run`.
 
 import type { ErrorCode } from '../../platform/core/errors.js'
+import type { Outcome } from '../../platform/core/outcome.js'
 import { ok, type Result, refuse } from '../../platform/core/result.js'
 import type { AlertFacts, Catalogue, IncidentStatus, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
@@ -14,7 +15,6 @@ import type { Integration } from '../../tenants/integrations/integration.js'
 import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import type { DeliveryJobs } from '../../webhooks/delivery-job.js'
-import type { Outcome } from '../domain/outcome.js'
 import type { CatalogueLookup } from '../executor/context.js'
 import type { AlertIntake } from '../intake/intake.js'
 import type { RateDecision } from '../intake/rate-limit.js'

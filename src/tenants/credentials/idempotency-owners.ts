@@ -5,10 +5,10 @@
 // with no code of its own (`config: { idempotency: false }` opts one out). The mechanism is
 // src/platform/http/idempotency.ts.
 import type { FastifyRequest } from 'fastify'
-import { operationBudgetMs } from '../../alerts/executor/psa-calls.js'
 import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { IdempotencyOptions, KeyOwner, OwnerOf } from '../../platform/http/idempotency.js'
+import { operationBudgetMs } from '../../psa/calls.js'
 import { authenticateClient } from './token-service.js'
 
 const changes = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

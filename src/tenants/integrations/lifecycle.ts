@@ -4,10 +4,10 @@
 
 import type { IntegrationState } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
-import type { SnapshotScheduler } from '../../webhooks/snapshots.js'
+import type { StateSnapshots } from '../ports.js'
 
 export class IntegrationLifecycle {
-  constructor(private readonly snapshots: SnapshotScheduler) {}
+  constructor(private readonly snapshots: StateSnapshots) {}
 
   /** Moves an integration's state if it is still `from`; answers whether this call moved it. */
   async moveState(

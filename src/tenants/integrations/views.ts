@@ -1,11 +1,11 @@
 // How an integration is shown to partners and the operator.
 import Type, { type Static } from 'typebox'
-import { catchAllOff } from '../../alerts/steps/catch-all/catch-all.js'
-import { defaultStormSettings } from '../../alerts/steps/storm/storm.js'
 import { closedTicketPolicies, dedupFields, integrationStates } from '../../platform/core/types.js'
 import { Nullable } from '../../platform/http/schemas.js'
+import { catchAllOff } from './catch-all-settings.js'
 import type { Integration } from './integration.js'
 import { isActive } from './state.js'
+import { defaultStormSettings } from './storm-settings.js'
 
 export const DedupView = Type.Object({
   enabled: Type.Boolean(),

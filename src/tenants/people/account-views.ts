@@ -2,7 +2,7 @@
 // (docs/partner-api.md#portal-users-and-sessions).
 import Type from 'typebox'
 import { Nullable } from '../../platform/http/schemas.js'
-import { maxPasswordLength, minPasswordLength } from './portal.js'
+import { maxPasswordLength, minPasswordLength } from '../../platform/security/passwords.js'
 
 export const SessionSummaryView = Type.Object({
   id: Type.String({ description: 'names the session to end it; not the cookie, nor its stored digest' }),

@@ -7,11 +7,6 @@ import type { ErrorCode } from '../../platform/core/errors.js'
 export const portalRoles = ['admin', 'viewer'] as const
 export type PortalRole = (typeof portalRoles)[number]
 
-/** The fewest characters a portal password has (NIST SP 800-63B asks for 8; we ask for more). */
-export const minPasswordLength = 12
-/** The most: enough for any passphrase, and a bound on what the slow hash is given. */
-export const maxPasswordLength = 1024
-
 export interface PortalUser {
   id: string
   partnerId: string

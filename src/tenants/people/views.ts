@@ -3,7 +3,8 @@
 // alike.
 import Type, { type Static } from 'typebox'
 import { Nullable } from '../../platform/http/schemas.js'
-import { maxPasswordLength, minPasswordLength, type PortalUser, portalRoles } from './portal.js'
+import { maxPasswordLength, minPasswordLength } from '../../platform/security/passwords.js'
+import { type PortalUser, portalRoles } from './portal.js'
 
 const Role = Type.Enum(portalRoles, { description: 'admin changes things; viewer reads' })
 const Name = Type.String({ minLength: 1, maxLength: 128 })

@@ -1,7 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { CatchAllSettings } from '../../alerts/steps/catch-all/catch-all.js'
-import { catchAllColumns, catchAllOf } from '../../alerts/steps/catch-all/repository.js'
-import { parseStormSettings } from '../../alerts/steps/storm/storm.js'
+import type { CatchAllSettings } from '../../platform/core/types.js'
 import { closedTicketPolicies, type DedupField, type IntegrationState } from '../../platform/core/types.js'
 import { prepared } from '../../platform/db/prepared.js'
 import { type CreatedKey, type KeyPage, parseJson, toBool, toInt } from '../../platform/db/rows.js'
@@ -9,7 +7,9 @@ import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { TenantState } from '../credentials/credentials.js'
+import { catchAllColumns, catchAllOf } from '../integrations/catch-all-settings.js'
 import type { Integration, IntegrationSettings, VendorCredentials } from '../integrations/integration.js'
+import { parseStormSettings } from '../integrations/storm-settings.js'
 import type { IntegrationsTable } from '../tables.js'
 
 /** As stored: the header's name in the clear (it is shown back), its value sealed. */

@@ -1,12 +1,12 @@
 // What the vendor declares about an integration: accounts, services and usage counts
 // (docs/contract.md#vendor-api-calls).
 import { type Kysely, type Selectable, sql } from 'kysely'
-import type { UsageCount, VendorAccount, VendorService } from '../../billing/billing.js'
 import { containing } from '../../platform/db/like.js'
 import type { KeyPage } from '../../platform/db/rows.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { VendorAccountsTable, VendorServicesTable } from '../tables.js'
+import type { UsageCount, VendorAccount, VendorService } from '../vendor-data.js'
 
 /** Which accounts or services a partner's list holds: all, only mapped ones, or only unmapped ones. */
 export interface MappedFilter {

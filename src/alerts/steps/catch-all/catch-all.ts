@@ -4,17 +4,15 @@
 // catch-all ticket remembers the company it went to, so its UPDATE and RESOLVED find it even while the
 // account stays unmapped (docs/decisions/alerts/catch-all-account.md). Pure.
 
+import type { Outcome } from '../../../platform/core/outcome.js'
 import type {
   AccountMapping,
   CatchAllReason,
   CatchAllSettings,
   Ticket,
 } from '../../../platform/core/types.js'
-import { created, type Outcome } from '../../domain/outcome.js'
-
-export type { CatchAllReason, CatchAllSettings } from '../../../platform/core/types.js'
-
-export const catchAllOff: CatchAllSettings = { enabled: false, psaCompanyId: null, board: null }
+import { catchAllOff } from '../../../tenants/integrations/catch-all-settings.js'
+import { created } from '../../domain/outcome.js'
 
 /** The mapping an unmapped account's OPEN gets: the fallback company, when the catch-all is on. */
 export function catchAllMapping(

@@ -1,27 +1,11 @@
 // The catch-all account's rows (docs/decision-table.md#catch-all): the integration's settings as stored,
 // the tickets made in the fallback company, and the accounts seen unmapped, counted from the audit log
 // (refused OPENs) and the catch-all tickets (the OPENs they took in).
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { TicketRecord } from '../../../platform/core/types.js'
-import { toBool, toInt } from '../../../platform/db/rows.js'
 import type { Database } from '../../../platform/db/schema.js'
 import { defineRepository } from '../../../platform/db/store.js'
-import type { IntegrationsTable } from '../../../tenants/tables.js'
 import { toRecord } from '../../tickets/rows.js'
-import type { CatchAllSettings } from './catch-all.js'
-
-export const catchAllOf = (r: Selectable<IntegrationsTable>): CatchAllSettings => ({
-  enabled: toBool(r.catch_all_enabled),
-  psaCompanyId: r.catch_all_company_id,
-  board: r.catch_all_board,
-})
-
-/** The integrations columns a settings patch sets (those it leaves out stay). */
-export const catchAllColumns = (p: Partial<CatchAllSettings> | undefined) => ({
-  catch_all_enabled: p?.enabled === undefined ? undefined : toInt(p.enabled),
-  catch_all_company_id: p?.psaCompanyId,
-  catch_all_board: p?.board,
-})
 
 /** An account seen unmapped: its refused OPENs and its catch-all tickets' occurrences, and those still open. */
 export interface UnmappedAccount {

@@ -2,8 +2,9 @@
 // does to a new OPEN, and what an alert held by one does to its UPDATE and RESOLVED. Pure; the window
 // computation is maintenance.ts.
 
+import type { Outcome } from '../../../platform/core/outcome.js'
 import type { AlertFacts } from '../../../platform/core/types.js'
-import { type Outcome, suppressed } from '../../domain/outcome.js'
+import { suppressed } from '../../domain/outcome.js'
 import { activeWindowFor, type MaintenanceAction, type MaintenanceFacts } from './maintenance.js'
 
 export interface MaintenanceRow {

@@ -4,10 +4,11 @@
 // ticket's batched notes. Pure: the context loader counts the recent creates and finds the storm
 // ticket and the folded incident; the storm module (its jobs) writes and calls the PSA.
 
+import type { Outcome } from '../../../platform/core/outcome.js'
 import type { AccountMapping, IncidentStatus, Ticket } from '../../../platform/core/types.js'
 import { defaultStormSettings, type StormSettings } from '../../../tenants/integrations/storm-settings.js'
 import type { DecisionContext } from '../../domain/decision.js'
-import { alreadyClosed, closed, type Outcome, rejected, updated } from '../../domain/outcome.js'
+import { alreadyClosed, closed, rejected, updated } from '../../domain/outcome.js'
 import type { Rule } from '../../rules/rules.js'
 import { isStormTicket, type StormFacts, type StormFollowUp, type StormOpen } from './facts.js'
 

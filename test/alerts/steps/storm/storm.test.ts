@@ -7,12 +7,9 @@ import { describe, test } from 'node:test'
 import { type Decision, decide } from '../../../../src/alerts/domain/decide.js'
 import { immediateAnswer } from '../../../../src/alerts/intake/immediate-answer.js'
 import {
-  defaultStormSettings,
   type FoldedAlert,
-  parseStormSettings,
   pastCap,
   type StormFacts,
-  type StormSettings,
   stormClosedOutcome,
   stormKey,
   stormLine,
@@ -22,6 +19,11 @@ import {
   stormTitle,
 } from '../../../../src/alerts/steps/storm/storm.js'
 import type { Ticket } from '../../../../src/platform/core/types.js'
+import {
+  defaultStormSettings,
+  parseStormSettings,
+  type StormSettings,
+} from '../../../../src/tenants/integrations/storm-settings.js'
 import { ctx, settings, ticket } from '../../../support/decision.js'
 
 const on = (over: Partial<StormSettings> = {}): StormSettings => ({

@@ -1,5 +1,5 @@
 // The audit log's record of one alert call (the event of docs/architecture.md#the-data-model).
-import type { EventStatus, IncidentStatus } from '../../platform/core/types.js'
+import type { EventStatus, IncidentStatus } from '../platform/core/types.js'
 
 /** How the event came: a vendor's alert by either strategy, or (psa) a change made in the PSA that
  * two-way sync heard (docs/psa/sync.md). */

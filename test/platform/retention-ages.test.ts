@@ -7,7 +7,7 @@ import {
   defaultRetentionDays,
   parseRetentionDays,
   retentionKinds,
-} from '../../src/ops/retention-ages.js'
+} from '../../src/platform/retention-ages.js'
 
 test('a number of days, 0 or off; 0 and off keep rows for ever', () => {
   assert.equal(parseRetentionDays('90'), 90)
