@@ -6,7 +6,7 @@
 // issue types, sources and ticket categories read as picklists of Tickets/entityInformation/fields.
 // Settings may name a picklist value or its label. Every text is fitted to the tenant's field lengths.
 // Billing lines are contract services, their units changed by adjustments (usage.ts). Two-way sync
-// reads tickets back and reopens them (sync.ts) and registers a ticket webhook that excludes the API
+// reads tickets back and reopens them (psa-sync.ts) and registers a ticket webhook that excludes the API
 // user's own changes (push.ts).
 import type { Static } from 'typebox'
 import {
@@ -41,7 +41,7 @@ import { hasNoteWith, writeNote } from './notes.js'
 import { complete, entries, lengthOf, planTicket } from './plan.js'
 import { AutotaskPush } from './push.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
-import { AutotaskSync } from './sync.js'
+import { AutotaskSync } from './psa-sync.js'
 import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof AutotaskSettings>
@@ -229,7 +229,7 @@ class AutotaskConnection implements PsaOperations {
     return moveTicket(this.client, ticketId, to, call)
   }
 
-  /** Two-way sync's read-back and reopen (sync.ts); the push is Autotask's ticket webhook (push.ts). */
+  /** Two-way sync's read-back and reopen (psa-sync.ts); the push is Autotask's ticket webhook (push.ts). */
   async readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     await this.budget.check(call)
     return this.sync.readTickets(ticketIds, call)

@@ -6,7 +6,7 @@
 // closing with an action whose new_status is the status Halo treats as closed (actions.ts; see lists.ts:
 // never a status picked by its name), and a catch-all ticket moved to another client by the same POST
 // with its id (move.ts). Texts are fitted to the limits client.ts states. Usage counts set the quantity
-// of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened (sync.ts), and
+// of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened (psa-sync.ts), and
 // the webhook an administrator sets up in Halo (push.ts).
 import type { Static } from 'typebox'
 import {
@@ -42,7 +42,7 @@ import { HaloLists, idText, nameOf } from './lists.js'
 import { moveTicket } from './move.js'
 import { haloPush } from './push.js'
 import { HaloPsaSettings, haloPsaSecrets } from './settings.js'
-import { HaloSync } from './sync.js'
+import { HaloSync } from './psa-sync.js'
 
 type Settings = Static<typeof HaloPsaSettings>
 

@@ -28,7 +28,7 @@ import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { moveSandboxTicket } from './move.js'
 import { SandboxSettings } from './settings.js'
 import type { SandboxOperation, SandboxStore } from './store.js'
-import { SandboxSync } from './sync.js'
+import { SandboxSync } from './psa-sync.js'
 
 type Settings = Static<typeof SandboxSettings>
 type Conn = PsaConnection<Settings>

@@ -5,7 +5,7 @@
 // look-ups of the mapping screens, and invoice-schedule line items for usage. A retry after a lost
 // answer finds what the earlier attempt made (tickets.ts) instead of making it twice. Syncro's 180
 // requests a minute are counted per client address, shared by every connection (limits.ts). Two-way
-// sync (sync.ts): no push, tickets read back one by one, what changed listed by since_updated_at.
+// sync (psa-sync.ts): no push, tickets read back one by one, what changed listed by since_updated_at.
 import {
   type BillingLine,
   type CloseCall,
@@ -36,7 +36,7 @@ import { checkConnection } from './connection-check.js'
 import { SyncroLimits } from './limits.js'
 import { closingStatus, companies, customerId, priorityOf, problemTypes, ticketSettings } from './lookups.js'
 import { SyncroSettings, syncroSecrets } from './settings.js'
-import { SyncroSync } from './sync.js'
+import { SyncroSync } from './psa-sync.js'
 import {
   findByRef,
   hasComment,
