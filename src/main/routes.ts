@@ -9,7 +9,7 @@ import { registerAdminSandbox } from '../admin/routes/test-tenancy.js'
 import { registerAdminTokens } from '../admin/routes/tokens.js'
 import { registerAdminVendors } from '../admin/routes/vendors.js'
 import { registerPartnerDryRun } from '../alerts/dry-run/routes/dry-run.js'
-import { registerAlertSync } from '../alerts/routes/alert-sync.js'
+import { registerSynchronousAlerts } from '../alerts/routes/alert-sync.js'
 import { registerAlertWebhook } from '../alerts/routes/alert-webhook.js'
 import { registerVendorTickets } from '../alerts/routes/tickets.js'
 import { registerPartnerRuleTemplates } from '../alerts/rules/routes/rule-templates.js'
@@ -52,7 +52,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerHealth,
   registerMetrics,
   // Vendor (the Integrator)
-  registerAlertSync,
+  registerSynchronousAlerts,
   registerAlertWebhook,
   registerVendorTickets,
   registerOAuthToken,

@@ -73,7 +73,7 @@ export interface Services {
   intake: AlertIntake
   executor: AlertExecutor
   /** The synchronous strategy: the executor inside one request's budget. */
-  syncAlerts: SynchronousAlerts
+  synchronousAlerts: SynchronousAlerts
   /** The partner's and the operator's test alerts, and their close job (docs/partner-api.md#test-alerts). */
   partnerTests: PartnerTestAlerts
   acceptor: AlertAcceptor
@@ -191,7 +191,7 @@ export function buildServices(deps: {
   const webhookSender = new WebhookSender({ store, writes, http: webhookHttp, clock, log, scheduleSeconds })
   const { psaTimeoutMs } = config
   const parts = { store, writes, clock, log, catalogues, psa, psaTimeoutMs, lifecycle, outbox }
-  const executorParts = { ...parts, config, queue } // config.sync.publicUrl: ticket templates' portalLink
+  const executorParts = { ...parts, config, queue } // config.psaSync.publicUrl: ticket templates' portalLink
   const executor = alertExecutor(executorParts)
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
   // that could not be published); on the embedded database until this process changes it.
@@ -218,8 +218,8 @@ export function buildServices(deps: {
   const retention = new Retention({ store, queue: jobs, clock, log, metrics, ...config.retention })
   // Two-way sync (docs/psa/sync.md): pushes and the poll read tickets back; changes are events and
   // status_updates through the outbox.
-  const sync = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
-  const syncAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
+  const twoWay = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
+  const synchronousAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
   const testAlertLimit = new KeyedLimit(limiters, {
     keyPrefix: 'partner-test-alert',
     points: config.partnerLimits.testAlertsPerMinute,
@@ -229,11 +229,11 @@ export function buildServices(deps: {
     ...executorParts,
     queue,
     intake,
-    syncAlerts,
+    synchronousAlerts,
     deliveryJobs,
     testAlertLimit,
   })
-  const { psaSync } = sync
+  const { psaSync } = twoWay
   const runtime = new Runtime({
     db,
     queue: jobs,
@@ -244,7 +244,7 @@ export function buildServices(deps: {
       snapshotKind({ store, outbox, catalogues, deliveries: deliveryJobs }),
       usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
       deliveryKind(deliveries, { store, sender: webhookSender, jobs, clock, log }),
-      ...sync.kinds,
+      ...twoWay.kinds,
       ...executor.kinds,
       tests.kind,
       maintenanceKind({ ...executorParts, executor, queue, deliveries: deliveryJobs }),
@@ -268,7 +268,7 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    syncAlerts,
+    synchronousAlerts,
     partnerTests: tests.service,
     acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock, async (id) => {
       const kind = await acceptReads.partnerPsaKind(id)

@@ -13,7 +13,7 @@ import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
 import { psaChange, psaChangeDetail, psaChangeEvent } from './psa-sync.js'
 
-export interface SyncApplyDeps {
+export interface PsaSyncApplyDeps {
   store: Store
   clock: Clock
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>
@@ -21,8 +21,8 @@ export interface SyncApplyDeps {
   deliveries: Pick<DeliveryJobs, 'handOver'>
 }
 
-export class SyncApplier {
-  constructor(private readonly d: SyncApplyDeps) {}
+export class PsaSyncApplier {
+  constructor(private readonly d: PsaSyncApplyDeps) {}
 
   /**
    * Applies the PSA's reads of a partner's tickets; answers how many tickets changed. `readStartedAt`:

@@ -10,18 +10,18 @@ import type { PsaOperations } from '../psa/adapter.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import type { Partner } from '../tenants/partner.js'
 import { psaNames } from '../tenants/partner.js'
-import type { SyncApplier } from './apply.js'
-import { afterFailure, type SyncHandlers, type SyncJobs } from './jobs.js'
+import type { PsaSyncApplier } from './apply.js'
+import { afterFailure, type PsaSyncHandlers, type PsaSyncJobs } from './jobs.js'
 import { newPushSecret, pushToken, pushUrls, tokenDigest } from './secrets.js'
 
-export interface SyncHandlerDeps {
+export interface PsaSyncHandlerDeps {
   store: Store
   psa: Pick<PsaRegistry, 'connect'>
   clock: Clock
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>
-  applier: SyncApplier
-  jobs: SyncJobs
-  config: Config['sync'] & { psaTimeoutMs: number }
+  applier: PsaSyncApplier
+  jobs: PsaSyncJobs
+  config: Config['psaSync'] & { psaTimeoutMs: number }
   /** The address PSAs push to: PUBLIC_URL, else the one the service listens on (null before it does). */
   publicUrl(): string | null
 }
@@ -29,8 +29,8 @@ export interface SyncHandlerDeps {
 /** How many pushed ids one read takes. */
 const readBatch = 200
 
-export class SyncWork implements SyncHandlers {
-  constructor(private readonly d: SyncHandlerDeps) {}
+export class PsaSyncWork implements PsaSyncHandlers {
+  constructor(private readonly d: PsaSyncHandlerDeps) {}
 
   private budget(): { signal: AbortSignal } {
     return { signal: AbortSignal.timeout(this.d.config.psaTimeoutMs * 3) }

@@ -89,7 +89,7 @@ export class Provisioning {
     /** A webhook endpoint made active again takes back the deliveries held for it. */
     private readonly deliveries: Pick<DeliveryJobs, 'endpointEnabled' | 'handOver'>,
     /** A partner's PSA connection saved: its push is registered (again) and its poll started. */
-    private readonly sync: Pick<PsaSync, 'connectionChanged' | 'handOver'>,
+    private readonly psaSync: Pick<PsaSync, 'connectionChanged' | 'handOver'>,
   ) {}
 
   /**
@@ -239,10 +239,10 @@ export class Provisioning {
         { action: 'partner.create', targetType: 'partner', targetId: partner.id, summary },
         now,
       )
-      await this.sync.connectionChanged(tx, partner.id)
+      await this.psaSync.connectionChanged(tx, partner.id)
       return partner
     })
-    this.sync.handOver()
+    this.psaSync.handOver()
     return ok({ partner, apiKey })
   }
 
@@ -269,10 +269,10 @@ export class Provisioning {
         { action: 'partner.update', targetType: 'partner', targetId: id, summary },
         now,
       )
-      if (psa) await this.sync.connectionChanged(tx, id)
+      if (psa) await this.psaSync.connectionChanged(tx, id)
       return partner
     })
-    if (psa) this.sync.handOver()
+    if (psa) this.psaSync.handOver()
     return partner ? ok(partner) : notFound(`Partner '${id}'`)
   }
 

@@ -191,7 +191,7 @@ export class AlertExecutor {
         : null
       const rendered = await renderedForTicket(
         this.d.store,
-        this.d.config?.sync.publicUrl ?? null,
+        this.d.config?.psaSync.publicUrl ?? null,
         integration,
         job.facts,
         {

@@ -33,8 +33,8 @@ export interface ExecutorDeps {
   recorder: OutcomeRecorder
   /** The catalogue each partner may use (the not-in-catalogue case). */
   catalogues: CatalogueLookup
-  /** PUBLIC_URL (config.sync.publicUrl): a ticket template's portalLink (ticket-template.ts). */
-  config?: { sync: { publicUrl: string | null } }
+  /** PUBLIC_URL (config.psaSync.publicUrl): a ticket template's portalLink (ticket-template.ts). */
+  config?: { psaSync: { publicUrl: string | null } }
   /** Storm control's folds (docs/decision-table.md#storm), wired with the queue (executor.ts). */
   storms?: {
     run(attempt: Attempt, integration: Integration, vendor: Vendor, d: StormDecision): Promise<Step>
@@ -70,7 +70,7 @@ export const busy = (b: Busy): Step => ({ kind: 'again', wait: b.wait })
  * 13 minutes) find out what happened, and what the PSA shows meanwhile is the alert's doing, not a
  * technician's (docs/psa/sync.md#what-a-change-does).
  */
-export const syncHoldMs = 15 * 60_000
+export const psaSyncHoldMs = 15 * 60_000
 
 /** The note closeOnlyUntouched leaves on a worked ticket instead of closing it. */
 const leftOpenNote = (job: AlertJob) =>
@@ -206,7 +206,7 @@ export class FollowUps {
         client.closeTicket(psaTicketId, close, { ...call, ...mark(again) }),
       )
       if (!result.ok && result.failure.retryable)
-        holdUntil = new Date(clock().getTime() + syncHoldMs).toISOString()
+        holdUntil = new Date(clock().getTime() + psaSyncHoldMs).toISOString()
       const later = deferral(result, policy)
       if (later) return later
       if (!result.ok) {
@@ -265,8 +265,8 @@ export class FollowUps {
     if (!result.ok) {
       // The reopen may have happened in the PSA: two-way sync leaves the ticket to this alert's retries.
       if (result.failure.retryable) {
-        const until = new Date(clock().getTime() + syncHoldMs).toISOString()
-        await this.d.writes.run((tx) => tx.tickets.holdSync(ticket.id, until))
+        const until = new Date(clock().getTime() + psaSyncHoldMs).toISOString()
+        await this.d.writes.run((tx) => tx.tickets.holdPsaSync(ticket.id, until))
       }
       const failed = failedCall('update', result.failure, ticket.correlationId)
       return deferral(result, policy) ?? recorder.record(job, integration, failed)

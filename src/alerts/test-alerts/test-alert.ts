@@ -68,7 +68,7 @@ export class TestAlerts {
       store: Store
       catalogues: CatalogueLookup
       intake: Pick<AlertIntake, 'spend'>
-      syncAlerts: Pick<SynchronousAlerts, 'run'>
+      synchronousAlerts: Pick<SynchronousAlerts, 'run'>
       deliveryJobs: Pick<DeliveryJobs, 'handOver'>
     },
   ) {}
@@ -127,7 +127,7 @@ export class TestAlerts {
       test: true,
       ...(by === 'partner' ? { partnerTest: true } : {}),
     }
-    return this.d.syncAlerts.run({
+    return this.d.synchronousAlerts.run({
       messageId,
       vendorId: integration.vendorId,
       partnerId: integration.partnerId,

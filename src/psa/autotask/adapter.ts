@@ -39,9 +39,9 @@ import { checkConnection } from './connection-check.js'
 import { moveTicket } from './move.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, entries, lengthOf, planTicket } from './plan.js'
+import { AutotaskPsaSync } from './psa-sync.js'
 import { AutotaskPush } from './push.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
-import { AutotaskSync } from './psa-sync.js'
 import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof AutotaskSettings>
@@ -81,7 +81,7 @@ export function autotaskPsa({ lookupRoot = zoneLookupRoot, ...options }: Autotas
 
 /** One connection: its client, and the guard of the tenant's hourly threshold every operation passes. */
 class AutotaskConnection implements PsaOperations {
-  private readonly sync: AutotaskSync
+  private readonly psaSync: AutotaskPsaSync
   readonly push: PsaPush
 
   constructor(
@@ -89,10 +89,10 @@ class AutotaskConnection implements PsaOperations {
     private readonly budget: BudgetGuard,
     private readonly s: Settings,
   ) {
-    this.sync = new AutotaskSync(client, s)
+    this.psaSync = new AutotaskPsaSync(client, s)
     this.push = new AutotaskPush(
       client,
-      (call) => this.sync.ownResource(call),
+      (call) => this.psaSync.ownResource(call),
       (call) => budget.check(call),
     )
   }
@@ -232,12 +232,12 @@ class AutotaskConnection implements PsaOperations {
   /** Two-way sync's read-back and reopen (psa-sync.ts); the push is Autotask's ticket webhook (push.ts). */
   async readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     await this.budget.check(call)
-    return this.sync.readTickets(ticketIds, call)
+    return this.psaSync.readTickets(ticketIds, call)
   }
 
   async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
     await this.budget.check(call)
-    return this.sync.reopenTicket(ticketId, reopen, call)
+    return this.psaSync.reopenTicket(ticketId, reopen, call)
   }
 
   ticketUrl(ticketId: string): string | null {

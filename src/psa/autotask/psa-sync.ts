@@ -36,7 +36,7 @@ const chunks = <T>(items: readonly T[]): T[][] =>
   )
 
 /** Sync's reads and writes on one connection; the API user's own resource id is kept a day. */
-export class AutotaskSync {
+export class AutotaskPsaSync {
   private readonly self = new CachedResult<number>(24 * 60 * 60 * 1000)
 
   constructor(

@@ -29,7 +29,7 @@ const hourMs = 60 * 60 * 1000
 const refusal = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
 const numeric = (id: string) => /^\d+$/.test(id)
 
-export class HaloSync {
+export class HaloPsaSync {
   /** The agent the API application acts as (GET /api/Agent/me), asked only where an action does not
    * name the application it came through. */
   private readonly me = new CachedResult<string | null>(6 * hourMs)

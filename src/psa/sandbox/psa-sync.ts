@@ -9,7 +9,7 @@ import { fail, type NoteCall, ok, type PsaResult } from '../adapter.js'
 import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
 import type { SandboxStore } from './store.js'
 
-export class SandboxSync {
+export class SandboxPsaSync {
   constructor(
     private readonly store: SandboxStore,
     private readonly clock: Clock,

@@ -54,7 +54,7 @@ function byOthers(c: SyncroComment): boolean {
   return norm(c.tech) !== '' || (c.user_id !== undefined && c.user_id !== null && c.user_id !== '')
 }
 
-export class SyncroSync {
+export class SyncroPsaSync {
   constructor(private readonly s: SyncroSyncSetup) {}
 
   /** Closed as two-way sync reads it (see the header). */
