@@ -3,7 +3,7 @@
 // new; alertbridge's own writes leave the two agreeing, so they never come back as changes.
 import type { Ticket, TicketStatus } from '../platform/core/types.js'
 
-/** The ticket as the PSA holds it (src/psa/sync-port.ts PsaTicketRead, the fields this decision reads). */
+/** The ticket as the PSA holds it (src/psa/psa-sync-port.ts PsaTicketRead, the fields this decision reads). */
 export interface PsaSideTicket {
   state: 'open' | 'closed' | 'merged' | 'deleted'
   statusName: string | null

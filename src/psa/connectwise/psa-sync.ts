@@ -7,7 +7,7 @@
 import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { ConnectWiseClient } from './client.js'
 import { type ConnectWiseLists, type CwStatus, type Ref, statusEntity } from './lists.js'
 import { appendNote } from './notes.js'

@@ -13,7 +13,7 @@ import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapte
 import { CachedResult } from '../core/connections.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText } from '../core/text.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import { action, isClosed } from './actions.js'
 import { hasActionWith, readTicket } from './adopt.js'
 import { firstOf, type HaloClient, type HaloItem, limits, listOf, psaName } from './client.js'

@@ -10,7 +10,7 @@
 // complete writes (notes.ts), so a retry with the marker writes nothing twice.
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { KaseyaBmsClient } from './client.js'
 import { type Completion, completedDateOf } from './completion.js'
 import type { BmsStatus, Lists } from './lists.js'

@@ -23,8 +23,8 @@ import {
   type TicketCall,
   type UsageCall,
 } from '../adapter.js'
+import type { PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { moveSandboxTicket } from './move.js'
 import { SandboxPsaSync } from './psa-sync.js'
 import { SandboxSettings } from './settings.js'

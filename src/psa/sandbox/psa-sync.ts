@@ -6,7 +6,7 @@
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../../platform/clock.js'
 import { fail, type NoteCall, ok, type PsaResult } from '../adapter.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { SandboxStore } from './store.js'
 
 export class SandboxPsaSync {

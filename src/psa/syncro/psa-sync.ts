@@ -19,7 +19,7 @@ import {
   type PsaResult,
 } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import { itemOf, type SyncroClient } from './client.js'
 import { hasComment, isClosed, ourTech, refLine, type SyncroComment, type SyncroTicket } from './tickets.js'
 
