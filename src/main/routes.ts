@@ -5,7 +5,7 @@ import { registerAdminPartnerUsers } from '../admin/routes/partner-users.js'
 import { registerAdminPartners } from '../admin/routes/partners.js'
 import { registerAdminRotations } from '../admin/routes/rotations.js'
 import { registerAdminTenantStatus } from '../admin/routes/tenant-status.js'
-import { registerAdminSandbox } from '../admin/routes/test-tenancy.js'
+import { registerAdminTestTenancy } from '../admin/routes/test-tenancy.js'
 import { registerAdminTokens } from '../admin/routes/tokens.js'
 import { registerAdminVendors } from '../admin/routes/vendors.js'
 import { registerPartnerDryRun } from '../alerts/dry-run/routes/dry-run.js'
@@ -30,9 +30,9 @@ import { registerPartnerDashboard } from '../partner-api/routes/dashboard.js'
 import { registerPartnerIntegrations } from '../partner-api/routes/integrations.js'
 import { registerPartnerOrgToken } from '../partner-api/routes/org-token.js'
 import { registerPartnerPsa } from '../partner-api/routes/psa.js'
+import { registerPartnerSandboxPsa } from '../partner-api/routes/sandbox-psa.js'
 import { registerPartnerServices } from '../partner-api/routes/services.js'
 import { registerPartnerSession } from '../partner-api/routes/session.js'
-import { registerPartnerSandbox } from '../partner-api/routes/test-tenancy.js'
 import { registerPartnerUsers } from '../partner-api/routes/users.js'
 import type { App } from '../platform/http/app-types.js'
 import { registerPartnerPsaSync } from '../psa-sync/routes/partner-psa-sync.js'
@@ -84,7 +84,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerDashboard,
   registerPartnerPsa,
   registerPartnerPsaSync,
-  registerPartnerSandbox,
+  registerPartnerSandboxPsa,
   registerPartnerApiKey,
   registerPartnerSession,
   registerPartnerUsers,
@@ -97,7 +97,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminRotations,
   registerAdminTenantStatus,
   registerAdminAudit,
-  registerAdminSandbox,
+  registerAdminTestTenancy,
   registerAdminTestAlert,
   // Partner, vendor and operator: webhook deliveries
   registerDeliveries,

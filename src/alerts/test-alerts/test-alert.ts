@@ -1,4 +1,4 @@
-// A vendor's test alert (docs/vendor-api.md#sandbox-and-test-alerts): a real alert through the whole path
+// A vendor's test alert (docs/vendor-api.md#test-tenancies-and-test-alerts): a real alert through the whole path
 // (the decision table and its rules, the PSA, the audit log, the status_update webhook), marked as a test
 // everywhere: the PSA ticket's title starts with "[TEST] ", the event is `test`, the webhook's payload
 // says `test: true`, and a test OPEN folds only into a test ticket (tenants/integrations/dedup.ts). It runs as the

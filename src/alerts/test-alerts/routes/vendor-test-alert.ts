@@ -1,4 +1,4 @@
-// POST /api/vendor-api/test-alert (docs/vendor-api.md#sandbox-and-test-alerts): a real alert through the
+// POST /api/vendor-api/test-alert (docs/vendor-api.md#test-tenancies-and-test-alerts): a real alert through the
 // whole path, marked as a test everywhere (alerts/test-alerts/test-alert.ts), answered as
 // POST /api/oem-alerts-api/alert/sync answers it.
 import Type from 'typebox'
