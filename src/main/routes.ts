@@ -41,7 +41,7 @@ import { registerVendorCredentials } from '../vendor-api/routes/credentials.js'
 import { registerIntegrationList } from '../vendor-api/routes/integration-list.js'
 import { registerVendorIntegrations } from '../vendor-api/routes/integrations.js'
 import { registerOAuthToken } from '../vendor-api/routes/oauth-token.js'
-import { registerVendorCatalogue } from '../vendor-api/routes/product-groups.js'
+import { registerVendorProductGroups } from '../vendor-api/routes/product-groups.js'
 import { registerVendorSetup } from '../vendor-api/routes/setup.js'
 import { registerDeliveries } from '../webhooks/routes/deliveries.js'
 import { registerVendorEvents } from '../webhooks/routes/events.js'
@@ -57,7 +57,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerVendorTickets,
   registerOAuthToken,
   registerVendorSetup,
-  registerVendorCatalogue,
+  registerVendorProductGroups,
   registerVendorUsage,
   registerIntegrationList,
   registerVendorCredentials,

@@ -17,7 +17,7 @@ import { type Actor, type AuditSummary, fieldsSet, originOf } from './audit/oper
 import { defaultDedupFields } from './integrations/dedup.js'
 import type { Integration, IntegrationSettings } from './integrations/integration.js'
 import type { Partner, PsaKind } from './partner.js'
-import { type CatalogueInput, normaliseCatalogue } from './product-groups/product-groups.js'
+import { normaliseProductGroups, type ProductGroupsInput } from './product-groups/product-groups.js'
 import type { VendorPatch } from './repositories/vendors.js'
 import type { ProductGroupsMapping, Vendor } from './vendor.js'
 
@@ -25,7 +25,7 @@ export interface VendorInput {
   name?: string
   webhookUrl?: string | null
   webhookAuthHeader?: string | { name: string; value: string } | null
-  productGroups?: CatalogueInput | null
+  productGroups?: ProductGroupsInput | null
   productGroupsUrl?: string | null
   productGroupsMapping?: ProductGroupsMapping | null
   rateLimitPerMinute?: number | null
@@ -120,7 +120,7 @@ export class Provisioning {
           ? undefined
           : input.productGroups === null
             ? null
-            : normaliseCatalogue(input.productGroups),
+            : normaliseProductGroups(input.productGroups),
       productGroupsUrl: input.productGroupsUrl,
       productGroupsMapping: input.productGroupsMapping,
       rateLimitPerMinute: input.rateLimitPerMinute,

@@ -13,7 +13,7 @@ import { batchedNote, batchedUpdate, batchesNote } from '../domain/note-batching
 import { leftOpen, reopened, updated } from '../domain/outcome.js'
 import { isStormTicket, type StormDecision } from '../steps/storm/facts.js'
 import { noteText } from '../tickets/ticket-text.js'
-import type { CatalogueLookup } from './context.js'
+import type { ProductGroupLookup } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
 import { callPsa, failedCall, type PsaCalls } from './psa-calls.js'
 import { outcomeOfEffect, type PsaEffect } from './psa-effect.js'
@@ -32,7 +32,7 @@ export interface ExecutorDeps {
   reservations: TicketReservations
   recorder: OutcomeRecorder
   /** The catalogue each partner may use (the not-in-catalogue case). */
-  catalogues: CatalogueLookup
+  productGroups: ProductGroupLookup
   /** PUBLIC_URL (config.psaSync.publicUrl): a ticket template's portalLink (ticket-template.ts). */
   config?: { psaSync: { publicUrl: string | null } }
   /** Storm control's folds (docs/decision-table.md#storm), wired with the queue (executor.ts). */

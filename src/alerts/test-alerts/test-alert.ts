@@ -8,14 +8,14 @@
 
 import type { ErrorCode } from '../../platform/core/errors.js'
 import { ok, type Result, refuse } from '../../platform/core/result.js'
-import type { AlertFacts, Catalogue, IncidentStatus, Ticket } from '../../platform/core/types.js'
+import type { AlertFacts, IncidentStatus, ProductGroups, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import type { DeliveryJobs } from '../../webhooks/delivery-job.js'
 import type { Outcome } from '../domain/outcome.js'
-import type { CatalogueLookup } from '../executor/context.js'
+import type { ProductGroupLookup } from '../executor/context.js'
 import type { AlertIntake } from '../intake/intake.js'
 import type { RateDecision } from '../intake/rate-limit.js'
 import type { RedactedRequest } from '../intake/schema.js'
@@ -48,7 +48,7 @@ export interface Target {
 
 /** The first product group and alert type of the catalogue for which a rule makes tickets on OPEN. */
 export function ticketingPair(
-  catalogue: Catalogue | null,
+  catalogue: ProductGroups | null,
   rules: readonly Rule[],
 ): { productGroup: string; alertType: string } | null {
   for (const [productGroup, types] of catalogue ?? []) {
@@ -66,7 +66,7 @@ export class TestAlerts {
   constructor(
     private readonly d: {
       store: Store
-      catalogues: CatalogueLookup
+      productGroups: ProductGroupLookup
       intake: Pick<AlertIntake, 'spend'>
       synchronousAlerts: Pick<SynchronousAlerts, 'run'>
       deliveryJobs: Pick<DeliveryJobs, 'handOver'>
@@ -175,7 +175,7 @@ export class TestAlerts {
       })
     }
     const [{ catalogue }, rules] = await Promise.all([
-      this.d.catalogues.effective(vendor, integration),
+      this.d.productGroups.effective(vendor, integration),
       store.rules.list(integration.id),
     ])
     const pair = ticketingPair(catalogue, rules)

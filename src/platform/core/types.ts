@@ -81,7 +81,7 @@ export interface Ticket {
 export type TicketCloser = 'alertbridge' | 'psa'
 
 /** Product group name → its alert types. */
-export type Catalogue = ReadonlyMap<string, ReadonlySet<string>>
+export type ProductGroups = ReadonlyMap<string, ReadonlySet<string>>
 
 export interface AlertFacts {
   incidentStatus: IncidentStatus
