@@ -158,7 +158,7 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   await app.register(formbody)
   // The OpenAPI document at /openapi.json and /docs/json, the reference pages at /docs.
   await registerOpenApi(app, {
-    publicUrl: services.config.sync.publicUrl,
+    publicUrl: services.config.psaSync.publicUrl,
     webhooks: openApiWebhooks(),
     schemas: webhookSchemas,
   })

@@ -1,4 +1,4 @@
-// `npm start -- --demo [--webhook-url <url>]`: a sandbox (src/vendor-api/test-tenancy.ts): a vendor, a partner on
+// `npm start -- --demo [--webhook-url <url>]`: a test tenancy (src/vendor-api/test-tenancy.ts): a vendor, a partner on
 // the sandbox PSA, an integration in state pending with alerting on, one rule and one account mapping,
 // made through the same services the APIs use. The credentials are kept in the data directory so that
 // a later start shows them again; files written before the webhook secret was kept lack it, and show
@@ -7,12 +7,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Result } from '../platform/core/result.js'
 import type { Actor } from '../tenants/audit/operator-audit.js'
-import { provisionSandbox, type SandboxCredentials, sandboxCatalogue } from '../vendor-api/test-tenancy.js'
+import {
+  provisionTestTenancy,
+  type TestTenancyCredentials,
+  testTenancyProductGroups,
+} from '../vendor-api/test-tenancy.js'
 import type { Services } from './services.js'
 
-/** What demo-credentials.json holds: a sandbox's credentials; older files lack the newer fields. */
+/** What demo-credentials.json holds: a test tenancy's credentials; older files lack the newer fields. */
 export type DemoCredentials = Pick<
-  SandboxCredentials,
+  TestTenancyCredentials,
   | 'vendorId'
   | 'clientId'
   | 'clientSecret'
@@ -21,9 +25,9 @@ export type DemoCredentials = Pick<
   | 'integrationId'
   | 'organizationOemToken'
 > &
-  Partial<SandboxCredentials>
+  Partial<TestTenancyCredentials>
 
-export const demoCatalogue = sandboxCatalogue
+export const demoProductGroups = testTenancyProductGroups
 
 const demoActor: Actor = { kind: 'operator', id: 'demo', requestId: null }
 
@@ -63,7 +67,7 @@ export async function ensureDemo(
     return { ...demo, webhookUrl: vendor?.webhookUrl ?? demo.webhookUrl ?? null }
   }
   const demo = orStop(
-    await provisionSandbox(
+    await provisionTestTenancy(
       s,
       {
         vendorName: 'Demo Security Vendor',

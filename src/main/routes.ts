@@ -5,11 +5,11 @@ import { registerAdminPartnerUsers } from '../admin/routes/partner-users.js'
 import { registerAdminPartners } from '../admin/routes/partners.js'
 import { registerAdminRotations } from '../admin/routes/rotations.js'
 import { registerAdminTenantStatus } from '../admin/routes/tenant-status.js'
-import { registerAdminSandbox } from '../admin/routes/test-tenancy.js'
+import { registerAdminTestTenancy } from '../admin/routes/test-tenancy.js'
 import { registerAdminTokens } from '../admin/routes/tokens.js'
 import { registerAdminVendors } from '../admin/routes/vendors.js'
 import { registerPartnerDryRun } from '../alerts/dry-run/routes/dry-run.js'
-import { registerAlertSync } from '../alerts/routes/alert-sync.js'
+import { registerSynchronousAlerts } from '../alerts/routes/alert-sync.js'
 import { registerAlertWebhook } from '../alerts/routes/alert-webhook.js'
 import { registerVendorTickets } from '../alerts/routes/tickets.js'
 import { registerPartnerRuleTemplates } from '../alerts/rules/routes/rule-templates.js'
@@ -30,9 +30,9 @@ import { registerPartnerDashboard } from '../partner-api/routes/dashboard.js'
 import { registerPartnerIntegrations } from '../partner-api/routes/integrations.js'
 import { registerPartnerOrgToken } from '../partner-api/routes/org-token.js'
 import { registerPartnerPsa } from '../partner-api/routes/psa.js'
+import { registerPartnerSandboxPsa } from '../partner-api/routes/sandbox-psa.js'
 import { registerPartnerServices } from '../partner-api/routes/services.js'
 import { registerPartnerSession } from '../partner-api/routes/session.js'
-import { registerPartnerSandbox } from '../partner-api/routes/test-tenancy.js'
 import { registerPartnerUsers } from '../partner-api/routes/users.js'
 import type { App } from '../platform/http/app-types.js'
 import { registerPartnerPsaSync } from '../psa-sync/routes/partner-psa-sync.js'
@@ -41,7 +41,7 @@ import { registerVendorCredentials } from '../vendor-api/routes/credentials.js'
 import { registerIntegrationList } from '../vendor-api/routes/integration-list.js'
 import { registerVendorIntegrations } from '../vendor-api/routes/integrations.js'
 import { registerOAuthToken } from '../vendor-api/routes/oauth-token.js'
-import { registerVendorCatalogue } from '../vendor-api/routes/product-groups.js'
+import { registerVendorProductGroups } from '../vendor-api/routes/product-groups.js'
 import { registerVendorSetup } from '../vendor-api/routes/setup.js'
 import { registerDeliveries } from '../webhooks/routes/deliveries.js'
 import { registerVendorEvents } from '../webhooks/routes/events.js'
@@ -52,12 +52,12 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerHealth,
   registerMetrics,
   // Vendor (the Integrator)
-  registerAlertSync,
+  registerSynchronousAlerts,
   registerAlertWebhook,
   registerVendorTickets,
   registerOAuthToken,
   registerVendorSetup,
-  registerVendorCatalogue,
+  registerVendorProductGroups,
   registerVendorUsage,
   registerIntegrationList,
   registerVendorCredentials,
@@ -84,7 +84,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerPartnerDashboard,
   registerPartnerPsa,
   registerPartnerPsaSync,
-  registerPartnerSandbox,
+  registerPartnerSandboxPsa,
   registerPartnerApiKey,
   registerPartnerSession,
   registerPartnerUsers,
@@ -97,7 +97,7 @@ export const routes: ((app: App, s: Services) => void)[] = [
   registerAdminRotations,
   registerAdminTenantStatus,
   registerAdminAudit,
-  registerAdminSandbox,
+  registerAdminTestTenancy,
   registerAdminTestAlert,
   // Partner, vendor and operator: webhook deliveries
   registerDeliveries,

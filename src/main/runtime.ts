@@ -1,4 +1,4 @@
-// The background of a worker process (ROLE worker or all): the job runner with its catalogue (alerts,
+// The background of a worker process (ROLE worker or all): the job runner with its job kinds (alerts,
 // state snapshots, usage pushes, webhook deliveries; with Redis, also the relay that hands jobs over
 // as they become due), the re-sealing and the pruning of rows past their age, and, in embedded mode,
 // taking back the jobs a crashed run left leased. services.ts builds it; boot.ts starts it and stops
@@ -8,7 +8,7 @@ import { Gauge, type Registry } from 'prom-client'
 import type { Resealer } from '../ops/reseal.js'
 import type { Retention } from '../ops/retention.js'
 import type { Db } from '../platform/db/connect.js'
-import type { JobCatalogue, JobRunner } from '../platform/queue/port.js'
+import type { JobKindList, JobRunner } from '../platform/queue/port.js'
 import type { QueueRelay } from '../platform/queue/redis-transport.js'
 import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
 import type { WebhookSender } from '../webhooks/sender.js'
@@ -21,7 +21,7 @@ export class Runtime {
       /** With Redis: hands jobs over as they become due and re-sends what Redis lost. */
       relay?: Pick<QueueRelay, 'start' | 'stop'> | null
       runner: JobRunner & { readonly finished: number }
-      jobs: JobCatalogue
+      jobs: JobKindList
       /** Counts the webhook attempts this process made (the summary line's). */
       sender: Pick<WebhookSender, 'attempts'>
       /** Re-seals what SECRET_KEY_PREVIOUS sealed (ops/reseal.ts). */

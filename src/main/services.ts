@@ -46,9 +46,9 @@ import { portalAccounts } from '../tenants/people/accounts.js'
 import { partnerOfKey } from '../tenants/people/api-key.js'
 import type { PortalSessions } from '../tenants/people/sessions.js'
 import type { PortalUsers } from '../tenants/people/users.js'
-import { CatalogueMetrics } from '../tenants/product-groups/metrics.js'
-import { CatalogueSource } from '../tenants/product-groups/source.js'
-import { createCatalogueFetcher } from '../tenants/product-groups/vendor-fetch.js'
+import { ProductGroupMetrics } from '../tenants/product-groups/metrics.js'
+import { ProductGroupSource } from '../tenants/product-groups/source.js'
+import { createProductGroupFetcher } from '../tenants/product-groups/vendor-fetch.js'
 import { Provisioning } from '../tenants/provisioning.js'
 import { TenantStatus } from '../tenants/status.js'
 import { VendorSetup } from '../vendor-api/setup.js'
@@ -73,14 +73,14 @@ export interface Services {
   intake: AlertIntake
   executor: AlertExecutor
   /** The synchronous strategy: the executor inside one request's budget. */
-  syncAlerts: SynchronousAlerts
+  synchronousAlerts: SynchronousAlerts
   /** The partner's and the operator's test alerts, and their close job (docs/partner-api.md#test-alerts). */
   partnerTests: PartnerTestAlerts
   acceptor: AlertAcceptor
   /** The accept path's short-lived configuration cache; any configuration change clears it. */
   acceptReads: CachedReads
   /** The effective product-group catalogue of each integration (static or the vendor's, cached). */
-  catalogues: CatalogueSource
+  productGroups: ProductGroupSource
   /** Prometheus metrics, served at GET /metrics. */
   metrics: Registry
   /** Where producers put jobs: the embedded queue, or PostgreSQL handed over to Redis (REDIS_URL). */
@@ -170,12 +170,12 @@ export function buildServices(deps: {
   const usageJob = usagePushJob({ retryScheduleMs: config.usageRetryScheduleSeconds.map((s) => s * 1000) })
   const usagePushes = new UsagePushes(queue, usageJob)
   registerAlertMetrics(metrics, store)
-  const catalogues = new CatalogueSource({
+  const productGroups = new ProductGroupSource({
     store,
     clock,
     log,
-    metrics: new CatalogueMetrics(metrics),
-    fetcher: createCatalogueFetcher({ http: outbound('alertbridge-catalogue/1'), timeoutMs: 10_000 }),
+    metrics: new ProductGroupMetrics(metrics),
+    fetcher: createProductGroupFetcher({ http: outbound('alertbridge-catalogue/1'), timeoutMs: 10_000 }),
     onListChanged: (integrationId) =>
       snapshots
         .changed(store, [integrationId])
@@ -186,20 +186,20 @@ export function buildServices(deps: {
   const scheduleSeconds = config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds
   const deliveries = deliveryJob(scheduleSeconds)
   const deliveryJobs = new DeliveryJobs(queue, deliveries)
-  const outbox = new WebhookOutbox(clock, catalogues, deliveryJobs)
+  const outbox = new WebhookOutbox(clock, productGroups, deliveryJobs)
   const webhookHttp = outbound('alertbridge-webhooks/1')
   const webhookSender = new WebhookSender({ store, writes, http: webhookHttp, clock, log, scheduleSeconds })
   const { psaTimeoutMs } = config
-  const parts = { store, writes, clock, log, catalogues, psa, psaTimeoutMs, lifecycle, outbox }
-  const executorParts = { ...parts, config, queue } // config.sync.publicUrl: ticket templates' portalLink
+  const parts = { store, writes, clock, log, productGroups, psa, psaTimeoutMs, lifecycle, outbox }
+  const executorParts = { ...parts, config, queue } // config.psaSync.publicUrl: ticket templates' portalLink
   const executor = alertExecutor(executorParts)
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
   // that could not be published); on the embedded database until this process changes it.
   const acceptReads = new CachedReads(store, 1000, redis ? 1000 : 0)
   notices.subscribe((heard) => {
-    if (heard.kind === 'catalogue') return catalogues.forgetHere(heard.integrationId)
+    if (heard.kind === 'catalogue') return productGroups.forgetHere(heard.integrationId)
     acceptReads.clear()
-    if (heard.kind === 'all') catalogues.forgetAll()
+    if (heard.kind === 'all') productGroups.forgetAll()
   })
   const intake = new AlertIntake(
     acceptReads,
@@ -218,8 +218,8 @@ export function buildServices(deps: {
   const retention = new Retention({ store, queue: jobs, clock, log, metrics, ...config.retention })
   // Two-way sync (docs/psa/sync.md): pushes and the poll read tickets back; changes are events and
   // status_updates through the outbox.
-  const sync = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
-  const syncAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
+  const twoWay = twoWaySync({ ...executorParts, queue, config, limiters, deliveries: deliveryJobs })
+  const synchronousAlerts = new SynchronousAlerts(intake, executor, config.psaTimeoutMs)
   const testAlertLimit = new KeyedLimit(limiters, {
     keyPrefix: 'partner-test-alert',
     points: config.partnerLimits.testAlertsPerMinute,
@@ -229,11 +229,11 @@ export function buildServices(deps: {
     ...executorParts,
     queue,
     intake,
-    syncAlerts,
+    synchronousAlerts,
     deliveryJobs,
     testAlertLimit,
   })
-  const { psaSync } = sync
+  const { psaSync } = twoWay
   const runtime = new Runtime({
     db,
     queue: jobs,
@@ -241,10 +241,10 @@ export function buildServices(deps: {
     runner: backend.runner,
     jobs: [
       alertKind(alerts, { executor, deliveries: deliveryJobs, tenants: store.integrations }),
-      snapshotKind({ store, outbox, catalogues, deliveries: deliveryJobs }),
+      snapshotKind({ store, outbox, productGroups, deliveries: deliveryJobs }),
       usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
       deliveryKind(deliveries, { store, sender: webhookSender, jobs, clock, log }),
-      ...sync.kinds,
+      ...twoWay.kinds,
       ...executor.kinds,
       tests.kind,
       maintenanceKind({ ...executorParts, executor, queue, deliveries: deliveryJobs }),
@@ -268,14 +268,14 @@ export function buildServices(deps: {
     tokens,
     intake,
     executor,
-    syncAlerts,
+    synchronousAlerts,
     partnerTests: tests.service,
-    acceptor: new AlertAcceptor(acceptReads, catalogues, intake, queue, alerts, clock, async (id) => {
+    acceptor: new AlertAcceptor(acceptReads, productGroups, intake, queue, alerts, clock, async (id) => {
       const kind = await acceptReads.partnerPsaKind(id)
       return kind !== null && psa.isInProcess(kind)
     }),
     acceptReads,
-    catalogues,
+    productGroups,
     metrics,
     queue,
     jobs,
@@ -285,8 +285,8 @@ export function buildServices(deps: {
     retention,
     provisioning: new Provisioning(store, psa, clock, snapshots, allowPrivateNetwork, deliveryJobs, psaSync),
     psaSync,
-    partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, catalogues, usagePushes),
-    partnerRules: new PartnerRules(store, clock, catalogues),
+    partnerSetup: new PartnerSetup(store, clock, snapshots, lifecycle, productGroups, usagePushes),
+    partnerRules: new PartnerRules(store, clock, productGroups),
     dryRunLimit: new KeyedLimit(limiters, {
       keyPrefix: 'dry-run',
       points: config.partnerLimits.dryRunsPerMinute,

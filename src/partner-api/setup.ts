@@ -14,7 +14,7 @@ import type { Integration } from '../tenants/integrations/integration.js'
 import type { IntegrationLifecycle } from '../tenants/integrations/lifecycle.js'
 import { transition } from '../tenants/integrations/state.js'
 import { defaultStormSettings, type StormSettings } from '../tenants/integrations/storm-settings.js'
-import type { CatalogueSource, EffectiveCatalogue } from '../tenants/product-groups/source.js'
+import type { EffectiveProductGroups, ProductGroupSource } from '../tenants/product-groups/source.js'
 import type { SettingsPatch } from '../tenants/repositories/integrations.js'
 import type { ServiceMapping } from '../tenants/vendor-data.js'
 import type { SnapshotScheduler } from '../webhooks/snapshots.js'
@@ -28,7 +28,7 @@ export interface VendorCredentialsInput {
 }
 
 /** Headers the service sets itself on the catalogue call; credentials cannot travel in them. */
-const catalogueCallHeaders = [...clientSetHeaders, 'accept']
+const productGroupCallHeaders = [...clientSetHeaders, 'accept']
 
 export class PartnerSetup {
   constructor(
@@ -36,7 +36,7 @@ export class PartnerSetup {
     private readonly clock: Clock,
     private readonly snapshots: SnapshotScheduler,
     private readonly lifecycle: IntegrationLifecycle,
-    private readonly catalogues: CatalogueSource,
+    private readonly productGroups: ProductGroupSource,
     /** Mapping changes push the latest usage counts they touch again
      * (docs/partner-api.md#usage-counts-reach-the-psas-billing). */
     private readonly usagePushes: UsagePushes,
@@ -73,7 +73,7 @@ export class PartnerSetup {
       headerFieldProblem(
         'vendorCredentials',
         { name: vendorCredentials.header ?? 'authorization', value: vendorCredentials.value },
-        catalogueCallHeaders,
+        productGroupCallHeaders,
       )
     if (headerProblem) return refuse('VALIDATION_FAILED', headerProblem)
     const catchAllProblemText = catchAllProblem(integration.settings.catchAll, patch.catchAll)
@@ -102,15 +102,15 @@ export class PartnerSetup {
         now,
       )
     })
-    if (vendorCredentials !== undefined) this.catalogues.forget(integration.id)
+    if (vendorCredentials !== undefined) this.productGroups.forget(integration.id)
     return ok((await this.store.integrations.findById(integration.id))!)
   }
 
   /** The catalogue this integration may use now, and where it came from. */
-  async catalogue(integration: Integration): Promise<Result<EffectiveCatalogue>> {
+  async catalogue(integration: Integration): Promise<Result<EffectiveProductGroups>> {
     const vendor = await this.store.vendors.findById(integration.vendorId)
     if (!vendor) return refuse('INTEGRATION_NOT_FOUND', `Integration '${integration.id}' has no vendor.`)
-    return ok(await this.catalogues.effective(vendor, integration))
+    return ok(await this.productGroups.effective(vendor, integration))
   }
 
   async completeMapping(integration: Integration): Promise<Result<Integration>> {

@@ -44,7 +44,7 @@ export interface Config {
   /** SYNCRO_REQUESTS_PER_MINUTE. */
   syncroRequestsPerMinute: number
   /** Two-way sync (docs/psa/sync.md): PUBLIC_URL and the PSA_POLL_* and PSA_PUSH_* settings. */
-  sync: {
+  psaSync: {
     publicUrl: string | null
     pollIntervalMs: number
     pollPushIntervalMs: number
@@ -139,7 +139,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     psaTimeoutMs: env.PSA_TIMEOUT_MS,
     egressName: env.EGRESS_NAME,
     syncroRequestsPerMinute: env.SYNCRO_REQUESTS_PER_MINUTE,
-    sync: {
+    psaSync: {
       publicUrl: env.PUBLIC_URL ?? null,
       pollIntervalMs: env.PSA_POLL_INTERVAL_MS,
       pollPushIntervalMs: env.PSA_POLL_PUSH_INTERVAL_MS,

@@ -8,13 +8,13 @@ import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../platform/clock.js'
 import { psaChangeEvent } from '../platform/core/outcome.js'
 import type { Store } from '../platform/db/store.js'
+import type { PsaTicketRead } from '../psa/psa-sync-port.js'
 import { type PsaKind, psaNames } from '../psa/stored.js'
-import type { PsaTicketRead } from '../psa/sync-port.js'
 import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
 import { psaChange, psaChangeDetail } from './psa-sync.js'
 
-export interface SyncApplyDeps {
+export interface PsaSyncApplyDeps {
   store: Store
   clock: Clock
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>
@@ -22,8 +22,8 @@ export interface SyncApplyDeps {
   deliveries: Pick<DeliveryJobs, 'handOver'>
 }
 
-export class SyncApplier {
-  constructor(private readonly d: SyncApplyDeps) {}
+export class PsaSyncApplier {
+  constructor(private readonly d: PsaSyncApplyDeps) {}
 
   /**
    * Applies the PSA's reads of a partner's tickets; answers how many tickets changed. `readStartedAt`:

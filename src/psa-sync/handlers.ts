@@ -11,18 +11,18 @@ import { afterFailure } from '../psa/calls.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { psaNames } from '../psa/stored.js'
 import type { Partner } from '../tenants/partner.js'
-import type { SyncApplier } from './apply.js'
-import type { SyncHandlers, SyncJobs } from './jobs.js'
+import type { PsaSyncApplier } from './apply.js'
+import type { PsaSyncHandlers, PsaSyncJobs } from './jobs.js'
 import { newPushSecret, pushToken, pushUrls, tokenDigest } from './secrets.js'
 
-export interface SyncHandlerDeps {
+export interface PsaSyncHandlerDeps {
   store: Store
   psa: Pick<PsaRegistry, 'connect'>
   clock: Clock
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>
-  applier: SyncApplier
-  jobs: SyncJobs
-  config: Config['sync'] & { psaTimeoutMs: number }
+  applier: PsaSyncApplier
+  jobs: PsaSyncJobs
+  config: Config['psaSync'] & { psaTimeoutMs: number }
   /** The address PSAs push to: PUBLIC_URL, else the one the service listens on (null before it does). */
   publicUrl(): string | null
 }
@@ -30,8 +30,8 @@ export interface SyncHandlerDeps {
 /** How many pushed ids one read takes. */
 const readBatch = 200
 
-export class SyncWork implements SyncHandlers {
-  constructor(private readonly d: SyncHandlerDeps) {}
+export class PsaSyncWork implements PsaSyncHandlers {
+  constructor(private readonly d: PsaSyncHandlerDeps) {}
 
   private budget(): { signal: AbortSignal } {
     return { signal: AbortSignal.timeout(this.d.config.psaTimeoutMs * 3) }

@@ -31,7 +31,7 @@ export const psaPollJob = defineJob({
 })
 
 /** Queues the jobs; callers hand them over once their transaction committed. */
-export class SyncJobs {
+export class PsaSyncJobs {
   constructor(
     private readonly queue: Pick<JobProducer, 'enqueue' | 'handOver'>,
     private readonly clock: Clock,
@@ -78,13 +78,13 @@ export class SyncJobs {
   }
 }
 
-export interface SyncHandlers {
+export interface PsaSyncHandlers {
   register(partnerId: string): Promise<JobResult>
   readPending(partnerId: string): Promise<JobResult>
   poll(partnerId: string): Promise<JobResult>
 }
 
-export function syncKinds(h: SyncHandlers): JobKindEntry[] {
+export function psaSyncKinds(h: PsaSyncHandlers): JobKindEntry[] {
   return [
     jobKind(psaRegisterJob, (job) => h.register(job.payload.partnerId)),
     jobKind(psaReadJob, (job) => h.readPending(job.payload.partnerId)),

@@ -4,7 +4,7 @@
 import type { PsaChangeKind } from '../platform/core/outcome.js'
 import type { Ticket, TicketStatus } from '../platform/core/types.js'
 
-/** The ticket as the PSA holds it (src/psa/sync-port.ts PsaTicketRead, the fields this decision reads). */
+/** The ticket as the PSA holds it (src/psa/psa-sync-port.ts PsaTicketRead, the fields this decision reads). */
 export interface PsaSideTicket {
   state: 'open' | 'closed' | 'merged' | 'deleted'
   statusName: string | null
@@ -29,16 +29,16 @@ const settled = (status: TicketStatus) => status === 'open' || status === 'close
 
 /**
  * What changed in the PSA since alertbridge last knew the ticket, or null when nothing did. A ticket
- * held (`syncHoldUntil` after `now`: an alert's close or reopen whose answer was lost is being retried)
+ * held (`psaSyncHoldUntil` after `now`: an alert's close or reopen whose answer was lost is being retried)
  * is left to that alert too.
  */
 export function psaChange(
-  ticket: Pick<Ticket, 'status' | 'psaTicketId' | 'psaDeleted'> & { syncHoldUntil?: string | null },
+  ticket: Pick<Ticket, 'status' | 'psaTicketId' | 'psaDeleted'> & { psaSyncHoldUntil?: string | null },
   read: PsaSideTicket,
   now?: Date,
 ): PsaChange | null {
   if (!settled(ticket.status) || ticket.psaTicketId === null || ticket.psaDeleted) return null
-  if (ticket.syncHoldUntil && now && Date.parse(ticket.syncHoldUntil) > now.getTime()) return null
+  if (ticket.psaSyncHoldUntil && now && Date.parse(ticket.psaSyncHoldUntil) > now.getTime()) return null
   switch (read.state) {
     case 'merged':
       return read.mergedInto && read.mergedInto !== ticket.psaTicketId

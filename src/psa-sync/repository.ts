@@ -12,7 +12,7 @@ export type { SyncedTicket } from './synced-tickets.js'
 
 /** push: the PSA pushes (registered through its API); manual: an administrator set the push up by
  * hand (or must); poll: the reconciliation poll alone hears the PSA. */
-export type SyncMechanism = 'push' | 'manual' | 'poll'
+export type PsaSyncMechanism = 'push' | 'manual' | 'poll'
 
 export interface PsaSyncLink {
   partnerId: string
@@ -20,7 +20,7 @@ export interface PsaSyncLink {
   /** The push's secret, in the clear: the URL's token is derived from it (psa-sync/secrets.ts). */
   secret: string
   psaKind: string
-  mechanism: SyncMechanism
+  mechanism: PsaSyncMechanism
   registrationId: string | null
   /** The PSA's word on the registration, an administrator's steps (JSON array), or why it failed. */
   detail: string | null
@@ -31,7 +31,7 @@ export interface PsaSyncLink {
   pushesRefused: number
 }
 
-const mechanisms: readonly SyncMechanism[] = ['push', 'manual', 'poll']
+const mechanisms: readonly PsaSyncMechanism[] = ['push', 'manual', 'poll']
 
 /**
  * Rows or ids per statement where a list comes from a push or a PSA's answer: far below SQLite's
@@ -109,7 +109,7 @@ export class PsaSyncRepository {
   /** `onlyIf`: only while the row still holds that registration (one made meanwhile is left alone). */
   async setRegistration(
     partnerId: string,
-    r: { mechanism: SyncMechanism; registrationId: string | null; detail: string | null },
+    r: { mechanism: PsaSyncMechanism; registrationId: string | null; detail: string | null },
     now: string,
     onlyIf?: { registrationId: string },
   ): Promise<void> {

@@ -9,11 +9,11 @@ import type { Config } from '../platform/config.js'
 import { ok, type Result, refuse } from '../platform/core/result.js'
 import type { Store } from '../platform/db/store.js'
 import type { Limiter } from '../platform/redis/limiters.js'
+import { maxPushTicketIds } from '../psa/psa-sync-port.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import { psaNames } from '../psa/stored.js'
-import { maxPushTicketIds } from '../psa/sync-port.js'
-import type { SyncJobs } from './jobs.js'
-import type { SyncMechanism } from './repository.js'
+import type { PsaSyncJobs } from './jobs.js'
+import type { PsaSyncMechanism } from './repository.js'
 import { pushUrls, tokenDigest } from './secrets.js'
 
 export interface PsaSyncDeps {
@@ -21,8 +21,8 @@ export interface PsaSyncDeps {
   psa: Pick<PsaRegistry, 'connect'>
   clock: Clock
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>
-  jobs: SyncJobs
-  config: Config['sync'] & { psaTimeoutMs: number }
+  jobs: PsaSyncJobs
+  config: Config['psaSync'] & { psaTimeoutMs: number }
   /** Pushes a minute per connection (PSA_PUSH_RATE_PER_MINUTE), keyed by partner. */
   pushLimiter: Limiter
   /** Deactivation calls per connection, each of which reads the PSA (a few an hour), keyed by partner. */
@@ -30,8 +30,8 @@ export interface PsaSyncDeps {
 }
 
 /** What the partner sees of how its PSA is heard. */
-export interface SyncStatus {
-  mechanism: SyncMechanism
+export interface PsaSyncStatus {
+  mechanism: PsaSyncMechanism
   /** A sentence: what is set up, what an administrator must do, or why the poll alone hears the PSA. */
   detail: string | null
   /** manual: the steps an administrator follows in the PSA. */
@@ -212,7 +212,7 @@ export class PsaSync {
     return ok(null)
   }
 
-  async status(partnerId: string): Promise<SyncStatus | null> {
+  async status(partnerId: string): Promise<PsaSyncStatus | null> {
     const link = await this.d.store.psaSync.find(partnerId)
     if (!link) return null
     const manual = link.mechanism === 'manual'

@@ -15,7 +15,7 @@ export interface SyncedTicket {
   psaTicketId: string | null
   psaDeleted: boolean
   /** Sync leaves it alone until then (an alert's close or reopen is being retried). */
-  syncHoldUntil: string | null
+  psaSyncHoldUntil: string | null
   /** The ticket's last change here: a PSA read that began before it may predate it. */
   updatedAt: string
   /** A partner's test ticket (docs/partner-api.md#test-alerts): the vendor hears nothing of its changes. */
@@ -44,7 +44,7 @@ export function toSynced(r: Pick<Selectable<TicketsTable>, (typeof syncedColumns
     status: r.status as TicketStatus,
     psaTicketId: r.psa_ticket_id,
     psaDeleted: r.psa_deleted_at !== null,
-    syncHoldUntil: r.sync_hold_until,
+    psaSyncHoldUntil: r.sync_hold_until,
     updatedAt: r.updated_at,
     partnerTest: toBool(r.partner_test),
   }

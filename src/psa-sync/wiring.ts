@@ -9,9 +9,9 @@ import type { LimiterFactory } from '../platform/redis/limiters.js'
 import type { PsaRegistry } from '../psa/registry.js'
 import type { DeliveryJobs } from '../webhooks/delivery-job.js'
 import type { WebhookOutbox } from '../webhooks/outbox.js'
-import { SyncApplier } from './apply.js'
-import { SyncWork } from './handlers.js'
-import { SyncJobs, syncKinds } from './jobs.js'
+import { PsaSyncApplier } from './apply.js'
+import { PsaSyncWork } from './handlers.js'
+import { PsaSyncJobs, psaSyncKinds } from './jobs.js'
 import { PsaSync } from './service.js'
 
 export function twoWaySync(d: {
@@ -26,25 +26,29 @@ export function twoWaySync(d: {
   deliveries: DeliveryJobs
 }): { psaSync: PsaSync; kinds: JobKindEntry[] } {
   const { store, psa, clock, log, config } = d
-  const jobs = new SyncJobs(d.queue, clock)
+  const jobs = new PsaSyncJobs(d.queue, clock)
   const common = {
     store,
     psa,
     clock,
     log,
     jobs,
-    config: { ...config.sync, psaTimeoutMs: config.psaTimeoutMs },
+    config: { ...config.psaSync, psaTimeoutMs: config.psaTimeoutMs },
   }
   const psaSync = new PsaSync({
     ...common,
-    pushLimiter: d.limiters({ keyPrefix: 'psa-push', points: config.sync.pushRatePerMinute, duration: 60 }),
+    pushLimiter: d.limiters({
+      keyPrefix: 'psa-push',
+      points: config.psaSync.pushRatePerMinute,
+      duration: 60,
+    }),
     // Each believed only after a read of the PSA: three an hour keep a forged caller off its API budget.
     deactivationLimiter: d.limiters({ keyPrefix: 'psa-deactivated', points: 3, duration: 3600 }),
   })
-  const work = new SyncWork({
+  const work = new PsaSyncWork({
     ...common,
-    applier: new SyncApplier({ store, clock, log, outbox: d.outbox, deliveries: d.deliveries }),
+    applier: new PsaSyncApplier({ store, clock, log, outbox: d.outbox, deliveries: d.deliveries }),
     publicUrl: () => psaSync.publicUrl(),
   })
-  return { psaSync, kinds: syncKinds(work) }
+  return { psaSync, kinds: psaSyncKinds(work) }
 }

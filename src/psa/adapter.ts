@@ -3,8 +3,8 @@
 // (docs/psa/README.md, "Adapters answer with values").
 
 import type { NoteCall, PsaCall, PsaFailure, PsaResult, TicketCall } from './calls.js'
+import type { PsaSyncOperations } from './psa-sync-port.js'
 import type { PsaKind } from './stored.js'
-import type { PsaSyncOperations } from './sync-port.js'
 
 export type { NoteCall, PsaCall, PsaFailure, PsaFailureKind, PsaResult, TicketCall } from './calls.js'
 
@@ -99,7 +99,7 @@ export interface UsageCall extends PsaCall {
 
 /**
  * What a PSA does on one partner's connection: every operation, declared here once (two-way sync's in
- * sync-port.ts). A kind's adapter makes these for a connection (PsaAdapter); the registry hands them
+ * psa-sync-port.ts). A kind's adapter makes these for a connection (PsaAdapter); the registry hands them
  * out (PsaRegistry.connect).
  */
 export interface PsaOperations extends PsaSyncOperations {

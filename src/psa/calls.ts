@@ -1,6 +1,6 @@
 // The calls every PSA operation takes and what each answers (docs/psa/README.md, "Adapters answer
 // with values"): a signal that gives the call up, the alert's correlationId, and a result that is a
-// value or the PSA's failure. adapter.ts declares the operations with them; sync-port.ts too.
+// value or the PSA's failure. adapter.ts declares the operations with them; psa-sync-port.ts too.
 import type { Kysely } from 'kysely'
 import type { Database } from '../platform/db/schema.js'
 import type { JobResult } from '../platform/queue/port.js'

@@ -16,7 +16,7 @@ import { defaultDedupFields } from './integrations/dedup.js'
 import type { Integration, IntegrationSettings } from './integrations/integration.js'
 import type { Partner } from './partner.js'
 import type { HeldDeliveries, PsaConnectionChanges, StateSnapshots } from './ports.js'
-import { type CatalogueInput, normaliseCatalogue } from './product-groups/product-groups.js'
+import { normaliseProductGroups, type ProductGroupsInput } from './product-groups/product-groups.js'
 import type { VendorPatch } from './repositories/vendors.js'
 import type { ProductGroupsMapping, Vendor } from './vendor.js'
 
@@ -24,7 +24,7 @@ export interface VendorInput {
   name?: string
   webhookUrl?: string | null
   webhookAuthHeader?: string | { name: string; value: string } | null
-  productGroups?: CatalogueInput | null
+  productGroups?: ProductGroupsInput | null
   productGroupsUrl?: string | null
   productGroupsMapping?: ProductGroupsMapping | null
   rateLimitPerMinute?: number | null
@@ -88,7 +88,7 @@ export class Provisioning {
     /** A webhook endpoint made active again takes back the deliveries held for it. */
     private readonly deliveries: HeldDeliveries,
     /** A partner's PSA connection saved: its push is registered (again) and its poll started. */
-    private readonly sync: PsaConnectionChanges,
+    private readonly psaSync: PsaConnectionChanges,
   ) {}
 
   /**
@@ -119,7 +119,7 @@ export class Provisioning {
           ? undefined
           : input.productGroups === null
             ? null
-            : normaliseCatalogue(input.productGroups),
+            : normaliseProductGroups(input.productGroups),
       productGroupsUrl: input.productGroupsUrl,
       productGroupsMapping: input.productGroupsMapping,
       rateLimitPerMinute: input.rateLimitPerMinute,
@@ -238,10 +238,10 @@ export class Provisioning {
         { action: 'partner.create', targetType: 'partner', targetId: partner.id, summary },
         now,
       )
-      await this.sync.connectionChanged(tx, partner.id)
+      await this.psaSync.connectionChanged(tx, partner.id)
       return partner
     })
-    this.sync.handOver()
+    this.psaSync.handOver()
     return ok({ partner, apiKey })
   }
 
@@ -268,10 +268,10 @@ export class Provisioning {
         { action: 'partner.update', targetType: 'partner', targetId: id, summary },
         now,
       )
-      if (psa) await this.sync.connectionChanged(tx, id)
+      if (psa) await this.psaSync.connectionChanged(tx, id)
       return partner
     })
-    if (psa) this.sync.handOver()
+    if (psa) this.psaSync.handOver()
     return partner ? ok(partner) : notFound(`Partner '${id}'`)
   }
 

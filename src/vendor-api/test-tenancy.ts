@@ -1,4 +1,4 @@
-// A sandbox for a vendor (docs/vendor-api.md#sandbox-and-test-alerts): a new vendor, a partner on the
+// A test tenancy for a vendor (docs/vendor-api.md#test-tenancies-and-test-alerts): a new vendor, a partner on the
 // built-in sandbox PSA, and an integration between them ready to take alerts: one account created and
 // mapped, one rule that makes tickets, the mapping completed (state pending, alerting on). Made through the
 // same services the APIs use, so it is what an operator, a vendor and a partner would have set up by hand.
@@ -15,8 +15,8 @@ import type { PortalUsers } from '../tenants/people/users.js'
 import type { Provisioning } from '../tenants/provisioning.js'
 import type { VendorSetup } from './setup.js'
 
-/** Every credential of a sandbox: each secret is shown here once (only digests or sealed copies are kept). */
-export const SandboxCredentials = Type.Object({
+/** Every credential of a test tenancy: each secret is shown here once (only digests or sealed copies are kept). */
+export const TestTenancyCredentials = Type.Object({
   vendorId: Type.String(),
   clientId: Type.String(),
   clientSecret: Type.String({ description: 'shown once' }),
@@ -34,17 +34,17 @@ export const SandboxCredentials = Type.Object({
     description: 'opens the partner portal at /invite#<portalInvite> (once, for 7 days)',
   }),
 })
-export type SandboxCredentials = Static<typeof SandboxCredentials>
+export type TestTenancyCredentials = Static<typeof TestTenancyCredentials>
 
-export interface SandboxInput {
+export interface TestTenancyInput {
   vendorName: string
   partnerName: string
   webhookUrl?: string | null
   portalEmail: string
 }
 
-/** The services a sandbox is made through (Services has them all). */
-export interface SandboxDeps {
+/** The services a test tenancy is made through (Services has them all). */
+export interface TestTenancyDeps {
   store: Store
   clock: Clock
   provisioning: Provisioning
@@ -54,7 +54,7 @@ export interface SandboxDeps {
   portalUsers: PortalUsers
 }
 
-export const sandboxCatalogue = {
+export const testTenancyProductGroups = {
   'Endpoint Security': ['Malware Detected', 'Ransomware Behaviour', 'Agent Offline'],
   Backup: ['Backup Failed', 'Backup Warning'],
 }
@@ -63,16 +63,16 @@ const account = { vendorAccountId: 'acme-001', name: 'Acme Corporation', externa
 const productGroup = 'Endpoint Security'
 
 /**
- * Makes a sandbox. The one refusal expected is the vendor's (a webhook URL the outbound checks refuse),
+ * Makes a test tenancy. The one refusal expected is the vendor's (a webhook URL the outbound checks refuse),
  * answered before anything is written; any later one is a defect, answered as it is.
  */
-export async function provisionSandbox(
-  s: SandboxDeps,
-  input: SandboxInput,
+export async function provisionTestTenancy(
+  s: TestTenancyDeps,
+  input: TestTenancyInput,
   by: Actor,
-): Promise<Result<SandboxCredentials>> {
+): Promise<Result<TestTenancyCredentials>> {
   const vendorMade = await s.provisioning.createVendor(
-    { name: input.vendorName, productGroups: sandboxCatalogue, webhookUrl: input.webhookUrl ?? null },
+    { name: input.vendorName, productGroups: testTenancyProductGroups, webhookUrl: input.webhookUrl ?? null },
     by,
   )
   if (!vendorMade.ok) return vendorMade
@@ -133,7 +133,7 @@ export async function provisionSandbox(
     organizationOemToken,
     accountId: account.vendorAccountId,
     productGroup,
-    alertType: sandboxCatalogue[productGroup][0]!,
+    alertType: testTenancyProductGroups[productGroup][0]!,
     portalEmail: input.portalEmail,
     portalInvite: invited.value.inviteToken,
   })

@@ -19,7 +19,7 @@ export interface AuditEvent {
   /** The alert as received, credentials removed. */
   request: unknown
   detail: string | null
-  /** A test alert's event (docs/vendor-api.md#sandbox-and-test-alerts); false before migration 0019. */
+  /** A test alert's event (docs/vendor-api.md#test-tenancies-and-test-alerts); false before migration 0019. */
   test?: boolean
   /** The outcome's machine code (e.g. ACCOUNT_NOT_MAPPED); null on success and on events recorded before
    * migration 0011_portal_users added it. */

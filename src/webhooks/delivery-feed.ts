@@ -1,7 +1,7 @@
 // A vendor's webhook deliveries as a feed, oldest first after a cursor: what the events long-poll reads
 // (docs/vendor-api.md#listening-for-events). Ids grow with creation time (`msg_` and a UUIDv7), so the
 // last id read is the cursor; the indexes (vendor_id, id) and (integration_id, id) serve both reads.
-// Also the events' sequence numbers (docs/webhooks.md#event-catalogue), their order as the vendor reads it.
+// Also the events' sequence numbers (docs/webhooks.md#event-types), their order as the vendor reads it.
 import { type Kysely, PostgresAdapter, sql } from 'kysely'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
@@ -12,7 +12,7 @@ export class DeliveryFeedRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * The next webhook event's sequence number (docs/webhooks.md#event-catalogue): one counter for all
+   * The next webhook event's sequence number (docs/webhooks.md#event-types): one counter for all
    * events, so it grows within every integration. PostgreSQL's sequence takes no lock; SQLite's one
    * writer makes the counter row safe.
    */

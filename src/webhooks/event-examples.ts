@@ -1,6 +1,6 @@
-// Examples of the webhook events (docs/webhooks.md#event-catalogue), their signature headers and the
+// Examples of the webhook events (docs/webhooks.md#event-types), their signature headers and the
 // answers a receiver may give, for the OpenAPI document's
-// `webhooks` section and the tests that check them against the catalogue's schemas (catalogue.ts types
+// `webhooks` section and the tests that check them against the event types' schemas (event-types.ts types
 // them).
 const ids = {
   vendorOrganizationId: '0193a5b0-1111-7000-8000-00000000000a',

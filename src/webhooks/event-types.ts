@@ -1,4 +1,4 @@
-// The event catalogue (docs/webhooks.md#event-catalogue): every webhook event as JSON Schema (the one
+// The event types (docs/webhooks.md#event-types): every webhook event as JSON Schema (the one
 // source of the OpenAPI `webhooks` section, of the vendor guide's list and of the tests that check real
 // events against it), with when each is sent and examples. events.ts builds the bodies.
 import Type, { type Static } from 'typebox'
@@ -81,7 +81,7 @@ export const StateSnapshotEvent = Type.Object(
 )
 export type StateSnapshotEvent = Static<typeof StateSnapshotEvent>
 
-export interface CatalogueEntry {
+export interface EventTypeEntry {
   event: string
   eventType: 'status_update' | 'state_snapshot'
   statuses: readonly ('success' | 'suppressed' | 'failed')[]
@@ -91,7 +91,7 @@ export interface CatalogueEntry {
   errors: readonly string[]
 }
 
-const alertEvents: Record<EventName, Omit<CatalogueEntry, 'event' | 'eventType'>> = {
+const alertEvents: Record<EventName, Omit<EventTypeEntry, 'event' | 'eventType'>> = {
   'Ticket Created': { statuses: ['success'], when: 'an OPEN created a ticket in the PSA', errors: [] },
   'Ticket Updated': {
     statuses: ['success'],
@@ -197,7 +197,7 @@ const psaEvents: Record<PsaEventName, string> = {
 }
 
 /** Every event, in the order the vendor guide lists them. */
-export const eventCatalogue: readonly CatalogueEntry[] = [
+export const eventTypeList: readonly EventTypeEntry[] = [
   ...Object.entries(alertEvents).map(([event, e]) => ({ event, eventType: 'status_update' as const, ...e })),
   ...Object.entries(psaEvents).map(([event, when]) => ({
     event,
@@ -215,8 +215,8 @@ export const eventCatalogue: readonly CatalogueEntry[] = [
   },
 ]
 
-const eventList = (eventType: CatalogueEntry['eventType']) =>
-  eventCatalogue
+const eventList = (eventType: EventTypeEntry['eventType']) =>
+  eventTypeList
     .filter((e) => e.eventType === eventType && e.event !== 'state_snapshot')
     .map(
       (e) =>
@@ -269,7 +269,7 @@ export function openApiWebhooks(): Record<string, unknown> {
     state_snapshot: post(
       'stateSnapshotWebhook',
       'The integration’s state',
-      eventCatalogue.find((e) => e.event === 'state_snapshot')!.when,
+      eventTypeList.find((e) => e.event === 'state_snapshot')!.when,
       'StateSnapshotEvent',
       { snapshot: stateSnapshotExample },
     ),

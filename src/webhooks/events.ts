@@ -1,4 +1,4 @@
-// The bodies of the webhook events (docs/webhooks.md#event-catalogue), as vendors code against them:
+// The bodies of the webhook events (docs/webhooks.md#event-types), as vendors code against them:
 // `module`, `eventType` and a `payload`. status_update carries `messageId` and its recorded spelling
 // `messageID` (docs/contract.md#webhook-events). Beside the contract's fields every event carries
 // `sequence` (to put events back in order), `occurredAt` (the time it describes) and `test`; a

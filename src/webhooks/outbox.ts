@@ -10,7 +10,7 @@ import type { Outcome } from '../platform/core/outcome.js'
 import type { Store } from '../platform/db/store.js'
 import type { Integration } from '../tenants/integrations/integration.js'
 import { isActive } from '../tenants/integrations/state.js'
-import type { CatalogueSource } from '../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../tenants/product-groups/source.js'
 import type { Vendor } from '../tenants/vendor.js'
 import type { NewDelivery } from './deliveries-repository.js'
 import type { DeliveryJobs } from './delivery-job.js'
@@ -26,7 +26,7 @@ export class WebhookOutbox {
   constructor(
     private readonly clock: Clock,
     /** The partner's effective catalogue, for state_snapshot. */
-    private readonly catalogues: Pick<CatalogueSource, 'peek'>,
+    private readonly productGroups: Pick<ProductGroupSource, 'peek'>,
     private readonly jobs: Pick<DeliveryJobs, 'enqueue'>,
   ) {}
 
@@ -111,7 +111,7 @@ export class WebhookOutbox {
         isAlertsEnabled: integration.settings.alertsEnabled,
         // What this partner may use: the cached dynamic list, else the static one. No vendor call here:
         // this runs inside a transaction (a stale list is refreshed meanwhile and its change re-snapshots).
-        productGroups: this.catalogues.peek(vendor, integration).groups ?? {},
+        productGroups: this.productGroups.peek(vendor, integration).groups ?? {},
         accounts: mappings.map((m) => m.accountId),
         vendorId: vendor.id,
         partnerId: integration.partnerId,

@@ -9,7 +9,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import { defineJob, jobKind } from '../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer } from '../platform/queue/port.js'
-import type { CatalogueSource } from '../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../tenants/product-groups/source.js'
 import type { DeliveryJobs } from './delivery-job.js'
 import type { WebhookOutbox } from './outbox.js'
 
@@ -52,7 +52,7 @@ export class SnapshotScheduler {
 export function snapshotKind(deps: {
   store: Store
   outbox: WebhookOutbox
-  catalogues: Pick<CatalogueSource, 'effective'>
+  productGroups: Pick<ProductGroupSource, 'effective'>
   /** Hands the snapshot's delivery to the runners once it committed. */
   deliveries: Pick<DeliveryJobs, 'handOver'>
 }): JobKindEntry {
@@ -62,7 +62,7 @@ export function snapshotKind(deps: {
     // only reads the cache: after a restart, a credentials change or in a worker-only process.
     const integration = await deps.store.integrations.findById(integrationId)
     const vendor = integration ? await deps.store.vendors.findById(integration.vendorId) : null
-    if (integration && vendor) await deps.catalogues.effective(vendor, integration)
+    if (integration && vendor) await deps.productGroups.effective(vendor, integration)
     const id = await deps.store.transaction((tx) => deps.outbox.stateSnapshot(tx, integrationId))
     if (id) deps.deliveries.handOver()
     return { kind: 'done' }

@@ -9,17 +9,17 @@ import type { Integration } from '../tenants/integrations/integration.js'
 import { isActive } from '../tenants/integrations/state.js'
 import type { Vendor } from '../tenants/vendor.js'
 import type { WebhookEventType } from './delivery.js'
-import { eventCatalogue } from './event-types.js'
+import { eventTypeList } from './event-types.js'
 import { type EventMeta, stateSnapshot, statusEvent } from './events.js'
 
 /** Every event a test may send: each status_update name of the catalogue, and state_snapshot. */
-export const testEventNames: readonly string[] = eventCatalogue.map((e) => e.event)
+export const testEventNames: readonly string[] = eventTypeList.map((e) => e.event)
 
 export const defaultTestEvent = 'Ticket Created'
 
 /** A status_update's sample: the first status the catalogue gives it, its first error code if failed. */
 function sampleOf(event: string): { status: string; error: string | null; message: string } {
-  const entry = eventCatalogue.find((e) => e.event === event)
+  const entry = eventTypeList.find((e) => e.event === event)
   const status = entry?.statuses[0] ?? 'success'
   return {
     status,

@@ -54,7 +54,7 @@ describe('what changed in the PSA', () => {
   })
 
   test('a ticket held for an alert’s retried close or reopen is left to that alert until the hold ends', () => {
-    const held = { ...ours('open'), syncHoldUntil: '2026-11-27T10:15:00.000Z' }
+    const held = { ...ours('open'), psaSyncHoldUntil: '2026-11-27T10:15:00.000Z' }
     assert.equal(psaChange(held, read('closed'), new Date('2026-11-27T10:00:00.000Z')), null)
     assert.deepEqual(psaChange(held, read('closed'), new Date('2026-11-27T10:16:00.000Z'))?.kind, 'closed')
   })

@@ -5,7 +5,7 @@ import type { DecisionContext } from '../../src/alerts/domain/decide.js'
 import type { Rule } from '../../src/alerts/rules/rules.js'
 import type { AlertFacts, Ticket } from '../../src/platform/core/types.js'
 import type { IntegrationSettings } from '../../src/tenants/integrations/integration.js'
-import { toCatalogue } from '../../src/tenants/product-groups/product-groups.js'
+import { toProductGroups } from '../../src/tenants/product-groups/product-groups.js'
 
 export const now = new Date('2026-11-22T12:00:00.000Z')
 
@@ -74,7 +74,7 @@ export function ctx(alert: Partial<AlertFacts> = {}, over: Partial<DecisionConte
       ...alert,
     },
     integration: settings(),
-    catalogue: toCatalogue({
+    catalogue: toProductGroups({
       'Endpoint Security': ['Malware Detected', 'Agent Offline'],
       Backup: ['Backup Failed'],
     }),

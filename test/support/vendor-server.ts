@@ -4,20 +4,22 @@ import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface CatalogueAnswer {
+export interface ProductGroupAnswer {
   status?: number
   body?: unknown
   delayMs?: number
 }
 
-export interface VendorCatalogueServer {
+export interface VendorProductGroupServer {
   url: string
   requests: http.IncomingHttpHeaders[]
-  answer(a: CatalogueAnswer): void
+  answer(a: ProductGroupAnswer): void
   close(): Promise<void>
 }
 
-export async function startVendorCatalogue(initial: CatalogueAnswer = {}): Promise<VendorCatalogueServer> {
+export async function startVendorProductGroups(
+  initial: ProductGroupAnswer = {},
+): Promise<VendorProductGroupServer> {
   let current = initial
   const requests: http.IncomingHttpHeaders[] = []
   const server = http.createServer((req, res) => {

@@ -1,4 +1,4 @@
-// A sandbox for vendors (docs/vendor-api.md#sandbox-and-test-alerts), over HTTP against a real service:
+// A sandbox for vendors (docs/vendor-api.md#test-tenancies-and-test-alerts), over HTTP against a real service:
 // the operator's POST /api/admin/sandbox answers credentials that work at once (a token, an alert that
 // makes a ticket in the sandbox PSA, signed webhooks); a test alert runs the whole path and is marked as
 // a test in the PSA ticket's title, the audit view and the webhook; an integration that cannot take

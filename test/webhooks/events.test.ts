@@ -4,7 +4,7 @@
 // for a success and the outcome's detail for anything else. state_snapshot under module 'integrations': the
 // integration's state, the catalogue and its mapped accounts, sorted. Beside the contract's fields, every
 // event carries its sequence number, the time it describes and whether it is a test; a status_update
-// carries the failure's stable code in `error` (docs/webhooks.md#event-catalogue).
+// carries the failure's stable code in `error` (docs/webhooks.md#event-types).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { TSchema } from 'typebox'
@@ -21,7 +21,7 @@ import {
 } from '../../src/alerts/domain/outcome.js'
 import type { Outcome } from '../../src/platform/core/outcome.js'
 import {
-  eventCatalogue,
+  eventTypeList,
   openApiWebhooks,
   StateSnapshotEvent,
   StatusUpdateEvent,
@@ -238,7 +238,7 @@ describe('stateSnapshot', () => {
   })
 })
 
-describe('the event catalogue (docs/webhooks.md#event-catalogue)', () => {
+describe('the event types (docs/webhooks.md#event-types)', () => {
   const check = (schema: TSchema, body: unknown) =>
     assert.ok(Value.Check(schema, body), JSON.stringify([...Value.Errors(schema, body)].slice(0, 3)))
 
@@ -260,13 +260,13 @@ describe('the event catalogue (docs/webhooks.md#event-catalogue)', () => {
   })
 
   test('names every status_update event with when it is sent, the PSA-side ones and state_snapshot', () => {
-    const names = eventCatalogue.map((e) => e.event)
+    const names = eventTypeList.map((e) => e.event)
     for (const name of ['Ticket Created', 'Ticket Not Found', 'Ticket Closed In PSA', 'state_snapshot'])
       assert.ok(names.includes(name), name)
     assert.equal(new Set(names).size, names.length)
-    for (const e of eventCatalogue) assert.ok(e.when.length > 10, e.event)
+    for (const e of eventTypeList) assert.ok(e.when.length > 10, e.event)
     // A failure event names the codes it carries; a success names none.
-    for (const e of eventCatalogue.filter((e) => e.statuses.includes('failed')))
+    for (const e of eventTypeList.filter((e) => e.statuses.includes('failed')))
       assert.ok(e.errors.length > 0, e.event)
   })
 

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { Webhook } from 'standardwebhooks'
-import { eventCatalogue } from '../../src/webhooks/event-types.js'
+import { eventTypeList } from '../../src/webhooks/event-types.js'
 
 const root = process.cwd()
 const guide = readFileSync(join(root, 'docs', 'vendors.md'), 'utf8')
@@ -240,7 +240,7 @@ describe('the vendor guide’s event table', () => {
   test('names every event of the catalogue, and no other', () => {
     const table = guide.slice(guide.indexOf('<!-- catalogue:'))
     const rows = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!)
-    const catalogued = eventCatalogue.filter((e) => e.eventType === 'status_update').map((e) => e.event)
+    const catalogued = eventTypeList.filter((e) => e.eventType === 'status_update').map((e) => e.event)
     assert.deepEqual([...rows].sort(), [...catalogued].sort())
   })
 })

@@ -1,4 +1,4 @@
-// Operator API: POST /api/admin/sandbox (docs/operations.md#sandboxes-for-vendors): a new vendor with a
+// Operator API: POST /api/admin/sandbox, a test tenancy (docs/operations.md#test-tenancies-for-vendors): a new vendor with a
 // partner on the sandbox PSA and an integration ready to take alerts, every credential in the answer.
 import { randomBytes } from 'node:crypto'
 import Type from 'typebox'
@@ -7,9 +7,13 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import { provisionSandbox, SandboxCredentials, type SandboxDeps } from '../../vendor-api/test-tenancy.js'
+import {
+  provisionTestTenancy,
+  TestTenancyCredentials,
+  type TestTenancyDeps,
+} from '../../vendor-api/test-tenancy.js'
 
-const SandboxBody = Type.Object({
+const TestTenancyBody = Type.Object({
   name: Type.Optional(
     Type.String({
       minLength: 1,
@@ -28,11 +32,11 @@ const SandboxBody = Type.Object({
   ),
 })
 
-export interface AdminSandboxRoutesDeps extends SandboxDeps {
+export interface AdminTestTenancyRoutesDeps extends TestTenancyDeps {
   auth: Pick<AuthHooks, 'admin'>
 }
 
-export function registerAdminSandbox(app: App, s: AdminSandboxRoutesDeps): void {
+export function registerAdminTestTenancy(app: App, s: AdminTestTenancyRoutesDeps): void {
   app.post(
     '/api/admin/sandbox',
     {
@@ -51,26 +55,26 @@ export function registerAdminSandbox(app: App, s: AdminSandboxRoutesDeps): void 
         }),
         description:
           'The integration is pending with alerting on: one account (accountId in the answer) is created and mapped, one rule makes tickets for productGroup, the mapping is completed. The answer holds every credential, each shown once.',
-        body: SandboxBody,
-        response: { 201: SandboxCredentials, ...failures(400, 401) },
+        body: TestTenancyBody,
+        response: { 201: TestTenancyCredentials, ...failures(400, 401) },
       },
     },
     async (request, reply) => {
       const name = request.body.name ?? 'Sandbox vendor'
-      const sandbox = orRefuse(
-        await provisionSandbox(
+      const tenancy = orRefuse(
+        await provisionTestTenancy(
           s,
           {
             vendorName: name,
             partnerName: `${name} sandbox MSP`,
             webhookUrl: request.body.webhookUrl ?? null,
-            // Portal emails are unique across partners: each sandbox's admin has one of its own.
+            // Portal emails are unique across partners: each test tenancy's admin has one of its own.
             portalEmail: `sandbox-${randomBytes(6).toString('hex')}@sandbox.example`,
           },
           actorOf(request),
         ),
       )
-      return reply.code(201).send(sandbox)
+      return reply.code(201).send(tenancy)
     },
   )
 }

@@ -8,7 +8,7 @@ import { callers, operation } from '../../platform/http/openapi/operation-doc.js
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import { CatalogueMap, ProductGroupsMapping } from '../../tenants/product-groups/schemas.js'
+import { ProductGroupMap, ProductGroupsMapping } from '../../tenants/product-groups/schemas.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import {
@@ -26,7 +26,7 @@ const AuthHeader = WebhookAuthHeader
 const VendorFields = {
   webhookUrl: Type.Optional(Nullable(Url)),
   webhookAuthHeader: Type.Optional(Nullable(AuthHeader)),
-  productGroups: Type.Optional(Nullable(CatalogueMap)),
+  productGroups: Type.Optional(Nullable(ProductGroupMap)),
   productGroupsUrl: Type.Optional(Nullable(Url)),
   productGroupsMapping: Type.Optional(Nullable(ProductGroupsMapping)),
   rateLimitPerMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),

@@ -7,7 +7,7 @@
 import type { Outcome } from '../../platform/core/outcome.js'
 import { withinWindow } from '../../tenants/integrations/dedup.js'
 import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
-import { checkAgainstCatalogue } from '../../tenants/product-groups/product-groups.js'
+import { checkAgainstProductGroups } from '../../tenants/product-groups/product-groups.js'
 import { matchRule } from '../rules/rules.js'
 import { catchAllMapping, catchAllTicketMapping } from '../steps/catch-all/catch-all.js'
 import { maintenanceOnFollowUp, maintenanceOnOpen } from '../steps/maintenance/row.js'
@@ -49,7 +49,7 @@ export function decide(ctx: DecisionContext): Decision {
   }
 
   // not-in-catalogue: the catalogue the partner may use.
-  const check = checkAgainstCatalogue(ctx.catalogue, alert.productGroup, alert.alertType)
+  const check = checkAgainstProductGroups(ctx.catalogue, alert.productGroup, alert.alertType)
   if (!check.ok)
     return done(rejected('not-in-catalogue', 'INVALID_ALERT', check.detail, 'Invalid Alert', cid))
 

@@ -5,8 +5,8 @@ import type { Outcome } from '../../platform/core/outcome.js'
 import type {
   AccountMapping,
   AlertFacts,
-  Catalogue,
   CatchAllReason,
+  ProductGroups,
   Ticket,
 } from '../../platform/core/types.js'
 import type { IntegrationSettings } from '../../tenants/integrations/integration.js'
@@ -18,7 +18,7 @@ import type { StormDecision, StormFacts } from '../steps/storm/facts.js'
 export interface DecisionContext {
   alert: AlertFacts
   integration: IntegrationSettings
-  catalogue: Catalogue | null
+  catalogue: ProductGroups | null
   /** Whether the vendor has declared the alert's accountId (docs/contract.md#vendor-api-calls). */
   accountKnown: boolean
   /** Account mappings for the alert's account and, on UPDATE/RESOLVED, the ticket's account. */

@@ -15,7 +15,7 @@ import { disabledDetail } from '../../tenants/credentials/credentials.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import type { Decision } from '../domain/decide.js'
-import { type CatalogueLookup, type ContextReads, decideAlert } from '../executor/context.js'
+import { type ContextReads, decideAlert, type ProductGroupLookup } from '../executor/context.js'
 import type { Rule } from '../rules/rules.js'
 import { checkRules, type RuleCheck, type RuleChecks } from '../rules/rules.js'
 import { catchAllDetail } from '../steps/catch-all/catch-all.js'
@@ -60,7 +60,7 @@ export interface DryRunResult {
 
 export async function dryRun(
   reads: ContextReads,
-  catalogues: CatalogueLookup,
+  productGroups: ProductGroupLookup,
   vendor: Vendor,
   integration: Integration,
   sent: AlertFacts,
@@ -87,7 +87,7 @@ export async function dryRun(
     }
     return { run, facts: factsOf(null, run, alert, integration) }
   }
-  const decision = await decideAlert(reads, catalogues, vendor, integration, alert, now, uuidv7())
+  const decision = await decideAlert(reads, productGroups, vendor, integration, alert, now, uuidv7())
   // OPEN: the rules tried, decided as decideAlert decides (rules.ts); their answer names the matched rule.
   const checks =
     alert.incidentStatus === 'OPEN' ? checkRules(rules, alert.productGroup, alert.alertType, alert) : null

@@ -2,11 +2,11 @@
 // itself stays pure. The synchronous path, the queued job and the webhook strategy's immediate
 // answer all decide through `decideAlert`.
 
-import type { AlertFacts, Catalogue, Ticket } from '../../platform/core/types.js'
+import type { AlertFacts, ProductGroups, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import { dedupKey } from '../../tenants/integrations/dedup.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
-import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import { type Decision, type DecisionContext, decide } from '../domain/decide.js'
 import type { MaintenanceFacts } from '../steps/maintenance/maintenance.js'
@@ -19,7 +19,7 @@ function live(ticket: Ticket | null, nowIso: string): Ticket | null {
 }
 
 /** Where a decision finds the catalogue this partner may use (static or the vendor's, cached). */
-export type CatalogueLookup = Pick<CatalogueSource, 'effective'>
+export type ProductGroupLookup = Pick<ProductGroupSource, 'effective'>
 
 /** The reads the decision table needs: the Store, or a cache in front of it (cached-reads.ts). */
 export interface ContextReads {
@@ -39,7 +39,7 @@ export interface ContextReads {
 async function loadDecisionContext(
   store: ContextReads,
   integration: Integration,
-  catalogue: Catalogue | null,
+  catalogue: ProductGroups | null,
   alert: AlertFacts,
   now: Date,
   newCorrelationId: string,
@@ -107,13 +107,13 @@ async function maintenanceFacts(
 /** The decision for an alert on what `reads` return now, under the catalogue this partner may use (row 6). */
 export async function decideAlert(
   reads: ContextReads,
-  catalogues: CatalogueLookup,
+  productGroups: ProductGroupLookup,
   vendor: Vendor,
   integration: Integration,
   alert: AlertFacts,
   now: Date,
   newCorrelationId: string,
 ): Promise<Decision> {
-  const { catalogue } = await catalogues.effective(vendor, integration)
+  const { catalogue } = await productGroups.effective(vendor, integration)
   return decide(await loadDecisionContext(reads, integration, catalogue, alert, now, newCorrelationId))
 }

@@ -42,7 +42,7 @@ const maxRounds = 8
 
 /** What the executor is built from (services.ts): its parts are made here. */
 export interface ExecutorParts
-  extends Pick<ExecutorDeps, 'store' | 'writes' | 'clock' | 'log' | 'catalogues' | 'config'> {
+  extends Pick<ExecutorDeps, 'store' | 'writes' | 'clock' | 'log' | 'productGroups' | 'config'> {
   psa: PsaRegistry
   psaTimeoutMs: number
   lifecycle: IntegrationLifecycle
@@ -118,7 +118,7 @@ export class AlertExecutor {
     }
     const decision = await decideAlert(
       store,
-      this.d.catalogues,
+      this.d.productGroups,
       vendor,
       integration,
       job.facts,
@@ -191,7 +191,7 @@ export class AlertExecutor {
         : null
       const rendered = await renderedForTicket(
         this.d.store,
-        this.d.config?.sync.publicUrl ?? null,
+        this.d.config?.psaSync.publicUrl ?? null,
         integration,
         job.facts,
         {

@@ -13,7 +13,7 @@ import { batchedNote, batchedUpdate, batchesNote } from '../domain/note-batching
 import { leftOpen, reopened, updated } from '../domain/outcome.js'
 import { isStormTicket, type StormDecision } from '../steps/storm/facts.js'
 import { noteText } from '../tickets/ticket-text.js'
-import type { CatalogueLookup } from './context.js'
+import type { ProductGroupLookup } from './context.js'
 import { type AlertJob, deferral, type Execution, type ExecutionPolicy } from './execution.js'
 import { callPsa, failedCall, type PsaCalls } from './psa-calls.js'
 import { outcomeOfEffect, type PsaEffect } from './psa-effect.js'
@@ -32,9 +32,9 @@ export interface ExecutorDeps {
   reservations: TicketReservations
   recorder: OutcomeRecorder
   /** The catalogue each partner may use (the not-in-catalogue case). */
-  catalogues: CatalogueLookup
-  /** PUBLIC_URL (config.sync.publicUrl): a ticket template's portalLink (ticket-template.ts). */
-  config?: { sync: { publicUrl: string | null } }
+  productGroups: ProductGroupLookup
+  /** PUBLIC_URL (config.psaSync.publicUrl): a ticket template's portalLink (ticket-template.ts). */
+  config?: { psaSync: { publicUrl: string | null } }
   /** Storm control's folds (docs/decision-table.md#storm), wired with the queue (executor.ts). */
   storms?: {
     run(attempt: Attempt, integration: Integration, vendor: Vendor, d: StormDecision): Promise<Step>
@@ -70,7 +70,7 @@ export const busy = (b: Busy): Step => ({ kind: 'again', wait: b.wait })
  * 13 minutes) find out what happened, and what the PSA shows meanwhile is the alert's doing, not a
  * technician's (docs/psa/sync.md#what-a-change-does).
  */
-export const syncHoldMs = 15 * 60_000
+export const psaSyncHoldMs = 15 * 60_000
 
 /** The note closeOnlyUntouched leaves on a worked ticket instead of closing it. */
 const leftOpenNote = (job: AlertJob) =>
@@ -206,7 +206,7 @@ export class FollowUps {
         client.closeTicket(psaTicketId, close, { ...call, ...mark(again) }),
       )
       if (!result.ok && result.failure.retryable)
-        holdUntil = new Date(clock().getTime() + syncHoldMs).toISOString()
+        holdUntil = new Date(clock().getTime() + psaSyncHoldMs).toISOString()
       const later = deferral(result, policy)
       if (later) return later
       if (!result.ok) {
@@ -265,8 +265,8 @@ export class FollowUps {
     if (!result.ok) {
       // The reopen may have happened in the PSA: two-way sync leaves the ticket to this alert's retries.
       if (result.failure.retryable) {
-        const until = new Date(clock().getTime() + syncHoldMs).toISOString()
-        await this.d.writes.run((tx) => tx.tickets.holdSync(ticket.id, until))
+        const until = new Date(clock().getTime() + psaSyncHoldMs).toISOString()
+        await this.d.writes.run((tx) => tx.tickets.holdPsaSync(ticket.id, until))
       }
       const failed = failedCall('update', result.failure, ticket.correlationId)
       return deferral(result, policy) ?? recorder.record(job, integration, failed)

@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../../platform/clock.js'
 import { ok, type Result } from '../../platform/core/result.js'
 import type { JobProducer } from '../../platform/queue/port.js'
-import { type CatalogueLookup, type ContextReads, decideAlert } from '../executor/context.js'
+import { type ContextReads, decideAlert, type ProductGroupLookup } from '../executor/context.js'
 import { afterQueuedOpen, type ImmediateAnswer, immediateAnswer } from './immediate-answer.js'
 import { type AlertIntake, alertFacts, redactedRequest } from './intake.js'
 import type { alertJob, QueuedAlert } from './queued.js'
@@ -25,7 +25,7 @@ export class AlertAcceptor {
 
   constructor(
     private readonly reads: ContextReads,
-    private readonly catalogues: CatalogueLookup,
+    private readonly productGroups: ProductGroupLookup,
     private readonly intake: AlertIntake,
     private readonly queue: JobProducer,
     private readonly job: ReturnType<typeof alertJob>,
@@ -48,7 +48,7 @@ export class AlertAcceptor {
     let answer = immediateAnswer(
       await decideAlert(
         this.reads,
-        this.catalogues,
+        this.productGroups,
         vendor,
         integration,
         facts,

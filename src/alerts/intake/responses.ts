@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify'
 import type { Outcome, OutcomeMessage } from '../../platform/core/outcome.js'
 import type { FailureRenderer } from '../../platform/http/error-handler.js'
 import { type RateDecision, rateLimitHeaders } from './rate-limit.js'
-import { SyncFailure, SyncSuccess } from './schema.js'
+import { SyncFailure, SynchronousSuccess } from './schema.js'
 
 export interface AlertAnswer {
   message: OutcomeMessage
@@ -16,7 +16,7 @@ export interface AlertAnswer {
   correlationId: string | null
 }
 
-export type SyncBody =
+export type SynchronousBody =
   | {
       statusCode: number | string
       message: Exclude<OutcomeMessage, 'failed'>
@@ -32,18 +32,18 @@ export type SyncBody =
     }
 
 /** Every status a synchronous answer has, as its response schemas declare them. */
-const syncFailureStatuses = [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] as const
-export type SyncStatus = 200 | 201 | (typeof syncFailureStatuses)[number]
+const synchronousFailureStatuses = [400, 401, 403, 404, 409, 413, 415, 429, 500, 502] as const
+export type SynchronousStatus = 200 | 201 | (typeof synchronousFailureStatuses)[number]
 
 /** The outcome's HTTP status among the declared ones (an undeclared one would be a defect: 500). */
-export function syncStatus(status: number): SyncStatus {
-  return isSyncStatus(status) ? status : 500
+export function synchronousStatus(status: number): SynchronousStatus {
+  return isSynchronousStatus(status) ? status : 500
 }
 
-const declared: readonly number[] = [200, 201, ...syncFailureStatuses]
-const isSyncStatus = (status: number): status is SyncStatus => declared.includes(status)
+const declared: readonly number[] = [200, 201, ...synchronousFailureStatuses]
+const isSynchronousStatus = (status: number): status is SynchronousStatus => declared.includes(status)
 
-export function syncBody(a: AlertAnswer, messageId: string, requestId: string): SyncBody {
+export function synchronousBody(a: AlertAnswer, messageId: string, requestId: string): SynchronousBody {
   const data = { messageId, correlationID: a.correlationId }
   switch (a.message) {
     case 'created':
@@ -89,7 +89,7 @@ export function webhookBody(a: AlertAnswer, messageId: string): WebhookBody {
 /** How the alert routes render a refusal (their `config.failureShape`): the strategy's `data` block added. */
 export const alertFailureRenderers: Record<'sync' | 'webhook', FailureRenderer> = {
   sync: (f) =>
-    syncBody(
+    synchronousBody(
       {
         message: 'failed',
         httpStatus: f.status,
@@ -111,9 +111,9 @@ export const alertFailureRenderers: Record<'sync' | 'webhook', FailureRenderer> 
 }
 
 /** The synchronous answer's statuses and bodies, as the OpenAPI document lists them. */
-export const syncResponses = {
-  200: SyncSuccess,
-  201: SyncSuccess,
+export const synchronousResponses = {
+  200: SynchronousSuccess,
+  201: SynchronousSuccess,
   400: SyncFailure,
   401: SyncFailure,
   403: SyncFailure,
@@ -131,7 +131,7 @@ export const syncResponses = {
  * status and body, the rate-limit headers and, where the PSA asked to wait longer than the request
  * could, Retry-After saying when to send the alert again.
  */
-export function sendSyncAnswer(
+export function sendSynchronousAnswer(
   reply: FastifyReply,
   outcome: Outcome,
   rate: RateDecision,
@@ -141,6 +141,6 @@ export function sendSyncAnswer(
   if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds))
   return reply
     .headers(rateLimitHeaders(rate))
-    .code(syncStatus(outcome.httpStatus))
-    .send(syncBody(outcome, messageId, requestId))
+    .code(synchronousStatus(outcome.httpStatus))
+    .send(synchronousBody(outcome, messageId, requestId))
 }

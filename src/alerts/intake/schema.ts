@@ -80,25 +80,25 @@ export const RedactedRequest = Type.Object({
 })
 export type RedactedRequest = Static<typeof RedactedRequest>
 
-const SyncData = Type.Object({
+const SynchronousData = Type.Object({
   messageId: Type.String({ description: 'Unique per transaction' }),
   correlationID: Type.Union([Type.String(), Type.Null()], {
     description: 'Unique for the lifecycle of the ticket',
   }),
 })
 
-export const SyncSuccess = Type.Object({
+export const SynchronousSuccess = Type.Object({
   statusCode: Type.Union([Type.Integer(), Type.String()], {
     description: '201, or the string "200" for closed',
   }),
   message: Type.Enum(['created', 'suppressed', 'updated', 'closed']),
-  data: SyncData,
+  data: SynchronousData,
 })
 
 export const SyncFailure = Type.Object({
   statusCode: Type.Integer({ description: 'The HTTP status' }),
   message: Type.Literal('failed'),
-  data: SyncData,
+  data: SynchronousData,
   error: Type.String({ description: 'Stable machine code, e.g. ACCOUNT_NOT_MAPPED' }),
   detail: Type.String({ description: 'What went wrong and what to do' }),
   requestId: Type.String(),

@@ -4,16 +4,16 @@ import { v7 as uuidv7 } from 'uuid'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { operation } from '../../platform/http/openapi/operation-doc.js'
-import { sendSyncAnswer, syncResponses } from '../intake/responses.js'
+import { sendSynchronousAnswer, synchronousResponses } from '../intake/responses.js'
 import { AlertRequest } from '../intake/schema.js'
 import type { SynchronousAlerts } from '../intake/synchronous.js'
 import { alertBody, alertCalls, messageId } from '../openapi.js'
 
-export interface AlertSyncRoutesDeps {
-  syncAlerts: Pick<SynchronousAlerts, 'handle'>
+export interface SynchronousAlertRoutesDeps {
+  synchronousAlerts: Pick<SynchronousAlerts, 'handle'>
 }
 
-export function registerAlertSync(app: App, s: AlertSyncRoutesDeps): void {
+export function registerSynchronousAlerts(app: App, s: SynchronousAlertRoutesDeps): void {
   app.post(
     '/api/oem-alerts-api/alert/sync',
     {
@@ -38,13 +38,13 @@ export function registerAlertSync(app: App, s: AlertSyncRoutesDeps): void {
           },
         }),
         body: AlertRequest,
-        response: syncResponses,
+        response: synchronousResponses,
       },
     },
     async (request, reply) => {
       const messageId = uuidv7()
-      const { outcome, rate } = orRefuse(await s.syncAlerts.handle(request.body, messageId))
-      return sendSyncAnswer(reply, outcome, rate, messageId, request.id)
+      const { outcome, rate } = orRefuse(await s.synchronousAlerts.handle(request.body, messageId))
+      return sendSynchronousAnswer(reply, outcome, rate, messageId, request.id)
     },
   )
 }

@@ -7,8 +7,8 @@ import { done, notFound, ok, type Refused, type Result, refuse } from '../../pla
 import type { IncidentStatus } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
-import { checkAgainstCatalogue } from '../../tenants/product-groups/product-groups.js'
-import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import { checkAgainstProductGroups } from '../../tenants/product-groups/product-groups.js'
+import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
 import {
   conditionsProblem,
   integrationProgramProblem,
@@ -35,7 +35,7 @@ export class PartnerRules {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly catalogues: CatalogueSource,
+    private readonly productGroups: ProductGroupSource,
   ) {}
 
   async create(integration: Integration, input: RuleInput & { productGroup: string }): Promise<Result<Rule>> {
@@ -114,8 +114,8 @@ export class PartnerRules {
       if (total) return refuse('CONFLICT', total)
     }
     const vendor = await this.store.vendors.findById(integration.vendorId)
-    const catalogue = vendor ? (await this.catalogues.effective(vendor, integration)).catalogue : null
-    const check = checkAgainstCatalogue(catalogue, rule.productGroup, ...rule.alertTypes)
+    const catalogue = vendor ? (await this.productGroups.effective(vendor, integration)).catalogue : null
+    const check = checkAgainstProductGroups(catalogue, rule.productGroup, ...rule.alertTypes)
     return check.ok ? null : refuse('VALIDATION_FAILED', check.detail)
   }
 }

@@ -1,4 +1,4 @@
-// A vendor's test alert (docs/vendor-api.md#sandbox-and-test-alerts): a real alert through the whole path
+// A vendor's test alert (docs/vendor-api.md#test-tenancies-and-test-alerts): a real alert through the whole path
 // (the decision table and its rules, the PSA, the audit log, the status_update webhook), marked as a test
 // everywhere: the PSA ticket's title starts with "[TEST] ", the event is `test`, the webhook's payload
 // says `test: true`, and a test OPEN folds only into a test ticket (tenants/integrations/dedup.ts). It runs as the
@@ -9,13 +9,13 @@
 import type { ErrorCode } from '../../platform/core/errors.js'
 import type { Outcome } from '../../platform/core/outcome.js'
 import { ok, type Result, refuse } from '../../platform/core/result.js'
-import type { AlertFacts, Catalogue, IncidentStatus, Ticket } from '../../platform/core/types.js'
+import type { AlertFacts, IncidentStatus, ProductGroups, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import type { DeliveryJobs } from '../../webhooks/delivery-job.js'
-import type { CatalogueLookup } from '../executor/context.js'
+import type { ProductGroupLookup } from '../executor/context.js'
 import type { AlertIntake } from '../intake/intake.js'
 import type { RateDecision } from '../intake/rate-limit.js'
 import type { RedactedRequest } from '../intake/schema.js'
@@ -48,7 +48,7 @@ export interface Target {
 
 /** The first product group and alert type of the catalogue for which a rule makes tickets on OPEN. */
 export function ticketingPair(
-  catalogue: Catalogue | null,
+  catalogue: ProductGroups | null,
   rules: readonly Rule[],
 ): { productGroup: string; alertType: string } | null {
   for (const [productGroup, types] of catalogue ?? []) {
@@ -66,9 +66,9 @@ export class TestAlerts {
   constructor(
     private readonly d: {
       store: Store
-      catalogues: CatalogueLookup
+      productGroups: ProductGroupLookup
       intake: Pick<AlertIntake, 'spend'>
-      syncAlerts: Pick<SynchronousAlerts, 'run'>
+      synchronousAlerts: Pick<SynchronousAlerts, 'run'>
       deliveryJobs: Pick<DeliveryJobs, 'handOver'>
     },
   ) {}
@@ -127,7 +127,7 @@ export class TestAlerts {
       test: true,
       ...(by === 'partner' ? { partnerTest: true } : {}),
     }
-    return this.d.syncAlerts.run({
+    return this.d.synchronousAlerts.run({
       messageId,
       vendorId: integration.vendorId,
       partnerId: integration.partnerId,
@@ -175,7 +175,7 @@ export class TestAlerts {
       })
     }
     const [{ catalogue }, rules] = await Promise.all([
-      this.d.catalogues.effective(vendor, integration),
+      this.d.productGroups.effective(vendor, integration),
       store.rules.list(integration.id),
     ])
     const pair = ticketingPair(catalogue, rules)

@@ -231,16 +231,16 @@ export class TicketRepository {
   }
 
   /**
-   * Gives the close claim back (closing → open). `syncHoldUntil`: the close may have happened in the PSA
+   * Gives the close claim back (closing → open). `psaSyncHoldUntil`: the close may have happened in the PSA
    * (its answer was lost) and is retried, so two-way sync leaves the ticket alone until then.
    */
-  async releaseClose(id: string, syncHoldUntil?: string): Promise<void> {
+  async releaseClose(id: string, psaSyncHoldUntil?: string): Promise<void> {
     await this.db
       .updateTable('tickets')
       .set({
         status: 'open',
         lease_until: null,
-        ...(syncHoldUntil ? { sync_hold_until: syncHoldUntil } : {}),
+        ...(psaSyncHoldUntil ? { sync_hold_until: psaSyncHoldUntil } : {}),
       })
       .where('id', '=', id)
       .where('status', '=', 'closing')
@@ -248,7 +248,7 @@ export class TicketRepository {
   }
 
   /** Two-way sync leaves the ticket alone until then (an alert's reopen is being retried). */
-  async holdSync(id: string, until: string): Promise<void> {
+  async holdPsaSync(id: string, until: string): Promise<void> {
     await this.db.updateTable('tickets').set({ sync_hold_until: until }).where('id', '=', id).execute()
   }
 

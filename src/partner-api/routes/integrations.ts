@@ -15,7 +15,7 @@ import {
   integrationView,
   StormView,
 } from '../../tenants/integrations/views.js'
-import { EffectiveCatalogueView, effectiveView } from '../../tenants/product-groups/schemas.js'
+import { EffectiveProductGroupsView, effectiveView } from '../../tenants/product-groups/schemas.js'
 import type { PartnerSetup } from '../setup.js'
 
 const PatchIntegration = Type.Object({
@@ -146,7 +146,7 @@ export function registerPartnerIntegrations(app: App, s: PartnerIntegrationRoute
           description: `The vendor's catalogue as it applies to this integration (static, dynamic or a fallback), for writing rules. ${callers.partner}`,
         }),
         params: IdParams,
-        response: { 200: EffectiveCatalogueView, ...failures(401, 404) },
+        response: { 200: EffectiveProductGroupsView, ...failures(401, 404) },
       },
     },
     async (request) => {

@@ -81,7 +81,7 @@ export interface Ticket {
 export type TicketCloser = 'alertbridge' | 'psa'
 
 /** Product group name → its alert types. */
-export type Catalogue = ReadonlyMap<string, ReadonlySet<string>>
+export type ProductGroups = ReadonlyMap<string, ReadonlySet<string>>
 
 export interface AlertFacts {
   incidentStatus: IncidentStatus
@@ -91,7 +91,7 @@ export interface AlertFacts {
   accountId: string
   productGroup: string
   alertType: string
-  /** A test alert (docs/vendor-api.md#sandbox-and-test-alerts): its OPEN folds only into test tickets, and
+  /** A test alert (docs/vendor-api.md#test-tenancies-and-test-alerts): its OPEN folds only into test tickets, and
    * its event and status_update say test. */
   test?: boolean
   /** A partner's test alert (docs/partner-api.md#test-alerts): test too, but the vendor is told nothing of

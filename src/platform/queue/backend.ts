@@ -27,7 +27,7 @@ export interface QueueBackend {
   producer: JobProducer
   /** The jobs table, in both modes: depth, dead jobs, pruning, orphaned leases, held jobs. */
   table: SqlJobQueue
-  /** Runs due jobs of the catalogue it is started with (worker roles only). */
+  /** Runs due jobs of the kinds it is started with (worker roles only). */
   runner: JobRunner & { readonly finished: number }
   /** With Redis: hands jobs over as they become due and re-sends what Redis lost. */
   relay: QueueRelay | null

@@ -1,4 +1,4 @@
-// The typed job catalogue: each kind declares in one place its payload schema (checked whenever a job
+// The typed job kinds: each kind declares in one place its payload schema (checked whenever a job
 // is read back, so no handler ever casts a payload), its retry policy and its cap per group (every
 // kind has the same lease: lease.ts). `defineJob` makes
 // the spec a producer enqueues with; `jobKind` joins a spec with its handler for the runner.

@@ -1,6 +1,6 @@
 // The job queue as the rest of the service sees it, in two halves. Producers enqueue jobs inside
 // their own transaction, so a job commits (or not) with the rows it belongs to, and hand them over once
-// that transaction has committed. A runner, started with the job catalogue (jobs.ts: each kind's
+// that transaction has committed. A runner, started with the job kinds (jobs.ts: each kind's
 // payload schema, retry policy and cap per group), claims due jobs under the one lease every kind has
 // (lease.ts: short, renewed while the handler runs), checks each payload against its kind's schema and
 // runs the kind's handler, which answers done, retry, wait or hold. The embedded implementation keeps
@@ -94,7 +94,7 @@ export interface RetryPolicy {
   waitLimitMs?: number
 }
 
-/** One kind of the job catalogue, its payload type erased behind `run` (built by jobKind in jobs.ts). */
+/** One job kind, its payload type erased behind `run` (built by jobKind in jobs.ts). */
 export interface JobKindEntry {
   kind: string
   retry: RetryPolicy
@@ -105,11 +105,11 @@ export interface JobKindEntry {
   run(job: RunningJob<unknown>): Promise<JobResult | { kind: 'invalid'; reason: string }>
 }
 
-export type JobCatalogue = readonly JobKindEntry[]
+export type JobKindList = readonly JobKindEntry[]
 
 export interface JobRunner {
-  /** Starts claiming and running jobs of the catalogue's kinds. */
-  start(catalogue: JobCatalogue): void
+  /** Starts claiming and running jobs of the kinds it is given. */
+  start(kinds: JobKindList): void
   /** Stops claiming and waits up to `graceMs` for the jobs in flight. */
   stop(graceMs: number): Promise<void>
 }

@@ -23,7 +23,7 @@ import type { RedisHandle } from '../redis/connect.js'
 import { bullmq } from '../redis/packages.js'
 import type { GroupSlots, Slot } from '../redis/slots.js'
 import { jobLeaseMs, LeaseRenewal, renewalOf } from './lease.js'
-import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
+import type { JobKindEntry, JobKindList, JobRunner } from './port.js'
 import { type BullJobData, bullQueue, bullQueueName } from './redis-transport.js'
 import { runJob } from './run-job.js'
 import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
@@ -65,9 +65,9 @@ export class RedisJobRunner implements JobRunner {
     })
   }
 
-  start(catalogue: JobCatalogue): void {
+  start(kinds: JobKindList): void {
     if (this.worker) return
-    this.kinds = new Map(catalogue.map((k) => [k.kind, k]))
+    this.kinds = new Map(kinds.map((k) => [k.kind, k]))
     const worker: Worker<BullJobData> = new (bullmq().Worker)<BullJobData>(
       bullQueueName,
       (job) => this.process(job),

@@ -1,5 +1,5 @@
 // Runs the embedded queue's jobs: claims as many as it has free slots (each under the one short lease,
-// renewed while its handler runs: lease.ts), hands each to its kind of the catalogue and applies the
+// renewed while its handler runs: lease.ts), hands each to its kind among those it runs and applies the
 // answer: done removes the job (removals of one turn share a commit), retry gives it back after the
 // kind's retry delay, and a payload that does not fit its kind makes the job dead.
 //
@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import { yieldToLoop } from '../db/write-batch.js'
 import { jobLeaseMs, LeaseRenewal } from './lease.js'
-import type { JobCatalogue, JobKindEntry, JobRunner } from './port.js'
+import type { JobKindEntry, JobKindList, JobRunner } from './port.js'
 import { runJob } from './run-job.js'
 import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
 import { BackgroundLoop, waitAtMost } from './wakeup.js'
@@ -77,9 +77,9 @@ export class SqlJobRunner implements JobRunner {
     })
   }
 
-  start(catalogue: JobCatalogue): void {
+  start(kinds: JobKindList): void {
     if (this.background.running) return
-    this.kinds = new Map(catalogue.map((k) => [k.kind, k]))
+    this.kinds = new Map(kinds.map((k) => [k.kind, k]))
     this.unsubscribe = this.o.queue.onHandOver(() => this.wakeFor('general'))
     this.background.start()
   }
@@ -229,7 +229,7 @@ export class SqlJobRunner implements JobRunner {
 
   private async run(job: ClaimedJob, groupDone: () => void): Promise<void> {
     const kind = this.kinds.get(job.kind)
-    if (!kind) return // not claimed: claims take the catalogue's kinds only
+    if (!kind) return // not claimed: claims take the kinds it runs only
     const letGo = this.leases.hold(job)
     try {
       if ((await runJob(this.o, kind, job, groupDone, letGo)) === 'done') this.finished++

@@ -11,7 +11,7 @@ import type { PsaSync } from '../service.js'
 
 const Time = Nullable(Type.String({ format: 'date-time' }))
 
-export const SyncStatusView = Type.Object({
+export const PsaSyncStatusView = Type.Object({
   mechanism: Type.Enum(['push', 'manual', 'poll'], {
     description:
       'push: the PSA pushes changes (registered by alertbridge); manual: an administrator sets the push up in the PSA; poll: alertbridge reads tickets back',
@@ -50,7 +50,7 @@ export function registerPartnerPsaSync(app: App, s: PartnerPsaSyncRoutesDeps): v
           id: 'getPsaSync',
           description: `Two-way sync: how ticket changes made in the PSA come back (docs/psa/sync.md). ${callers.partner}`,
         }),
-        response: { 200: SyncStatusView, ...failures(401, 404) },
+        response: { 200: PsaSyncStatusView, ...failures(401, 404) },
       },
     },
     async (request) => {

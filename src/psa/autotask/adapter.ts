@@ -6,7 +6,7 @@
 // issue types, sources and ticket categories read as picklists of Tickets/entityInformation/fields.
 // Settings may name a picklist value or its label. Every text is fitted to the tenant's field lengths.
 // Billing lines are contract services, their units changed by adjustments (usage.ts). Two-way sync
-// reads tickets back and reopens them (sync.ts) and registers a ticket webhook that excludes the API
+// reads tickets back and reopens them (psa-sync.ts) and registers a ticket webhook that excludes the API
 // user's own changes (push.ts).
 import type { Static } from 'typebox'
 import {
@@ -31,17 +31,17 @@ import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName, externalRef } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import { autotaskTicketUrl } from '../core/ticket-urls.js'
+import type { PsaPush, PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import type { PsaKindEntry } from '../registry.js'
-import type { PsaPush, PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { BudgetGuard } from './budget.js'
 import { AutotaskClient, autotaskErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { moveTicket } from './move.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, entries, lengthOf, planTicket } from './plan.js'
+import { AutotaskPsaSync } from './psa-sync.js'
 import { AutotaskPush } from './push.js'
 import { AutotaskSettings, autotaskSecrets } from './settings.js'
-import { AutotaskSync } from './sync.js'
 import { billingLines, setQuantity } from './usage.js'
 
 type Settings = Static<typeof AutotaskSettings>
@@ -81,7 +81,7 @@ export function autotaskPsa({ lookupRoot = zoneLookupRoot, ...options }: Autotas
 
 /** One connection: its client, and the guard of the tenant's hourly threshold every operation passes. */
 class AutotaskConnection implements PsaOperations {
-  private readonly sync: AutotaskSync
+  private readonly psaSync: AutotaskPsaSync
   readonly push: PsaPush
 
   constructor(
@@ -89,10 +89,10 @@ class AutotaskConnection implements PsaOperations {
     private readonly budget: BudgetGuard,
     private readonly s: Settings,
   ) {
-    this.sync = new AutotaskSync(client, s)
+    this.psaSync = new AutotaskPsaSync(client, s)
     this.push = new AutotaskPush(
       client,
-      (call) => this.sync.ownResource(call),
+      (call) => this.psaSync.ownResource(call),
       (call) => budget.check(call),
     )
   }
@@ -229,15 +229,15 @@ class AutotaskConnection implements PsaOperations {
     return moveTicket(this.client, ticketId, to, call)
   }
 
-  /** Two-way sync's read-back and reopen (sync.ts); the push is Autotask's ticket webhook (push.ts). */
+  /** Two-way sync's read-back and reopen (psa-sync.ts); the push is Autotask's ticket webhook (push.ts). */
   async readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     await this.budget.check(call)
-    return this.sync.readTickets(ticketIds, call)
+    return this.psaSync.readTickets(ticketIds, call)
   }
 
   async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
     await this.budget.check(call)
-    return this.sync.reopenTicket(ticketId, reopen, call)
+    return this.psaSync.reopenTicket(ticketId, reopen, call)
   }
 
   ticketUrl(ticketId: string): string | null {

@@ -50,7 +50,7 @@ interface Spec {
   what: string
   choice: keyof TicketChoices
   /** Where a partner chooses it: the portal's label and the API's field. */
-  portal: string
+  portalLabel: string
   api: string
   /** Without a choice or a picklist default: refuse, use a system value, or send nothing. */
   otherwise: 'required' | 'new' | 'optional' | 'required-if-marked'
@@ -64,7 +64,7 @@ const specs: Spec[] = [
     what: 'queue',
     plural: 'queues',
     choice: 'board',
-    portal: 'default "Board / queue"',
+    portalLabel: 'default "Board / queue"',
     api: 'defaults.board',
     otherwise: 'required',
   },
@@ -73,7 +73,7 @@ const specs: Spec[] = [
     what: 'status',
     plural: 'statuses',
     choice: 'status',
-    portal: 'default "New ticket status"',
+    portalLabel: 'default "New ticket status"',
     api: 'defaults.status',
     otherwise: 'new',
   },
@@ -82,7 +82,7 @@ const specs: Spec[] = [
     what: 'priority',
     plural: 'priorities',
     choice: 'priority',
-    portal: 'default "Priority"',
+    portalLabel: 'default "Priority"',
     api: 'defaults.priority',
     otherwise: 'required',
   },
@@ -91,7 +91,7 @@ const specs: Spec[] = [
     what: 'issue type',
     plural: 'issue types',
     choice: 'type',
-    portal: 'default "Ticket type"',
+    portalLabel: 'default "Ticket type"',
     api: 'defaults.type',
     otherwise: 'optional',
   },
@@ -100,7 +100,7 @@ const specs: Spec[] = [
     what: 'ticket category',
     plural: 'ticket categories',
     choice: 'category',
-    portal: '"Ticket category"',
+    portalLabel: '"Ticket category"',
     api: 'ticketCategory',
     otherwise: 'required-if-marked',
   },
@@ -109,7 +109,7 @@ const specs: Spec[] = [
     what: 'source',
     plural: 'sources',
     choice: 'source',
-    portal: '"Ticket source"',
+    portalLabel: '"Ticket source"',
     api: 'source',
     otherwise: 'optional',
   },
@@ -178,7 +178,7 @@ export function planTicket(
       if (!found) {
         const where =
           fromConnection || !spec.api.startsWith('defaults.')
-            ? `; choose one in the connection's ${spec.portal} (${spec.api})`
+            ? `; choose one in the connection's ${spec.portalLabel} (${spec.api})`
             : ''
         return fail({
           kind: 'rejected',
@@ -217,7 +217,7 @@ function missingChoices(fields: Picklist[], missing: Spec[]) {
     retryable: false,
     message:
       `Autotask needs ${listed(whats)} on every new ticket and none is chosen: choose the connection's ` +
-      `${listed(missing.map((s) => s.portal))} in the portal (or ${listed(missing.map((s) => s.api))} in ` +
+      `${listed(missing.map((s) => s.portalLabel))} in the portal (or ${listed(missing.map((s) => s.api))} in ` +
       `PUT /api/partner/psa), since Autotask marks no default (${names})`,
   }
 }

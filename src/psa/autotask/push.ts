@@ -8,7 +8,7 @@
 // once GET TicketWebhooks/{id} reads the webhook back inactive (readRegistration).
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { fail, ok, type PsaCall, type PsaResult } from '../adapter.js'
-import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../sync-port.js'
+import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../psa-sync-port.js'
 import type { AutotaskClient } from './client.js'
 import { entries } from './plan.js'
 

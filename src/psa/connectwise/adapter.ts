@@ -2,7 +2,7 @@
 // /service/tickets (tickets.ts), notes with a visibility flag (notes.ts), closing with a status of the
 // ticket's board that ConnectWise marks closedStatus, the look-ups of the mapping screens (lists.ts),
 // billing lines as agreement additions (usage.ts), a catch-all ticket moved to its account's company
-// (move.ts), and two-way sync: tickets read back and reopened (sync.ts), ConnectWise callbacks as the
+// (move.ts), and two-way sync: tickets read back and reopened (psa-sync.ts), ConnectWise callbacks as the
 // push (push.ts). Board, status, type and priority settings may name a PSA id or its name; names are
 // resolved against the board's own lists. A retry after a lost answer first looks for what the lost
 // call made: the ticket by its externalXRef, a note by the Message ID line its text ends with.
@@ -26,16 +26,16 @@ import type {
 import type { PsaKindOptions } from '../core/http.js'
 import { remotePsaKind } from '../core/kind.js'
 import { connectWiseTicketUrl } from '../core/ticket-urls.js'
+import type { PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import type { PsaKindEntry } from '../registry.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { ConnectWiseClient, connectWiseErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { ConnectWiseLists } from './lists.js'
 import { moveTicket } from './move.js'
 import { appendNote } from './notes.js'
+import { readTickets, reopenTicket } from './psa-sync.js'
 import { ConnectWisePush } from './push.js'
 import { ConnectWiseSettings, connectWiseSecrets } from './settings.js'
-import { readTickets, reopenTicket } from './sync.js'
 import { closeTicket, createTicket } from './tickets.js'
 import { billingLines, setQuantity } from './usage.js'
 import { psaName } from './wire.js'

@@ -12,7 +12,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { Static } from 'typebox'
 import { fail, ok, type PsaCall, type PsaResult } from '../adapter.js'
-import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../sync-port.js'
+import type { PsaPush, PushRegistration, PushRequest, PushTarget, PushVerdict } from '../psa-sync-port.js'
 import { CallbackKeys, callbackKeyId } from './callback-keys.js'
 import type { ConnectWiseClient } from './client.js'
 import type { ConnectWiseSettings } from './settings.js'

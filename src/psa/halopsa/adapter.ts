@@ -6,7 +6,7 @@
 // closing with an action whose new_status is the status Halo treats as closed (actions.ts; see lists.ts:
 // never a status picked by its name), and a catch-all ticket moved to another client by the same POST
 // with its id (move.ts). Texts are fitted to the limits client.ts states. Usage counts set the quantity
-// of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened (sync.ts), and
+// of a recurring invoice line (billing.ts). Two-way sync: tickets read back and reopened (psa-sync.ts), and
 // the webhook an administrator sets up in Halo (push.ts).
 import type { Static } from 'typebox'
 import {
@@ -31,8 +31,8 @@ import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName, externalRef } from '../core/names.js'
 import { fitTicket } from '../core/text.js'
 import { haloTicketUrl } from '../core/ticket-urls.js'
+import type { PsaPush, PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import type { PsaKindEntry } from '../registry.js'
-import type { PsaPush, PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { appendNote, closeTicket } from './actions.js'
 import { findTicket } from './adopt.js'
 import { billingLines, setQuantity } from './billing.js'
@@ -40,9 +40,9 @@ import { firstOf, HaloClient, type HaloItem, haloErrorText, limits, psaName } fr
 import { checkConnection } from './connection-check.js'
 import { HaloLists, idText, nameOf } from './lists.js'
 import { moveTicket } from './move.js'
+import { HaloPsaSync } from './psa-sync.js'
 import { haloPush } from './push.js'
 import { HaloPsaSettings, haloPsaSecrets } from './settings.js'
-import { HaloSync } from './sync.js'
 
 type Settings = Static<typeof HaloPsaSettings>
 
@@ -74,7 +74,7 @@ export function haloPsa(options: PsaKindOptions): PsaKindEntry {
 /** One connection: its client, and the lists names are resolved against. */
 class HaloConnection implements PsaOperations {
   private readonly lists: HaloLists
-  private readonly sync: HaloSync
+  private readonly psaSync: HaloPsaSync
   /** Set up by an administrator in Halo (push.ts): register answers the steps. */
   readonly push: PsaPush = haloPush
 
@@ -83,7 +83,7 @@ class HaloConnection implements PsaOperations {
     private readonly s: Settings,
   ) {
     this.lists = new HaloLists(client)
-    this.sync = new HaloSync(client, this.lists, s)
+    this.psaSync = new HaloPsaSync(client, this.lists, s)
   }
 
   test(call: PsaCall): Promise<PsaResult<{ detail: string }>> {
@@ -165,11 +165,11 @@ class HaloConnection implements PsaOperations {
   }
 
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
-    return this.sync.readTickets(ticketIds, call)
+    return this.psaSync.readTickets(ticketIds, call)
   }
 
   reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
-    return this.sync.reopenTicket(ticketId, reopen, call)
+    return this.psaSync.reopenTicket(ticketId, reopen, call)
   }
 
   async lookup(what: LookupKind, _scope: unknown, call: PsaCall): Promise<PsaResult<PsaEntity[]>> {

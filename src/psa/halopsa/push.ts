@@ -14,7 +14,7 @@ import {
   type PushRequest,
   type PushTarget,
   type PushVerdict,
-} from '../sync-port.js'
+} from '../psa-sync-port.js'
 import { isItem } from './client.js'
 import { idText } from './lists.js'
 

@@ -4,7 +4,7 @@
 // of the Details (tag.ts), notes at …/tickets/{id}/notes, and closing with …/tickets/{id}/resolve and a
 // status BMS classes as completed (completion.ts). Settings may name a BMS id or its name; names are
 // resolved against BMS's look-ups. A retry after a lost answer looks before it writes: for the ticket
-// (tag.ts), for a note carrying the alert's marker (notes.ts). Two-way sync: reads, reopen (sync.ts)
+// (tag.ts), for a note carrying the alert's marker (notes.ts). Two-way sync: reads, reopen (psa-sync.ts)
 // and BMS's webhooks (push.ts).
 import type { Static } from 'typebox'
 import {
@@ -28,8 +28,8 @@ import type { PsaKindOptions } from '../core/http.js'
 import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
+import type { PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import type { PsaKindEntry } from '../registry.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
 import { KaseyaBmsClient } from './client.js'
 import { Completion, completedDateOf } from './completion.js'
@@ -38,9 +38,9 @@ import { ticketFields } from './fields.js'
 import { Lists } from './lists.js'
 import { lookup } from './lookups.js'
 import { noteMax, psaName, writeNote } from './notes.js'
+import { type ApiUser, readApiUser, readTickets, reopenTicket } from './psa-sync.js'
 import { KaseyaBmsPush } from './push.js'
 import { KaseyaBmsSettings, kaseyaBmsSecrets } from './settings.js'
-import { type ApiUser, readApiUser, readTickets, reopenTicket } from './sync.js'
 import { findByTag, refTag, type TagSearch } from './tag.js'
 import { bmsErrorText, num, str } from './wire.js'
 

@@ -17,7 +17,7 @@ import {
   type PushRequest,
   type PushTarget,
   type PushVerdict,
-} from '../sync-port.js'
+} from '../psa-sync-port.js'
 import type { KaseyaBmsClient } from './client.js'
 import { field, num, rows, str } from './wire.js'
 

@@ -23,12 +23,12 @@ import {
   type TicketCall,
   type UsageCall,
 } from '../adapter.js'
+import type { PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import { type PsaKindEntry, psaKind } from '../registry.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { moveSandboxTicket } from './move.js'
+import { SandboxPsaSync } from './psa-sync.js'
 import { SandboxSettings } from './settings.js'
 import type { SandboxOperation, SandboxStore } from './store.js'
-import { SandboxSync } from './sync.js'
 
 type Settings = Static<typeof SandboxSettings>
 type Conn = PsaConnection<Settings>
@@ -99,7 +99,7 @@ export function sandboxPsa(store: SandboxStore, clock: Clock): PsaKindEntry {
 /** One partner's sandbox: its rows in the store, under the partner's id. */
 class SandboxConnection implements PsaOperations {
   private readonly partnerId: string
-  private readonly sync: SandboxSync
+  private readonly psaSync: SandboxPsaSync
   /** The sandbox cannot push: the poll reads its tickets back. */
   readonly push = null
 
@@ -109,17 +109,17 @@ class SandboxConnection implements PsaOperations {
     private readonly conn: Conn,
   ) {
     this.partnerId = conn.partnerId
-    this.sync = new SandboxSync(store, clock, conn.partnerId)
+    this.psaSync = new SandboxPsaSync(store, clock, conn.partnerId)
   }
 
   async readTickets(ids: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     const failure = await this.injected('lookup', call)
-    return failure ? fail(failure) : this.sync.readTickets(ids)
+    return failure ? fail(failure) : this.psaSync.readTickets(ids)
   }
 
   async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
     const failure = await this.injected('append', call)
-    return failure ? fail(failure) : this.sync.reopenTicket(ticketId, reopen, call)
+    return failure ? fail(failure) : this.psaSync.reopenTicket(ticketId, reopen, call)
   }
 
   /** The failure the fault switch makes this call have, or the one of a call already given up. */

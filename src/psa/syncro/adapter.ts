@@ -5,7 +5,7 @@
 // look-ups of the mapping screens, and invoice-schedule line items for usage. A retry after a lost
 // answer finds what the earlier attempt made (tickets.ts) instead of making it twice. Syncro's 180
 // requests a minute are counted per client address, shared by every connection (limits.ts). Two-way
-// sync (sync.ts): no push, tickets read back one by one, what changed listed by since_updated_at.
+// sync (psa-sync.ts): no push, tickets read back one by one, what changed listed by since_updated_at.
 import {
   type BillingLine,
   type CloseCall,
@@ -28,15 +28,15 @@ import { remotePsaKind } from '../core/kind.js'
 import { byIdOrName, externalRef } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import { syncroTicketUrl } from '../core/ticket-urls.js'
+import type { PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import type { PsaKindEntry } from '../registry.js'
-import type { PsaTicketRead, ReopenRequest } from '../sync-port.js'
 import { billingLines, setQuantity } from './billing.js'
 import { itemOf, rootOf, SyncroClient, syncroErrorText } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { SyncroLimits } from './limits.js'
 import { closingStatus, companies, customerId, priorityOf, problemTypes, ticketSettings } from './lookups.js'
+import { SyncroPsaSync } from './psa-sync.js'
 import { SyncroSettings, syncroSecrets } from './settings.js'
-import { SyncroSync } from './sync.js'
 import {
   findByRef,
   hasComment,
@@ -87,7 +87,7 @@ class SyncroConnection implements PsaOperations {
     listsKeptMs,
   )
 
-  private readonly sync: SyncroSync
+  private readonly psaSync: SyncroPsaSync
   /** Syncro has no ticket push an API client can register: the poll alone hears technicians. */
   readonly push = null
 
@@ -95,7 +95,7 @@ class SyncroConnection implements PsaOperations {
     private readonly client: SyncroClient,
     defaults: { status?: string; closedStatus?: string },
   ) {
-    this.sync = new SyncroSync({
+    this.psaSync = new SyncroPsaSync({
       client,
       initialStatus: defaults.status ?? null,
       closedStatus: defaults.closedStatus ?? null,
@@ -236,15 +236,15 @@ class SyncroConnection implements PsaOperations {
   }
 
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
-    return this.sync.readTickets(ticketIds, call)
+    return this.psaSync.readTickets(ticketIds, call)
   }
 
   reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
-    return this.sync.reopenTicket(ticketId, reopen, call)
+    return this.psaSync.reopenTicket(ticketId, reopen, call)
   }
 
   changedSince(since: string, call: PsaCall): Promise<PsaResult<{ ticketIds: string[] }>> {
-    return this.sync.changedSince(since, call)
+    return this.psaSync.changedSince(since, call)
   }
 
   ticketUrl(ticketId: string): string | null {

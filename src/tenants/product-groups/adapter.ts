@@ -4,7 +4,7 @@
 // Pure: no I/O.
 
 import type { ProductGroupsMapping } from '../vendor.js'
-import { catalogueFromList } from './product-groups.js'
+import { productGroupsFromList } from './product-groups.js'
 
 export const specMapping: Required<Omit<ProductGroupsMapping, 'typeNameField'>> = {
   groupsPath: 'productGroups',
@@ -32,7 +32,7 @@ const maxTypesPerGroup = 1000
 const maxNameLength = 128
 
 /** The normalised catalogue ({group: [types]}) in a vendor's answer, or why it cannot be read. */
-export function readCatalogueAnswer(body: unknown, mapping: ProductGroupsMapping | null): AnswerReading {
+export function readProductGroupAnswer(body: unknown, mapping: ProductGroupsMapping | null): AnswerReading {
   const m = { ...specMapping, ...mapping }
   const groups = at(body, m.groupsPath)
   if (!Array.isArray(groups)) return { ok: false, reason: `'${m.groupsPath}' is not an array` }
@@ -53,7 +53,7 @@ export function readCatalogueAnswer(body: unknown, mapping: ProductGroupsMapping
     }
     entries.push([name, types])
   }
-  return { ok: true, groups: catalogueFromList(entries) }
+  return { ok: true, groups: productGroupsFromList(entries) }
 }
 
 function readTypes(raw: unknown, nameField: string | undefined): string[] | null {

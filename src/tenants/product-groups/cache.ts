@@ -7,12 +7,12 @@
 // hit does no I/O.
 import { performance } from 'node:perf_hooks'
 import type { Clock } from '../../platform/clock.js'
-import type { Catalogue } from '../../platform/core/types.js'
-import { toCatalogue } from './product-groups.js'
+import type { ProductGroups } from '../../platform/core/types.js'
+import { toProductGroups } from './product-groups.js'
 
 export interface CachedList {
   groups: Record<string, string[]>
-  catalogue: Catalogue
+  catalogue: ProductGroups
   /** Clock time (ms) of the call that brought it. */
   fetchedAt: number
 }
@@ -55,7 +55,7 @@ const budgetMs = 500
 /** After a failed call, no new call for this long (a vendor that is down is not called per alert). */
 const retryAfterErrorMs = 30_000
 
-export class CatalogueCache {
+export class ProductGroupCache {
   private readonly slots = new Map<string, Slot>()
 
   constructor(
@@ -147,7 +147,7 @@ export class CatalogueCache {
   }
 
   private listOf(groups: Record<string, string[]>): CachedList {
-    return { groups, catalogue: toCatalogue(groups), fetchedAt: this.clock().getTime() }
+    return { groups, catalogue: toProductGroups(groups), fetchedAt: this.clock().getTime() }
   }
 
   private fallback(slot: Slot, why: MissReason, reason: string): Lookup {

@@ -7,11 +7,11 @@ import { Counter, type Registry } from 'prom-client'
  * timeout: a lookup stopped waiting for a call after the 500 ms budget;
  * stale_served / static_served: a lookup was answered with the last good list / the static list.
  */
-export const catalogueOutcomes = ['ok', 'error', 'timeout', 'stale_served', 'static_served'] as const
-export type CatalogueOutcome = (typeof catalogueOutcomes)[number]
+export const productGroupOutcomes = ['ok', 'error', 'timeout', 'stale_served', 'static_served'] as const
+export type ProductGroupOutcome = (typeof productGroupOutcomes)[number]
 
-export class CatalogueMetrics {
-  private readonly outcomes: Record<CatalogueOutcome, { inc(): void }>
+export class ProductGroupMetrics {
+  private readonly outcomes: Record<ProductGroupOutcome, { inc(): void }>
   private readonly hits: { inc(): void }
 
   constructor(registry: Registry) {
@@ -27,15 +27,15 @@ export class CatalogueMetrics {
       registers: [registry],
     })
     // Children bound once, so counting costs a property read and an add; every outcome shows as 0 from the start.
-    this.outcomes = Object.fromEntries(catalogueOutcomes.map((o) => [o, fetches.labels(o)])) as Record<
-      CatalogueOutcome,
+    this.outcomes = Object.fromEntries(productGroupOutcomes.map((o) => [o, fetches.labels(o)])) as Record<
+      ProductGroupOutcome,
       { inc(): void }
     >
-    for (const o of catalogueOutcomes) fetches.inc({ outcome: o }, 0)
+    for (const o of productGroupOutcomes) fetches.inc({ outcome: o }, 0)
     this.hits = hits
   }
 
-  outcome(o: CatalogueOutcome): void {
+  outcome(o: ProductGroupOutcome): void {
     this.outcomes[o].inc()
   }
 

@@ -1,10 +1,10 @@
 // The vendor's product-group catalogue: accepted as arrays or comma-separated strings
 // (docs/contract.md#vendor-api-calls), kept normalised as { group: [types] }.
-import type { Catalogue } from '../../platform/core/types.js'
+import type { ProductGroups } from '../../platform/core/types.js'
 
-export type CatalogueInput = Record<string, readonly string[] | string>
+export type ProductGroupsInput = Record<string, readonly string[] | string>
 
-export function normaliseCatalogue(input: CatalogueInput): Record<string, string[]> {
+export function normaliseProductGroups(input: ProductGroupsInput): Record<string, string[]> {
   // Built as entries, not by assignment: a group may be called `__proto__`.
   const out = new Map<string, string[]>()
   for (const [group, types] of Object.entries(input)) {
@@ -21,7 +21,7 @@ export function normaliseCatalogue(input: CatalogueInput): Record<string, string
  * normalised catalogue, names trimmed before they are merged, so ' A' and 'A' are one group with the types
  * of both.
  */
-export function catalogueFromList(
+export function productGroupsFromList(
   entries: Iterable<readonly [group: string, types: readonly string[] | string]>,
 ): Record<string, string[]> {
   const merged = new Map<string, string[]>()
@@ -30,23 +30,23 @@ export function catalogueFromList(
     const list = typeof types === 'string' ? types.split(',') : types
     merged.set(name, [...(merged.get(name) ?? []), ...list])
   }
-  return normaliseCatalogue(Object.fromEntries(merged))
+  return normaliseProductGroups(Object.fromEntries(merged))
 }
 
-export function toCatalogue(groups: Record<string, readonly string[]>): Catalogue {
+export function toProductGroups(groups: Record<string, readonly string[]>): ProductGroups {
   return new Map(Object.entries(groups).map(([g, types]) => [g, new Set(types)]))
 }
 
-export type CatalogueCheck =
+export type ProductGroupCheck =
   | { ok: true }
   | { ok: false; reason: 'no-catalogue' | 'unknown-group' | 'unknown-type'; detail: string }
 
 /** Whether a product group and these alert types all exist in the catalogue. */
-export function checkAgainstCatalogue(
-  catalogue: Catalogue | null,
+export function checkAgainstProductGroups(
+  catalogue: ProductGroups | null,
   productGroup: string,
   ...alertTypes: string[]
-): CatalogueCheck {
+): ProductGroupCheck {
   if (catalogue === null || catalogue.size === 0) {
     return {
       ok: false,

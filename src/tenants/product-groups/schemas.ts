@@ -1,7 +1,7 @@
 // Request and response schemas of the catalogue, shared by the operator's, the vendor's and the
 // partner's routes.
 import Type from 'typebox'
-import type { EffectiveCatalogue } from './source.js'
+import type { EffectiveProductGroups } from './source.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 128 })
 const TypeList = Type.Union([
@@ -10,32 +10,32 @@ const TypeList = Type.Union([
 ])
 
 /** `{group: [types] | "a,b"}`. */
-export const CatalogueMap = Type.Record(Name, TypeList, {
+export const ProductGroupMap = Type.Record(Name, TypeList, {
   description: 'product group → alert types, as an array or a comma-separated string',
 })
 
 /** The contract's shape, `[{productGroup, alertTypes}]` (docs/contract.md#vendor-api-calls). */
-export const CatalogueList = Type.Array(Type.Object({ productGroup: Name, alertTypes: TypeList }), {
+export const ProductGroupList = Type.Array(Type.Object({ productGroup: Name, alertTypes: TypeList }), {
   maxItems: 1000,
   description: 'One entry per product group',
 })
 
 /** The normalised catalogue the service holds. */
-export const CatalogueView = Type.Record(Type.String(), Type.Array(Type.String()))
+export const ProductGroupsView = Type.Record(Type.String(), Type.Array(Type.String()))
 
 /** The catalogue one integration may use now, and where it came from. */
-export const EffectiveCatalogueView = Type.Object({
+export const EffectiveProductGroupsView = Type.Object({
   integrationId: Type.String(),
   source: Type.Enum(['static', 'dynamic', 'dynamic-stale', 'static-fallback'], {
     description:
       "static: the vendor's list; dynamic: the vendor endpoint's answer for this partner (cached 15 min); dynamic-stale: its last good answer, a newer one could not be had; static-fallback: no answer yet, the vendor's list",
   }),
-  productGroups: Type.Union([CatalogueView, Type.Null()]),
+  productGroups: Type.Union([ProductGroupsView, Type.Null()]),
   fetchedAt: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String({ description: 'why the list is not a fresh dynamic one' }), Type.Null()]),
 })
 
-export function effectiveView(integrationId: string, c: EffectiveCatalogue) {
+export function effectiveView(integrationId: string, c: EffectiveProductGroups) {
   return {
     integrationId,
     source: c.source,

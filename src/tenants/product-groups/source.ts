@@ -5,17 +5,17 @@
 // every fallback is logged and counted. A change of the dynamic list is told to `onListChanged`.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock.js'
-import type { Catalogue } from '../../platform/core/types.js'
+import type { ProductGroups } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
 import type { Integration } from '../integrations/integration.js'
 import type { Vendor } from '../vendor.js'
-import { readCatalogueAnswer } from './adapter.js'
-import { type CachedList, CatalogueCache, type FetchResult, type Lookup } from './cache.js'
-import type { CatalogueMetrics } from './metrics.js'
-import { toCatalogue } from './product-groups.js'
-import type { CatalogueFetcher } from './vendor-fetch.js'
+import { readProductGroupAnswer } from './adapter.js'
+import { type CachedList, type FetchResult, type Lookup, ProductGroupCache } from './cache.js'
+import type { ProductGroupMetrics } from './metrics.js'
+import { toProductGroups } from './product-groups.js'
+import type { ProductGroupFetcher } from './vendor-fetch.js'
 
-export type VendorCatalogueConfig = Pick<
+export type VendorProductGroupsConfig = Pick<
   Vendor,
   'productGroups' | 'productGroupsUrl' | 'productGroupsMapping'
 >
@@ -25,51 +25,51 @@ export type VendorCatalogueConfig = Pick<
  * dynamic: the vendor's answer, fresh; dynamic-stale: the last good answer, older than 15 minutes,
  * because a newer one could not be had; static-fallback: no good answer yet, so the static list.
  */
-export type CatalogueOrigin = 'static' | 'dynamic' | 'dynamic-stale' | 'static-fallback'
+export type ProductGroupOrigin = 'static' | 'dynamic' | 'dynamic-stale' | 'static-fallback'
 
-export interface EffectiveCatalogue {
-  catalogue: Catalogue | null
+export interface EffectiveProductGroups {
+  catalogue: ProductGroups | null
   groups: Record<string, string[]> | null
-  source: CatalogueOrigin
+  source: ProductGroupOrigin
   /** When the dynamic list was fetched (ISO), for dynamic and dynamic-stale. */
   fetchedAt: string | null
   /** Why the list is not a fresh dynamic one, when it should have been. */
   reason: string | null
 }
 
-const staticCatalogues = new WeakMap<Record<string, string[]>, Catalogue>()
+const staticProductGroupsCache = new WeakMap<Record<string, string[]>, ProductGroups>()
 
-/** The vendor's static list as a Catalogue, built once per loaded vendor row. */
-function staticCatalogue(groups: Record<string, string[]> | null): Catalogue | null {
+/** The vendor's static list as a ProductGroups map, built once per loaded vendor row. */
+function staticProductGroups(groups: Record<string, string[]> | null): ProductGroups | null {
   if (!groups) return null
-  let catalogue = staticCatalogues.get(groups)
+  let catalogue = staticProductGroupsCache.get(groups)
   if (!catalogue) {
-    catalogue = toCatalogue(groups)
-    staticCatalogues.set(groups, catalogue)
+    catalogue = toProductGroups(groups)
+    staticProductGroupsCache.set(groups, catalogue)
   }
   return catalogue
 }
 
-const sourceOf = (vendor: VendorCatalogueConfig) =>
+const sourceOf = (vendor: VendorProductGroupsConfig) =>
   `${vendor.productGroupsUrl}\n${JSON.stringify(vendor.productGroupsMapping)}`
 
-export class CatalogueSource {
-  private readonly cache: CatalogueCache
+export class ProductGroupSource {
+  private readonly cache: ProductGroupCache
 
   constructor(
     private readonly deps: {
       store: Store
       clock: Clock
       log: FastifyBaseLogger
-      metrics: CatalogueMetrics
-      fetcher: CatalogueFetcher
+      metrics: ProductGroupMetrics
+      fetcher: ProductGroupFetcher
       /** A partner's dynamic list is new or changed (services.ts schedules a state_snapshot). */
       onListChanged: (integrationId: string) => void
       /** An integration's list was forgotten here; the other processes should forget theirs (notices). */
       onForget?: (integrationId: string) => void
     },
   ) {
-    this.cache = new CatalogueCache(deps.clock, {
+    this.cache = new ProductGroupCache(deps.clock, {
       fetched: (key, result, previous, stored) => this.fetched(key, result, previous, stored),
       timedOut: () => deps.metrics.outcome('timeout'),
     })
@@ -77,9 +77,9 @@ export class CatalogueSource {
 
   /** The catalogue this integration may use now; waits at most the budget for the vendor. */
   async effective(
-    vendor: VendorCatalogueConfig,
+    vendor: VendorProductGroupsConfig,
     integration: Pick<Integration, 'id' | 'vendorCredentials'>,
-  ): Promise<EffectiveCatalogue> {
+  ): Promise<EffectiveProductGroups> {
     if (!vendor.productGroupsUrl || !integration.vendorCredentials) return this.staticList(vendor)
     const source = sourceOf(vendor)
     const hit = this.cache.hit(integration.id, source)
@@ -96,9 +96,9 @@ export class CatalogueSource {
    * missing list starts a refresh in the background. For the state_snapshot, built in a transaction.
    */
   peek(
-    vendor: VendorCatalogueConfig,
+    vendor: VendorProductGroupsConfig,
     integration: Pick<Integration, 'id' | 'vendorCredentials'>,
-  ): EffectiveCatalogue {
+  ): EffectiveProductGroups {
     if (!vendor.productGroupsUrl || !integration.vendorCredentials) return this.staticList(vendor)
     const source = sourceOf(vendor)
     const fresh = this.cache.hit(integration.id, source)
@@ -128,9 +128,9 @@ export class CatalogueSource {
     this.cache.forgetAll()
   }
 
-  private staticList(vendor: VendorCatalogueConfig): EffectiveCatalogue {
+  private staticList(vendor: VendorProductGroupsConfig): EffectiveProductGroups {
     return {
-      catalogue: staticCatalogue(vendor.productGroups),
+      catalogue: staticProductGroups(vendor.productGroups),
       groups: vendor.productGroups,
       source: 'static',
       fetchedAt: null,
@@ -138,7 +138,11 @@ export class CatalogueSource {
     }
   }
 
-  private served(vendor: VendorCatalogueConfig, integrationId: string, lookup: Lookup): EffectiveCatalogue {
+  private served(
+    vendor: VendorProductGroupsConfig,
+    integrationId: string,
+    lookup: Lookup,
+  ): EffectiveProductGroups {
     if (lookup.kind === 'fresh') return dynamic(lookup.list, 'dynamic')
     const { metrics, log } = this.deps
     const reason = `${lookup.why}: ${lookup.reason}`
@@ -152,7 +156,7 @@ export class CatalogueSource {
     return { ...this.staticList(vendor), source: 'static-fallback', reason }
   }
 
-  private async fetch(vendor: VendorCatalogueConfig, integrationId: string): Promise<FetchResult> {
+  private async fetch(vendor: VendorProductGroupsConfig, integrationId: string): Promise<FetchResult> {
     this.deps.log.info(
       { integrationId },
       "catalogue: cache miss, calling the vendor's product-groups endpoint",
@@ -160,7 +164,7 @@ export class CatalogueSource {
     const credentials = await this.deps.store.integrations.vendorCredentials(integrationId)
     const answer = await this.deps.fetcher({ url: vendor.productGroupsUrl!, credentials })
     if (!answer.ok) return answer
-    const read = readCatalogueAnswer(answer.body, vendor.productGroupsMapping)
+    const read = readProductGroupAnswer(answer.body, vendor.productGroupsMapping)
     return read.ok ? read : { ok: false, reason: `the answer cannot be read: ${read.reason}` }
   }
 
@@ -187,7 +191,7 @@ function dynamic(
   list: CachedList,
   source: 'dynamic' | 'dynamic-stale',
   reason: string | null = null,
-): EffectiveCatalogue {
+): EffectiveProductGroups {
   return {
     catalogue: list.catalogue,
     groups: list.groups,

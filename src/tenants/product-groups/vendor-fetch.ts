@@ -6,7 +6,7 @@
 import type { OutboundHttp } from '../../platform/outbound/http.js'
 import type { VendorCredentials } from '../integrations/integration.js'
 
-export interface CatalogueRequest {
+export interface ProductGroupRequest {
   url: string
   /** The integration's credentials (header name lower-cased), or none. */
   credentials: VendorCredentials | null
@@ -15,16 +15,16 @@ export interface CatalogueRequest {
 export type FetchAnswer = { ok: true; body: unknown } | { ok: false; reason: string }
 
 /** Fetches and parses one catalogue answer; never throws. */
-export type CatalogueFetcher = (req: CatalogueRequest) => Promise<FetchAnswer>
+export type ProductGroupFetcher = (req: ProductGroupRequest) => Promise<FetchAnswer>
 
 /** A catalogue is small; anything bigger is not one. */
 const maxBodyBytes = 1024 * 1024
 
-export function createCatalogueFetcher(opts: {
+export function createProductGroupFetcher(opts: {
   http: Pick<OutboundHttp, 'get'>
   /** The call's own limit; callers stop waiting much earlier (the 500 ms budget) but the call may finish. */
   timeoutMs: number
-}): CatalogueFetcher {
+}): ProductGroupFetcher {
   return async (req) => {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (req.credentials) headers[req.credentials.header] = req.credentials.value

@@ -13,7 +13,7 @@ import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
 import type { Integration } from '../../tenants/integrations/integration.js'
 import { isActive } from '../../tenants/integrations/state.js'
-import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import { at, integrationId } from '../openapi.js'
 
@@ -57,7 +57,7 @@ const IntegrationEntry = Type.Object({
 export interface IntegrationListRoutesDeps {
   auth: Pick<AuthHooks, 'vendor'>
   store: Store
-  catalogues: Pick<CatalogueSource, 'effective' | 'peek'>
+  productGroups: Pick<ProductGroupSource, 'effective' | 'peek'>
 }
 
 export function registerIntegrationList(app: App, s: IntegrationListRoutesDeps): void {
@@ -132,7 +132,7 @@ async function entry(s: IntegrationListRoutesDeps, vendor: Vendor, integration: 
     // The mapped accounts only, with their names: never every account the vendor declared.
     s.store.mappings.listWithNames(integration.id),
     // The list alerts are checked against: the vendor's dynamic one for this partner, or the static one.
-    wait ? s.catalogues.effective(vendor, integration) : s.catalogues.peek(vendor, integration),
+    wait ? s.productGroups.effective(vendor, integration) : s.productGroups.peek(vendor, integration),
   ])
   return {
     integrationId: integration.id,

@@ -9,32 +9,35 @@ import { callers, operation } from '../../platform/http/openapi/operation-doc.js
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import { type CatalogueInput, catalogueFromList } from '../../tenants/product-groups/product-groups.js'
 import {
-  CatalogueList,
-  CatalogueMap,
-  CatalogueView,
-  EffectiveCatalogueView,
+  type ProductGroupsInput,
+  productGroupsFromList,
+} from '../../tenants/product-groups/product-groups.js'
+import {
+  EffectiveProductGroupsView,
   effectiveView,
+  ProductGroupList,
+  ProductGroupMap,
+  ProductGroupsView,
 } from '../../tenants/product-groups/schemas.js'
-import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
 import type { Provisioning } from '../../tenants/provisioning.js'
 
 const PutBody = Type.Object({
-  productGroups: Type.Union([CatalogueList, CatalogueMap], {
+  productGroups: Type.Union([ProductGroupList, ProductGroupMap], {
     description:
       '[{productGroup, alertTypes}] or {group: alertTypes}; alertTypes an array or a comma-separated string',
   }),
 })
 
-const StaticView = Type.Object({ productGroups: CatalogueView })
+const StaticView = Type.Object({ productGroups: ProductGroupsView })
 
-const CatalogueState = Type.Object({
-  productGroups: Type.Union([CatalogueView, Type.Null()], {
+const ProductGroupState = Type.Object({
+  productGroups: Type.Union([ProductGroupsView, Type.Null()], {
     description: 'the static list the service holds',
   }),
   productGroupsUrl: Nullable(Type.String({ description: 'your endpoint, when the list is dynamic' })),
-  effective: Type.Union([EffectiveCatalogueView, Type.Null()], {
+  effective: Type.Union([EffectiveProductGroupsView, Type.Null()], {
     description: "the list in effect for the token's integration; null for an unbound token",
   }),
 })
@@ -42,18 +45,20 @@ const CatalogueState = Type.Object({
 /** Both accepted shapes as one map; a group named twice in the list form gets the types of both. */
 function asMap(
   input: Record<string, string[] | string> | { productGroup: string; alertTypes: string[] | string }[],
-): CatalogueInput {
-  return Array.isArray(input) ? catalogueFromList(input.map((g) => [g.productGroup, g.alertTypes])) : input
+): ProductGroupsInput {
+  return Array.isArray(input)
+    ? productGroupsFromList(input.map((g) => [g.productGroup, g.alertTypes]))
+    : input
 }
 
-export interface VendorCatalogueRoutesDeps {
+export interface VendorProductGroupRoutesDeps {
   auth: Pick<AuthHooks, 'vendor'>
   store: Store
-  catalogues: Pick<CatalogueSource, 'effective'>
+  productGroups: Pick<ProductGroupSource, 'effective'>
   provisioning: Pick<Provisioning, 'updateVendor'>
 }
 
-export function registerVendorCatalogue(app: App, s: VendorCatalogueRoutesDeps): void {
+export function registerVendorProductGroups(app: App, s: VendorProductGroupRoutesDeps): void {
   const common = { onRequest: s.auth.vendor }
   const security = [{ vendorToken: [] }]
 
@@ -105,7 +110,7 @@ export function registerVendorCatalogue(app: App, s: VendorCatalogueRoutesDeps):
             Type.String({ maxLength: 64, description: 'with an unbound token: show this integration' }),
           ),
         }),
-        response: { 200: CatalogueState, ...failures(401, 403, 404) },
+        response: { 200: ProductGroupState, ...failures(401, 403, 404) },
       },
     },
     async (request) => {
@@ -115,7 +120,7 @@ export function registerVendorCatalogue(app: App, s: VendorCatalogueRoutesDeps):
       let effective = null
       if (p.integrationId ?? request.query.integrationId) {
         const integration = orRefuse(await vendorIntegration(s.store, p, request.query.integrationId))
-        effective = effectiveView(integration.id, await s.catalogues.effective(vendor, integration))
+        effective = effectiveView(integration.id, await s.productGroups.effective(vendor, integration))
       }
       return { productGroups: vendor.productGroups, productGroupsUrl: vendor.productGroupsUrl, effective }
     },

@@ -14,7 +14,7 @@ import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
 import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
 import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import type { CatalogueSource } from '../../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
 import { type Provisioning, webhookAuthHeaderProblem } from '../../tenants/provisioning.js'
 import type { Vendor } from '../../tenants/vendor.js'
 import { OutboundUrl, RotationView, rotationView, WebhookAuthHeader } from '../../tenants/views.js'
@@ -84,7 +84,7 @@ export interface VendorWebhookRoutesDeps {
   auth: Pick<AuthHooks, 'vendor'>
   store: Store
   clock: Clock
-  catalogues: Pick<CatalogueSource, 'peek'>
+  productGroups: Pick<ProductGroupSource, 'peek'>
   provisioning: Pick<Provisioning, 'updateVendor'>
   /** Test events queue their delivery jobs (docs/vendor-api.md#self-service). */
   deliveryJobs: Pick<DeliveryJobs, 'enqueue' | 'handOver'>
@@ -93,7 +93,7 @@ export interface VendorWebhookRoutesDeps {
 export function registerVendorWebhook(app: App, s: VendorWebhookRoutesDeps): void {
   const base = { onRequest: s.auth.vendor }
   const meta = { tags: ['vendor'], security: [{ vendorToken: [] }] }
-  const outbox = new WebhookOutbox(s.clock, s.catalogues, s.deliveryJobs)
+  const outbox = new WebhookOutbox(s.clock, s.productGroups, s.deliveryJobs)
 
   const callingVendor = async (request: Parameters<typeof vendorPrincipal>[0]) => {
     const vendor = await s.store.vendors.findById(vendorPrincipal(request).vendorId)

@@ -93,7 +93,7 @@ for (const backend of backends('matrix')) {
         sent.push(data.messageId)
         const update = await s.statusUpdate(data.messageId)
         expectEvent(update, event[0], event[1], data.messageId)
-        // docs/webhooks.md#event-catalogue: the failure's code, the time, a growing sequence number.
+        // docs/webhooks.md#event-types: the failure's code, the time, a growing sequence number.
         assert.equal(update.payload.error, event[1] === 'failed' ? error : null, what)
         assert.equal(update.payload.test, false)
         assert.ok(!Number.isNaN(Date.parse(update.payload.occurredAt)), what)
@@ -479,7 +479,7 @@ for (const backend of backends('matrix')) {
       const snap = snapshots().at(-1)!.body
       assert.equal(snap.eventType, 'state_snapshot')
       const { sequence, occurredAt, ...state } = snap.payload
-      // docs/webhooks.md#event-catalogue: a later snapshot has a higher sequence number.
+      // docs/webhooks.md#event-types: a later snapshot has a higher sequence number.
       assert.ok(sequence > snapshots().at(-2)!.body.payload.sequence, String(sequence))
       assert.ok(!Number.isNaN(Date.parse(occurredAt)))
       assert.deepEqual(state, {

@@ -8,10 +8,10 @@ import type { AlertFacts } from '../../../src/platform/core/types.js'
 import { dedupKey, withinWindow } from '../../../src/tenants/integrations/dedup.js'
 import { transition } from '../../../src/tenants/integrations/state.js'
 import {
-  catalogueFromList,
-  checkAgainstCatalogue,
-  normaliseCatalogue,
-  toCatalogue,
+  checkAgainstProductGroups,
+  normaliseProductGroups,
+  productGroupsFromList,
+  toProductGroups,
 } from '../../../src/tenants/product-groups/product-groups.js'
 
 const rule = (over: Partial<Rule>): Rule => ({
@@ -95,7 +95,7 @@ describe('dedupKey', () => {
 describe('catalogue', () => {
   test('accepts arrays and comma-separated strings, trimming and dropping empties and repeats', () => {
     assert.deepEqual(
-      normaliseCatalogue({ ' Backup ': 'Failed, Warning,,Failed', EDR: ['Malware', ' Malware ', ''] }),
+      normaliseProductGroups({ ' Backup ': 'Failed, Warning,,Failed', EDR: ['Malware', ' Malware ', ''] }),
       {
         Backup: ['Failed', 'Warning'],
         EDR: ['Malware'],
@@ -105,7 +105,7 @@ describe('catalogue', () => {
 
   test('a list naming a group twice, even with other spacing, merges the types of both', () => {
     assert.deepEqual(
-      catalogueFromList([
+      productGroupsFromList([
         [' A', ['x']],
         ['A', 'y, x'],
         ['__proto__', ['z']],
@@ -115,15 +115,15 @@ describe('catalogue', () => {
   })
 
   test('checks groups and types, naming what is known', () => {
-    const c = toCatalogue({ Backup: ['Failed'] })
-    assert.deepEqual(checkAgainstCatalogue(c, 'Backup', 'Failed'), { ok: true })
-    const group = checkAgainstCatalogue(c, 'EDR', 'Failed')
+    const c = toProductGroups({ Backup: ['Failed'] })
+    assert.deepEqual(checkAgainstProductGroups(c, 'Backup', 'Failed'), { ok: true })
+    const group = checkAgainstProductGroups(c, 'EDR', 'Failed')
     assert.equal(!group.ok && group.reason, 'unknown-group')
     assert.match(!group.ok ? group.detail : '', /known groups: Backup/)
-    const type = checkAgainstCatalogue(c, 'Backup', 'Failed', 'Nope')
+    const type = checkAgainstProductGroups(c, 'Backup', 'Failed', 'Nope')
     assert.equal(!type.ok && type.reason, 'unknown-type')
-    assert.equal(checkAgainstCatalogue(null, 'Backup').ok, false)
-    assert.equal(checkAgainstCatalogue(c, 'Backup').ok, true, 'a group alone is fine')
+    assert.equal(checkAgainstProductGroups(null, 'Backup').ok, false)
+    assert.equal(checkAgainstProductGroups(c, 'Backup').ok, true, 'a group alone is fine')
   })
 })
 

@@ -236,7 +236,7 @@ describe('moving an embedded installation to PostgreSQL', {
       const status = await h.statusUpdate(appended.body.data.messageId)
       assert.equal(status.payload.event, 'Ticket Updated', JSON.stringify(status))
       assert.equal(status.payload.payload.status, 'success', JSON.stringify(status))
-      // Event numbers go on from where the embedded database stopped (docs/webhooks.md#event-catalogue).
+      // Event numbers go on from where the embedded database stopped (docs/webhooks.md#event-types).
       assert.ok(status.payload.sequence > openedEvent.payload.sequence, JSON.stringify(status))
       assert.equal(cw.state.tickets.length, 1)
       assert.equal(cw.state.tickets[0]?.notes.length, notesBefore + 1)

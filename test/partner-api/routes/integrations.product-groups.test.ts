@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import { setupIntegration } from '../../support/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../../support/service.js'
 import { expectFailure, expectSyncFailure, expectSyncSuccess } from '../../support/shapes.js'
-import { startVendorCatalogue, type VendorCatalogueServer } from '../../support/vendor-server.js'
+import { startVendorProductGroups, type VendorProductGroupServer } from '../../support/vendor-server.js'
 
 const partnerList = {
   productGroups: [
@@ -27,11 +27,11 @@ function metric(text: string, outcome: string): number {
 for (const backend of backends()) {
   describe(`dynamic catalogue (${backend})`, () => {
     let svc: TestService
-    let vendorEndpoint: VendorCatalogueServer
+    let vendorEndpoint: VendorProductGroupServer
     const clock = manualClock()
     before(async () => {
       svc = await startService({ backend, clock, env: { ALLOW_PRIVATE_NETWORK: 'true' } })
-      vendorEndpoint = await startVendorCatalogue({ body: partnerList })
+      vendorEndpoint = await startVendorProductGroups({ body: partnerList })
     })
     after(async () => {
       await vendorEndpoint.close()

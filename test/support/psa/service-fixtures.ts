@@ -1,6 +1,6 @@
 // Each PSA as the service-level suites drive it (through-service.ts, sync-through-service.ts): how to
 // start its simulator, the partner's settings, the company and board alerts map to, and how to look into
-// the PSA's tickets. Each PSA's *.service.test.ts and *.sync-service.test.ts run these.
+// the PSA's tickets. Each PSA's *.service.test.ts and psa-sync.service.test.ts run these.
 import { refLine } from '../../../src/psa/syncro/tickets.js'
 import { type AutotaskSim, autotaskCalls, startAutotaskSim } from '../sims/autotask/server.js'
 import { type ConnectWiseSim, connectWiseCalls, startConnectWiseSim } from '../sims/connectwise/server.js'

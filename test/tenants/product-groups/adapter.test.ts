@@ -2,11 +2,11 @@
 // (docs/contract.md#vendor-endpoints, docs/decisions/catalogue/adapter.md).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { readCatalogueAnswer } from '../../../src/tenants/product-groups/adapter.js'
+import { readProductGroupAnswer } from '../../../src/tenants/product-groups/adapter.js'
 
 describe('catalogue answer adapter', () => {
   test("the spec's shape, with alertTypes as an array or a comma-separated string", () => {
-    const read = readCatalogueAnswer(
+    const read = readProductGroupAnswer(
       {
         productGroups: [
           { productGroup: 'Endpoint Security', alertTypes: ['Malware Detected', ' Agent Offline '] },
@@ -25,7 +25,7 @@ describe('catalogue answer adapter', () => {
   })
 
   test('a mapping reads a differently shaped answer, types given as objects', () => {
-    const read = readCatalogueAnswer(
+    const read = readProductGroupAnswer(
       {
         data: {
           groups: [{ name: 'Backup', types: [{ code: 'Backup Failed' }, { code: 'Backup Warning' }] }],
@@ -37,19 +37,21 @@ describe('catalogue answer adapter', () => {
   })
 
   test('answers that do not fit are errors naming what is wrong', () => {
-    assert.deepEqual(readCatalogueAnswer({ groups: [] }, null), {
+    assert.deepEqual(readProductGroupAnswer({ groups: [] }, null), {
       ok: false,
       reason: "'productGroups' is not an array",
     })
-    assert.equal(readCatalogueAnswer({ productGroups: [{ alertTypes: [] }] }, null).ok, false)
+    assert.equal(readProductGroupAnswer({ productGroups: [{ alertTypes: [] }] }, null).ok, false)
     assert.equal(
-      readCatalogueAnswer({ productGroups: [{ productGroup: 'A', alertTypes: [1] }] }, null).ok,
+      readProductGroupAnswer({ productGroups: [{ productGroup: 'A', alertTypes: [1] }] }, null).ok,
       false,
     )
-    assert.equal(readCatalogueAnswer('nope', null).ok, false)
+    assert.equal(readProductGroupAnswer('nope', null).ok, false)
     assert.equal(
-      readCatalogueAnswer({ data: { groups: [{ name: 'A', types: ['x'] }] } }, { groupsPath: 'data.groups' })
-        .ok,
+      readProductGroupAnswer(
+        { data: { groups: [{ name: 'A', types: ['x'] }] } },
+        { groupsPath: 'data.groups' },
+      ).ok,
       false,
       'the mapping decides the field names',
     )

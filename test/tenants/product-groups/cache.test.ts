@@ -4,8 +4,8 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import {
   type CacheEvents,
-  CatalogueCache,
   type FetchResult,
+  ProductGroupCache,
 } from '../../../src/tenants/product-groups/cache.js'
 import { manualClock } from '../../support/service.js'
 
@@ -44,7 +44,7 @@ describe('catalogue cache', () => {
   test('a lookup within 15 minutes is a hit; after 15 minutes the vendor is called again', async () => {
     const clock = manualClock()
     const vendor = fakeVendor()
-    const cache = new CatalogueCache(clock, recorder())
+    const cache = new ProductGroupCache(clock, recorder())
     const first = await cache.lookup('i1', 'src', vendor.fetch)
     assert.equal(first.kind, 'fresh')
     clock.advance(minutes(14))
@@ -62,7 +62,7 @@ describe('catalogue cache', () => {
 
   test('another integration, or another source (URL, mapping), has its own list', async () => {
     const vendor = fakeVendor()
-    const cache = new CatalogueCache(manualClock(), recorder())
+    const cache = new ProductGroupCache(manualClock(), recorder())
     await cache.lookup('i1', 'src', vendor.fetch)
     await cache.lookup('i2', 'src', vendor.fetch)
     await cache.lookup('i1', 'other url', vendor.fetch)
@@ -75,7 +75,7 @@ describe('catalogue cache', () => {
       await wait(30)
       return { ok: true, groups: listA }
     })
-    const cache = new CatalogueCache(manualClock(), recorder())
+    const cache = new ProductGroupCache(manualClock(), recorder())
     const all = await Promise.all(Array.from({ length: 50 }, () => cache.lookup('i1', 'src', vendor.fetch)))
     assert.equal(vendor.calls(), 1)
     assert.ok(all.every((l) => l.kind === 'fresh'))
@@ -88,7 +88,7 @@ describe('catalogue cache', () => {
       return { ok: true, groups: listA }
     })
     const events = recorder()
-    const cache = new CatalogueCache(manualClock(), events)
+    const cache = new ProductGroupCache(manualClock(), events)
     const started = performance.now()
     const lookup = await cache.lookup('i1', 'src', vendor.fetch)
     const took = performance.now() - started
@@ -107,7 +107,7 @@ describe('catalogue cache', () => {
   test('a slow refresh serves the stale list within the budget', async () => {
     const clock = manualClock()
     const vendor = fakeVendor()
-    const cache = new CatalogueCache(clock, recorder())
+    const cache = new ProductGroupCache(clock, recorder())
     await cache.lookup('i1', 'src', vendor.fetch)
     clock.advance(minutes(16))
     vendor.answer(() => new Promise(() => {}))
@@ -120,7 +120,7 @@ describe('catalogue cache', () => {
     const clock = manualClock()
     const vendor = fakeVendor()
     const events = recorder()
-    const cache = new CatalogueCache(clock, events)
+    const cache = new ProductGroupCache(clock, events)
     await cache.lookup('i1', 'src', vendor.fetch)
     vendor.answer(async () => ({ ok: false, reason: 'HTTP 503' }))
     clock.advance(minutes(60))
@@ -146,7 +146,7 @@ describe('catalogue cache', () => {
   test('a failure with no good list yet gives none (the caller uses the static list)', async () => {
     const vendor = fakeVendor()
     vendor.answer(async () => ({ ok: false, reason: 'HTTP 500' }))
-    const cache = new CatalogueCache(manualClock(), recorder())
+    const cache = new ProductGroupCache(manualClock(), recorder())
     const lookup = await cache.lookup('i1', 'src', vendor.fetch)
     assert.deepEqual(lookup, { kind: 'none', why: 'error', reason: 'HTTP 500' })
   })
@@ -154,7 +154,7 @@ describe('catalogue cache', () => {
   test('forget drops the list, and an answer still in flight does not come back', async () => {
     const vendor = fakeVendor()
     const events = recorder()
-    const cache = new CatalogueCache(manualClock(), events)
+    const cache = new ProductGroupCache(manualClock(), events)
     await cache.lookup('i1', 'src', vendor.fetch)
     cache.forget('i1')
     assert.equal(cache.hit('i1', 'src'), null)

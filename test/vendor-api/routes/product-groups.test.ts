@@ -6,20 +6,20 @@ import { setupIntegration } from '../../support/fixtures.js'
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
-import { startVendorCatalogue, type VendorCatalogueServer } from '../../support/vendor-server.js'
+import { startVendorProductGroups, type VendorProductGroupServer } from '../../support/vendor-server.js'
 
 for (const backend of backends()) {
   describe(`vendor catalogue calls (${backend})`, () => {
     let svc: TestService
     let receiver: Receiver
-    let vendorEndpoint: VendorCatalogueServer
+    let vendorEndpoint: VendorProductGroupServer
     before(async () => {
       svc = await startService({
         backend,
         env: { ALLOW_PRIVATE_NETWORK: 'true', SNAPSHOT_COALESCE_MS: '0' },
       })
       receiver = await startReceiver()
-      vendorEndpoint = await startVendorCatalogue()
+      vendorEndpoint = await startVendorProductGroups()
     })
     after(async () => {
       await vendorEndpoint.close()

@@ -29,7 +29,7 @@ type Item<L> = L extends { data: (infer I)[] } ? I : never
 
 export type Integration = Ok<'/api/partner/integrations/{id}', 'get'>
 export type IntegrationPatch = Body<'/api/partner/integrations/{id}', 'patch'>
-export type Catalogue = Ok<'/api/partner/integrations/{id}/product-groups', 'get'>
+export type ProductGroups = Ok<'/api/partner/integrations/{id}/product-groups', 'get'>
 export type Account = Item<Ok<'/api/partner/integrations/{id}/accounts', 'get'>>
 export type Service = Item<Ok<'/api/partner/integrations/{id}/services', 'get'>>
 export type Rule = Item<Ok<'/api/partner/integrations/{id}/rules', 'get'>>

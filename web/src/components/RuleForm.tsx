@@ -2,7 +2,7 @@
 // action, the incident statuses it suppresses, and ticket settings picked from the PSA's look-ups.
 import { type FormEvent, useId, useState } from 'react'
 import type { Rule, RuleInput } from '../api/types'
-import { useCatalogue } from '../hooks/integrations'
+import { useProductGroups } from '../hooks/integrations'
 import { usePsa } from '../hooks/psa'
 import { boardScoped } from '../pages/wizard/psaKinds'
 import { LookupSelect } from './LookupSelect'
@@ -29,7 +29,7 @@ export function RuleForm({
   error: unknown
 }) {
   const uid = useId()
-  const catalogue = useCatalogue(integrationId)
+  const catalogue = useProductGroups(integrationId)
   const groups = catalogue.data?.productGroups ?? {}
   const [productGroup, setProductGroup] = useState(rule?.productGroup ?? '')
   const group = productGroup || Object.keys(groups)[0] || ''

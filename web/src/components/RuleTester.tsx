@@ -3,7 +3,7 @@
 // fail and what to do), the technical detail behind a disclosure. Nothing is changed.
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useAccounts } from '../hooks/accounts'
-import { useCatalogue } from '../hooks/integrations'
+import { useProductGroups } from '../hooks/integrations'
 import { type DryRunInput, useDryRun } from '../hooks/rules'
 import {
   type AlertFields,
@@ -39,7 +39,7 @@ export function RuleTester({
   onResult: (matchedRuleId: string | null) => void
 }) {
   const uid = useId()
-  const catalogue = useCatalogue(integrationId)
+  const catalogue = useProductGroups(integrationId)
   // The same list the account picker starts with (one request for both).
   const firstAccount = useAccounts(integrationId, 'all', null, 100)
   const groups = catalogue.data?.productGroups ?? {}

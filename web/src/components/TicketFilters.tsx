@@ -1,13 +1,13 @@
 // The tickets' filters: each applies as it changes and lives in the URL's query, so a filtered list can
 // be linked to and survives a reload and the back button. Accounts, product groups and alert types are
-// picked from what the integrations know (their accounts and catalogues); the search applies once the
+// picked from what the integrations know (their accounts and product groups); the search applies once the
 // user pauses typing. On a phone the filters fold behind a "Filters" disclosure, so the first ticket
 // is on the first screen.
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { useDebounced } from '../hooks/debounced'
 import { useOverview } from '../hooks/integrations'
-import { useKnownAccounts, useKnownCatalogue } from '../hooks/tickets'
+import { useKnownAccounts, useKnownProductGroups } from '../hooks/tickets'
 
 export const ticketFilterNames = [
   'search',
@@ -69,7 +69,7 @@ export function TicketFilters() {
   const all = (integrations.data?.data ?? []).map((i) => i.integrationId)
   const scope = f.integrationId ? [f.integrationId] : all
   const accounts = useKnownAccounts(scope)
-  const catalogue = useKnownCatalogue(scope)
+  const catalogue = useKnownProductGroups(scope)
   const [open, setOpen] = useState(() => !isNarrow())
 
   /** Sets filters in the URL (empty ones removed), replacing the entry: back leaves the list. */

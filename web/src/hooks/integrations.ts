@@ -39,7 +39,7 @@ export function useIntegration(id: string) {
   })
 }
 
-export function useCatalogue(id: string) {
+export function useProductGroups(id: string) {
   return useQuery({
     queryKey: integrationKeys.catalogue(id),
     queryFn: () =>

@@ -1,5 +1,5 @@
 // Tickets: the filtered list, one ticket with its event timeline, and the known values the filters
-// offer (the integrations' accounts and catalogues).
+// offer (the integrations' accounts and product groups).
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
 import { api, unwrap } from '../api/client'
 import type { TicketQuery } from '../api/types'
@@ -36,7 +36,7 @@ export function useTicket(correlationId: string, integrationId: string | null) {
   })
 }
 
-/** At most this many integrations' accounts and catalogues are read for the filters' pick lists. */
+/** At most this many integrations' accounts and product groups are read for the filters' pick lists. */
 const pickListIntegrations = 20
 
 export interface KnownAccount {
@@ -64,8 +64,8 @@ export function useKnownAccounts(integrationIds: readonly string[]): KnownAccoun
   return [...byId].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name))
 }
 
-/** The product groups these integrations may use, each with its alert types (from their catalogues). */
-export function useKnownCatalogue(integrationIds: readonly string[]): Map<string, string[]> {
+/** The product groups these integrations may use, each with its alert types (from their product groups). */
+export function useKnownProductGroups(integrationIds: readonly string[]): Map<string, string[]> {
   const results = useQueries({
     queries: integrationIds.slice(0, pickListIntegrations).map((id) => ({
       queryKey: integrationKeys.catalogue(id),

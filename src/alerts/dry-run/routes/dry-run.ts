@@ -15,7 +15,7 @@ import type { KeyedLimit } from '../../../platform/redis/limiters.js'
 import type { PsaRegistry } from '../../../psa/registry.js'
 import { type AuthHooks, actorOf, partnerId } from '../../../tenants/auth.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
-import type { CatalogueSource } from '../../../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../../../tenants/product-groups/source.js'
 import { type PsaLookups, PsaNames } from '../../../tenants/psa-names.js'
 import { factsOf } from '../../intake/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../intake/schema.js'
@@ -98,7 +98,7 @@ export interface PartnerDryRunRoutesDeps extends TicketTextDeps {
   clock: Clock
   psa: Pick<PsaRegistry, 'connect'>
   psaConnections: PsaLookups
-  catalogues: CatalogueSource
+  productGroups: ProductGroupSource
   /** Dry runs a minute per portal user or API key (DRY_RUNS_PER_MINUTE). */
   dryRunLimit: KeyedLimit
   /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
@@ -163,7 +163,7 @@ export function registerPartnerDryRun(app: App, s: PartnerDryRunRoutesDeps): voi
       })
       const { run, facts: about } = await dryRun(
         s.store,
-        s.catalogues,
+        s.productGroups,
         vendor,
         integration,
         facts,

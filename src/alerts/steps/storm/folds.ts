@@ -8,7 +8,7 @@ import type { Integration } from '../../../tenants/integrations/integration.js'
 import type { Vendor } from '../../../tenants/vendor.js'
 import type { Decision } from '../../domain/decide.js'
 import { deferral } from '../../executor/execution.js'
-import { type Attempt, busy, type ExecutorDeps, type Step, syncHoldMs } from '../../executor/follow-ups.js'
+import { type Attempt, busy, type ExecutorDeps, psaSyncHoldMs, type Step } from '../../executor/follow-ups.js'
 import { callPsa, failedCall } from '../../executor/psa-calls.js'
 import { newTicket, ticketDescription } from '../../tickets/ticket-text.js'
 import type { StormNotes } from './notes.js'
@@ -95,7 +95,7 @@ export class StormFolds {
         await t.storms.addLine(d.ticket.id, { id: uuidv7(), line: text, messageId: job.messageId, now })
         if (closes) {
           await t.tickets.completeClose(d.ticket.id, now)
-          await t.tickets.holdSync(d.ticket.id, new Date(Date.parse(now) + syncHoldMs).toISOString())
+          await t.tickets.holdPsaSync(d.ticket.id, new Date(Date.parse(now) + psaSyncHoldMs).toISOString())
         }
         await this.notes.schedule(t, integration.id, d.ticket.id)
         return true

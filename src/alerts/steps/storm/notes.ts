@@ -17,7 +17,7 @@ import { defineJob, jobKind } from '../../../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult, RunningJob } from '../../../platform/queue/port.js'
 import { afterFailure } from '../../../psa/calls.js'
 import { batchedNote, noteWaits } from '../../domain/note-batching.js'
-import { syncHoldMs } from '../../executor/follow-ups.js'
+import { psaSyncHoldMs } from '../../executor/follow-ups.js'
 import type { OpenPsa, PsaCalls } from '../../executor/psa-calls.js'
 import type { TicketReservations } from '../../executor/reservations.js'
 import { isStormTicket, stormNote, stormResolved } from './storm.js'
@@ -223,8 +223,8 @@ export class StormNotes {
       client.closeTicket(psaTicketId, close, { ...call, marker: job.id, adopt: job.attempt > 1 }),
     )
     if (result.ok) return null
-    const until = new Date(clock().getTime() + syncHoldMs).toISOString()
-    await writes.run((tx) => tx.tickets.holdSync(ticket.id, until))
+    const until = new Date(clock().getTime() + psaSyncHoldMs).toISOString()
+    await writes.run((tx) => tx.tickets.holdPsaSync(ticket.id, until))
     return afterFailure(result.failure, 'storm close')
   }
 

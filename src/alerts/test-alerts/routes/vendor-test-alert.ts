@@ -1,4 +1,4 @@
-// POST /api/vendor-api/test-alert (docs/vendor-api.md#sandbox-and-test-alerts): a real alert through the
+// POST /api/vendor-api/test-alert (docs/vendor-api.md#test-tenancies-and-test-alerts): a real alert through the
 // whole path, marked as a test everywhere (alerts/test-alerts/test-alert.ts), answered as
 // POST /api/oem-alerts-api/alert/sync answers it.
 import Type from 'typebox'
@@ -12,7 +12,7 @@ import { VendorIntegrationId } from '../../../platform/http/schemas.js'
 import { type AuthHooks, vendorPrincipal } from '../../../tenants/auth.js'
 import { type VendorCaller, vendorIntegration } from '../../../tenants/credentials/integration-scope.js'
 import type { Integration } from '../../../tenants/integrations/integration.js'
-import { sendSyncAnswer, syncResponses } from '../../intake/responses.js'
+import { sendSynchronousAnswer, synchronousResponses } from '../../intake/responses.js'
 import { CorrelationId } from '../../intake/schema.js'
 import { messageId } from '../../openapi.js'
 import { type TestAlertInput, TestAlerts } from '../test-alert.js'
@@ -82,7 +82,7 @@ export function registerVendorTestAlert(app: App, s: VendorTestAlertRoutesDeps):
           'A real alert marked as a test everywhere: the ticket’s title starts with "[TEST] ", its event in the audit log has test: true, and its status_update webhook carries test: true. The answer is what POST /api/oem-alerts-api/alert/sync answers for the alert. An integration that cannot take alerts is refused with 409 saying why.',
         security: [{ vendorToken: [] }],
         body: TestAlertBody,
-        response: syncResponses,
+        response: synchronousResponses,
       },
     },
     async (request, reply) => {
@@ -95,7 +95,7 @@ export function registerVendorTestAlert(app: App, s: VendorTestAlertRoutesDeps):
       const { outcome, rate } = orRefuse(
         await tests.send(vendor, integration, input satisfies TestAlertInput, messageId),
       )
-      return sendSyncAnswer(reply, outcome, rate, messageId, request.id)
+      return sendSynchronousAnswer(reply, outcome, rate, messageId, request.id)
     },
   )
 }

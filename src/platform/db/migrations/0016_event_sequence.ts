@@ -1,4 +1,4 @@
-// Webhook events carry a sequence number (docs/webhooks.md#event-catalogue): one counter for every event,
+// Webhook events carry a sequence number (docs/webhooks.md#event-types): one counter for every event,
 // so that numbers only grow, within an integration as everywhere. PostgreSQL draws them from a sequence
 // (no row lock: two processes' batches never wait on each other for it); SQLite, whose one writer
 // already serialises every transaction, from the `counters` row `webhook_event_sequence`, which needs no

@@ -1,4 +1,4 @@
-// Test alerts (docs/vendor-api.md#sandbox-and-test-alerts): a vendor's test alert runs the whole path and
+// Test alerts (docs/vendor-api.md#test-tenancies-and-test-alerts): a vendor's test alert runs the whole path and
 // its event in the audit log says so. Earlier events were none.
 import type { Kysely } from 'kysely'
 

@@ -21,15 +21,15 @@ export interface NamedAt {
 /** Named wherever they appear, without a location: the shared schemas of src/platform/http/schemas.ts. */
 const shared: Record<string, TSchema> = { Failure: FailureBody }
 
-const sync = 'POST /api/oem-alerts-api/alert/sync'
+const synchronous = 'POST /api/oem-alerts-api/alert/sync'
 const queued = 'POST /api/oem-alerts-api/alert'
 
 export const namedSchemas: NamedAt[] = [
   // The alert calls
-  { name: 'AlertRequest', at: sync, part: 'body' },
-  { name: 'AlertData', at: sync, part: 'body', path: 'data' },
-  { name: 'SyncAnswer', at: sync, part: '201' },
-  { name: 'SyncFailure', at: sync, part: '404' },
+  { name: 'AlertRequest', at: synchronous, part: 'body' },
+  { name: 'AlertData', at: synchronous, part: 'body', path: 'data' },
+  { name: 'SyncAnswer', at: synchronous, part: '201' },
+  { name: 'SyncFailure', at: synchronous, part: '404' },
   { name: 'WebhookAnswer', at: queued, part: '201' },
   { name: 'WebhookFailure', at: queued, part: '404' },
   { name: 'Ticket', at: 'GET /api/oem-alerts-api/alert', part: '200', path: 'data[]' },

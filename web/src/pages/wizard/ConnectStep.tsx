@@ -3,8 +3,8 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type { PsaInput, PsaView } from '../../api/types'
 import { LookupSelect } from '../../components/LookupSelect'
+import { PsaSyncPanel } from '../../components/PsaSyncPanel'
 import { ErrorNotice, Notice, QueryView } from '../../components/State'
-import { SyncPanel } from '../../components/SyncPanel'
 import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
 import { ConnectionFacts } from './ConnectionFacts'
@@ -218,7 +218,7 @@ export function ConnectStep() {
           </Notice>
         )}
       </div>
-      {psa.data && <SyncPanel />}
+      {psa.data && <PsaSyncPanel />}
     </section>
   )
 }

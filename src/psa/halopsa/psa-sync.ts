@@ -13,7 +13,7 @@ import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapte
 import { CachedResult } from '../core/connections.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText } from '../core/text.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import { action, isClosed } from './actions.js'
 import { hasActionWith, readTicket } from './adopt.js'
 import { firstOf, type HaloClient, type HaloItem, limits, listOf, psaName } from './client.js'
@@ -29,7 +29,7 @@ const hourMs = 60 * 60 * 1000
 const refusal = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
 const numeric = (id: string) => /^\d+$/.test(id)
 
-export class HaloSync {
+export class HaloPsaSync {
   /** The agent the API application acts as (GET /api/Agent/me), asked only where an action does not
    * name the application it came through. */
   private readonly me = new CachedResult<string | null>(6 * hourMs)

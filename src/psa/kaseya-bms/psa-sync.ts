@@ -10,7 +10,7 @@
 // complete writes (notes.ts), so a retry with the marker writes nothing twice.
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { KaseyaBmsClient } from './client.js'
 import { type Completion, completedDateOf } from './completion.js'
 import type { BmsStatus, Lists } from './lists.js'
@@ -23,7 +23,7 @@ export interface ApiUser {
   name: string | null
 }
 
-export interface SyncConnection extends NoteWriter {
+export interface PsaSyncConnection extends NoteWriter {
   client: KaseyaBmsClient
   lists: Lists
   completion: Completion
@@ -39,7 +39,7 @@ const refused = <T>(message: string): PsaResult<T> => fail({ kind: 'rejected', r
 const isId = (id: string) => /^\d+$/.test(id)
 
 export async function readTickets(
-  c: SyncConnection,
+  c: PsaSyncConnection,
   ticketIds: readonly string[],
   call: PsaCall,
 ): Promise<PsaResult<PsaTicketRead[]>> {
@@ -64,7 +64,7 @@ export async function readTickets(
 }
 
 async function readOne(
-  c: SyncConnection,
+  c: PsaSyncConnection,
   ticketId: string,
   me: ApiUser,
   statuses: readonly BmsStatus[],
@@ -156,7 +156,7 @@ async function absorber(
 }
 
 export async function reopenTicket(
-  c: SyncConnection,
+  c: PsaSyncConnection,
   ticketId: string,
   reopen: ReopenRequest,
   call: NoteCall,

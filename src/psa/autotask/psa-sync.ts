@@ -7,7 +7,7 @@ import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { AutotaskClient } from './client.js'
 import { hasNoteWith, writeNote } from './notes.js'
 import { complete, defaultOf, entries, newStatus } from './plan.js'
@@ -36,7 +36,7 @@ const chunks = <T>(items: readonly T[]): T[][] =>
   )
 
 /** Sync's reads and writes on one connection; the API user's own resource id is kept a day. */
-export class AutotaskSync {
+export class AutotaskPsaSync {
   private readonly self = new CachedResult<number>(24 * 60 * 60 * 1000)
 
   constructor(

@@ -7,7 +7,7 @@
 import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { ConnectWiseClient } from './client.js'
 import { type ConnectWiseLists, type CwStatus, type Ref, statusEntity } from './lists.js'
 import { appendNote } from './notes.js'
@@ -16,7 +16,7 @@ import { listOf, plainValue } from './wire.js'
 
 type Settings = Static<typeof ConnectWiseSettings>
 
-interface CwSyncTicket {
+interface CwPsaSyncTicket {
   id: number
   board?: Ref
   status?: Ref
@@ -41,10 +41,10 @@ export async function readTickets(
   call: PsaCall,
 ): Promise<PsaResult<PsaTicketRead[]>> {
   const numeric = [...new Set(ids.filter((id) => /^\d+$/.test(id)))]
-  const found = new Map<string, CwSyncTicket>()
+  const found = new Map<string, CwPsaSyncTicket>()
   for (let i = 0; i < numeric.length; i += chunk) {
     const part = numeric.slice(i, i + chunk)
-    const listed = await client.all<CwSyncTicket>('/service/tickets', call, {
+    const listed = await client.all<CwPsaSyncTicket>('/service/tickets', call, {
       conditions: `id in (${part.join(',')})`,
       fields,
     })
@@ -58,7 +58,7 @@ export async function readTickets(
     if (!t && /^\d+$/.test(id)) {
       const one = await client.api('GET', `/service/tickets/${id}`, call, { query: { fields } })
       if (!one.ok && one.failure.kind !== 'not-found') return one
-      if (one.ok) t = one.value.body as CwSyncTicket
+      if (one.ok) t = one.value.body as CwPsaSyncTicket
     }
     if (!t) {
       // A 404, or an id no ConnectWise ticket can have.
@@ -76,7 +76,7 @@ export async function readTickets(
   return ok(reads)
 }
 
-function readOf(id: string, t: CwSyncTicket): PsaTicketRead {
+function readOf(id: string, t: CwPsaSyncTicket): PsaTicketRead {
   const parent = t.mergedParentTicket?.id
   const us = t._info?.enteredBy ?? t.enteredBy
   const updatedBy = t._info?.updatedBy
@@ -136,7 +136,7 @@ export async function reopenTicket(
 ): Promise<PsaResult<null>> {
   const got = await client.api('GET', `/service/tickets/${ticketId}`, call, { query: { fields } })
   if (!got.ok) return got
-  const t = got.value.body as CwSyncTicket
+  const t = got.value.body as CwPsaSyncTicket
   const parent = t.mergedParentTicket?.id
   if (typeof parent === 'number')
     return fail(refusal(`ConnectWise ticket ${ticketId} was merged into ticket ${parent}: reopen that one`))

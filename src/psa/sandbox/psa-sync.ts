@@ -6,10 +6,10 @@
 import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../../platform/clock.js'
 import { fail, type NoteCall, ok, type PsaResult } from '../adapter.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import type { SandboxStore } from './store.js'
 
-export class SandboxSync {
+export class SandboxPsaSync {
   constructor(
     private readonly store: SandboxStore,
     private readonly clock: Clock,

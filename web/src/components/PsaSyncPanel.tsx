@@ -63,7 +63,7 @@ function CopyField({ label, value, hint }: { label: string; value: string; hint?
   )
 }
 
-export function SyncPanel() {
+export function PsaSyncPanel() {
   const uid = useId()
   const canEdit = useCanEdit()
   const psa = usePsa()

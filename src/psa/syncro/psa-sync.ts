@@ -19,7 +19,7 @@ import {
   type PsaResult,
 } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../sync-port.js'
+import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import { itemOf, type SyncroClient } from './client.js'
 import { hasComment, isClosed, ourTech, refLine, type SyncroComment, type SyncroTicket } from './tickets.js'
 
@@ -54,7 +54,7 @@ function byOthers(c: SyncroComment): boolean {
   return norm(c.tech) !== '' || (c.user_id !== undefined && c.user_id !== null && c.user_id !== '')
 }
 
-export class SyncroSync {
+export class SyncroPsaSync {
   constructor(private readonly s: SyncroSyncSetup) {}
 
   /** Closed as two-way sync reads it (see the header). */

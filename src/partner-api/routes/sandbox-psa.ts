@@ -44,14 +44,14 @@ const FaultView = Type.Object({
   remaining: Nullable(Type.Integer()),
 })
 
-export interface PartnerSandboxRoutesDeps {
+export interface PartnerSandboxPsaRoutesDeps {
   auth: Pick<AuthHooks, 'partner'>
   store: Store
   clock: Clock
   sandbox: Pick<SandboxStore, 'find' | 'list' | 'setFault' | 'setStatus'>
 }
 
-export function registerPartnerSandbox(app: App, s: PartnerSandboxRoutesDeps): void {
+export function registerPartnerSandboxPsa(app: App, s: PartnerSandboxPsaRoutesDeps): void {
   const base = { onRequest: s.auth.partner }
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
 
