@@ -13,6 +13,8 @@ export interface CatalogueAnswer {
 export interface VendorCatalogueServer {
   url: string
   requests: http.IncomingHttpHeaders[]
+  /** Requests not answered yet (a delayed answer still to come). */
+  unanswered(): number
   answer(a: CatalogueAnswer): void
   close(): Promise<void>
 }
@@ -20,10 +22,13 @@ export interface VendorCatalogueServer {
 export async function startVendorCatalogue(initial: CatalogueAnswer = {}): Promise<VendorCatalogueServer> {
   let current = initial
   const requests: http.IncomingHttpHeaders[] = []
+  let unanswered = 0
   const server = http.createServer((req, res) => {
     requests.push(req.headers)
+    unanswered++
     const { status = 200, body = { productGroups: [] }, delayMs = 0 } = current
     setTimeout(() => {
+      unanswered--
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     }, delayMs)
   })
@@ -33,6 +38,7 @@ export async function startVendorCatalogue(initial: CatalogueAnswer = {}): Promi
   return {
     url: `http://127.0.0.1:${port}/product-groups`,
     requests,
+    unanswered: () => unanswered,
     answer: (a) => {
       current = a
     },
