@@ -9,6 +9,7 @@ import type { Receiver } from '../support/receiver.js'
 import { startService, type TestService } from '../support/service.js'
 import { type ConnectWiseState, startConnectWiseSim } from '../support/sims/connectwise/server.js'
 import type { StartedSim } from '../support/sims/harness.js'
+import { hold } from '../support/wait.js'
 
 type Answer = { status: number; text: string; body: any }
 
@@ -91,7 +92,7 @@ describe('one partner’s PSA does not hold up the others', () => {
     try {
       const before = sim.callsTo(/service\/tickets/).length
       for (let i = 0; i < 8; i++) await failing.post({ title: `failing ${i}` })
-      await new Promise((r) => setTimeout(r, 1500))
+      await hold(1500, 'a period of retries, to count the calls that reach the failing PSA')
       const calls = sim.callsTo(/service\/tickets/).length - before
       // 8 alerts retrying every 50 ms for 1.5 s would be ~200 calls; the breaker opens after 5 failures.
       assert.ok(calls <= 12, `${calls} calls reached the failing PSA`)

@@ -15,6 +15,7 @@ import { setupIntegration } from '../support/fixtures.js'
 import { newKey, startServer } from '../support/process.js'
 import { type Receiver, startReceiver } from '../support/receiver.js'
 import { backends, postgresDatabase, redisPrefix, requester } from '../support/service.js'
+import { waitFor } from '../support/wait.js'
 
 const adminToken = `crash-batched-admin-token-${'x'.repeat(24)}`
 // Enough for the kill to land mid-drain with batches on either side of it.
@@ -120,13 +121,14 @@ for (const backend of backends('matrix')) {
       // The killed process's jobs whose outcome it had recorded stay until their lease runs out (5 s
       // here, on PostgreSQL; SQLite takes leases back at start): then they run again, find their message
       // recorded, and are done without doing anything twice.
-      const deadline = Date.now() + 90_000
-      const alertJobs = async () =>
-        Number((await query(`select count(*) as n from jobs where kind = 'alert'`))[0]?.n)
-      while ((await alertJobs()) > 0) {
-        assert.ok(Date.now() < deadline, `alert jobs left after 90 s: ${await alertJobs()}`)
-        await new Promise((resolve) => setTimeout(resolve, 250))
-      }
+      let left = 0
+      await waitFor(
+        async () => {
+          left = Number((await query(`select count(*) as n from jobs where kind = 'alert'`))[0]?.n)
+          return left === 0
+        },
+        { what: () => `no alert job left (${left} left)`, timeoutMs: 90_000, intervalMs: 250 },
+      )
       assert.equal(await second.stop(), 0)
 
       // The vendor: one webhook-id per alert, every signature good, every alert's ticket made.

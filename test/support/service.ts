@@ -308,25 +308,29 @@ async function settled(services: Services, timeoutMs = 15_000): Promise<void> {
  */
 async function dueSoonDone(services: Services, soonMs: number, timeoutMs = 15_000): Promise<void> {
   if (services.config.role === 'api') return
-  const until = Date.now() + timeoutMs
-  let before = services.clock().getTime()
-  for (;;) {
-    const horizon = new Date(services.clock().getTime() + soonMs).toISOString()
-    // A job claimed since settled() looked is running: its run_at is its lease's end, not soon.
-    const { jobs } = await services.db.kysely
-      .selectFrom('jobs')
-      .where('failed_at', 'is', null)
-      .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('run_at', '<=', horizon)]))
-      .select((eb) => eb.fn.countAll<number>().as('jobs'))
-      .executeTakeFirstOrThrow()
-    if (Number(jobs) === 0) return
-    await new Promise((r) => setTimeout(r, 50))
-    const now = services.clock().getTime()
-    if (now === before) return
-    before = now
-    if (Date.now() > until) throw new Error(`${jobs} jobs due soon did not run`)
-    await settled(services)
-  }
+  let before: number | undefined
+  let left = 0
+  await waitFor(
+    async () => {
+      const now = services.clock().getTime()
+      if (before !== undefined) {
+        if (now === before) return true // the clock stood still since the last look: nothing more runs
+        await settled(services)
+      }
+      before = now
+      const horizon = new Date(services.clock().getTime() + soonMs).toISOString()
+      // A job claimed since settled() looked is running: its run_at is its lease's end, not soon.
+      const { jobs } = await services.db.kysely
+        .selectFrom('jobs')
+        .where('failed_at', 'is', null)
+        .where((eb) => eb.or([eb('lease_token', 'is not', null), eb('run_at', '<=', horizon)]))
+        .select((eb) => eb.fn.countAll<number>().as('jobs'))
+        .executeTakeFirstOrThrow()
+      left = Number(jobs)
+      return left === 0
+    },
+    { what: () => `${left} jobs due soon to run`, timeoutMs, intervalMs: 50 },
+  )
 }
 
 /** Talks JSON to a service at `url` (in this process or a child). */

@@ -13,6 +13,8 @@ export interface ProductGroupAnswer {
 export interface VendorProductGroupServer {
   url: string
   requests: http.IncomingHttpHeaders[]
+  /** Requests not answered yet (a delayed answer still to come). */
+  unanswered(): number
   answer(a: ProductGroupAnswer): void
   close(): Promise<void>
 }
@@ -22,10 +24,13 @@ export async function startVendorProductGroups(
 ): Promise<VendorProductGroupServer> {
   let current = initial
   const requests: http.IncomingHttpHeaders[] = []
+  let unanswered = 0
   const server = http.createServer((req, res) => {
     requests.push(req.headers)
+    unanswered++
     const { status = 200, body = { productGroups: [] }, delayMs = 0 } = current
     setTimeout(() => {
+      unanswered--
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
     }, delayMs)
   })
@@ -35,6 +40,7 @@ export async function startVendorProductGroups(
   return {
     url: `http://127.0.0.1:${port}/product-groups`,
     requests,
+    unanswered: () => unanswered,
     answer: (a) => {
       current = a
     },

@@ -35,3 +35,13 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, intervalMs))
   }
 }
+
+/**
+ * Lets `ms` pass, for a test where the time passing is itself what is tested or staged: a lease or
+ * token expiring, a window closing, nothing being sent during a period, an upstream answering slowly.
+ * `why` names that reason at the call; a wait for something to happen is `waitFor`, never this.
+ */
+export function hold(ms: number, why: string): Promise<void> {
+  void why
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}

@@ -8,6 +8,7 @@ import { ok, refuse } from '../../src/platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../../src/psa/adapter.js'
 import type { StoredPsa } from '../../src/psa/stored.js'
 import { entryNamed, PsaNames } from '../../src/tenants/psa-names.js'
+import { hold } from '../support/wait.js'
 
 const boards: PsaEntity[] = [
   { id: '1', name: 'Service Desk' },
@@ -20,7 +21,7 @@ function connections(answer: { delayMs?: number; fail?: boolean } = {}) {
   const fake = {
     async lookup(_partnerId: string, _stored: StoredPsa, what: LookupKind, q: LookupQuery) {
       calls.push({ what, board: q.board })
-      await new Promise((resolve) => setTimeout(resolve, answer.delayMs ?? 0))
+      await hold(answer.delayMs ?? 0, 'a PSA that answers after a delay')
       return answer.fail
         ? refuse('PSA_ERROR', 'The PSA failed to answer.')
         : ok({ data: boards, nextCursor: null })
@@ -48,7 +49,7 @@ describe('the PSA names of ids', () => {
     assert.equal(await names.list('p1', sandbox, 'boards'), null, 'the same read, still not in time')
     assert.equal(calls.length, 1, 'one read for both')
     // The read ends in the background (the connections keep its list for the next page).
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await hold(200, 'the slow read ends before the next test')
   })
 
   test('a list the PSA cannot give is not asked again for a while', async () => {

@@ -10,7 +10,7 @@ import { type Hooked, hooked } from '../../support/hooked.js'
 import type { Receiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure, expectSyncFailure, expectSyncSuccess } from '../../support/shapes.js'
-import { waitFor } from '../../support/wait.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 const env = {
   ALLOW_PRIVATE_NETWORK: 'true',
@@ -19,8 +19,6 @@ const env = {
   // A PSA failing on purpose keeps an alert queued (retried every 0.2 s) until the test acts.
   PSA_RETRY_SCHEDULE: Array.from({ length: 40 }, () => '0.2').join(','),
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 for (const backend of backends('matrix')) {
   describe(`disabled tenants (${backend})`, () => {
@@ -152,7 +150,7 @@ for (const backend of backends('matrix')) {
       const held = (await jobs()).find((j) => j.hold_key === `vendor:${h.vendorId}`)!
       await h.partner('DELETE', '/api/partner/sandbox/fault')
       // Time passing is the test: a disabled vendor's held job stays held however long it waits.
-      await sleep(500)
+      await hold(500, 'a held job stays held however long it waits')
       const still = (await jobs()).find((j) => j.id === held.id)
       assert.ok(still, 'the held job is kept')
       assert.equal(still.attempts, held.attempts, 'holding spends no attempt')
@@ -209,7 +207,7 @@ for (const backend of backends('matrix')) {
         { what: 'the delivery to be queued' },
       )
       // Time passing is the test: nothing reaches a disabled vendor, however long it waits.
-      await sleep(600)
+      await hold(600, 'a period in which nothing may reach the disabled vendor')
       assert.equal(h.receiver.requests.length, seen, 'nothing is sent to a disabled vendor')
       const kept = await admin('GET', `/api/admin/deliveries/${pending!.id}`)
       assert.equal(kept.body.status, 'pending')

@@ -10,6 +10,7 @@ import { EventRepository } from '../../../src/webhooks/events-repository.js'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import type { Receiver } from '../../support/receiver.js'
 import { backends, type Response, startService, type TestService } from '../../support/service.js'
+import { hold } from '../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', PSA_RETRY_SCHEDULE: '0.05,0.05', WEBHOOK_RETRY_SCHEDULE: '0.05' }
 const realInsert = EventRepository.prototype.insert
@@ -87,7 +88,7 @@ for (const backend of backends('matrix')) {
           assert.equal(res.status, 200)
           worstMs = Math.max(worstMs, performance.now() - started)
           if (polling) duringDrain++
-          await new Promise((resolve) => setTimeout(resolve, 25))
+          await hold(25, 'the pace of the /healthz probes')
         }
       })()
       try {

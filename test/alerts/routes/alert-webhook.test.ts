@@ -8,7 +8,7 @@ import { catalogue, setupIntegration } from '../../support/fixtures.js'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
-import { waitFor } from '../../support/wait.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 const env = {
   ALLOW_PRIVATE_NETWORK: 'true',
@@ -333,12 +333,13 @@ for (const backend of backends('matrix')) {
       const vendorGone = async () =>
         (await svc.request('GET', `/api/admin/vendors/${s.vendorId}`, { token: svc.adminToken })).body
       await s.receiver.waitFor(() => s.receiver.requests.some((r) => r.answered === 410), 'the 410')
-      let vendor: any
-      for (let i = 0; i < 100; i++) {
-        vendor = await vendorGone()
-        if (vendor.webhookState === 'disabled') break
-        await new Promise((r) => setTimeout(r, 20))
-      }
+      const vendor = await waitFor(
+        async () => {
+          const v = await vendorGone()
+          return v.webhookState === 'disabled' && v
+        },
+        { what: 'the vendor’s webhook to be disabled', timeoutMs: 3000 },
+      )
       assert.equal(vendor.webhookState, 'disabled')
       assert.match(vendor.webhookStateReason, /410/)
 
@@ -395,13 +396,13 @@ for (const backend of backends('matrix')) {
       const s = await make()
       s.receiver.respond((r) => (r.body?.eventType === 'status_update' ? 503 : 204))
       const data = expectAnswer(await s.post(), 201, 'created')
-      let d: any
-      for (let i = 0; i < 300; i++) {
-        d = (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data[0]
-        if (d) break
-        await new Promise((r) => setTimeout(r, 20))
-      }
-      assert.ok(d, 'the delivery died')
+      const d = await waitFor(
+        async () => (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data[0],
+        {
+          what: 'the delivery to die',
+          timeoutMs: 9000,
+        },
+      )
       assert.equal(d.messageId, data.messageId)
       // The first attempt and one per scheduled retry (three in this test's schedule).
       assert.equal(d.attemptLog.length, 4)
@@ -414,10 +415,13 @@ for (const backend of backends('matrix')) {
       assert.equal(replay.body.status, 'pending')
       await s.statusUpdate(data.messageId)
       let after: any
-      for (const until = Date.now() + 15_000; Date.now() < until && after?.status !== 'delivered'; ) {
-        after = (await s.partner('GET', `/api/partner/deliveries/${d.id}`)).body
-        await new Promise((r) => setTimeout(r, 10))
-      }
+      await waitFor(
+        async () => {
+          after = (await s.partner('GET', `/api/partner/deliveries/${d.id}`)).body
+          return after.status === 'delivered'
+        },
+        { what: () => `the replayed delivery to be delivered (it is ${after?.status})`, intervalMs: 10 },
+      )
       assert.equal(after.status, 'delivered')
       assert.equal(after.attemptLog.at(-1).trigger, 'manual')
       // Only dead deliveries replay.
@@ -474,7 +478,7 @@ for (const backend of backends('matrix')) {
       await s.partner('PATCH', path, { alertsEnabled: true })
       await s.partner('PATCH', path, { alertsEnabled: false })
       await s.receiver.waitFor(() => snapshots().length > count, 'the next snapshot')
-      await new Promise((r) => setTimeout(r, 800))
+      await hold(800, 'a period in which a second snapshot would arrive')
       assert.equal(snapshots().length, count + 1, 'three changes, one snapshot')
       const snap = snapshots().at(-1)!.body
       assert.equal(snap.eventType, 'state_snapshot')
@@ -528,13 +532,14 @@ for (const backend of backends('matrix')) {
         201,
         'created',
       )
-      let event: any
-      for (const until = Date.now() + 15_000; Date.now() < until && !event; ) {
-        const events = await s.partner('GET', `/api/partner/events?integrationId=${s.integrationId}`)
-        event = events.body.data.find((e: any) => e.messageId === data.messageId)
-        if (!event) await new Promise((r) => setTimeout(r, 20))
-      }
-      assert.equal(event?.event, 'Ticket Created')
+      const event = await waitFor(
+        async () =>
+          (await s.partner('GET', `/api/partner/events?integrationId=${s.integrationId}`)).body.data.find(
+            (e: any) => e.messageId === data.messageId,
+          ),
+        { what: 'the alert’s event' },
+      )
+      assert.equal(event.event, 'Ticket Created')
       const deliveries = await s.partner('GET', '/api/partner/deliveries')
       assert.deepEqual(deliveries.body.data, [])
     })
@@ -547,14 +552,13 @@ for (const backend of backends('matrix')) {
       })
       assert.equal(pause.body.webhookState, 'paused')
       const data = expectAnswer(await s.post({ alertType: 'Agent Offline' }), 201, 'created')
-      let pending: any
-      for (const until = Date.now() + 15_000; Date.now() < until && !pending; ) {
-        pending = (await s.partner('GET', '/api/partner/deliveries?status=pending')).body.data.find(
-          (d: any) => d.messageId === data.messageId,
-        )
-        if (!pending) await new Promise((r) => setTimeout(r, 20))
-      }
-      assert.ok(pending, 'the event waits in the outbox')
+      const pending = await waitFor(
+        async () =>
+          (await s.partner('GET', '/api/partner/deliveries?status=pending')).body.data.find(
+            (d: any) => d.messageId === data.messageId,
+          ),
+        { what: 'the event to wait in the outbox' },
+      )
       assert.equal(pending.attempts, 0)
       assert.equal(s.receiver.accepted('status_update').length, 0)
       await svc.request('PATCH', `/api/admin/vendors/${s.vendorId}`, {
@@ -652,15 +656,13 @@ describe('outbound addresses (SSRF)', () => {
       new Date().toISOString(),
     )
     const data = expectAnswer(await s.post(), 201, 'created')
-    let d: any
-    for (let i = 0; i < 200; i++) {
-      d = (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data.find(
-        (x: any) => x.messageId === data.messageId,
-      )
-      if (d) break
-      await new Promise((r) => setTimeout(r, 20))
-    }
-    assert.ok(d, 'the delivery is dead')
+    const d = await waitFor(
+      async () =>
+        (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data.find(
+          (x: any) => x.messageId === data.messageId,
+        ),
+      { what: 'the delivery to be dead', timeoutMs: 6000 },
+    )
     assert.equal(d.attemptLog.length, 1)
     assert.match(d.attemptLog[0].error, /^blocked/)
     assert.equal(receiver.requests.length, 0)

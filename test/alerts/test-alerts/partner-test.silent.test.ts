@@ -6,18 +6,9 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import { backends, startService, type TestService } from '../../support/service.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', PSA_POLL_INTERVAL_MS: '500', PSA_POLL_PUSH_INTERVAL_MS: '500' }
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + 15_000
-  for (;;) {
-    const v = await probe()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 for (const backend of backends('databases')) {
   describe(`a partner's test ticket is silent to the vendor (${backend})`, () => {
@@ -44,7 +35,10 @@ for (const backend of backends('databases')) {
       assert.equal(r.status, 200, r.text)
     }
     const closedHere = (cid: string) =>
-      until(`${cid} closed here`, async () => (await ticket(cid)).body.status === 'closed')
+      waitFor(async () => (await ticket(cid)).body.status === 'closed', {
+        what: `${cid} closed here`,
+        intervalMs: 100,
+      })
     const updatesOf = (cid: string) =>
       s.receiver.accepted('status_update').filter((r) => r.body.payload.correlationId === cid)
 
@@ -70,7 +64,8 @@ for (const backend of backends('databases')) {
         () => updatesOf(realCid).some((r) => r.body.payload.event === 'Ticket Closed In PSA'),
         'the status_update of the normal ticket closed in the PSA',
       )
-      await new Promise((r) => setTimeout(r, 500))
+      // Nothing is awaited here: the test ticket's close must send nothing during this half second.
+      await hold(500, 'a period in which no webhook for the test ticket may arrive')
       assert.deepEqual(updatesOf(testCid), [], 'no webhook for the test ticket')
       const deliveries = await svc.request('GET', '/api/vendor-api/deliveries?limit=200', {
         token: s.vendorToken,

@@ -12,6 +12,7 @@ import SQLite from 'better-sqlite3'
 import { setupIntegration } from '../../support/fixtures.js'
 import { newKey, runToExit, stackFrame } from '../../support/process.js'
 import { startService } from '../../support/service.js'
+import { hold } from '../../support/wait.js'
 
 function backup(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return runToExit('ops/backup/command', [file], {
@@ -67,7 +68,7 @@ describe('npm run backup', () => {
       }
       const loops = Array.from({ length: 4 }, load)
       // The backup is taken while the load runs: let it get going first (time passing, not a wait for an event).
-      await new Promise((r) => setTimeout(r, 300))
+      await hold(300, 'the load gets going before the backup')
 
       const copies: { file: string; before: string[] }[] = []
       try {

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { backends, startService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
 import { startTcpProxy } from '../../support/tcp-proxy.js'
+import { waitFor } from '../../support/wait.js'
 
 describe('/readyz when the database cannot be read', () => {
   test('SQLite: a file overwritten with garbage while running answers 503 naming it', async () => {
@@ -95,11 +96,11 @@ describe('/readyz when the database cannot be read', () => {
       assert.doesNotMatch(res.text, /redis-password-5678/)
       // Redis back on the same address: ready again once the connection is re-made.
       proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) }, port)
-      const deadline = Date.now() + 15_000
-      while ((await svc.request('GET', '/readyz')).status !== 200) {
-        assert.ok(Date.now() < deadline, 'ready again within 15 s')
-        await new Promise((r) => setTimeout(r, 200))
-      }
+      await waitFor(async () => (await svc.request('GET', '/readyz')).status === 200, {
+        what: '/readyz to answer 200 again',
+        timeoutMs: 15_000,
+        intervalMs: 200,
+      })
     } finally {
       await svc.close()
       await proxy.close()

@@ -140,13 +140,12 @@ describe('alertbridge-vendor against the service', () => {
     )
     try {
       // Listening from the first long-poll on: wait for the service to count it.
-      const until = Date.now() + 15_000
-      for (;;) {
-        const w = await svc.request('GET', '/api/vendor-api/webhook', { token: s.vendorToken })
-        if (w.body?.listeningUntil) break
-        assert.ok(Date.now() < until, 'the CLI never polled')
-        await new Promise((r) => setTimeout(r, 50))
-      }
+      await waitFor(
+        async () =>
+          (await svc.request('GET', '/api/vendor-api/webhook', { token: s.vendorToken })).body
+            ?.listeningUntil,
+        { what: 'the CLI to poll', timeoutMs: 15_000, intervalMs: 50 },
+      )
 
       const triggered = await exec(['trigger', 'Ticket', 'Not', 'Found'])
       assert.equal(triggered.code, 0, triggered.err.join('\n'))

@@ -8,6 +8,7 @@ import { setupIntegration } from '../../support/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../../support/service.js'
 import { expectFailure, expectSyncFailure, expectSyncSuccess } from '../../support/shapes.js'
 import { startVendorProductGroups, type VendorProductGroupServer } from '../../support/vendor-server.js'
+import { waitFor } from '../../support/wait.js'
 
 const partnerList = {
   productGroups: [
@@ -190,7 +191,11 @@ for (const backend of backends()) {
       }
       assert.ok(!metrics.text.includes(s.integrationId), 'no tenant ids in metrics')
       vendorEndpoint.answer({ body: partnerList })
-      await new Promise((r) => setTimeout(r, 900)) // let the slow call end before the next test
+      // Let the slow call end before the next test.
+      await waitFor(() => vendorEndpoint.unanswered() === 0, {
+        what: 'the slow call to be answered',
+        timeoutMs: 5000,
+      })
     })
 
     test('no good answer yet: the static list is used, and an unreadable answer counts as an error', async () => {

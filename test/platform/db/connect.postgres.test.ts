@@ -8,6 +8,7 @@ import pg from 'pg'
 import { openDatabase } from '../../../src/platform/db/connect.js'
 import { setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
+import { hold } from '../../support/wait.js'
 
 const base = process.env.TEST_POSTGRES_URL
 
@@ -45,8 +46,9 @@ describe('PostgreSQL connections', { skip: base ? false : 'TEST_POSTGRES_URL is 
     const idle = await backends()
     assert.ok(idle.length > 0, 'the pool holds connections')
     await admin('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [database])
-    // Let the pool hear about it (an unheard 'error' would end this process and fail the file).
-    await new Promise((r) => setTimeout(r, 200))
+    // Let the pool hear about it (an unheard 'error' would end this process and fail the file): no
+    // outside sign says it has, so the time passing is what lets it.
+    await hold(200, 'the pool hears its connections end')
     const after = await s.sync({ title: 'after the restart' })
     assert.equal(after.body.message, 'updated', after.text)
   })
@@ -59,7 +61,7 @@ describe('PostgreSQL connections', { skip: base ? false : 'TEST_POSTGRES_URL is 
       .execute(async (trx) => {
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)
         await admin('select pg_terminate_backend($1)', [rows[0]!.pid])
-        await new Promise((r) => setTimeout(r, 200))
+        await hold(200, 'the server’s FATAL reaches the checked-out connection between statements')
         await sql`select 1`.execute(trx)
       })
       .then(

@@ -22,6 +22,7 @@ import {
   type TestService,
 } from '../../support/service.js'
 import { type ConnectWiseSim, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 const adminToken = `idempotency-admin-token-${'i'.repeat(32)}`
 const sync = '/api/oem-alerts-api/alert/sync'
@@ -94,7 +95,10 @@ describe('idempotency keys across two processes on PostgreSQL and Redis', {
     try {
       const calls = sim.calls.length
       const running = send(0, s.body(), key)
-      while (sim.calls.length === calls) await new Promise((r) => setTimeout(r, 10))
+      await waitFor(() => sim.calls.length > calls, {
+        what: 'the first call to reach the PSA',
+        intervalMs: 10,
+      })
       const busy = await send(1, s.body(), key)
       assert.equal(busy.status, 409, busy.text)
       assert.equal(busy.body.error, 'IDEMPOTENCY_KEY_IN_USE')
@@ -155,7 +159,7 @@ describe('idempotency keys across two processes on PostgreSQL and Redis', {
     assert.equal(again.text, first.text)
     await h.statusUpdate(first.body.data.messageId)
     // Anything a second run would have sent has had its time to arrive.
-    await new Promise((r) => setTimeout(r, 1000))
+    await hold(1000, 'a period in which a second run would have sent a status_update')
     assert.equal(h.receiver.accepted('status_update').length, 1)
     const events = await query('select count(*)::int as n from events where integration_id = $1', [
       h.integrationId,

@@ -22,6 +22,7 @@ import {
   type TestService,
 } from '../../support/service.js'
 import { type ConnectWiseSim, startConnectWiseSim } from '../../support/sims/connectwise/server.js'
+import { waitFor } from '../../support/wait.js'
 
 const env = {
   ALLOW_PRIVATE_NETWORK: 'true',
@@ -264,7 +265,10 @@ for (const backend of backends('matrix')) {
       try {
         const calls = sim.calls.length
         const running = send(sync, s.body(), key)
-        while (sim.calls.length === calls) await new Promise((r) => setTimeout(r, 10))
+        await waitFor(() => sim.calls.length > calls, {
+          what: 'the first call to reach the PSA',
+          intervalMs: 10,
+        })
         const busy = await send(sync, s.body(), key)
         expectRefusal(busy, 409, 'IDEMPOTENCY_KEY_IN_USE', 'sync')
         assert.equal(busy.headers.get('retry-after'), '1')

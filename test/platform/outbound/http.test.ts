@@ -10,6 +10,7 @@ import {
   maxResponseBodyBytes,
   type OutboundResult,
 } from '../../../src/platform/outbound/http.js'
+import { waitFor } from '../../support/wait.js'
 
 interface Received {
   method: string
@@ -144,6 +145,7 @@ describe('createOutboundHttp with private networks allowed', () => {
 
   test("the caller's AbortSignal gives the call up at once, as 'aborted', and closes the connection", async () => {
     const controller = new AbortController()
+    const reached = receiver.received.length
     const pending = outbound.send({
       method: 'GET',
       url: receiver.url('/hang'),
@@ -151,7 +153,7 @@ describe('createOutboundHttp with private networks allowed', () => {
       signal: controller.signal,
       maxBodyBytes: 1024,
     })
-    await new Promise((r) => setTimeout(r, 50))
+    await waitFor(() => receiver.received.length > reached, { what: 'the call to reach the receiver' })
     controller.abort(new Error('shutting down'))
     const e = asError(await pending)
     assert.equal(e.error, 'aborted')

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { snapshotJob } from '../../../src/webhooks/snapshots.js'
 import { backends, startService, type TestService } from '../../support/service.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 describe('a hand-over ahead of its commit (postgres+redis)', {
   skip:
@@ -18,19 +19,16 @@ describe('a hand-over ahead of its commit (postgres+redis)', {
   })
   after(() => svc.close())
 
-  const gone = async (id: string) => {
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const row = await svc.services.db.kysely
-        .selectFrom('jobs')
-        .select('id')
-        .where('id', '=', id)
-        .executeTakeFirst()
-      if (!row) return
-      assert.ok(Date.now() < deadline, 'the job ran within 10 s of its commit')
-      await new Promise((r) => setTimeout(r, 50))
-    }
-  }
+  const gone = (id: string) =>
+    waitFor(
+      async () =>
+        !(await svc.services.db.kysely
+          .selectFrom('jobs')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst()),
+      { what: `job ${id} to have run after its commit`, timeoutMs: 10_000, intervalMs: 50 },
+    )
   const resent = async () => {
     const metrics = await svc.request('GET', '/metrics')
     return Number(/^alertbridge_queue_relay_resent_total (\d+)$/m.exec(metrics.text)?.[1])
@@ -42,7 +40,7 @@ describe('a hand-over ahead of its commit (postgres+redis)', {
     await store.transaction(async (tx) => {
       await queue.enqueue(tx, [snapshotJob.job({ id, payload: { integrationId: 'no-such-integration' } })])
       queue.handOver() // before the commit: the BullMQ job can reach a worker first
-      await new Promise((r) => setTimeout(r, 700))
+      await hold(700, 'the commit held back while the hand-over reaches a worker')
     })
     await gone(id)
   })
@@ -57,7 +55,7 @@ describe('a hand-over ahead of its commit (postgres+redis)', {
     await store.transaction(async (tx) => {
       await queue.enqueue(tx, [job('locked-2')]) // dropped for locked-1, which it locks
       queue.handOver() // locked-1 reaches a worker while the change holds it
-      await new Promise((r) => setTimeout(r, 700))
+      await hold(700, 'the change held uncommitted while locked-1 reaches a worker')
     })
     await gone('locked-1')
     assert.equal(await resent(), before, 'run from its own hand-over, not re-sent by the relay')

@@ -15,6 +15,7 @@ import {
   QueueRelay,
 } from '../../../src/platform/queue/redis-transport.js'
 import { backends, manualClock, redisPrefix, startService, type TestService } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 describe('the Redis transport: hand-over and relay (postgres+redis)', {
   skip:
@@ -52,17 +53,10 @@ describe('the Redis transport: hand-over and relay (postgres+redis)', {
       .select(['id', 'kind', 'run_at as runAt', 'created_at as createdAt'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
-  async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-    const deadline = Date.now() + 5000
-    while (!(await check())) {
-      assert.ok(Date.now() < deadline, what)
-      await new Promise((r) => setTimeout(r, 25))
-    }
-  }
 
   test('a job due now is handed to BullMQ when its transaction has committed', async () => {
     await svc.services.queue.add([{ id: 'now-1', kind: 'echo', payload: {} }])
-    await eventually(async () => inRedis(await row('now-1')), 'in Redis')
+    await waitFor(async () => inRedis(await row('now-1')), { what: 'now-1 in Redis', timeoutMs: 5000 })
     assert.equal(bullJobId(await row('now-1')), 'echo-now-1', 'a job due at once keeps its own id')
   })
 
@@ -103,8 +97,14 @@ describe('the Redis transport: hand-over and relay (postgres+redis)', {
       { id: 'usage:acc-1:svc-2', kind: 'echo', payload: {} },
       { id: '12345', kind: 'echo', payload: {} },
     ])
-    await eventually(async () => inRedis(await row('usage:acc-1:svc-2')), 'colon id in Redis')
-    await eventually(async () => inRedis(await row('12345')), 'integer id in Redis')
+    await waitFor(async () => inRedis(await row('usage:acc-1:svc-2')), {
+      what: 'the colon id in Redis',
+      timeoutMs: 5000,
+    })
+    await waitFor(async () => inRedis(await row('12345')), {
+      what: 'the integer id in Redis',
+      timeoutMs: 5000,
+    })
     assert.equal(bullJobId(await row('usage:acc-1:svc-2')), 'echo-usage%3Aacc-1%3Asvc-2')
   })
 })

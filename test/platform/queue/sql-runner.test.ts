@@ -13,7 +13,7 @@ import { defineJob, jobKind } from '../../../src/platform/queue/jobs.js'
 import type { JobResult, RunningJob } from '../../../src/platform/queue/port.js'
 import { SqlJobRunner } from '../../../src/platform/queue/sql-runner.js'
 import { backends, startService, type TestService } from '../../support/service.js'
-import { waitFor } from '../../support/wait.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 const echo = defineJob({
   kind: 'echo',
@@ -92,12 +92,12 @@ for (const backend of backends('matrix')) {
         }),
         jobKind(long, async () => {
           longRuns.push(Date.now())
-          await new Promise((r) => setTimeout(r, 3 * leaseMs))
+          await hold(3 * leaseMs, 'a job that runs past three lease lengths')
           return { kind: 'done' }
         }),
         jobKind(grouped, async (job) => {
           const start = Date.now()
-          await new Promise((r) => setTimeout(r, 150))
+          await hold(150, 'a job that takes a while, so that group members would overlap')
           spans.push({ name: job.payload.name, start, end: Date.now() })
           return { kind: 'done' }
         }),
@@ -224,7 +224,7 @@ for (const backend of backends('matrix')) {
       await waitFor(async () => (await jobs()).some((j) => j.failed_at !== null), {
         what: 'the bad job to die',
       })
-      await new Promise((r) => setTimeout(r, 200))
+      await hold(200, 'a period in which neither job may run')
       assert.equal(seen.length, 0)
       const [bad, unknown] = await jobs()
       assert.match(bad?.last_error ?? '', /the echo job's payload is not valid: \/n/)

@@ -9,6 +9,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible'
 import { connectRedis, type RedisHandle } from '../../../src/platform/redis/connect.js'
 import { type Limiter, redisLimiters } from '../../../src/platform/redis/limiters.js'
 import { redisPrefix } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 function logged() {
   const lines: { msg: string; level: number }[] = []
@@ -70,12 +71,14 @@ describe('rate limiters in Redis', { skip: redisUrl ? false : 'needs TEST_REDIS_
     handles.push(redis)
     const make = redisLimiters(redis, logged().log)
     const probe = make({ keyPrefix: 'probe', points: 1000, duration: 60 })
-    for (let i = 0; ; i++) {
-      await probe.consume('up')
-      if (await redis.client.exists(redis.key('limit', 'probe', 'up'))) return make
-      if (i > 200) throw new Error('the limiters never reached Redis')
-      await new Promise((r) => setTimeout(r, 10))
-    }
+    await waitFor(
+      async () => {
+        await probe.consume('up')
+        return redis.client.exists(redis.key('limit', 'probe', 'up'))
+      },
+      { what: 'the limiters to reach Redis', timeoutMs: 2000, intervalMs: 10 },
+    )
+    return make
   }
 
   test('two processes on one prefix count once; another installation (prefix) counts apart', async () => {

@@ -11,17 +11,13 @@ import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { goodPassword, newPortalUser } from '../../support/portal.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure, expectSyncFailure } from '../../support/shapes.js'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+import { waitFor } from '../../support/wait.js'
 
 /** Polls `check` until it holds; fails if that takes longer than `withinMs`. Answers the time taken. */
 async function within(what: string, withinMs: number, check: () => Promise<boolean>): Promise<number> {
   const start = Date.now()
-  for (;;) {
-    if (await check()) return Date.now() - start
-    if (Date.now() - start > withinMs) throw new Error(`${what}: not seen within ${withinMs} ms`)
-    await sleep(20)
-  }
+  await waitFor(check, { what, timeoutMs: withinMs })
+  return Date.now() - start
 }
 
 const env = { SIGN_IN_FAILURES_PER_EMAIL: '4', SIGN_IN_FAILURES_PER_IP: '100', TRUST_PROXY: '127.0.0.1' }

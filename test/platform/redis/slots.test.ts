@@ -9,9 +9,9 @@ import pino from 'pino'
 import { connectRedis, type RedisHandle } from '../../../src/platform/redis/connect.js'
 import { type GroupSlots, redisGroupSlots, type Slot } from '../../../src/platform/redis/slots.js'
 import { backends, redisPrefix } from '../../support/service.js'
+import { hold } from '../../support/wait.js'
 
 const log = pino({ level: 'silent' })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function takeAll(slots: GroupSlots, group: string, n: number): Promise<Slot[]> {
   const out: Slot[] = []
@@ -62,7 +62,7 @@ describe('group slots in Redis', { skip: !backends('matrix').includes('postgres+
     const alive = slots({ leaseMs: 300 })
     assert.equal(await alive.take('delivery:v3', 4), false)
     // Time passing is the test: the crashed holder's 300 ms leases lapse.
-    await sleep(400)
+    await hold(400, 'the crashed holder’s 300 ms leases lapse')
     for (const s of await takeAll(alive, 'delivery:v3', 4)) await s.release()
   })
 
@@ -71,7 +71,7 @@ describe('group slots in Redis', { skip: !backends('matrix').includes('postgres+
     const held = await takeAll(long, 'delivery:v4', 4)
     const other = slots({ leaseMs: 300 })
     // Time passing is the test: past two lease lengths, renewed slots are still held.
-    await sleep(700)
+    await hold(700, 'past two lease lengths')
     assert.equal(await other.take('delivery:v4', 4), false, 'renewed slots are still taken')
     for (const s of held) await s.release()
     const freed = await other.take('delivery:v4', 4)

@@ -18,6 +18,7 @@ import { PsaRegistry } from '../../../src/psa/registry.js'
 import { unitsOn } from '../../support/sims/autotask/billing.js'
 import { type AutotaskState, startAutotaskSim } from '../../support/sims/autotask/server.js'
 import type { StartedSim } from '../../support/sims/harness.js'
+import { waitFor } from '../../support/wait.js'
 
 const credentials = {
   username: 'api-user@acme.example',
@@ -191,7 +192,10 @@ describe('Autotask adapter', () => {
     try {
       const lost = await client.setQuantity('29684001:7002', units + 4, usage(300))
       assert.deepEqual(lost.ok ? null : [lost.failure.kind, lost.failure.retryable], ['timeout', true])
-      await new Promise((r) => setTimeout(r, 700))
+      await waitFor(() => sim.state.adjustments.length > before, {
+        what: 'Autotask to apply the change whose answer was lost',
+        timeoutMs: 2000,
+      })
     } finally {
       sim.faults.clear()
     }

@@ -7,6 +7,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible'
 import type { PsaFailure, PsaResult } from '../../../src/psa/adapter.js'
 import { statusFailure } from '../../../src/psa/core/http.js'
 import { ConnectionLimiter } from '../../../src/psa/core/limiter.js'
+import { hold } from '../../support/wait.js'
 
 const signal = () => AbortSignal.timeout(5000)
 const okCall = async (): Promise<PsaResult<null>> => ({ ok: true, value: null })
@@ -21,7 +22,7 @@ describe('PSA connection limiter', () => {
     const slow = async (): Promise<PsaResult<null>> => {
       inFlight++
       most = Math.max(most, inFlight)
-      await new Promise((r) => setTimeout(r, 30))
+      await hold(30, 'a slow call, so that callers overlap')
       inFlight--
       return { ok: true, value: null }
     }
@@ -85,7 +86,7 @@ describe('PSA connection limiter', () => {
   test('a caller whose budget runs out while waiting for a slot gets a retryable timeout', async () => {
     const limiter = new ConnectionLimiter({ perEndpoint: 1 })
     const blocker = limiter.run('x', signal(), async () => {
-      await new Promise((r) => setTimeout(r, 200))
+      await hold(200, 'a call holding the only slot past the waiting caller’s budget')
       return { ok: true, value: null }
     })
     const started = Date.now()

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import type { PsaResult } from '../../../src/psa/adapter.js'
 import { type Token, TokenCache } from '../../../src/psa/core/token.js'
+import { hold } from '../../support/wait.js'
 
 const call = () => ({ signal: AbortSignal.timeout(5000) })
 
@@ -15,7 +16,7 @@ function cache(lifeMs: number, now: () => number) {
     now,
     async fetch(_call, expiring): Promise<PsaResult<Token>> {
       fetches.push(expiring?.refresh?.value ?? null)
-      await new Promise((r) => setTimeout(r, 5))
+      await hold(5, 'a fetch that takes a moment, so that callers overlap')
       n++
       return {
         ok: true,

@@ -18,6 +18,7 @@ import { classify, closingStatus } from '../../../src/psa/halopsa/lists.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
 import { type HaloState, startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import type { StartedSim } from '../../support/sims/harness.js'
+import { hold } from '../../support/wait.js'
 
 const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
 let n = 0
@@ -101,7 +102,7 @@ describe('HaloPSA adapter', () => {
     const before = tokenCalls()
     const teamCalls = sim.callsTo(/\/api\/team$/i).length
     // Time passing is the test: the 1 s token expires.
-    await new Promise((r) => setTimeout(r, 1100))
+    await hold(1100, 'the 1 s token expires')
     assert.ok((await client.lookup('boards', {}, call())).ok)
     assert.equal(tokenCalls(), before + 1)
     assert.equal(sim.callsTo(/\/api\/team$/i).length, teamCalls + 1, 'no call was refused first')

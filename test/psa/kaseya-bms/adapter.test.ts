@@ -19,6 +19,7 @@ import {
   seededTickets,
   startKaseyaBmsSim,
 } from '../../support/sims/kaseya-bms/server.js'
+import { hold } from '../../support/wait.js'
 
 const login = { tenant: 'Acme MSP', username: 'api@acme-msp.example', password: 'bms-password' }
 const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
@@ -63,14 +64,12 @@ const failure = <T>(r: PsaResult<T>) => {
   return r.ok ? assert.fail() : r.failure
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
 describe('Kaseya BMS adapter: tokens', () => {
   test('an access token that expires mid-run is renewed with the refresh token, not a new login', async () => {
     const { sim, client } = await setup({ tokenLifetimeSeconds: 1 })
     value(await client.lookup('boards', {}, call()))
     // Time passing is the test: the 1 s token expires.
-    await sleep(1100)
+    await hold(1100, 'the 1 s token expires')
     value(await client.lookup('priorities', {}, call()))
     assert.equal(sim.callsTo(/\/security\/authenticate$/).length, 1, 'one login')
     assert.equal(sim.callsTo(/\/security\/refreshtoken$/).length, 1, 'one refresh')
@@ -90,7 +89,7 @@ describe('Kaseya BMS adapter: tokens', () => {
     value(await client.lookup('boards', {}, call()))
     for (const s of Object.values(sim.state.sessions)) s.refreshToken = 'forgotten'
     // Time passing is the test: the 1 s token expires.
-    await sleep(1100)
+    await hold(1100, 'the 1 s token expires')
     value(await client.lookup('boards', {}, call()), 'after the refresh was refused')
     assert.equal(sim.callsTo(/\/security\/refreshtoken$/).length, 1)
     assert.equal(sim.callsTo(/\/security\/authenticate$/).length, 2, 'a second login')
@@ -112,7 +111,7 @@ describe('Kaseya BMS adapter: tokens', () => {
     const made = value(await client.createTicket(ticket, ticketCall()))
     value(await client.appendNote(made.ticketId, 'still there', ticketCall()))
     // Time passing is the test: the 1 s token expires.
-    await sleep(1100)
+    await hold(1100, 'the 1 s token expires')
     value(
       await client.closeTicket(
         made.ticketId,

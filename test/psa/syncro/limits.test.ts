@@ -20,6 +20,7 @@ import { serviceOf } from '../../../src/psa/syncro/limits.js'
 import { redisPrefix } from '../../support/service.js'
 import type { StartedSim } from '../../support/sims/harness.js'
 import { type SyncroState, startSyncroSim } from '../../support/sims/syncro/server.js'
+import { waitFor } from '../../support/wait.js'
 
 const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
 const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
@@ -167,12 +168,14 @@ describe('Syncro: one budget per address across processes (Redis)', {
     handles.push(redis)
     const make = redisLimiters(redis, quiet)
     const probe = make({ keyPrefix: 'probe', points: 1000, duration: 60 })
-    for (let i = 0; ; i++) {
-      await probe.consume('up')
-      if (await redis.client.exists(redis.key('limit', 'probe', 'up'))) return make
-      if (i > 200) throw new Error('the limiters never reached Redis')
-      await new Promise((r) => setTimeout(r, 10))
-    }
+    await waitFor(
+      async () => {
+        await probe.consume('up')
+        return redis.client.exists(redis.key('limit', 'probe', 'up'))
+      },
+      { what: 'the limiters to reach Redis', timeoutMs: 2000, intervalMs: 10 },
+    )
+    return make
   }
 
   test('two processes with one egress name share the 10; a process with another egress counts apart', async () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { LookupKind, PsaOperations, PsaResult } from '../../../src/psa/adapter.js'
 import type { LosableOp } from '../sims/harness.js'
+import { hold } from '../wait.js'
 
 export interface PsaTicketState {
   closed: boolean
@@ -347,7 +348,10 @@ export function adapterContract(name: string, start: () => Promise<ContractFixtu
       // After the pause, attempts go on until the storm has passed (each 429 pauses again).
       let result: PsaResult<{ ticketId: string; adopted: boolean }> = held
       for (let i = 0; i < 6 && !result.ok; i++) {
-        await new Promise((r) => setTimeout(r, (result.ok ? 0 : (result.failure.retryAfterMs ?? 1000)) + 50))
+        await hold(
+          (result.ok ? 0 : (result.failure.retryAfterMs ?? 1000)) + 50,
+          'the pause the PSA asked for',
+        )
         result = await create(cid, true)
       }
       assert.ok(result.ok, result.ok ? '' : result.failure.message)
@@ -368,7 +372,7 @@ export function adapterContract(name: string, start: () => Promise<ContractFixtu
         await f.slow(0)
       }
       // The PSA may still have made the ticket after we gave up (a server does not see the abort).
-      await new Promise((r) => setTimeout(r, 1600))
+      await hold(1600, 'the slow PSA finishes what it was asked, or does not: either may happen')
       value(await create(cid, true), 'retry')
       assert.equal(await f.tickets(), before + 1, 'one ticket, made late or by the retry')
     })

@@ -12,7 +12,7 @@ import { type Hooked, hooked } from '../hooked.js'
 import { type Backend, backends, startService, type TestService } from '../service.js'
 import type { StartedSim } from '../sims/harness.js'
 import type { PushSender, Technician } from '../sims/push.js'
-import { waitFor } from '../wait.js'
+import { hold, waitFor } from '../wait.js'
 import type { ServiceFixture } from './through-service.js'
 
 export type SyncSim = StartedSim<unknown> & { technician: Technician; pushes: PushSender }
@@ -153,12 +153,10 @@ async function psaUpdate(s: Hooked, cid: string, event: string) {
       .accepted('status_update')
       .filter((r) => r.body.payload.correlationId === cid && r.body.payload.event === event)
   await s.receiver.waitFor(() => of().length > 0, `${event} for ${cid}`)
-  await new Promise((r) => setTimeout(r, 300))
+  await hold(300, `a period in which a second ${event} would arrive`)
   assert.equal(of().length, 1, `one ${event}`)
   return of()[0]!.body
 }
-
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms))
 
 function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 'push' | 'poll'): void {
   const wait = via === 'push' ? 5000 : pollMs * 4 + 3000
@@ -235,7 +233,7 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
     const events = (await s.partner('GET', `/api/partner/events?correlationId=${cid}`)).body.data
     assert.equal(events[0].event, 'Ticket Reopened')
     // alertbridge's own reopen is no change in the PSA.
-    await settle(800)
+    await hold(800, 'a period in which a PSA-side reopen would be recorded')
     const after = (await s.partner('GET', `/api/partner/events?correlationId=${cid}`)).body.data
     assert.equal(after.filter((e: { event: string }) => e.event === 'Ticket Reopened In PSA').length, 0)
   })
@@ -287,7 +285,7 @@ function scenarios<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>, via: 
     const { cid } = await created(c, s)
     await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: cid })
     await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
-    await settle(via === 'push' ? 1200 : pollMs * 3)
+    await hold(via === 'push' ? 1200 : pollMs * 3, 'a period in which a PSA-side event would be recorded')
     const events = (await s.partner('GET', `/api/partner/events?correlationId=${cid}`)).body.data
     assert.deepEqual(
       events.filter((e: { strategy: string }) => e.strategy === 'psa'),
@@ -310,7 +308,7 @@ function pushOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void 
     const ours = pushUrls(c.svc.url, link.secret).url
     const real = c.sim.pushes.deliveries.findLast((d) => d.url === ours)
     assert.ok(real, 'the note was pushed to this partner')
-    await settle(600)
+    await hold(600, 'the pushes of the other partners land before they are counted')
     const sent = c.sim.pushes.deliveries.length
     c.sim.pushes.drop(null)
     await c.sim.technician.close(psaId)
@@ -334,7 +332,7 @@ function pushOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void 
     const replayed = await post(real.url, real.body)
     assert.equal(replayed.status, 200)
     assert.equal(((await replayed.json()) as { received: number }).received, 0)
-    await settle(800)
+    await hold(800, 'a period in which a forged or replayed push would take effect')
     // The close was never pushed and the forgeries changed nothing: the ticket is open here.
     assert.ok(await ticketIs(s, cid, 'open'))
     // The unsigned one (and the forged one) counted against this connection; the unknown URL names none.
@@ -347,7 +345,7 @@ function pushOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void 
     const made = []
     for (let i = 0; i < 10; i++) made.push(await created(c, s, `Burst ${i}`))
     await c.sim.pushes.settled()
-    await settle(600)
+    await hold(600, 'the reads the creations caused end before they are counted')
     const readsBefore = c.sim.callsTo(f.reads.pattern, f.reads.method).length
     const sentBefore = c.sim.pushes.deliveries.length
     for (const t of made) await c.sim.technician.close(t.psaId)
@@ -375,7 +373,7 @@ function pushOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void 
       [],
     )
     for (const t of made) await waitFor(() => ticketIs(s, t.cid, 'closed'), { what: `${t.cid} closed` })
-    await settle(600)
+    await hold(600, 'a period in which a read too many would be made')
     const reads = c.sim.callsTo(f.reads.pattern, f.reads.method).length - readsBefore
     assert.ok(reads <= made.length, `${reads} reads for ${made.length} changed tickets`)
   })

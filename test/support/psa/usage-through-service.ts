@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../fixtures.js'
 import { type Backend, backends, startService, type TestService } from '../service.js'
+import { waitFor } from '../wait.js'
 
 export interface UsagePsa {
   /** The partner's PSA settings. */
@@ -105,15 +106,15 @@ export function usageThroughService(
         return row?.push ?? null
       }
       /** Waits until the pair's push satisfies `done`. */
-      const pushed = async (serviceId: string, done: (p: Push) => boolean, what: string): Promise<Push> => {
-        const until = Date.now() + 20_000
+      const pushed = (serviceId: string, done: (p: Push) => boolean, what: string): Promise<Push> => {
         let last: Push | null = null
-        while (Date.now() < until) {
-          last = await pushOf(serviceId)
-          if (last && done(last)) return last
-          await new Promise((r) => setTimeout(r, 100))
-        }
-        assert.fail(`${what}: the push is ${JSON.stringify(last)}`)
+        return waitFor(
+          async () => {
+            last = await pushOf(serviceId)
+            return last && done(last) && last
+          },
+          { what: () => `${what}: the push is ${JSON.stringify(last)}`, timeoutMs: 20_000, intervalMs: 100 },
+        )
       }
       /** A line billing a product no other line of the company bills (found by its product). */
       const productLine = () => {
@@ -186,7 +187,16 @@ export function usageThroughService(
 
       test('a count of an unmapped service is kept and shown, and nothing reaches the PSA', async () => {
         // Let pushes still queued from other tests finish first.
-        await new Promise((r) => setTimeout(r, 500))
+        await waitFor(
+          async () =>
+            !(await svc.services.db.kysely
+              .selectFrom('jobs')
+              .select('id')
+              .where('kind', '=', 'usage-push')
+              .where('failed_at', 'is', null)
+              .executeTakeFirst()),
+          { what: "the other tests' usage pushes to finish", timeoutMs: 10_000 },
+        )
         const before = f.calls()
         await count('spare', 5)
         const p = await pushed('spare', (x) => x.status === 'unmapped', 'unmapped')

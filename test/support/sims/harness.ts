@@ -8,6 +8,7 @@
 // `GET /__sim/state`, `POST /__sim/reset`. The PSA's own routes are added by each simulator.
 import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { hold } from '../wait.js'
 
 export interface SimCall {
   method: string
@@ -83,7 +84,7 @@ export function simApp(o: SimOptions): {
       at: Date.now(),
     })
     if (faults.latencyMs && matches(faults.latencyMatch, request.url)) {
-      await new Promise((resolve) => setTimeout(resolve, faults.latencyMs))
+      await hold(faults.latencyMs, 'the fault asked for: a PSA slow to answer')
     }
     if (faults.ratePerSecond !== undefined) {
       const second = Math.floor(Date.now() / 1000)

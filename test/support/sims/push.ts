@@ -3,6 +3,8 @@
 // PSA does — deactivated after a run of consecutive failures, calling the subscription's deactivation
 // URL. A test drops pushes (`drop`) so that only the reconciliation poll can hear a change, and waits
 // for every push in flight (`settled`).
+import { hold } from '../wait.js'
+
 export interface PushSubscription {
   id: string
   url: string
@@ -69,7 +71,7 @@ export class PushSender {
   private async deliver(sub: PushSubscription, body: string): Promise<void> {
     const tries = [0, ...this.policy.retryDelaysMs]
     for (const [i, delay] of tries.entries()) {
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+      if (delay > 0) await hold(delay, 'the PSA’s pause before it pushes again')
       if (!sub.active) return
       const headers = this.policy.headers(body, sub)
       const status = await send(sub.url, body, headers)

@@ -8,8 +8,7 @@ import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { goodPassword, newPortalUser } from '../../support/portal.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { hold, waitFor } from '../../support/wait.js'
 
 for (const backend of backends('matrix')) {
   describe(`failed sign-ins slow down the failing address (${backend})`, () => {
@@ -43,12 +42,14 @@ for (const backend of backends('matrix')) {
       }
       assert.ok(refused > 0, 'the attacker was slowed down')
       // Right after a failure, even the right password is refused from the attacker's address.
-      let failed = false
-      for (let i = 0; i < 40 && !failed; i++) {
-        failed = (await attempt(owner.email, 'one more guess', '203.0.113.66')).status === 401
-        if (!failed) await pause(250)
-      }
-      assert.ok(failed, 'the attacker may try again once the wait is over')
+      await waitFor(
+        async () => (await attempt(owner.email, 'one more guess', '203.0.113.66')).status === 401,
+        {
+          what: 'the attacker to be let try again once the wait is over',
+          timeoutMs: 10_000,
+          intervalMs: 250,
+        },
+      )
       const waiting = await attempt(owner.email, goodPassword, '203.0.113.66')
       expectFailure(waiting, 429, 'RATE_LIMITED')
       assert.ok(Number(waiting.headers.get('retry-after')) >= 2)
@@ -63,12 +64,12 @@ for (const backend of backends('matrix')) {
       expectFailure(first, 429, 'RATE_LIMITED')
       assert.equal(first.headers.get('retry-after'), '1')
       assert.match(first.body.detail, /try again in 1 second\./)
-      await pause(1100)
+      await hold(1100, 'the 1 s wait runs out')
       expectFailure(await attempt(user.email, 'wrong password!', ip), 401, 'INVALID_CREDENTIALS')
       const second = await attempt(user.email, goodPassword, ip)
       expectFailure(second, 429, 'RATE_LIMITED')
       assert.equal(second.headers.get('retry-after'), '2')
-      await pause(2100)
+      await hold(2100, 'the 2 s wait runs out')
       assert.equal((await attempt(user.email, goodPassword, ip)).status, 200)
       // Cleared: the next failure is a free one again.
       expectFailure(await attempt(user.email, 'wrong password!', ip), 401, 'INVALID_CREDENTIALS')

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { maxWaitSeconds, SignInThrottle, waitAfter } from '../../../src/tenants/people/sign-in-throttle.js'
+import { hold } from '../../support/wait.js'
 
 const right = async () => true
 const wrong = async () => false
@@ -62,10 +63,10 @@ describe('the sign-in throttle', () => {
     await throttle.attempt('u@msp.example', 'A', wrong)
     await throttle.attempt('u@msp.example', 'A', wrong)
     assert.equal(await retry(), 1)
-    await new Promise((resolve) => setTimeout(resolve, 1100))
+    await hold(1100, 'the 1 s wait runs out')
     await throttle.attempt('u@msp.example', 'A', wrong)
     assert.equal(await retry(), 2)
-    await new Promise((resolve) => setTimeout(resolve, 2100))
+    await hold(2100, 'the 2 s wait runs out')
     assert.equal(await retry(), 0, 'the right password once the wait is over')
     await throttle.attempt('u@msp.example', 'A', wrong)
     assert.equal(await retry(), 0, 'and the count started again')
@@ -87,7 +88,7 @@ describe('the sign-in throttle', () => {
     let checks = 0
     const slowWrong = async () => {
       checks++
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      await hold(20, 'a slow password check, so that the attempts overlap')
       return false
     }
     const results = await Promise.all(

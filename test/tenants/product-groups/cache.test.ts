@@ -8,6 +8,7 @@ import {
   ProductGroupCache,
 } from '../../../src/tenants/product-groups/cache.js'
 import { manualClock } from '../../support/service.js'
+import { hold, waitFor } from '../../support/wait.js'
 
 const minutes = (n: number) => n * 60 * 1000
 const listA = { 'Endpoint Security': ['Malware Detected'] }
@@ -37,8 +38,6 @@ function recorder(): CacheEvents & { log: string[] } {
     timedOut: () => log.push('timeout'),
   }
 }
-
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('catalogue cache', () => {
   test('a lookup within 15 minutes is a hit; after 15 minutes the vendor is called again', async () => {
@@ -72,7 +71,7 @@ describe('catalogue cache', () => {
   test('50 concurrent lookups make one vendor call', async () => {
     const vendor = fakeVendor()
     vendor.answer(async () => {
-      await wait(30)
+      await hold(30, 'a vendor slow enough that the lookups overlap')
       return { ok: true, groups: listA }
     })
     const cache = new ProductGroupCache(manualClock(), recorder())
@@ -84,7 +83,7 @@ describe('catalogue cache', () => {
   test('a call slower than the budget: the caller gets no list at 500 ms, the late answer fills the cache', async () => {
     const vendor = fakeVendor()
     vendor.answer(async () => {
-      await wait(700)
+      await hold(700, 'a vendor slower than the 500 ms budget')
       return { ok: true, groups: listA }
     })
     const events = recorder()
@@ -99,8 +98,7 @@ describe('catalogue cache', () => {
     const again = performance.now()
     assert.equal((await cache.lookup('i1', 'src', vendor.fetch)).kind, 'none')
     assert.ok(performance.now() - again < 400)
-    await wait(300)
-    assert.ok(cache.hit('i1', 'src'), 'the late answer is cached')
+    await waitFor(() => cache.hit('i1', 'src'), { what: 'the late answer to be cached', timeoutMs: 300 })
     assert.equal(vendor.calls(), 1)
   })
 
@@ -168,7 +166,10 @@ describe('catalogue cache', () => {
     cache.refresh('i1', 'src', vendor.fetch)
     cache.forget('i1')
     release()
-    await wait(10)
+    await waitFor(() => events.log.at(-1) === 'ok (dropped)', {
+      what: 'the forgotten answer to arrive',
+      timeoutMs: 1000,
+    })
     assert.equal(cache.peek('i1', 'src'), null)
     assert.equal(events.log.at(-1), 'ok (dropped)')
   })

@@ -13,20 +13,11 @@ import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '
 import { type Setup, setupIntegration } from '../../support/fixtures.js'
 import { startService, type TestService } from '../../support/service.js'
 import { startHaloPsaSim } from '../../support/sims/halopsa/server.js'
+import { waitFor } from '../../support/wait.js'
 
 const haloCredentials = { clientId: 'svc-client', clientSecret: 'svc-secret', tenant: 'acme' }
 
 const screenshots = join(process.cwd(), 'docs', 'screenshots')
-
-async function until<T>(what: string, read: () => Promise<T | null | undefined | false>, ms = 15_000) {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await read()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
   let svc: TestService
@@ -102,10 +93,13 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
       status: 'Closed',
     })
     assert.equal(closed.status, 200, closed.text)
-    await until('the poll to read the close back', async () => {
-      const r = await s.partner('GET', `/api/partner/tickets/${correlationId}`)
-      return r.body.closedBy === 'psa'
-    })
+    await waitFor(
+      async () => {
+        const r = await s.partner('GET', `/api/partner/tickets/${correlationId}`)
+        return r.body.closedBy === 'psa'
+      },
+      { what: 'the poll to read the close back', intervalMs: 100 },
+    )
 
     const { page, problems, close } = await openPortal(browser, svc)
     try {
@@ -124,10 +118,13 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
     }
   })
   test('the sync panel says how the sandbox is heard; a viewer gets no register button', async () => {
-    await until('two-way sync set up', async () => {
-      const r = await s.partner('GET', '/api/partner/psa/sync')
-      return r.status === 200 && r.body.lastHeardAt !== null
-    })
+    await waitFor(
+      async () => {
+        const r = await s.partner('GET', '/api/partner/psa/sync')
+        return r.status === 200 && r.body.lastHeardAt !== null
+      },
+      { what: 'two-way sync set up', intervalMs: 100 },
+    )
     const { page, problems, close } = await openPortal(browser, svc, { width: 1280, height: 800 })
     try {
       await signInPage(page, admin, `/integrations/${s.integrationId}/setup/connect`)
@@ -173,10 +170,13 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
         psaCompanyId: '12',
         rule: { productGroup: 'Endpoint Security', ticket: { board: 'Security Operations' } },
       })
-      const status = await until('the push registration', async () => {
-        const r = await halo.partner('GET', '/api/partner/psa/sync')
-        return r.status === 200 && r.body.mechanism === 'manual' ? r.body : null
-      })
+      const status = await waitFor(
+        async () => {
+          const r = await halo.partner('GET', '/api/partner/psa/sync')
+          return r.status === 200 && r.body.mechanism === 'manual' ? r.body : null
+        },
+        { what: 'the push registration', intervalMs: 100 },
+      )
       const haloAdmin = await portalUser(svc, halo.partnerId, 'admin', 'sam.service@fabrikam.example')
       const haloViewer = await portalUser(svc, halo.partnerId, 'viewer')
       const { page, problems, close } = await openPortal(browser, svc, { width: 1280, height: 900 })

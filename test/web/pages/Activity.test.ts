@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core'
 import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../support/browser.js'
 import { type Hooked, hooked } from '../../support/hooked.js'
 import { startService, type TestService } from '../../support/service.js'
+import { waitFor } from '../../support/wait.js'
 
 describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => {
   let svc: TestService
@@ -86,13 +87,13 @@ describe('failures, the dashboard and deliveries', { skip: browserSkip }, () => 
     const accepted: any = await s.post({ title: 'Webhook alert', alertType: 'Agent Offline' })
     assert.equal(accepted.status, 201, accepted.text)
     const messageId: string = accepted.body.data.messageId
-    let deliveryId = ''
-    for (let i = 0; i < 300 && !deliveryId; i++) {
-      const res = await s.partner('GET', '/api/partner/deliveries?status=dead')
-      deliveryId = res.body.data.find((d: any) => d.messageId === messageId)?.id ?? ''
-      if (!deliveryId) await new Promise((r) => setTimeout(r, 50))
-    }
-    assert.ok(deliveryId, 'the delivery died')
+    const deliveryId: string = await waitFor(
+      async () =>
+        (await s.partner('GET', '/api/partner/deliveries?status=dead')).body.data.find(
+          (d: any) => d.messageId === messageId,
+        )?.id,
+      { what: 'the delivery to die', timeoutMs: 15_000, intervalMs: 50 },
+    )
     healthy = true
 
     const { page, problems, close } = await openPortal(browser, svc)

@@ -11,6 +11,7 @@ import { catalogue, issueToken, type Setup, setupIntegration } from '../../suppo
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
+import { hold } from '../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true' }
 
@@ -96,7 +97,7 @@ for (const backend of backends('matrix')) {
       const start = (await poll('')).body.nextCursor
       const t0 = Date.now()
       const waiting = poll(`?after=${start}&waitSeconds=20`)
-      await new Promise((r) => setTimeout(r, 800))
+      await hold(800, 'the poll is waiting when the alert arrives')
       const alert = await svc.request('POST', '/api/oem-alerts-api/alert', { body: s.body() })
       assert.equal(alert.status, 201, alert.text)
       const res = await waiting
@@ -153,7 +154,7 @@ for (const backend of backends('matrix')) {
         headers: { authorization: `Bearer ${s.vendorToken}` },
         signal: controller.signal,
       }).catch((err: Error) => err.name)
-      await new Promise((r) => setTimeout(r, 300))
+      await hold(300, 'the poll is waiting when the listener goes away')
       controller.abort()
       assert.equal(await aborted, 'AbortError')
     })
@@ -164,7 +165,7 @@ for (const backend of backends('matrix')) {
         try {
           const start = (await poll('')).body.nextCursor
           const waiting = poll(`?after=${start}&waitSeconds=20`)
-          await new Promise((r) => setTimeout(r, 500))
+          await hold(500, 'the poll is waiting when the other process writes')
           const sent = await other.request('POST', '/api/vendor-api/webhook/test', {
             token: s.vendorToken,
             body: {},

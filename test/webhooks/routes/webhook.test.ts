@@ -9,6 +9,7 @@ import { catalogue, issueToken, setupIntegration } from '../../support/fixtures.
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { backends, startService, type TestService } from '../../support/service.js'
 import { expectFailure } from '../../support/shapes.js'
+import { waitFor } from '../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05' }
 
@@ -47,14 +48,13 @@ for (const backend of backends()) {
 
     /** Waits until the deliveries of these ids have finished their attempts (or one). */
     async function settledDeliveries(token: string, ids: string[]) {
-      for (const id of ids) {
-        for (let i = 0; ; i++) {
-          const d = await svc.request('GET', `/api/vendor-api/deliveries/${id}`, { token })
-          if (d.body.status !== 'pending') break
-          if (i > 300) throw new Error(`delivery ${id} still pending`)
-          await new Promise((r) => setTimeout(r, 20))
-        }
-      }
+      for (const id of ids)
+        await waitFor(
+          async () =>
+            (await svc.request('GET', `/api/vendor-api/deliveries/${id}`, { token })).body.status !==
+            'pending',
+          { what: `delivery ${id} to be no longer pending`, timeoutMs: 8000 },
+        )
     }
 
     test('the vendor reads and sets its webhook: the operator’s checks, audit and re-activation', async () => {

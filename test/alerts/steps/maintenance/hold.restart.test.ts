@@ -11,8 +11,8 @@ import { boot } from '../../../../src/main/boot.js'
 import { loadConfig } from '../../../../src/platform/config.js'
 import { setupIntegration } from '../../../support/fixtures.js'
 import { backends, manualClock, postgresDatabase, requester } from '../../../support/service.js'
+import { waitFor } from '../../../support/wait.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const minute = 60_000
 
 /** One process of the installation on `databaseUrl`, with its own clock. */
@@ -83,19 +83,19 @@ for (const backend of backends('databases')) {
         const second = await start(installation, clock)
         try {
           const db = second.services.db.kysely
-          const until = Date.now() + 20_000
-          for (;;) {
-            const created = await db
-              .selectFrom('events')
-              .select('event')
-              .where('correlation_id', '=', 'r-1')
-              .where('event', '=', 'Ticket Created')
-              .executeTakeFirst()
-            if (created) break
-            if (Date.now() > until) throw new Error('the held alert was not released after the restart')
-            second.services.queue.handOver()
-            await sleep(100)
-          }
+          await waitFor(
+            async () => {
+              const created = await db
+                .selectFrom('events')
+                .select('event')
+                .where('correlation_id', '=', 'r-1')
+                .where('event', '=', 'Ticket Created')
+                .executeTakeFirst()
+              if (!created) second.services.queue.handOver()
+              return created
+            },
+            { what: 'the held alert to be released after the restart', timeoutMs: 20_000, intervalMs: 100 },
+          )
           const events = await db
             .selectFrom('events')
             .select('event')

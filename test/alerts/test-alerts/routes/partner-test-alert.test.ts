@@ -11,18 +11,9 @@ import { type Hooked, hooked } from '../../../support/hooked.js'
 import { connectWiseService } from '../../../support/psa/service-fixtures.js'
 import { backends, startService, type TestService } from '../../../support/service.js'
 import type { ConnectWiseSim } from '../../../support/sims/connectwise/server.js'
+import { hold, waitFor } from '../../../support/wait.js'
 
 const env = { ALLOW_PRIVATE_NETWORK: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05', PSA_RETRY_SCHEDULE: '0.2' }
-
-async function eventually<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const until = Date.now() + 15_000
-  for (;;) {
-    const v = await read()
-    if (done(v)) return v
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 for (const backend of backends('matrix')) {
   describe(`the partner's test alert on the sandbox PSA (${backend})`, () => {
@@ -83,17 +74,21 @@ for (const backend of backends('matrix')) {
         [['Ticket Created', true]],
       )
 
-      const closed = await eventually(
-        'the test ticket to close by itself',
-        () => ticket(cid),
-        (r) => r.body.status === 'closed',
+      let last: unknown
+      const closed = await waitFor(
+        async () => {
+          const r = await ticket(cid)
+          last = r.body
+          return r.body.status === 'closed' && r
+        },
+        { what: () => `the test ticket to close by itself: ${JSON.stringify(last)}`, intervalMs: 100 },
       )
       assert.equal(closed.status, 200)
       const after = await s.partner('GET', '/api/partner/sandbox/tickets')
       const psaAfter = after.body.data.find((t: { id: string }) => t.id === sent.body.ticket.psaTicketId)
       assert.ok(psaAfter.closedAt, 'closed in the PSA too')
       // No webhook for the vendor: not for the ticket, not for a state change.
-      await new Promise((r) => setTimeout(r, 300))
+      await hold(300, 'a period in which no delivery for the vendor may be queued')
       assert.equal((await vendorDeliveries()).length, deliveriesBefore)
       assert.equal(
         s.receiver.accepted('status_update').filter((r) => r.body.payload.correlationId === cid).length,
@@ -239,16 +234,18 @@ for (const backend of backends('databases')) {
       assert.match(connectWiseService.ticket(sim, id).summary, /^\[TEST\] /)
       const url: string = sent.body.ticket.psaTicketUrl
       assert.ok(url.startsWith('http') && url.includes(encodeURIComponent(id)), url)
-      await eventually(
-        'the ConnectWise ticket to close by itself',
-        async () => connectWiseService.ticket(sim, id).closed,
-        (closed) => closed,
-      )
+      await waitFor(() => connectWiseService.ticket(sim, id).closed, {
+        what: 'the ConnectWise ticket to close by itself',
+        intervalMs: 100,
+      })
       // Closed in ConnectWise is not yet closed here: the job records the close after the PSA's answer.
-      await eventually(
-        'the test ticket to be closed here too',
-        async () => (await s.partner('GET', `/api/partner/tickets/${sent.body.correlationId}`)).body.status,
-        (status) => status === 'closed',
+      let status: unknown
+      await waitFor(
+        async () => {
+          status = (await s.partner('GET', `/api/partner/tickets/${sent.body.correlationId}`)).body.status
+          return status === 'closed'
+        },
+        { what: () => `the test ticket to be closed here too: ${JSON.stringify(status)}`, intervalMs: 100 },
       )
       const kept = await s.partner('POST', path, { closeAfterMinutes: 0 })
       assert.equal(kept.status, 201, kept.text)

@@ -6,6 +6,7 @@
 // and the harness's faults (the calls whose answers the tests lose among them).
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, test } from 'node:test'
+import { hold } from '../../wait.js'
 import type { StartedSim } from '../harness.js'
 import { type HaloState, haloCalls, startHaloPsaSim } from './server.js'
 
@@ -96,7 +97,7 @@ describe('HaloPSA simulator', () => {
     sim.state.tokenLifetimeSeconds = 1
     const short = await token()
     assert.equal((await http('GET', '/api/team', { token: short })).status, 200, 'paths ignore case')
-    await new Promise((r) => setTimeout(r, 1100))
+    await hold(1100, 'the 1 s token expires')
     assert.equal((await http('GET', '/api/Team', { token: short })).status, 401)
     const revoked = await token()
     sim.state.tokens = {}

@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core'
 import { browserSkip, launchBrowser, openPortal, portalUser, signInPage } from '../../../support/browser.js'
 import { type Setup, setupIntegration } from '../../../support/fixtures.js'
 import { startService, type TestService } from '../../../support/service.js'
+import { waitFor } from '../../../support/wait.js'
 
 describe('the setup wizard', { skip: browserSkip }, () => {
   let svc: TestService
@@ -101,10 +102,13 @@ describe('the setup wizard', { skip: browserSkip }, () => {
         .getByLabel('Billing product for Protected endpoints', { exact: true })
         .selectOption('endpoint-seat')
       await page.getByRole('button', { name: 'Save billing product for Protected endpoints' }).click()
-      await waitFor(async () => {
-        const s = await setup.partner('GET', `/api/partner/integrations/${setup.integrationId}/services`)
-        return s.body.data[0]?.mapping?.psaProductId === 'endpoint-seat'
-      }, 'the service mapping')
+      await waitFor(
+        async () => {
+          const s = await setup.partner('GET', `/api/partner/integrations/${setup.integrationId}/services`)
+          return s.body.data[0]?.mapping?.psaProductId === 'endpoint-seat'
+        },
+        { what: 'the service mapping', timeoutMs: 10_000, intervalMs: 100 },
+      )
       // …and, for one account, a line of its own.
       await page
         .getByLabel('Billing line of Protected endpoints for ACME Corp.', { exact: true })
@@ -112,13 +116,16 @@ describe('the setup wizard', { skip: browserSkip }, () => {
       await page
         .getByRole('button', { name: 'Save the billing line of Protected endpoints for ACME Corp.' })
         .click()
-      await waitFor(async () => {
-        const l = await setup.partner(
-          'GET',
-          `/api/partner/integrations/${setup.integrationId}/services/seats/accounts`,
-        )
-        return l.body.data[0]?.accountId === 'acme-001' && /backup-tb/.test(l.body.data[0]?.psaLineId ?? '')
-      }, 'the account line mapping')
+      await waitFor(
+        async () => {
+          const l = await setup.partner(
+            'GET',
+            `/api/partner/integrations/${setup.integrationId}/services/seats/accounts`,
+          )
+          return l.body.data[0]?.accountId === 'acme-001' && /backup-tb/.test(l.body.data[0]?.psaLineId ?? '')
+        },
+        { what: 'the account line mapping', timeoutMs: 10_000, intervalMs: 100 },
+      )
       await page.getByRole('link', { name: 'Next: Rules' }).click()
 
       // 4. Rules: one rule for the group, priority picked from the PSA's list.
@@ -160,11 +167,3 @@ describe('the setup wizard', { skip: browserSkip }, () => {
     }
   })
 })
-
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}

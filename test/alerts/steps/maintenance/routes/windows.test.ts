@@ -7,22 +7,24 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type Setup, setupIntegration } from '../../../../support/fixtures.js'
 import { backends, manualClock, startService, type TestService } from '../../../../support/service.js'
+import { waitFor } from '../../../../support/wait.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
+/** `read()`'s first answer that `ok` accepts, within `ms`; a failure names the last answer read. */
 async function eventually<T>(
   what: string,
   read: () => Promise<T>,
   ok: (v: T) => boolean,
   ms = 20_000,
 ): Promise<T> {
-  const until = Date.now() + ms
-  for (;;) {
-    const v = await read()
-    if (ok(v)) return v
-    if (Date.now() > until) throw new Error(`${what}: not seen within ${ms} ms (last: ${JSON.stringify(v)})`)
-    await sleep(50)
-  }
+  let last: T | undefined
+  const seen = await waitFor(
+    async () => {
+      last = await read()
+      return ok(last) && { value: last }
+    },
+    { what: () => `${what} (last: ${JSON.stringify(last)})`, timeoutMs: ms, intervalMs: 50 },
+  )
+  return seen.value
 }
 
 const minute = 60_000
