@@ -22,7 +22,8 @@ import type { Database } from './schema.js'
 export interface Repositories {}
 
 type Make<K extends keyof Repositories> = (kysely: Kysely<Database>, box: CryptoBox) => Repositories[K]
-const made = new Set<string>()
+type AnyMake = (kysely: Kysely<Database>, box: CryptoBox) => unknown
+const made = new Map<string, AnyMake>()
 
 /**
  * Registers how a Store makes one module's repository: a member `name` on every Store, made on its first
@@ -30,20 +31,31 @@ const made = new Set<string>()
  */
 export function defineRepository<K extends keyof Repositories>(name: K, make: Make<K>): void {
   if (made.has(name)) throw new Error(`the repository ${name} is registered twice`)
-  made.add(name)
-  Object.defineProperty(Store.prototype, name, {
-    configurable: true,
-    get(this: Store) {
-      const repository = make(this.kysely, this.box)
-      Object.defineProperty(this, name, { value: repository })
-      return repository
-    },
-  })
+  made.set(name, make)
 }
 
-/** The names every repository is registered under, for a check at start that none is missing. */
+/** The names every repository is registered under. */
 export function registeredRepositories(): ReadonlySet<string> {
-  return made
+  return new Set(made.keys())
+}
+
+/**
+ * Each registered repository as an own, enumerable member of `store`, made on its first read and kept. Own
+ * and enumerable, so a spread of a Store (`{ ...store, storms }`) carries every repository, as it did when
+ * the Store made them all in its constructor.
+ */
+function addRepositories(store: Store): void {
+  for (const [name, make] of made) {
+    Object.defineProperty(store, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const repository = make(store.kysely, store.box)
+        Object.defineProperty(store, name, { value: repository, enumerable: true })
+        return repository
+      },
+    })
+  }
 }
 
 // biome-ignore lint/correctness/noUnusedVariables: the class below takes the repositories' members.
@@ -58,7 +70,9 @@ export class Store {
     private readonly inTransaction = false,
     /** The embedded connection, when the database is SQLite: savepoints skip the query builder. */
     private readonly sqlite: SQLite.Database | null = null,
-  ) {}
+  ) {
+    addRepositories(this)
+  }
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)
