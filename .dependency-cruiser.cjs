@@ -16,6 +16,8 @@ const order = [
   'ops',
   'main',
 ]
+// The capability modules: each is entered through its index.ts only.
+const capabilities = order.filter((m) => m !== 'platform' && m !== 'main')
 // platform/ stands in its own order: core below db, below the queue and the HTTP plumbing.
 const platformOrder = ['core', 'security', 'outbound', 'redis', 'db', 'queue', 'http']
 
@@ -53,6 +55,17 @@ module.exports = {
       to: {},
     },
     ...moduleRules,
+    {
+      name: 'a-module-is-entered-by-its-index',
+      comment:
+        'A file imports another module only through its entry (src/<module>/index.ts); inside a module, files import each other directly. platform/ is imported file by file.',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: {
+        path: `^src/(${capabilities.join('|')})/`,
+        pathNot: ['^src/$1/', `^src/(${capabilities.join('|')})/index\\.ts$`],
+      },
+    },
     ...platformRules,
     {
       name: 'platform-files-stay-below-its-folders',

@@ -12,10 +12,9 @@ import { type Clock, iso } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import { defineJob, jobKind } from '../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../platform/queue/port.js'
-import type { PsaFailure } from '../psa/adapter.js'
-import type { PsaRegistry } from '../psa/registry.js'
-import { tenantHold } from '../tenants/credentials/credentials.js'
-import type { UsageCount } from '../tenants/vendor-data.js'
+import type { PsaFailure, PsaRegistry } from '../psa/index.js'
+import type { UsageCount } from '../tenants/index.js'
+import { tenantHold } from '../tenants/index.js'
 import { afterFailure, lineForProduct, type UsagePush, usageTarget } from './usage-push-plan.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 256 })

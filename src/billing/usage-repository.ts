@@ -6,7 +6,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { KeyPage } from '../platform/db/rows.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
-import type { UsageCount } from '../tenants/vendor-data.js'
+import type { UsageCount } from '../tenants/index.js'
 import type { UsageCountsTable } from './tables.js'
 
 export interface UsageFilter {

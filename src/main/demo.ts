@@ -6,12 +6,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Result } from '../platform/core/result.js'
-import type { Actor } from '../tenants/audit/operator-audit.js'
+import type { Actor } from '../tenants/index.js'
 import {
   provisionTestTenancy,
   type TestTenancyCredentials,
   testTenancyProductGroups,
-} from '../vendor-api/test-tenancy.js'
+} from '../vendor-api/index.js'
 import type { Services } from './services.js'
 
 /** What demo-credentials.json holds: a test tenancy's credentials; older files lack the newer fields. */

@@ -1,27 +1,9 @@
-// Every module's repositories, registered on the Store (src/platform/db/store.ts) by importing the files
-// that define them. The composition root imports this file before it makes a Store; a repository a
-// module adds is listed here.
-import '../alerts/executor/psa-effects-repository.js'
-import '../alerts/rules/repository.js'
-import '../alerts/steps/catch-all/repository.js'
-import '../alerts/steps/maintenance/repository.js'
-import '../alerts/steps/storm/repository.js'
-import '../alerts/tickets/repository.js'
-import '../billing/usage-pushes-repository.js'
-import '../billing/usage-repository.js'
+// Every module's repositories, registered on the Store (src/platform/db/store.ts): each module's entry
+// imports the files that define its repositories, and the composition root imports this file before it
+// makes a Store. A module that adds repositories needs no line here; a new module does.
 import '../platform/http/idempotency-keys.js'
-import '../psa-sync/repository.js'
-import '../tenants/audit/repository.js'
-import '../tenants/credentials/tokens-repository.js'
-import '../tenants/people/repository.js'
-import '../tenants/repositories/integrations.js'
-import '../tenants/repositories/mappings.js'
-import '../tenants/repositories/names.js'
-import '../tenants/repositories/partners.js'
-import '../tenants/repositories/service-mappings.js'
-import '../tenants/repositories/settings.js'
-import '../tenants/repositories/vendor-data.js'
-import '../tenants/repositories/vendors.js'
-import '../webhooks/deliveries-repository.js'
-import '../webhooks/delivery-feed.js'
-import '../webhooks/events-repository.js'
+import '../alerts/index.js'
+import '../billing/index.js'
+import '../psa-sync/index.js'
+import '../tenants/index.js'
+import '../webhooks/index.js'

@@ -5,13 +5,12 @@
 // it on close.
 import type { FastifyBaseLogger } from 'fastify'
 import { Gauge, type Registry } from 'prom-client'
-import type { Resealer } from '../ops/reseal.js'
-import type { Retention } from '../ops/retention.js'
+import type { Resealer, Retention } from '../ops/index.js'
 import type { Db } from '../platform/db/connect.js'
 import type { JobKindList, JobRunner } from '../platform/queue/port.js'
 import type { QueueRelay } from '../platform/queue/redis-transport.js'
 import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
-import type { WebhookSender } from '../webhooks/sender.js'
+import type { WebhookSender } from '../webhooks/index.js'
 
 export class Runtime {
   constructor(

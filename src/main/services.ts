@@ -3,23 +3,25 @@
 import './repositories.js'
 import type { FastifyBaseLogger } from 'fastify'
 import { collectDefaultMetrics, Registry } from 'prom-client'
-import { CachedReads } from '../alerts/executor/cached-reads.js'
-import { type AlertExecutor, alertExecutor } from '../alerts/executor/executor.js'
-import { registerAlertMetrics } from '../alerts/executor/metrics.js'
-import { AlertAcceptor } from '../alerts/intake/accept.js'
-import { AlertIntake } from '../alerts/intake/intake.js'
-import { alertJob, alertKind } from '../alerts/intake/queued.js'
-import { VendorRateLimiter } from '../alerts/intake/rate-limit.js'
-import { SynchronousAlerts } from '../alerts/intake/synchronous.js'
-import { PartnerRules } from '../alerts/rules/service.js'
-import { maintenanceKind } from '../alerts/steps/maintenance/jobs.js'
-import { type PartnerTestAlerts, partnerTestAlerts } from '../alerts/test-alerts/partner-test.js'
-import { UsagePushes, usagePushJob, usagePushKind } from '../billing/usage-push.js'
-import { Resealer, registerSealedMetrics } from '../ops/reseal.js'
-import { Retention } from '../ops/retention.js'
-import { SealedValues } from '../ops/sealed-values.js'
-import { PsaConnections } from '../partner-api/psa-connection.js'
-import { PartnerSetup } from '../partner-api/setup.js'
+import {
+  AlertAcceptor,
+  type AlertExecutor,
+  AlertIntake,
+  alertExecutor,
+  alertJob,
+  alertKind,
+  CachedReads,
+  maintenanceKind,
+  PartnerRules,
+  type PartnerTestAlerts,
+  partnerTestAlerts,
+  registerAlertMetrics,
+  SynchronousAlerts,
+  VendorRateLimiter,
+} from '../alerts/index.js'
+import { UsagePushes, usagePushJob, usagePushKind } from '../billing/index.js'
+import { Resealer, Retention, registerSealedMetrics, SealedValues } from '../ops/index.js'
+import { PartnerSetup, PsaConnections } from '../partner-api/index.js'
 import { type Clock, iso } from '../platform/clock.js'
 import type { Config } from '../platform/config.js'
 import type { Db } from '../platform/db/connect.js'
@@ -33,30 +35,35 @@ import type { RedisHandle } from '../platform/redis/connect.js'
 import { KeyedLimit, limitersFor } from '../platform/redis/limiters.js'
 import { type ConfigNotices, noticesFor } from '../platform/redis/notices.js'
 import type { KeyRing } from '../platform/security/crypto-box.js'
-import { psaKinds } from '../psa/kinds.js'
-import { PsaRegistry } from '../psa/registry.js'
-import { SandboxStore } from '../psa/sandbox/store.js'
-import type { PsaSync } from '../psa-sync/service.js'
-import { twoWaySync } from '../psa-sync/wiring.js'
-import { type AuthHooks, authHooks } from '../tenants/auth.js'
-import { CredentialRotation } from '../tenants/credentials/rotation.js'
-import { TokenService } from '../tenants/credentials/token-service.js'
-import { IntegrationLifecycle } from '../tenants/integrations/lifecycle.js'
-import { portalAccounts } from '../tenants/people/accounts.js'
-import { partnerOfKey } from '../tenants/people/api-key.js'
-import type { PortalSessions } from '../tenants/people/sessions.js'
-import type { PortalUsers } from '../tenants/people/users.js'
-import { ProductGroupMetrics } from '../tenants/product-groups/metrics.js'
-import { ProductGroupSource } from '../tenants/product-groups/source.js'
-import { createProductGroupFetcher } from '../tenants/product-groups/vendor-fetch.js'
-import { Provisioning } from '../tenants/provisioning.js'
-import { TenantStatus } from '../tenants/status.js'
-import { VendorSetup } from '../vendor-api/setup.js'
-import { DeliveryJobs, deliveryJob, deliveryKind } from '../webhooks/delivery-job.js'
-import { WebhookOutbox } from '../webhooks/outbox.js'
-import { defaultRetryScheduleSeconds } from '../webhooks/retry-policy.js'
-import { WebhookSender } from '../webhooks/sender.js'
-import { SnapshotScheduler, snapshotKind } from '../webhooks/snapshots.js'
+import { PsaRegistry, psaKinds, SandboxStore } from '../psa/index.js'
+import type { PsaSync } from '../psa-sync/index.js'
+import { twoWaySync } from '../psa-sync/index.js'
+import type { PortalSessions, PortalUsers } from '../tenants/index.js'
+import {
+  type AuthHooks,
+  authHooks,
+  CredentialRotation,
+  createProductGroupFetcher,
+  IntegrationLifecycle,
+  ProductGroupMetrics,
+  ProductGroupSource,
+  Provisioning,
+  partnerOfKey,
+  portalAccounts,
+  TenantStatus,
+  TokenService,
+} from '../tenants/index.js'
+import { VendorSetup } from '../vendor-api/index.js'
+import {
+  DeliveryJobs,
+  defaultRetryScheduleSeconds,
+  deliveryJob,
+  deliveryKind,
+  SnapshotScheduler,
+  snapshotKind,
+  WebhookOutbox,
+  WebhookSender,
+} from '../webhooks/index.js'
 import { Runtime } from './runtime.js'
 
 export interface Services {

@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { KeyRing } from '../platform/security/crypto-box.js'
-import type { SettingsRepository } from '../tenants/repositories/settings.js'
+import type { SettingsRepository } from '../tenants/index.js'
 import { columnName, sealedIn, withSealed } from './sealed-columns.js'
 import type { SealedValues, StoredSealed } from './sealed-values.js'
 import { keyCheckSetting } from './secret-key.js'

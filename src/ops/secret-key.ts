@@ -16,7 +16,7 @@ import {
   type KeyVerdict,
   missingKeyFileRefusal,
 } from '../platform/security/key-check.js'
-import { SettingsRepository } from '../tenants/repositories/settings.js'
+import { SettingsRepository } from '../tenants/index.js'
 import { sealedIn } from './sealed-columns.js'
 import { SealedValues } from './sealed-values.js'
 

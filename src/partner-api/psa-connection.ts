@@ -5,10 +5,15 @@
 import { LRUCache } from 'lru-cache'
 import { ok, type Result, refuse } from '../platform/core/result.js'
 import { asSentence } from '../platform/core/text.js'
-import type { BillingLine, LookupKind, PsaEntity, PsaOperations } from '../psa/adapter.js'
-import { fingerprint } from '../psa/core/connections.js'
-import type { PsaRegistry } from '../psa/registry.js'
-import type { StoredPsa } from '../psa/stored.js'
+import type {
+  BillingLine,
+  LookupKind,
+  PsaEntity,
+  PsaOperations,
+  PsaRegistry,
+  StoredPsa,
+} from '../psa/index.js'
+import { fingerprint } from '../psa/index.js'
 
 export interface ConnectionTest {
   ok: boolean

@@ -1,23 +1,30 @@
 // What a partner sets up on an integration: toggles, account and service mappings, completing the
 // mapping (its rules: rules.ts). Used by the partner API and by the demo set-up.
 
-import { catchAllProblem } from '../alerts/steps/catch-all/catch-all.js'
-import type { UsagePushes } from '../billing/usage-push.js'
+import { catchAllProblem } from '../alerts/index.js'
+import type { UsagePushes } from '../billing/index.js'
 import { type Clock, iso } from '../platform/clock.js'
 import { done, ok, type Refused, type Result, refuse } from '../platform/core/result.js'
 import type { AccountMapping } from '../platform/core/types.js'
 import type { Store } from '../platform/db/store.js'
 import { headerFieldProblem } from '../platform/http/header-fields.js'
 import { clientSetHeaders } from '../platform/outbound/http.js'
-import { type Actor, fieldsSet } from '../tenants/audit/operator-audit.js'
-import type { Integration } from '../tenants/integrations/integration.js'
-import type { IntegrationLifecycle } from '../tenants/integrations/lifecycle.js'
-import { transition } from '../tenants/integrations/state.js'
-import { defaultStormSettings, type StormSettings } from '../tenants/integrations/storm-settings.js'
-import type { EffectiveProductGroups, ProductGroupSource } from '../tenants/product-groups/source.js'
-import type { SettingsPatch } from '../tenants/repositories/integrations.js'
-import type { ServiceMapping } from '../tenants/vendor-data.js'
-import type { SnapshotScheduler } from '../webhooks/snapshots.js'
+import type {
+  EffectiveProductGroups,
+  Integration,
+  IntegrationLifecycle,
+  ProductGroupSource,
+  ServiceMapping,
+  SettingsPatch,
+} from '../tenants/index.js'
+import {
+  type Actor,
+  defaultStormSettings,
+  fieldsSet,
+  type StormSettings,
+  transition,
+} from '../tenants/index.js'
+import type { SnapshotScheduler } from '../webhooks/index.js'
 
 /** The partner's credentials for the vendor's catalogue endpoint; the header defaults to authorization. */
 type NewServiceMapping = Pick<ServiceMapping, 'serviceId' | 'psaProductId'>

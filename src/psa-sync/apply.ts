@@ -8,10 +8,9 @@ import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../platform/clock.js'
 import { psaChangeEvent } from '../platform/core/outcome.js'
 import type { Store } from '../platform/db/store.js'
-import type { PsaTicketRead } from '../psa/psa-sync-port.js'
-import { type PsaKind, psaNames } from '../psa/stored.js'
-import type { DeliveryJobs } from '../webhooks/delivery-job.js'
-import type { WebhookOutbox } from '../webhooks/outbox.js'
+import type { PsaTicketRead } from '../psa/index.js'
+import { type PsaKind, psaNames } from '../psa/index.js'
+import type { DeliveryJobs, WebhookOutbox } from '../webhooks/index.js'
 import { psaChange, psaChangeDetail } from './psa-sync.js'
 
 export interface PsaSyncApplyDeps {

@@ -1,7 +1,7 @@
 // The tickets as two-way sync reads them (docs/psa/sync.md): the columns it selects and their shape
 // (psa-sync.ts reads them).
 import type { Selectable } from 'kysely'
-import type { TicketsTable } from '../alerts/tables.js'
+import type { TicketsTable } from '../alerts/index.js'
 import type { TicketStatus } from '../platform/core/types.js'
 import { toBool } from '../platform/db/rows.js'
 

@@ -1,6 +1,6 @@
 // A partner (an MSP) and the PSA it connects (docs/architecture.md#the-data-model). The PSA settings are
 // stored as given; the PSA layer checks them against the schema of their kind.
-import type { StoredPsa } from '../psa/stored.js'
+import type { StoredPsa } from '../psa/index.js'
 import type { Disabled } from './credentials/credentials.js'
 
 export interface Partner {

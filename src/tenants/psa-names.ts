@@ -4,9 +4,8 @@
 // page); a PSA that cannot answer leaves the names null for a minute, never the page waiting.
 import { LRUCache } from 'lru-cache'
 import type { Result } from '../platform/core/result.js'
-import type { LookupKind, PsaEntity } from '../psa/adapter.js'
-import { fingerprint } from '../psa/core/connections.js'
-import type { StoredPsa } from '../psa/stored.js'
+import type { LookupKind, PsaEntity, StoredPsa } from '../psa/index.js'
+import { fingerprint } from '../psa/index.js'
 
 /** The kept look-up lists PsaNames reads: what partner-api's PsaConnections offers. */
 export interface PsaLookups {

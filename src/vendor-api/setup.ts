@@ -1,15 +1,13 @@
 // The vendor's setup and usage calls and the lifecycle moves they cause (docs/contract.md, "Vendor API
 // calls" and "Integration states").
 import { v7 as uuidv7 } from 'uuid'
-import type { UsagePushes } from '../billing/usage-push.js'
+import type { UsagePushes } from '../billing/index.js'
 import { type Clock, iso } from '../platform/clock.js'
 import { ok, type Result, refuse } from '../platform/core/result.js'
 import type { IntegrationState } from '../platform/core/types.js'
 import type { Store } from '../platform/db/store.js'
-import type { Integration } from '../tenants/integrations/integration.js'
-import type { IntegrationLifecycle } from '../tenants/integrations/lifecycle.js'
-import { transition } from '../tenants/integrations/state.js'
-import type { UsageCount, VendorAccount } from '../tenants/vendor-data.js'
+import type { Integration, IntegrationLifecycle, UsageCount, VendorAccount } from '../tenants/index.js'
+import { transition } from '../tenants/index.js'
 
 export class VendorSetup {
   constructor(

@@ -4,15 +4,13 @@
 // same services the APIs use, so it is what an operator, a vendor and a partner would have set up by hand.
 // `npm start -- --demo` (src/main/demo.ts) and the operator's POST /api/admin/sandbox both make one here.
 import Type, { type Static } from 'typebox'
-import type { PartnerRules } from '../alerts/rules/service.js'
-import type { PartnerSetup } from '../partner-api/setup.js'
+import type { PartnerRules } from '../alerts/index.js'
+import type { PartnerSetup } from '../partner-api/index.js'
 import type { Clock } from '../platform/clock.js'
 import { ok, type Result } from '../platform/core/result.js'
 import type { Store } from '../platform/db/store.js'
 import { Nullable } from '../platform/http/schemas.js'
-import type { Actor } from '../tenants/audit/operator-audit.js'
-import type { PortalUsers } from '../tenants/people/users.js'
-import type { Provisioning } from '../tenants/provisioning.js'
+import type { Actor, PortalUsers, Provisioning } from '../tenants/index.js'
 import type { VendorSetup } from './setup.js'
 
 /** Every credential of a test tenancy: each secret is shown here once (only digests or sealed copies are kept). */

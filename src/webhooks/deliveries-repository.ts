@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { toBool } from '../platform/db/rows.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
-import type { WebhookEndpointState } from '../tenants/vendor.js'
+import type { WebhookEndpointState } from '../tenants/index.js'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from './delivery.js'
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './tables.js'
 

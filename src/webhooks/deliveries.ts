@@ -5,7 +5,7 @@
 import { page, readCursor } from '../platform/core/cursor.js'
 import { notFound, ok, type Refused, type Result, refuse } from '../platform/core/result.js'
 import type { Store } from '../platform/db/store.js'
-import type { Actor } from '../tenants/audit/operator-audit.js'
+import type { Actor } from '../tenants/index.js'
 import { type Delivery, type DeliveryStatus, errorForPartner } from './delivery.js'
 import type { DeliveryJobs } from './delivery-job.js'
 

@@ -14,7 +14,7 @@ import type { Store } from '../platform/db/store.js'
 import { defineJob, jobKind } from '../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../platform/queue/port.js'
 import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
-import { holdKey } from '../tenants/credentials/credentials.js'
+import { holdKey } from '../tenants/index.js'
 import type { DeliveryEndpoint } from './deliveries-repository.js'
 import type { WebhookSender } from './sender.js'
 

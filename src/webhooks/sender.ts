@@ -8,7 +8,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import type { WriteBatcher } from '../platform/db/write-batch.js'
 import type { OutboundHttp, OutboundResult } from '../platform/outbound/http.js'
-import { previousLive } from '../tenants/credentials/credentials.js'
+import { previousLive } from '../tenants/index.js'
 import type { Delivery, DeliveryStatus } from './delivery.js'
 import { judgeAttempt } from './retry-policy.js'
 

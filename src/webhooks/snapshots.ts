@@ -9,7 +9,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import { defineJob, jobKind } from '../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer } from '../platform/queue/port.js'
-import type { ProductGroupSource } from '../tenants/product-groups/source.js'
+import type { ProductGroupSource } from '../tenants/index.js'
 import type { DeliveryJobs } from './delivery-job.js'
 import type { WebhookOutbox } from './outbox.js'
 

@@ -5,9 +5,8 @@
 // first), and placeholder ids when the vendor has none yet.
 import { v7 as uuidv7 } from 'uuid'
 import type { Store } from '../platform/db/store.js'
-import type { Integration } from '../tenants/integrations/integration.js'
-import { isActive } from '../tenants/integrations/state.js'
-import type { Vendor } from '../tenants/vendor.js'
+import type { Integration, Vendor } from '../tenants/index.js'
+import { isActive } from '../tenants/index.js'
 import type { WebhookEventType } from './delivery.js'
 import { eventTypeList } from './event-types.js'
 import { type EventMeta, stateSnapshot, statusEvent } from './events.js'

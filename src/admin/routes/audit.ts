@@ -8,8 +8,8 @@ import { ApiError } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Limit, Nullable, Page } from '../../platform/http/schemas.js'
-import { actorKinds, auditActions, auditTargetTypes } from '../../tenants/audit/operator-audit.js'
-import type { AuthHooks } from '../../tenants/auth.js'
+import type { AuthHooks } from '../../tenants/index.js'
+import { actorKinds, auditActions, auditTargetTypes } from '../../tenants/index.js'
 
 const AuditEntryView = Type.Object({
   id: Type.String(),

@@ -1,6 +1,6 @@
 // Operator API for integrations (docs/operations.md, "The admin API").
 import Type from 'typebox'
-import type { PartnerSetup } from '../../partner-api/setup.js'
+import type { PartnerSetup } from '../../partner-api/index.js'
 import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
@@ -8,11 +8,15 @@ import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import { IntegrationView, integrationView } from '../../tenants/integrations/views.js'
-import type { Provisioning } from '../../tenants/provisioning.js'
-import { RotationView, rotationView } from '../../tenants/views.js'
+import type { Integration, Provisioning } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  IntegrationView,
+  integrationView,
+  RotationView,
+  rotationView,
+} from '../../tenants/index.js'
 
 /** The operator also sees the organization token's rotation. */
 const AdminIntegrationView = Type.Object({

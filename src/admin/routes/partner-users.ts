@@ -4,9 +4,8 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import type { PortalUsers } from '../../tenants/people/users.js'
-import { InviteBody, Invited, partnerUserView } from '../../tenants/people/views.js'
+import type { PortalUsers } from '../../tenants/index.js'
+import { type AuthHooks, actorOf, InviteBody, Invited, partnerUserView } from '../../tenants/index.js'
 
 export interface AdminPartnerUserRoutesDeps {
   auth: Pick<AuthHooks, 'admin'>

@@ -1,6 +1,6 @@
 // Operator API for partners (docs/operations.md, "The admin API").
 import Type from 'typebox'
-import type { PsaConnections } from '../../partner-api/psa-connection.js'
+import type { PsaConnections } from '../../partner-api/index.js'
 import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
@@ -8,12 +8,17 @@ import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
-import type { PsaRegistry } from '../../psa/registry.js'
-import { PsaInput, PsaView } from '../../psa/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import type { Partner } from '../../tenants/partner.js'
-import type { Provisioning } from '../../tenants/provisioning.js'
-import { DisabledView, disabledView, RotationView, rotationView } from '../../tenants/views.js'
+import type { PsaRegistry } from '../../psa/index.js'
+import { PsaInput, PsaView } from '../../psa/index.js'
+import type { Partner, Provisioning } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  DisabledView,
+  disabledView,
+  RotationView,
+  rotationView,
+} from '../../tenants/index.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 128 })
 

@@ -9,10 +9,8 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import { overlapSeconds } from '../../tenants/credentials/credentials.js'
-import type { CredentialRotation, RotatingCredential } from '../../tenants/credentials/rotation.js'
-import { RotateBody, RotationView } from '../../tenants/views.js'
+import type { CredentialRotation, RotatingCredential } from '../../tenants/index.js'
+import { type AuthHooks, actorOf, overlapSeconds, RotateBody, RotationView } from '../../tenants/index.js'
 
 const shownOnce =
   'The new value is answered once; the replaced one keeps working overlapSeconds (default 24 h).'

@@ -8,10 +8,8 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams, Nullable } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import type { TenantKind } from '../../tenants/credentials/credentials.js'
-import type { TenantStatus } from '../../tenants/status.js'
-import { DisabledView } from '../../tenants/views.js'
+import type { TenantKind, TenantStatus } from '../../tenants/index.js'
+import { type AuthHooks, actorOf, DisabledView } from '../../tenants/index.js'
 
 const DisableBody = Type.Object(
   {

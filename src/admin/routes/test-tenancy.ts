@@ -6,12 +6,8 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import {
-  provisionTestTenancy,
-  TestTenancyCredentials,
-  type TestTenancyDeps,
-} from '../../vendor-api/test-tenancy.js'
+import { type AuthHooks, actorOf } from '../../tenants/index.js'
+import { provisionTestTenancy, TestTenancyCredentials, type TestTenancyDeps } from '../../vendor-api/index.js'
 
 const TestTenancyBody = Type.Object({
   name: Type.Optional(

@@ -10,8 +10,8 @@ import { notFound } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, IdParams, Limit, Nullable, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import type { AccessToken } from '../../tenants/vendor.js'
+import type { AccessToken } from '../../tenants/index.js'
+import { type AuthHooks, actorOf } from '../../tenants/index.js'
 
 const TokenView = Type.Object({
   id: Type.String(),

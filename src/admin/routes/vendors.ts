@@ -7,18 +7,19 @@ import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf } from '../../tenants/auth.js'
-import { ProductGroupMap, ProductGroupsMapping } from '../../tenants/product-groups/schemas.js'
-import type { Provisioning } from '../../tenants/provisioning.js'
-import type { Vendor } from '../../tenants/vendor.js'
+import type { Provisioning, Vendor } from '../../tenants/index.js'
 import {
+  type AuthHooks,
+  actorOf,
   DisabledView,
   disabledView,
   OutboundUrl,
+  ProductGroupMap,
+  ProductGroupsMapping,
   RotationView,
   rotationView,
   WebhookAuthHeader,
-} from '../../tenants/views.js'
+} from '../../tenants/index.js'
 
 const Url = OutboundUrl
 const AuthHeader = WebhookAuthHeader

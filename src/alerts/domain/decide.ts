@@ -5,9 +5,7 @@
 // PSA, psa-failed and internal-error depend on the PSA call and are built with outcome.ts.
 
 import type { Outcome } from '../../platform/core/outcome.js'
-import { withinWindow } from '../../tenants/integrations/dedup.js'
-import { inactiveDetail, isActive } from '../../tenants/integrations/state.js'
-import { checkAgainstProductGroups } from '../../tenants/product-groups/product-groups.js'
+import { checkAgainstProductGroups, inactiveDetail, isActive, withinWindow } from '../../tenants/index.js'
 import { matchRule } from '../rules/rules.js'
 import { catchAllMapping, catchAllTicketMapping } from '../steps/catch-all/catch-all.js'
 import { maintenanceOnFollowUp, maintenanceOnOpen } from '../steps/maintenance/row.js'

@@ -9,8 +9,7 @@ import type {
   ProductGroups,
   Ticket,
 } from '../../platform/core/types.js'
-import type { IntegrationSettings } from '../../tenants/integrations/integration.js'
-import type { StormSettings } from '../../tenants/integrations/storm-settings.js'
+import type { IntegrationSettings, StormSettings } from '../../tenants/index.js'
 import type { Rule } from '../rules/rules.js'
 import type { MaintenanceAction, MaintenanceFacts } from '../steps/maintenance/maintenance.js'
 import type { StormDecision, StormFacts } from '../steps/storm/facts.js'

@@ -4,10 +4,8 @@
 
 import type { AlertFacts, ProductGroups, Ticket } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
-import { dedupKey } from '../../tenants/integrations/dedup.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
-import type { Vendor } from '../../tenants/vendor.js'
+import type { Integration, ProductGroupSource, Vendor } from '../../tenants/index.js'
+import { dedupKey } from '../../tenants/index.js'
 import { type Decision, type DecisionContext, decide } from '../domain/decide.js'
 import type { MaintenanceFacts } from '../steps/maintenance/maintenance.js'
 import { loadStormFacts, type StormReads } from '../steps/storm/context.js'

@@ -4,8 +4,8 @@
 
 import type { Outcome } from '../../platform/core/outcome.js'
 import type { AlertFacts } from '../../platform/core/types.js'
-import type { PsaFailure, PsaResult } from '../../psa/adapter.js'
-import type { Strategy } from '../../webhooks/audit-event.js'
+import type { PsaFailure, PsaResult } from '../../psa/index.js'
+import type { Strategy } from '../../webhooks/index.js'
 
 export interface AlertJob {
   messageId: string

@@ -16,10 +16,9 @@
 // executor; what each strategy does with the answer is theirs. Every step answers a value.
 import { v7 as uuidv7 } from 'uuid'
 import type { JobKindEntry, JobProducer } from '../../platform/queue/port.js'
-import type { PsaRegistry } from '../../psa/registry.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import type { IntegrationLifecycle } from '../../tenants/integrations/lifecycle.js'
-import type { WebhookOutbox } from '../../webhooks/outbox.js'
+import type { PsaRegistry } from '../../psa/index.js'
+import type { Integration, IntegrationLifecycle } from '../../tenants/index.js'
+import type { WebhookOutbox } from '../../webhooks/index.js'
 import { created, internalError, rejected, replaced } from '../domain/outcome.js'
 import { catchAllDetail, caughtAll } from '../steps/catch-all/catch-all.js'
 import { maintenanceChange } from '../steps/maintenance/hold.js'

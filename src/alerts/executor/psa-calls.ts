@@ -5,17 +5,15 @@
 
 import type { Outcome } from '../../platform/core/outcome.js'
 import type { Store } from '../../platform/db/store.js'
+import type { PsaKind, PsaRegistry, TicketDefaultsValue } from '../../psa/index.js'
 import {
   givenUp,
+  operationBudgetMs,
   type PsaFailure,
   type PsaOperations,
   type PsaResult,
   type TicketCall,
-} from '../../psa/adapter.js'
-import { operationBudgetMs } from '../../psa/calls.js'
-import type { PsaRegistry } from '../../psa/registry.js'
-import type { TicketDefaultsValue } from '../../psa/settings.js'
-import type { PsaKind } from '../../psa/stored.js'
+} from '../../psa/index.js'
 import { type PsaOperation, psaFailed } from '../domain/outcome.js'
 import type { ExecutionPolicy } from './execution.js'
 

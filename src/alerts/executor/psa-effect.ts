@@ -5,7 +5,7 @@
 
 import type { Outcome } from '../../platform/core/outcome.js'
 import type { IncidentStatus } from '../../platform/core/types.js'
-import type { Strategy } from '../../webhooks/audit-event.js'
+import type { Strategy } from '../../webhooks/index.js'
 import { alreadyClosed, closed, created, leftOpen, reopened, updated } from '../domain/outcome.js'
 
 /** The decision-table row an effect answers: created, updated (an UPDATE or a de-duplicated OPEN),

@@ -4,7 +4,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely'
 import { preparedRow } from '../../platform/db/prepared.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
-import type { Strategy } from '../../webhooks/audit-event.js'
+import type { Strategy } from '../../webhooks/index.js'
 import type { PsaEffectsTable } from '../tables.js'
 import type { EffectRow, PsaEffect } from './psa-effect.js'
 

@@ -8,10 +8,9 @@ import type { Clock } from '../../platform/clock.js'
 import type { Outcome } from '../../platform/core/outcome.js'
 import type { Store } from '../../platform/db/store.js'
 import type { WriteBatcher } from '../../platform/db/write-batch.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import type { IntegrationLifecycle } from '../../tenants/integrations/lifecycle.js'
-import { transition } from '../../tenants/integrations/state.js'
-import type { WebhookOutbox } from '../../webhooks/outbox.js'
+import type { Integration, IntegrationLifecycle } from '../../tenants/index.js'
+import { transition } from '../../tenants/index.js'
+import type { WebhookOutbox } from '../../webhooks/index.js'
 import type { AlertJob, Execution } from './execution.js'
 
 /** Recorded, or found recorded by another attempt of the message (nothing of this one's stays). */

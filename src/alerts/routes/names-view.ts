@@ -4,10 +4,8 @@
 import Type, { type Static } from 'typebox'
 import type { Store } from '../../platform/db/store.js'
 import { Nullable } from '../../platform/http/schemas.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import type { Partner } from '../../tenants/partner.js'
-import { entryNamed, type PsaNames } from '../../tenants/psa-names.js'
-import { accountKey } from '../../tenants/repositories/names.js'
+import type { Integration, Partner } from '../../tenants/index.js'
+import { accountKey, entryNamed, type PsaNames } from '../../tenants/index.js'
 import { catchAllMapping } from '../steps/catch-all/catch-all.js'
 
 const companyName = Nullable(

@@ -6,9 +6,8 @@ import { type Clock, iso } from '../../platform/clock.js'
 import { done, notFound, ok, type Refused, type Result, refuse } from '../../platform/core/result.js'
 import type { IncidentStatus } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import { checkAgainstProductGroups } from '../../tenants/product-groups/product-groups.js'
-import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
+import type { Integration, ProductGroupSource } from '../../tenants/index.js'
+import { checkAgainstProductGroups } from '../../tenants/index.js'
 import {
   conditionsProblem,
   integrationProgramProblem,

@@ -15,8 +15,8 @@ import type { Store } from '../../platform/db/store.js'
 import { defineJob, jobKind } from '../../platform/queue/jobs.js'
 import type { JobKindEntry, JobProducer, JobResult } from '../../platform/queue/port.js'
 import type { KeyedLimit } from '../../platform/redis/limiters.js'
-import type { PsaRegistry } from '../../psa/registry.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
+import type { PsaRegistry } from '../../psa/index.js'
+import type { Integration } from '../../tenants/index.js'
 import { type TestAlertInput, TestAlerts } from './test-alert.js'
 
 export const defaultCloseAfterMinutes = 5

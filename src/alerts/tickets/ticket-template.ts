@@ -7,7 +7,7 @@
 import { uriComponent } from '../../platform/core/text.js'
 import type { AlertFacts } from '../../platform/core/types.js'
 import type { Store } from '../../platform/db/store.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
+import type { Integration } from '../../tenants/index.js'
 import { renderTemplate, type TemplateValues, type TicketTemplates } from '../rules/templates.js'
 
 /**

@@ -1,8 +1,7 @@
 // What the PSA ticket and its notes say. Plain text: every PSA accepts it.
 
 import type { AlertFacts } from '../../platform/core/types.js'
-import type { NewPsaTicket } from '../../psa/adapter.js'
-import type { TicketDefaultsValue } from '../../psa/settings.js'
+import type { NewPsaTicket, TicketDefaultsValue } from '../../psa/index.js'
 import type { Decision } from '../domain/decide.js'
 import { catchAllHeader } from '../steps/catch-all/catch-all.js'
 

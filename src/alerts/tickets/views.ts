@@ -3,7 +3,7 @@
 import Type, { type Static } from 'typebox'
 import type { TicketRecord } from '../../platform/core/types.js'
 import { Nullable } from '../../platform/http/schemas.js'
-import type { AuditEvent } from '../../webhooks/audit-event.js'
+import type { AuditEvent } from '../../webhooks/index.js'
 
 export const TicketView = Type.Object({
   correlationId: Type.String(),

@@ -8,8 +8,7 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
-import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
-import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import { type AuthHooks, vendorIntegration, vendorPrincipal } from '../../tenants/index.js'
 import { checkDeclared, HistoryFilters, UsageView, usageHistory } from '../usage-reads.js'
 
 const IntegrationId = Type.Optional(VendorIntegrationId)

@@ -1,6 +1,6 @@
 // Partner API: the vendor's accounts of an integration and their mapping to PSA companies.
 import Type from 'typebox'
-import { CatchAllRemap } from '../../alerts/steps/catch-all/remap.js'
+import { CatchAllRemap } from '../../alerts/index.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
@@ -8,8 +8,8 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import type { PsaRegistry } from '../../psa/registry.js'
-import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import type { PsaRegistry } from '../../psa/index.js'
+import { type AuthHooks, partnerId } from '../../tenants/index.js'
 import type { PartnerSetup } from '../setup.js'
 
 const MappingView = Type.Object({

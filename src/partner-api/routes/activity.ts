@@ -1,9 +1,16 @@
 // Partner API: tickets, the audit trail and its success/failure metrics, scoped to the partner.
 import Type from 'typebox'
-import { CorrelationId } from '../../alerts/intake/schema.js'
-import { TicketNames, withTicketNames } from '../../alerts/routes/names-view.js'
-import { getTicket, listTickets } from '../../alerts/tickets/ticket-reads.js'
-import { EventView, eventView, TicketView, TicketWithHistory } from '../../alerts/tickets/views.js'
+import {
+  CorrelationId,
+  EventView,
+  eventView,
+  getTicket,
+  listTickets,
+  TicketNames,
+  TicketView,
+  TicketWithHistory,
+  withTicketNames,
+} from '../../alerts/index.js'
 import type { Clock } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
@@ -12,9 +19,8 @@ import { callers, operation } from '../../platform/http/openapi/operation-doc.js
 import { decodeCursor, page } from '../../platform/http/pagination.js'
 import { Cursor, failures, Instant, isoInstant, Limit, Page } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
-import type { PsaRegistry } from '../../psa/registry.js'
-import { type AuthHooks, partnerId } from '../../tenants/auth.js'
-import { type PsaLookups, PsaNames } from '../../tenants/psa-names.js'
+import type { PsaRegistry } from '../../psa/index.js'
+import { type AuthHooks, type PsaLookups, PsaNames, partnerId } from '../../tenants/index.js'
 
 const IntegrationFilter = Type.Optional(Type.String({ maxLength: 64 }))
 

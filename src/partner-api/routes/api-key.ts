@@ -8,10 +8,15 @@ import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf, partnerPrincipal } from '../../tenants/auth.js'
-import { overlapSeconds } from '../../tenants/credentials/credentials.js'
-import type { CredentialRotation } from '../../tenants/credentials/rotation.js'
-import { RotateBody, RotationView } from '../../tenants/views.js'
+import type { CredentialRotation } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  overlapSeconds,
+  partnerPrincipal,
+  RotateBody,
+  RotationView,
+} from '../../tenants/index.js'
 
 const Rotated = Type.Object({
   apiKey: Type.String({ description: 'the new API key, shown once' }),

@@ -10,8 +10,7 @@ import { callers, operation } from '../../platform/http/openapi/operation-doc.js
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, KeyCursor, LongLimit, Nullable } from '../../platform/http/schemas.js'
 import { TimeRangeQuery, timeRange } from '../../platform/http/time-range.js'
-import { type AuthHooks, partnerId } from '../../tenants/auth.js'
-import { IntegrationView, integrationView } from '../../tenants/integrations/views.js'
+import { type AuthHooks, IntegrationView, integrationView, partnerId } from '../../tenants/index.js'
 
 const Last24h = Type.Object({
   created: Type.Integer({ description: 'Ticket Created' }),

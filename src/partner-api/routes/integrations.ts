@@ -8,14 +8,16 @@ import { HeaderName, HeaderValue, headerNameText } from '../../platform/http/hea
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, partnerId } from '../../tenants/auth.js'
 import {
+  type AuthHooks,
   ClosedTicketsView,
+  EffectiveProductGroupsView,
+  effectiveView,
   IntegrationView,
   integrationView,
+  partnerId,
   StormView,
-} from '../../tenants/integrations/views.js'
-import { EffectiveProductGroupsView, effectiveView } from '../../tenants/product-groups/schemas.js'
+} from '../../tenants/index.js'
 import type { PartnerSetup } from '../setup.js'
 
 const PatchIntegration = Type.Object({

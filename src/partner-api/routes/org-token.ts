@@ -10,10 +10,15 @@ import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, IdParams } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf, partnerPrincipal } from '../../tenants/auth.js'
-import { overlapSeconds } from '../../tenants/credentials/credentials.js'
-import type { CredentialRotation } from '../../tenants/credentials/rotation.js'
-import { RotateBody, RotationView } from '../../tenants/views.js'
+import type { CredentialRotation } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  overlapSeconds,
+  partnerPrincipal,
+  RotateBody,
+  RotationView,
+} from '../../tenants/index.js'
 import type { PartnerSetup } from '../setup.js'
 
 const Rotated = Type.Object({

@@ -11,8 +11,8 @@ import {
   type SandboxStore,
   sandboxFaultModes,
   sandboxOperations,
-} from '../../psa/sandbox/store.js'
-import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+} from '../../psa/index.js'
+import { type AuthHooks, partnerId } from '../../tenants/index.js'
 
 const SandboxTicketView = Type.Object({
   id: Type.String(),

@@ -6,7 +6,7 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, partnerId } from '../../tenants/auth.js'
+import { type AuthHooks, partnerId } from '../../tenants/index.js'
 import type { PartnerSetup } from '../setup.js'
 
 const ServiceRow = Type.Object({

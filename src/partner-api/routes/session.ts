@@ -8,23 +8,24 @@ import type { App } from '../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { type AuthHooks, portalSessionOf } from '../../tenants/auth.js'
+import type { PortalSessions, PortalUsers, SignInFrom, StartedSession } from '../../tenants/index.js'
 import {
+  AcceptInviteBody,
+  type AuthHooks,
   ChangePasswordBody,
+  clearedSessionCookie,
   EndedSessions,
   PasswordChanged,
+  portalSessionOf,
+  readCookie,
   SessionHandleParams,
   SessionList,
-} from '../../tenants/people/account-views.js'
-import {
-  clearedSessionCookie,
-  readCookie,
+  SessionView,
+  SignInBody,
   sessionCookie,
   sessionCookieName,
-} from '../../tenants/people/cookies.js'
-import type { PortalSessions, SignInFrom, StartedSession } from '../../tenants/people/sessions.js'
-import type { PortalUsers } from '../../tenants/people/users.js'
-import { AcceptInviteBody, SessionView, SignInBody, sessionUser } from '../../tenants/people/views.js'
+  sessionUser,
+} from '../../tenants/index.js'
 
 /** Where this request comes from: the client address (through a trusted proxy only) and browser. */
 const fromOf = (request: FastifyRequest): SignInFrom => ({

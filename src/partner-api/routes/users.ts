@@ -6,15 +6,17 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, Limit, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf, partnerId } from '../../tenants/auth.js'
-import type { PortalUsers } from '../../tenants/people/users.js'
+import type { PortalUsers } from '../../tenants/index.js'
 import {
+  type AuthHooks,
+  actorOf,
   InviteBody,
   Invited,
   PartnerUserView,
   PatchUserBody,
+  partnerId,
   partnerUserView,
-} from '../../tenants/people/views.js'
+} from '../../tenants/index.js'
 
 export interface PartnerUserRoutesDeps {
   auth: Pick<AuthHooks, 'partner'>

@@ -6,7 +6,7 @@ import type { App } from '../../platform/http/app-types.js'
 import { notFound } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { type AuthHooks, partnerPrincipal } from '../../tenants/auth.js'
+import { type AuthHooks, partnerPrincipal } from '../../tenants/index.js'
 import type { PsaSync } from '../service.js'
 
 const Time = Nullable(Type.String({ format: 'date-time' }))

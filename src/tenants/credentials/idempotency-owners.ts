@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify'
 import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { IdempotencyOptions, KeyOwner, OwnerOf } from '../../platform/http/idempotency.js'
-import { operationBudgetMs } from '../../psa/calls.js'
+import { operationBudgetMs } from '../../psa/index.js'
 import { authenticateClient } from './token-service.js'
 
 const changes = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

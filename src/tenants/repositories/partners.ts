@@ -3,7 +3,7 @@ import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from 
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
-import type { PsaKind } from '../../psa/stored.js'
+import type { PsaKind } from '../../psa/index.js'
 import type { Partner } from '../partner.js'
 import type { PartnersTable } from '../tables.js'
 

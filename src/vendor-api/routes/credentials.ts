@@ -12,10 +12,16 @@ import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures } from '../../platform/http/schemas.js'
 import { matchesDigest } from '../../platform/security/secrets.js'
-import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
-import { overlapSeconds } from '../../tenants/credentials/credentials.js'
-import type { CredentialRotation, RotatingCredential } from '../../tenants/credentials/rotation.js'
-import { OverlapSeconds, RotationView, rotationView } from '../../tenants/views.js'
+import type { CredentialRotation, RotatingCredential } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  OverlapSeconds,
+  overlapSeconds,
+  RotationView,
+  rotationView,
+  vendorPrincipal,
+} from '../../tenants/index.js'
 import { rotation } from '../openapi.js'
 
 const ClientSecret = Type.String({

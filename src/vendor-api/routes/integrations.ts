@@ -12,11 +12,15 @@ import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, Nullable, Page } from '../../platform/http/schemas.js'
-import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
-import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import type { Integration } from '../../tenants/integrations/integration.js'
-import { isActive } from '../../tenants/integrations/state.js'
-import { RotationView, rotationView } from '../../tenants/views.js'
+import type { Integration } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  isActive,
+  RotationView,
+  rotationView,
+  vendorIntegration,
+  vendorPrincipal,
+} from '../../tenants/index.js'
 import { IntegrationListQuery } from './integration-list.js'
 
 const VendorIntegration = Type.Object({

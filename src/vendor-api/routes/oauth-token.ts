@@ -9,8 +9,7 @@ import { ApiError } from '../../platform/http/errors.js'
 import { nulProblem } from '../../platform/http/ingress.js'
 import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { digest } from '../../platform/security/secrets.js'
-import { disabledDetail, generationOf } from '../../tenants/credentials/credentials.js'
-import { matchOrgToken, type TokenService } from '../../tenants/credentials/token-service.js'
+import { disabledDetail, generationOf, matchOrgToken, type TokenService } from '../../tenants/index.js'
 import { integrationId } from '../openapi.js'
 
 const Field = Type.Optional(Type.String({ maxLength: 512 }))

@@ -7,21 +7,19 @@ import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { type AuthHooks, vendorPrincipal } from '../../tenants/auth.js'
-import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import type { ProductGroupSource, Provisioning } from '../../tenants/index.js'
 import {
-  type ProductGroupsInput,
-  productGroupsFromList,
-} from '../../tenants/product-groups/product-groups.js'
-import {
+  type AuthHooks,
   EffectiveProductGroupsView,
   effectiveView,
   ProductGroupList,
   ProductGroupMap,
+  type ProductGroupsInput,
   ProductGroupsView,
-} from '../../tenants/product-groups/schemas.js'
-import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
-import type { Provisioning } from '../../tenants/provisioning.js'
+  productGroupsFromList,
+  vendorIntegration,
+  vendorPrincipal,
+} from '../../tenants/index.js'
 
 const PutBody = Type.Object({
   productGroups: Type.Union([ProductGroupList, ProductGroupMap], {

@@ -10,9 +10,14 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
 import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../platform/http/schemas.js'
-import type { Actor } from '../../tenants/audit/operator-audit.js'
-import { type AuthHooks, actorOf, partnerId, vendorPrincipal } from '../../tenants/auth.js'
-import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
+import type { Actor } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  partnerId,
+  vendorIntegration,
+  vendorPrincipal,
+} from '../../tenants/index.js'
 import {
   DeliveryReads,
   type DeliveryScope,

@@ -12,12 +12,19 @@ import { ApiError, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { emptyBodyAsObject } from '../../platform/http/optional-body.js'
 import { failures, Nullable } from '../../platform/http/schemas.js'
-import { type AuthHooks, actorOf, vendorPrincipal } from '../../tenants/auth.js'
-import { vendorIntegration } from '../../tenants/credentials/integration-scope.js'
-import type { ProductGroupSource } from '../../tenants/product-groups/source.js'
-import { type Provisioning, webhookAuthHeaderProblem } from '../../tenants/provisioning.js'
-import type { Vendor } from '../../tenants/vendor.js'
-import { OutboundUrl, RotationView, rotationView, WebhookAuthHeader } from '../../tenants/views.js'
+import type { ProductGroupSource, Vendor } from '../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  OutboundUrl,
+  type Provisioning,
+  RotationView,
+  rotationView,
+  vendorIntegration,
+  vendorPrincipal,
+  WebhookAuthHeader,
+  webhookAuthHeaderProblem,
+} from '../../tenants/index.js'
 import { deliveryStatuses } from '../delivery.js'
 import type { DeliveryJobs } from '../delivery-job.js'
 import { WebhookOutbox } from '../outbox.js'

@@ -11,7 +11,7 @@ import type {
   CatchAllSettings,
   Ticket,
 } from '../../../platform/core/types.js'
-import { catchAllOff } from '../../../tenants/integrations/catch-all-settings.js'
+import { catchAllOff } from '../../../tenants/index.js'
 import { created } from '../../domain/outcome.js'
 
 /** The mapping an unmapped account's OPEN gets: the fallback company, when the catch-all is on. */

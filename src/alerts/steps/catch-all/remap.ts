@@ -7,9 +7,8 @@
 import type { Clock } from '../../../platform/clock.js'
 import type { AccountMapping, TicketRecord } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
-import type { PsaOperations } from '../../../psa/adapter.js'
-import type { PsaRegistry } from '../../../psa/registry.js'
-import type { Integration } from '../../../tenants/integrations/integration.js'
+import type { PsaOperations, PsaRegistry } from '../../../psa/index.js'
+import type { Integration } from '../../../tenants/index.js'
 import { remappedNote } from './catch-all.js'
 
 /** What became of the account's open catch-all tickets. */

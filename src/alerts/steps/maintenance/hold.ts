@@ -2,7 +2,7 @@
 // outcome's transaction: the alert held until its window ends (the maintenance job releases it,
 // jobs.ts), or what was held for a correlationId dropped because its RESOLVED came first.
 import { v7 as uuidv7 } from 'uuid'
-import type { Integration } from '../../../tenants/integrations/integration.js'
+import type { Integration } from '../../../tenants/index.js'
 import type { AlertJob } from '../../executor/execution.js'
 import type { OutcomeChange } from '../../executor/recorder.js'
 import type { MaintenanceAction } from './maintenance.js'

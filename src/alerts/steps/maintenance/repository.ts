@@ -6,7 +6,7 @@ import type { AlertFacts } from '../../../platform/core/types.js'
 import { parseJson } from '../../../platform/db/rows.js'
 import type { Database } from '../../../platform/db/schema.js'
 import { defineRepository } from '../../../platform/db/store.js'
-import type { Strategy } from '../../../webhooks/audit-event.js'
+import type { Strategy } from '../../../webhooks/index.js'
 import type {
   HeldRef,
   MaintenanceMode,

@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../../../platform/clock.js'
 import { notFound, ok, type Result, refuse } from '../../../platform/core/result.js'
 import type { Store } from '../../../platform/db/store.js'
-import type { Integration } from '../../../tenants/integrations/integration.js'
+import type { Integration } from '../../../tenants/index.js'
 import { type MaintenanceJobs, recordBoundary } from './jobs.js'
 import {
   localDate,

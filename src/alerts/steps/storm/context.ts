@@ -6,7 +6,7 @@
 
 import type { AlertFacts, Ticket } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
-import type { Integration } from '../../../tenants/integrations/integration.js'
+import type { Integration } from '../../../tenants/index.js'
 import { type FoldedAlert, isStormTicket, type StormFacts, stormKey } from './storm.js'
 
 export interface StormReads {

@@ -4,8 +4,7 @@
 // folded incident becomes a line. Each fold, line and the alert's outcome are one write; the PSA
 // hears of them in the storm ticket's next batched note (notes.ts), not once per alert.
 import { v7 as uuidv7 } from 'uuid'
-import type { Integration } from '../../../tenants/integrations/integration.js'
-import type { Vendor } from '../../../tenants/vendor.js'
+import type { Integration, Vendor } from '../../../tenants/index.js'
 import type { Decision } from '../../domain/decide.js'
 import { deferral } from '../../executor/execution.js'
 import { type Attempt, busy, type ExecutorDeps, psaSyncHoldMs, type Step } from '../../executor/follow-ups.js'

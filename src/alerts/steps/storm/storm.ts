@@ -6,13 +6,12 @@
 
 import type { Outcome } from '../../../platform/core/outcome.js'
 import type { AccountMapping, IncidentStatus, Ticket } from '../../../platform/core/types.js'
-import { defaultStormSettings, type StormSettings } from '../../../tenants/integrations/storm-settings.js'
+import { defaultStormSettings, type StormSettings } from '../../../tenants/index.js'
 import type { DecisionContext } from '../../domain/decision.js'
 import { alreadyClosed, closed, rejected, updated } from '../../domain/outcome.js'
 import type { Rule } from '../../rules/rules.js'
 import { isStormTicket, type StormFacts, type StormFollowUp, type StormOpen } from './facts.js'
 
-export * from '../../../tenants/integrations/storm-settings.js'
 export * from './facts.js'
 
 /** Whether the cap is reached: the reason, or null (storm control off, or under every cap). */

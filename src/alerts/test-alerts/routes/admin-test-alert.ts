@@ -4,7 +4,7 @@
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { notFound } from '../../../platform/http/errors.js'
-import type { AuthHooks } from '../../../tenants/auth.js'
+import type { AuthHooks } from '../../../tenants/index.js'
 import type { PartnerTestAlerts } from '../partner-test.js'
 import { registerTestAlertCalls } from './partner-test-alert.js'
 

@@ -9,9 +9,13 @@ import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { operation } from '../../../platform/http/openapi/operation-doc.js'
 import { VendorIntegrationId } from '../../../platform/http/schemas.js'
-import { type AuthHooks, vendorPrincipal } from '../../../tenants/auth.js'
-import { type VendorCaller, vendorIntegration } from '../../../tenants/credentials/integration-scope.js'
-import type { Integration } from '../../../tenants/integrations/integration.js'
+import type { Integration } from '../../../tenants/index.js'
+import {
+  type AuthHooks,
+  type VendorCaller,
+  vendorIntegration,
+  vendorPrincipal,
+} from '../../../tenants/index.js'
 import { sendSynchronousAnswer, synchronousResponses } from '../../intake/responses.js'
 import { CorrelationId } from '../../intake/schema.js'
 import { messageId } from '../../openapi.js'

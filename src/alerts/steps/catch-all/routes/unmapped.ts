@@ -7,8 +7,8 @@ import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
 import { callers, operation } from '../../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../../platform/http/schemas.js'
-import { type AuthHooks, partnerId } from '../../../../tenants/auth.js'
-import type { Integration } from '../../../../tenants/integrations/integration.js'
+import type { Integration } from '../../../../tenants/index.js'
+import { type AuthHooks, partnerId } from '../../../../tenants/index.js'
 
 const UnmappedAccountView = Type.Object({
   accountId: Type.String(),
