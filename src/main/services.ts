@@ -29,6 +29,7 @@ import { Store } from '../platform/db/store.js'
 import { WriteBatcher, writeBatchMetrics } from '../platform/db/write-batch.js'
 import { createOutboundHttp } from '../platform/outbound/http.js'
 import { queueBackend } from '../platform/queue/backend.js'
+import { serviceJobKinds } from '../platform/queue/kinds.js'
 import type { JobProducer } from '../platform/queue/port.js'
 import type { SqlJobQueue } from '../platform/queue/sql-queue.js'
 import type { RedisHandle } from '../platform/redis/connect.js'
@@ -246,7 +247,7 @@ export function buildServices(deps: {
     queue: jobs,
     relay: backend.relay,
     runner: backend.runner,
-    jobs: [
+    jobs: serviceJobKinds([
       alertKind(alerts, { executor, deliveries: deliveryJobs, tenants: store.integrations }),
       snapshotKind({ store, outbox, productGroups, deliveries: deliveryJobs }),
       usagePushKind(usageJob, { store, psa, clock, log, psaTimeoutMs: config.psaTimeoutMs, metrics }),
@@ -255,7 +256,7 @@ export function buildServices(deps: {
       ...executor.kinds,
       tests.kind,
       maintenanceKind({ ...executorParts, executor, queue, deliveries: deliveryJobs }),
-    ],
+    ]),
     sender: webhookSender,
     resealer,
     retention,
