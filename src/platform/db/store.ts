@@ -58,7 +58,6 @@ function addRepositories(store: Store): void {
   }
 }
 
-// biome-ignore lint/correctness/noUnusedVariables: the class below takes the repositories' members.
 export interface Store extends Readonly<Repositories> {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface adds the registered repositories.

@@ -80,11 +80,12 @@ export class RedisJobRunner implements JobRunner {
         // wait for the relay's sweep instead).
         maxStalledCount: Number.MAX_SAFE_INTEGER,
         // A BullMQ job is only a wake-up: one taken by a worker that died before it claimed the row (its
-        // claim waiting for a write batch) comes back within about 25 s (its lock, renewed every 7.5 s
-        // while the worker lives, and a stalled check every 5 s), no later than the rows that worker had
-        // claimed come back by their lease.
-        lockDuration: 15_000,
-        stalledInterval: 5_000,
+        // claim waiting for a write batch) comes back within its lock and one stalled check (15 s and 5 s,
+        // about 25 s; the lock is renewed at half its length while the worker lives), no later than the
+        // rows that worker had claimed come back by their lease. A shorter lease (JOB_LEASE_SECONDS)
+        // shortens both, so the wake-ups come back as soon as the rows do.
+        lockDuration: Math.min(15_000, this.lease),
+        stalledInterval: Math.min(5_000, Math.max(1_000, Math.floor(this.lease / 2))),
       },
     )
     worker.on('error', (err) => this.o.log.warn({ err }, 'the Redis queue worker failed; it reconnects'))
