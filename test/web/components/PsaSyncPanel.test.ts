@@ -40,7 +40,7 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
 
   const shoot = async (target: Locator, name: string) => {
     mkdirSync(screenshots, { recursive: true })
-    await target.screenshot({ path: `${screenshots}${name}.png` })
+    await target.screenshot({ path: join(screenshots, `${name}.png`) })
   }
 
   test('the closed-ticket policy is chosen and saved from the settings', async () => {
