@@ -2,9 +2,11 @@
 // vendor flow of docs/vendor-api.md, written out. The routes that answer them spread them into their
 // `operation({...})`; the vendor's other routes use the same ids and times.
 
-export const integrationId = '01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f'
+import { exampleId, exampleInstant } from '../platform/http/openapi/examples.js'
+
+export const integrationId = exampleId
 export const messageId = '01943b2d-0c4e-7a10-8c2b-6d9e0f1a2b3c'
-export const at = '2026-01-31T12:00:00.000Z'
+export const at = exampleInstant
 
 export const alertBody = {
   clientId: 'ab_client_3f9c2e',

@@ -1,7 +1,6 @@
 // Two-way sync's decision (docs/psa/sync.md): given alertbridge's ticket and the PSA's ticket as read
 // back, what changed in the PSA. Pure. A repeated push reads the same ticket again and finds nothing
 // new; alertbridge's own writes leave the two agreeing, so they never come back as changes.
-import type { PsaChangeKind } from '../platform/core/outcome.js'
 import type { Ticket, TicketStatus } from '../platform/core/types.js'
 
 /** The ticket as the PSA holds it (src/psa/psa-sync-port.ts PsaTicketRead, the fields this decision reads). */
@@ -17,12 +16,6 @@ export type PsaChange =
   | { kind: 'reopened'; statusName: string | null }
   | { kind: 'merged'; from: string; into: string }
   | { kind: 'deleted' }
-
-/** Every change's kind is one the event names know (src/platform/core/outcome.ts). */
-export type { PsaChangeKind } from '../platform/core/outcome.js'
-
-const kindsKnown: PsaChange['kind'] extends PsaChangeKind ? true : never = true
-void kindsKnown
 
 /** A ticket in flight (being created or closed by an alert) is left to that alert; the next read decides. */
 const settled = (status: TicketStatus) => status === 'open' || status === 'closed'

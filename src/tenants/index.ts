@@ -94,6 +94,7 @@ export {
   OverlapSeconds,
   RotateBody,
   RotationView,
+  rotationExample,
   rotationView,
   WebhookAuthHeader,
 } from './views.js'

@@ -1,6 +1,7 @@
 // Schemas the operator's, the vendor's and the partner's APIs share for rotations and disabled tenants.
 import Type from 'typebox'
 import { HeaderName, HeaderValue, headerValueText } from '../platform/http/header-fields.js'
+import { exampleInstant } from '../platform/http/openapi/examples.js'
 import { Nullable } from '../platform/http/schemas.js'
 import {
   type Disabled,
@@ -17,6 +18,9 @@ export const RotationView = Type.Object({
     }),
   ),
 })
+
+/** A rotation as the OpenAPI document's examples show it: rotated a day before its overlap ends. */
+export const rotationExample = { rotatedAt: exampleInstant, previousValidUntil: '2026-02-01T12:00:00.000Z' }
 
 export const rotationView = (
   r: { rotatedAt: string | null; previousExpiresAt: string | null },

@@ -13,4 +13,4 @@ export const account = {
   updatedAt: at,
 }
 
-export const rotation = { rotatedAt: at, previousValidUntil: '2026-02-01T12:00:00.000Z' }
+export { rotationExample as rotation } from '../tenants/index.js'

@@ -57,7 +57,7 @@ async function loadDecisionContext(
   const dedupTicket = live(byKey, nowIso)
   const storms = store.storms
   const storm = storms
-    ? await loadStormFacts({ ...store, storms }, integration, alert, key, ticket, now)
+    ? await loadStormFacts({ storms, tickets: store.tickets }, integration, alert, key, ticket, now)
     : null
   // Only a policy other than refuse acts on a closed ticket of the key (decide.ts, closedTicketPolicy).
   const closedDedupTicket =

@@ -11,7 +11,9 @@
 //   defineRepository('tickets', (kysely) => new TicketRepository(kysely))
 //
 // A repository is made the first time a Store's member is read, once per Store: a transaction's Store
-// makes only the repositories its work uses.
+// makes only the repositories its work uses, and making a Store costs nothing per repository. The
+// members are getters of the class, so a spread of a Store (`{ ...store }`) carries no repository:
+// hand a function the members it reads (`{ storms: store.storms, tickets: store.tickets }`).
 import type SQLite from 'better-sqlite3'
 import { type Kysely, sql } from 'kysely'
 import type { CryptoBox } from '../security/crypto-box.js'
@@ -22,40 +24,32 @@ import type { Database } from './schema.js'
 export interface Repositories {}
 
 type Make<K extends keyof Repositories> = (kysely: Kysely<Database>, box: CryptoBox) => Repositories[K]
-type AnyMake = (kysely: Kysely<Database>, box: CryptoBox) => unknown
-const made = new Map<string, AnyMake>()
+const registered = new Set<string>()
 
 /**
- * Registers how a Store makes one module's repository: a member `name` on every Store, made on its first
- * read from the Store's connection (or transaction) and the key ring. Each name is registered once.
+ * Registers how a Store makes one module's repository: a member `name` on every Store (a getter of the
+ * class), made on its first read from the Store's connection (or transaction) and the key ring, and kept
+ * for that Store. Each name is registered once.
  */
 export function defineRepository<K extends keyof Repositories>(name: K, make: Make<K>): void {
-  if (made.has(name)) throw new Error(`the repository ${name} is registered twice`)
-  made.set(name, make)
+  if (registered.has(name)) throw new Error(`the repository ${name} is registered twice`)
+  registered.add(name)
+  Object.defineProperty(Store.prototype, name, {
+    configurable: true,
+    get(this: Store) {
+      let repository = this.made.get(name)
+      if (repository === undefined) {
+        repository = make(this.kysely, this.box)
+        this.made.set(name, repository)
+      }
+      return repository
+    },
+  })
 }
 
 /** The names every repository is registered under. */
 export function registeredRepositories(): ReadonlySet<string> {
-  return new Set(made.keys())
-}
-
-/**
- * Each registered repository as an own, enumerable member of `store`, made on its first read and kept. Own
- * and enumerable, so a spread of a Store (`{ ...store, storms }`) carries every repository, as it did when
- * the Store made them all in its constructor.
- */
-function addRepositories(store: Store): void {
-  for (const [name, make] of made) {
-    Object.defineProperty(store, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const repository = make(store.kysely, store.box)
-        Object.defineProperty(store, name, { value: repository, enumerable: true })
-        return repository
-      },
-    })
-  }
+  return registered
 }
 
 export interface Store extends Readonly<Repositories> {}
@@ -69,9 +63,10 @@ export class Store {
     private readonly inTransaction = false,
     /** The embedded connection, when the database is SQLite: savepoints skip the query builder. */
     private readonly sqlite: SQLite.Database | null = null,
-  ) {
-    addRepositories(this)
-  }
+  ) {}
+
+  /** @internal The repositories this Store has made so far, by name (defineRepository's getters keep them). */
+  readonly made = new Map<string, unknown>()
 
   async transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this)

@@ -3,8 +3,9 @@
 // value by the field's name and format), so that every body and answer shows one that fits its schema.
 import { isObject, type Json } from './schema-walk.js'
 
-const instant = '2026-01-31T12:00:00.000Z'
-const uuid = '01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f'
+/** The one time and the one id every example of the document uses, written or made from a schema. */
+export const exampleInstant = '2026-01-31T12:00:00.000Z'
+export const exampleId = '01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f'
 
 /** Plausible strings by field name (lower case, without separators), tried in order. */
 const byName: [RegExp, string][] = [
@@ -13,7 +14,7 @@ const byName: [RegExp, string][] = [
   [/psaticketid|ticketid/, '48213'],
   [/granttype/, 'client_credentials'],
   [/^scope$/, 'vendor_manage'],
-  [/messageid|^id$|tokenid|deliveryid|ruleid|userid|vendorid|partnerid|integrationid/, uuid],
+  [/messageid|^id$|tokenid|deliveryid|ruleid|userid|vendorid|partnerid|integrationid/, exampleId],
   [/accountid|vendoraccountid/, 'acme-001'],
   [/serviceid/, 'edr-seat'],
   [/psacompanyid|companyid/, '100'],
@@ -25,7 +26,7 @@ const byName: [RegExp, string][] = [
   [/alerttype/, 'Malware Detected'],
   [/title|summary/, 'Malware detected on WS-042'],
   [/name$/, 'Acme Security'],
-  [/at$|since|until|time/, instant],
+  [/at$|since|until|time/, exampleInstant],
   [/reason|detail|description|message|error/, 'What happened, in one sentence.'],
   [/cursor/, 'eyJrIjpbImFjbWUtMDAxIl19'],
 ]
@@ -33,9 +34,9 @@ const byName: [RegExp, string][] = [
 function stringExample(s: Json, name: string): string | undefined {
   switch (s.format) {
     case 'date-time':
-      return instant
+      return exampleInstant
     case 'uuid':
-      return uuid
+      return exampleId
     case 'uri':
     case 'url':
       return 'https://vendor.example.com/alertbridge/webhook'
