@@ -1,7 +1,6 @@
 // The partner-api module's entry (docs/architecture.md#the-modules): everything other modules use of it, and
 // nothing else. A file outside this folder imports only from here.
 export { portalPages } from './portal-site.js'
-export { PsaConnections } from './psa-connection.js'
 export { registerPartnerAccounts } from './routes/accounts.js'
 export { registerPartnerActivity } from './routes/activity.js'
 export { registerPartnerApiKey } from './routes/api-key.js'

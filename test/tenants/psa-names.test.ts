@@ -3,7 +3,7 @@
 // cannot give is not asked again for a minute, and board-scoped lists are never asked without a board.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { LookupQuery, PsaConnections } from '../../src/partner-api/psa-connection.js'
+import type { LookupQuery, PsaConnections } from '../../src/psa/index.js'
 import { ok, refuse } from '../../src/platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../../src/psa/adapter.js'
 import type { StoredPsa } from '../../src/psa/stored.js'

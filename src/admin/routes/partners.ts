@@ -1,6 +1,6 @@
 // Operator API for partners (docs/operations.md, "The admin API").
 import Type from 'typebox'
-import type { PsaConnections } from '../../partner-api/index.js'
+import type { PsaConnections } from '../../psa/index.js'
 import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'

@@ -10,7 +10,7 @@ import { keepSavedSecrets, lookupKinds, PsaInput, PsaView } from '../../psa/inde
 import type { PsaSync } from '../../psa-sync/index.js'
 import type { Provisioning } from '../../tenants/index.js'
 import { type AuthHooks, partnerId } from '../../tenants/index.js'
-import type { PsaConnections } from '../psa-connection.js'
+import type { PsaConnections } from '../../psa/index.js'
 
 const Entity = Type.Object({
   id: Type.String(),

@@ -5,15 +5,10 @@
 import { LRUCache } from 'lru-cache'
 import { ok, type Result, refuse } from '../platform/core/result.js'
 import { asSentence } from '../platform/core/text.js'
-import type {
-  BillingLine,
-  LookupKind,
-  PsaEntity,
-  PsaOperations,
-  PsaRegistry,
-  StoredPsa,
-} from '../psa/index.js'
-import { fingerprint } from '../psa/index.js'
+import type { BillingLine, LookupKind, PsaEntity, PsaOperations } from './adapter.js'
+import { fingerprint } from './core/connections.js'
+import type { PsaRegistry } from './registry.js'
+import type { StoredPsa } from './stored.js'
 
 export interface ConnectionTest {
   ok: boolean
