@@ -19,7 +19,7 @@ const order = [
 // The capability modules: each is entered through its index.ts only.
 const capabilities = order.filter((m) => m !== 'platform' && m !== 'main')
 // platform/ stands in its own order: core below db, below the queue and the HTTP plumbing.
-const platformOrder = ['core', 'security', 'outbound', 'redis', 'db', 'queue', 'http']
+const platformOrder = ['core', 'security', 'outbound', 'redis', 'db', 'queue', 'http', 'composition']
 
 const above = (list, i) => list.slice(i + 1)
 const moduleRules = order.slice(0, -1).map((name, i) => ({
@@ -90,10 +90,11 @@ module.exports = {
       to: { path: '^src/platform/http/(errors|pagination|time-range)\\.ts$' },
     },
     {
-      name: 'routes-only-from-the-route-list',
-      comment: 'A route file is registered from its module (index.ts) or src/main/; no other file imports one.',
+      name: 'routes-only-from-their-module',
+      comment:
+        "A route file is registered by its module's composition (src/<module>/module.ts); no other file imports one.",
       severity: 'error',
-      from: { pathNot: ['^src/main/', '/routes/', '^src/[^/]+/index\\.ts$'] },
+      from: { pathNot: ['/routes/', '^src/[^/]+/module\\.ts$'] },
       to: { path: '/routes/' },
     },
   ],

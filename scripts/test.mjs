@@ -138,11 +138,11 @@ function compilePackages() {
 const slowest = [
   'test/alerts/executor/executor.batched-drain.test.ts',
   'test/main/server.crash-batched.test.ts',
-  'test/main/routes.fuzz-sqlite.test.ts',
+  'test/main/app.fuzz-sqlite.test.ts',
   'test/ops/secret-key.test.ts',
   'test/main/server.crash.test.ts',
   'test/main/server.multi-process.test.ts',
-  'test/main/routes.fuzz-postgres.test.ts',
+  'test/main/app.fuzz-postgres.test.ts',
   'test/alerts/routes/alert-webhook.test.ts',
   'test/main/boot.startup-errors.test.ts',
 ]

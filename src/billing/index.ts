@@ -4,6 +4,6 @@
 import './usage-pushes-repository.js'
 import './usage-repository.js'
 
-export { registerPartnerUsage } from './routes/partner-usage.js'
-export { registerVendorUsage } from './routes/vendor-usage.js'
+export type { BillingModule } from './module.js'
+export { billingModule } from './module.js'
 export { UsagePushes, usagePushJob, usagePushKind } from './usage-push.js'

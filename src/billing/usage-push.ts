@@ -64,6 +64,13 @@ export class UsagePushes {
     return latest.length
   }
 
+  /** Pushes the latest count of every pair again (after the partner fixed what made a push fail). */
+  async pushAgain(store: Store, integrationId: string): Promise<number> {
+    const n = await store.transaction((tx) => this.remapped(tx, integrationId, {}))
+    this.handOver()
+    return n
+  }
+
   handOver(): void {
     this.queue.handOver()
   }

@@ -1,11 +1,10 @@
-// The composition root: builds the Fastify app from the services and the explicit route list.
+// Builds the Fastify app from the services: the hooks every route shares, then each module's routes.
 // It never listens; server.ts does. Tests build it and listen on port 0.
 import { randomUUID } from 'node:crypto'
 import formbody from '@fastify/formbody'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { alertFailureRenderers } from '../alerts/index.js'
-import { registerHealth, registerMetrics } from '../ops/index.js'
 import { portalPages } from '../partner-api/index.js'
 import type { App } from '../platform/http/app-types.js'
 import {
@@ -21,9 +20,7 @@ import { registerOpenApi } from '../platform/http/openapi/document.js'
 import { FailureBody } from '../platform/http/schemas.js'
 import { installUtf8Check } from '../platform/http/utf8.js'
 import { vendorIdempotency } from '../tenants/index.js'
-import { oauthFailure } from '../vendor-api/index.js'
 import { openApiWebhooks, webhookSchemas } from '../webhooks/index.js'
-import { routes } from './routes.js'
 import type { Services } from './services.js'
 
 export const bodyLimitBytes = 256 * 1024
@@ -117,10 +114,10 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   // Every route that takes the partner API key takes the portal's session cookie too
   // (docs/partner-api.md#portal-users-and-sessions): the OpenAPI document says so and lists the 403 a
   // session can get (CSRF, a viewer's change), and a successful request keeps its session from going idle.
-  const partnerAuth = services.auth.partner
+  const partnerAuth = services.tenants.auth.partner
   const touchSession = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     // A session that could not be marked seen idles out a minute sooner; the answer stands.
-    await services.auth
+    await services.tenants.auth
       .touchSession(request, reply)
       .catch((err) => request.log.warn({ err }, 'portal session: could not record the request'))
     return payload
@@ -146,7 +143,11 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     }),
   )
   // Unmatched GETs outside the API are the partner portal's pages (web/dist), before the 404.
-  installErrorHandling(app, { ...alertFailureRenderers, oauth: oauthFailure }, portalPages(app))
+  installErrorHandling(
+    app,
+    { ...alertFailureRenderers, oauth: services.vendorApi.oauthFailure },
+    portalPages(app),
+  )
   // No NUL anywhere and no body nested deeper than the limit, before any schema or lookup
   // (docs/decisions/hostile-input/no-nul.md, docs/decisions/hostile-input/nesting-limit.md).
   installIngressChecks(app)
@@ -162,15 +163,16 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     schemas: webhookSchemas,
   })
 
-  // Where PSAs push to when PUBLIC_URL is not set: the address the service listens on.
+  // Where PSAs push to and previews link to when PUBLIC_URL is not set: the address the service listens on.
   app.addHook('onListen', async () => {
     const address = app.server.address()
     if (typeof address !== 'object' || !address) return
     const host = ['0.0.0.0', '::'].includes(address.address) ? '127.0.0.1' : address.address
-    services.psaSync.listeningAt(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`)
+    services.address.listeningAt(`http://${host.includes(':') ? `[${host}]` : host}:${address.port}`)
   })
-  // A worker process serves only health checks and metrics; api and all serve every route.
-  for (const register of services.config.role === 'worker' ? [registerHealth, registerMetrics] : routes)
-    register(app, services)
+  // A worker process serves only health checks and metrics (the ops module's); api and all serve every
+  // module's routes.
+  for (const register of services.config.role === 'worker' ? services.ops.routes : services.routes)
+    register(app)
   return app
 }

@@ -129,7 +129,7 @@ export async function boot(
     if (config.role !== 'api') {
       await services.runtime.start()
       // Every partner's push registered once and its poll running (docs/psa/sync.md).
-      await services.psaSync
+      await services.psaSync.psaSync
         .scheduleAll()
         .catch((err) => logger.error({ err }, 'two-way sync: could not schedule the polls'))
     }

@@ -10,9 +10,9 @@ import type { Actor } from '../tenants/index.js'
 import {
   provisionTestTenancy,
   type TestTenancyCredentials,
+  type TestTenancyDeps,
   testTenancyProductGroups,
 } from '../vendor-api/index.js'
-import type { Services } from './services.js'
 
 /** What demo-credentials.json holds: a test tenancy's credentials; older files lack the newer fields. */
 export type DemoCredentials = Pick<
@@ -46,7 +46,7 @@ function orStop<T>(result: Result<T>): T {
 
 /** The demo of an earlier start (its webhook URL changed if another is given), or a new one. */
 export async function ensureDemo(
-  s: Services,
+  s: TestTenancyDeps,
   dataDir: string | null,
   o: { webhookUrl?: string | null } = {},
 ): Promise<DemoCredentials> {

@@ -28,7 +28,10 @@ async function main(): Promise<void> {
   if (newAdminToken) lines.push(`admin token (shown once; ADMIN_TOKEN overrides it): ${newAdminToken}`)
   if (config.demo)
     lines.push(
-      ...demoLines(baseUrl, await ensureDemo(services, dataDir, { webhookUrl: config.demoWebhookUrl })),
+      ...demoLines(
+        baseUrl,
+        await ensureDemo(services.vendorApi.testTenancies, dataDir, { webhookUrl: config.demoWebhookUrl }),
+      ),
     )
   process.stdout.write(`\n${lines.join('\n')}\n\n`)
 

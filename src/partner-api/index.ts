@@ -1,15 +1,7 @@
 // The partner-api module's entry (docs/architecture.md#the-modules): everything other modules use of it, and
 // nothing else. A file outside this folder imports only from here.
+
+export type { PartnerApiModule } from './module.js'
+export { partnerApiModule } from './module.js'
 export { portalPages } from './portal-site.js'
-export { registerPartnerAccounts } from './routes/accounts.js'
-export { registerPartnerActivity } from './routes/activity.js'
-export { registerPartnerApiKey } from './routes/api-key.js'
-export { registerPartnerDashboard } from './routes/dashboard.js'
-export { registerPartnerIntegrations } from './routes/integrations.js'
-export { registerPartnerOrgToken } from './routes/org-token.js'
-export { registerPartnerPsa } from './routes/psa.js'
-export { registerPartnerSandboxPsa } from './routes/sandbox-psa.js'
-export { registerPartnerServices } from './routes/services.js'
-export { registerPartnerSession } from './routes/session.js'
-export { registerPartnerUsers } from './routes/users.js'
 export { PartnerSetup } from './setup.js'

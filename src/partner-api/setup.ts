@@ -21,6 +21,7 @@ import {
   type Actor,
   defaultStormSettings,
   fieldsSet,
+  PartnerIntegrations,
   type StormSettings,
   transition,
 } from '../tenants/index.js'
@@ -38,6 +39,8 @@ export interface VendorCredentialsInput {
 const productGroupCallHeaders = [...clientSetHeaders, 'accept']
 
 export class PartnerSetup {
+  private readonly owned: PartnerIntegrations
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -47,14 +50,13 @@ export class PartnerSetup {
     /** Mapping changes push the latest usage counts they touch again
      * (docs/partner-api.md#usage-counts-reach-the-psas-billing). */
     private readonly usagePushes: UsagePushes,
-  ) {}
+  ) {
+    this.owned = new PartnerIntegrations(store)
+  }
 
   /** The partner's own integration, or 404: another partner's integrations do not exist for it. */
-  async integration(partnerId: string, integrationId: string): Promise<Result<Integration>> {
-    const integration = await this.store.integrations.findById(integrationId)
-    if (!integration || integration.partnerId !== partnerId)
-      return refuse('INTEGRATION_NOT_FOUND', `Integration '${integrationId}' was not found.`)
-    return ok(integration)
+  integration(partnerId: string, integrationId: string): Promise<Result<Integration>> {
+    return this.owned.integration(partnerId, integrationId)
   }
 
   /**
@@ -239,13 +241,6 @@ export class PartnerSetup {
       return done
     })
     return this.handedOver(result)
-  }
-
-  /** Pushes the latest count of every pair again (after the partner fixed what made a push fail). */
-  async pushUsageAgain(integration: Integration): Promise<number> {
-    const n = await this.store.transaction((tx) => this.usagePushes.remapped(tx, integration.id, {}))
-    this.usagePushes.handOver()
-    return n
   }
 
   /** The usage pushes a change queued go to the runner once it committed (not after a refusal). */

@@ -3,8 +3,7 @@
 // Its repositories, registered on the Store (src/platform/db/store.ts) when the module loads.
 import './repository.js'
 
-export { registerPartnerPsaSync } from './routes/partner-psa-sync.js'
-export { registerPsaPush } from './routes/push.js'
+export type { PsaSyncModule } from './module.js'
+export { psaSyncModule } from './module.js'
 export { redactPushTokens } from './secrets.js'
 export type { PsaSync } from './service.js'
-export { twoWaySync } from './wiring.js'

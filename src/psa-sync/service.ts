@@ -8,6 +8,7 @@ import { type Clock, iso } from '../platform/clock.js'
 import type { Config } from '../platform/config.js'
 import { ok, type Result, refuse } from '../platform/core/result.js'
 import type { Store } from '../platform/db/store.js'
+import type { PublicAddress } from '../platform/http/public-address.js'
 import type { Limiter } from '../platform/redis/limiters.js'
 import type { PsaRegistry } from '../psa/index.js'
 import { maxPushTicketIds, psaNames } from '../psa/index.js'
@@ -26,6 +27,8 @@ export interface PsaSyncDeps {
   pushLimiter: Limiter
   /** Deactivation calls per connection, each of which reads the PSA (a few an hour), keyed by partner. */
   deactivationLimiter: Limiter
+  /** Where pushes are sent: PUBLIC_URL, or the address the service listens on. */
+  address: Pick<PublicAddress, 'get'>
 }
 
 /** What the partner sees of how its PSA is heard. */
@@ -49,7 +52,6 @@ export interface PsaSyncStatus {
 const refusedPush = 'The push was refused: unknown address, or its signature or time does not verify.'
 
 export class PsaSync {
-  private listening: string | null = null
   /**
    * Pushes already taken, by connection and body digest, for ten minutes: the same push again (a PSA's
    * retry of a delivery it thought failed, a replay) reads nothing. Only an optimisation: every push is
@@ -59,13 +61,8 @@ export class PsaSync {
 
   constructor(private readonly d: PsaSyncDeps) {}
 
-  /** The address the service listens on, for pushes when PUBLIC_URL is not set. */
-  listeningAt(url: string): void {
-    this.listening = url
-  }
-
   publicUrl(): string | null {
-    return this.d.config.publicUrl ?? this.listening
+    return this.d.address.get()
   }
 
   /** Inside the transaction that created or changed a partner's PSA connection. */

@@ -36,10 +36,13 @@ export { catchAllOff } from './integrations/catch-all-settings.js'
 export { dedupKey, withinWindow } from './integrations/dedup.js'
 export type { Integration, IntegrationSettings } from './integrations/integration.js'
 export { IntegrationLifecycle } from './integrations/lifecycle.js'
+export { PartnerIntegrations } from './integrations/owned.js'
 export { inactiveDetail, isActive, transition } from './integrations/state.js'
 export type { StormSettings } from './integrations/storm-settings.js'
 export { defaultStormSettings } from './integrations/storm-settings.js'
 export { ClosedTicketsView, IntegrationView, integrationView, StormView } from './integrations/views.js'
+export type { TenantsModule } from './module.js'
+export { tenantsModule } from './module.js'
 export type { Partner } from './partner.js'
 export {
   ChangePasswordBody,
@@ -64,6 +67,7 @@ export {
   SignInBody,
   sessionUser,
 } from './people/views.js'
+export type { HeldDeliveries, PsaConnectionChanges, StateSnapshots } from './ports.js'
 export { ProductGroupMetrics } from './product-groups/metrics.js'
 export type { ProductGroupsInput } from './product-groups/product-groups.js'
 export { checkAgainstProductGroups, productGroupsFromList } from './product-groups/product-groups.js'

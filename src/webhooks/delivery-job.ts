@@ -43,7 +43,7 @@ export const endpointHoldKey = (vendorId: string): string => `endpoint:${vendorI
 export class DeliveryJobs {
   constructor(
     private readonly queue: Pick<JobProducer, 'enqueue' | 'handOver' | 'resume'>,
-    private readonly spec: DeliveryJobSpec,
+    readonly spec: DeliveryJobSpec,
   ) {}
 
   /** Inside the transaction that made the deliveries pending; call handOver once it has committed. */

@@ -7,7 +7,7 @@ usageThroughService('the sandbox PSA', async () => ({
   companyId: '100',
   // The sandbox keeps its lines in the service's own database.
   quantity: async (lineId, { svc, s }) =>
-    (await svc.services.sandbox.quantities(s.partnerId, [lineId])).get(lineId) ?? null,
+    (await svc.services.psa.sandbox.quantities(s.partnerId, [lineId])).get(lineId) ?? null,
   async fail(s: Setup, status: number, count: number | null) {
     const res = await s.partner('PUT', '/api/partner/sandbox/fault', {
       mode: status === 429 ? 'rate-limited' : 'error',

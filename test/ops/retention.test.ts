@@ -175,7 +175,7 @@ for (const backend of backends('databases')) {
       const newAlert = (await s.sync({ incidentStatus: 'UPDATE' }, { correlationId: 'nope' })).body.data
         .messageId as string
 
-      const pruned = await svc.services.retention.run()
+      const pruned = await svc.services.ops.retention.run()
 
       const events = await ids('events')
       assert.ok(!events.has(oldAlert), 'a 91-day-old event is pruned')
@@ -210,7 +210,7 @@ for (const backend of backends('databases')) {
         'the latest counts read as before',
       )
 
-      const verify = await svc.services.tokens.verify(expiredToken)
+      const verify = await svc.services.tenants.tokens.verify(expiredToken)
       assert.equal(verify.ok, false, 'a token expired for over 30 days is gone')
       assert.ok(pruned.access_tokens >= 1)
 
@@ -425,7 +425,7 @@ for (const backend of backends('databases')) {
 
     test('pruning removes finished deliveries older than the cut-off, with their attempts, and keeps the rest', async () => {
       const { store } = svc.services
-      const { vendor } = must(await svc.services.provisioning.createVendor({ name: 'Old Vendor' }))
+      const { vendor } = must(await svc.services.tenants.provisioning.createVendor({ name: 'Old Vendor' }))
       const old = '2026-01-01T00:00:00.000Z'
       const recent = '2026-11-01T00:00:00.000Z'
       const make = async (status: 'pending' | 'delivered' | 'dead', at: string) => {

@@ -3,9 +3,9 @@
 // cannot give is not asked again for a minute, and board-scoped lists are never asked without a board.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { LookupQuery, PsaConnections } from '../../src/psa/index.js'
 import { ok, refuse } from '../../src/platform/core/result.js'
 import type { LookupKind, PsaEntity } from '../../src/psa/adapter.js'
+import type { LookupQuery, PsaConnections } from '../../src/psa/index.js'
 import type { StoredPsa } from '../../src/psa/stored.js'
 import { entryNamed, PsaNames } from '../../src/tenants/psa-names.js'
 import { hold } from '../support/wait.js'

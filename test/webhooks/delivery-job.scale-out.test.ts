@@ -33,7 +33,10 @@ describe('the per-endpoint limit across processes (postgres+redis)', {
   test('two workers never have more than 4 requests open to one endpoint; every delivery arrives', async () => {
     receiver.respond(() => ({ status: 204, delayMs: 300 }))
     const { vendor, webhookSecret } = must(
-      await first.services.provisioning.createVendor({ name: 'Slow Vendor', webhookUrl: receiver.url }),
+      await first.services.tenants.provisioning.createVendor({
+        name: 'Slow Vendor',
+        webhookUrl: receiver.url,
+      }),
     )
     receiver.setSecret(webhookSecret)
     const ids: string[] = []
@@ -55,12 +58,12 @@ describe('the per-endpoint limit across processes (postgres+redis)', {
         assert.ok(id)
         ids.push(id)
       }
-      await first.services.deliveryJobs.enqueue(
+      await first.services.webhooks.deliveryJobs.enqueue(
         tx,
         ids.map((id) => ({ id, vendorId: vendor.id })),
       )
     })
-    first.services.deliveryJobs.handOver()
+    first.services.webhooks.deliveryJobs.handOver()
 
     const arrived = () => new Set(receiver.accepted().map((r) => r.id))
     await receiver.waitFor(() => ids.every((id) => arrived().has(id)), 'all 40 deliveries', 60_000)
@@ -70,7 +73,7 @@ describe('the per-endpoint limit across processes (postgres+redis)', {
     assert.deepEqual(receiver.unverified, [])
     // Both processes sent: the limit above held between them, not inside one. (An attempt is counted
     // once recorded, a moment after the receiver answered it.)
-    const sent = () => [first, second].map((s) => s.services.webhookSender.attempts)
+    const sent = () => [first, second].map((s) => s.services.webhooks.sender.attempts)
     await receiver.waitFor(
       () => sent()[0]! + sent()[1]! === receiver.requests.length,
       'the attempts recorded',

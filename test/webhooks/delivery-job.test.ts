@@ -53,7 +53,10 @@ for (const backend of backends('matrix')) {
 
     async function vendor() {
       const { vendor } = must(
-        await svc.services.provisioning.createVendor({ name: 'V', webhookUrl: 'http://127.0.0.1:9/hook' }),
+        await svc.services.tenants.provisioning.createVendor({
+          name: 'V',
+          webhookUrl: 'http://127.0.0.1:9/hook',
+        }),
       )
       return vendor.id
     }
@@ -75,7 +78,7 @@ for (const backend of backends('matrix')) {
           clock().toISOString(),
         )
         assert.ok(id)
-        await svc.services.deliveryJobs.enqueue(tx, [{ id, vendorId: v }])
+        await svc.services.webhooks.deliveryJobs.enqueue(tx, [{ id, vendorId: v }])
         return id
       })
       return { vendorId: v, id }
@@ -216,7 +219,7 @@ for (const backend of backends('matrix')) {
       const [claimed] = await jobs.claimIds([job!.id], 30_000)
       assert.ok(claimed)
       await jobs.hold(claimed, endpointHoldKey(vendorId), new Date(clock().getTime() + 600_000), 'held')
-      must(await svc.services.provisioning.updateVendor(vendorId, { webhookEnabled: true }))
+      must(await svc.services.tenants.provisioning.updateVendor(vendorId, { webhookEnabled: true }))
       const [resumed] = (await jobsOf(vendorId)).filter((j) => j.id === claimed.id)
       assert.equal(resumed?.hold_key, null)
       assert.ok(Date.parse(resumed!.run_at) <= clock().getTime(), 'due now')
@@ -227,7 +230,7 @@ for (const backend of backends('matrix')) {
     test("a disabled vendor's deliveries are held under the vendor's key", async () => {
       const k = kind([], [])
       const { vendorId, id } = await delivery()
-      must(await svc.services.tenantStatus.disable('vendor', vendorId, 'test'))
+      must(await svc.services.tenants.tenantStatus.disable('vendor', vendorId, 'test'))
       const { answer } = await run(k, id)
       assert.deepEqual(heldAs(answer), {
         key: `vendor:${vendorId}`,
@@ -238,7 +241,8 @@ for (const backend of backends('matrix')) {
     test('an endpoint enabled while its delivery was being held: the job is due again at once', async () => {
       const k = kind([], [])
       const vendorId = await vendor()
-      const { jobs, provisioning } = svc.services
+      const { jobs } = svc.services
+      const { provisioning } = svc.services.tenants
       const log = pino({ level: 'silent' })
       const heldRun = async (enableMeanwhile: boolean) => {
         must(await provisioning.updateVendor(vendorId, { webhookEnabled: false }))

@@ -1,6 +1,5 @@
 // Operator API for partners (docs/operations.md, "The admin API").
 import Type from 'typebox'
-import type { PsaConnections } from '../../psa/index.js'
 import { type Clock, iso } from '../../platform/clock.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
@@ -8,7 +7,7 @@ import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
-import type { PsaRegistry } from '../../psa/index.js'
+import type { PsaConnections, PsaRegistry } from '../../psa/index.js'
 import { PsaInput, PsaView } from '../../psa/index.js'
 import type { Partner, Provisioning } from '../../tenants/index.js'
 import {

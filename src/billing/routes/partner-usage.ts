@@ -2,15 +2,14 @@
 // saying whether its account and service are mapped, and every vendor account or service that is not
 // mapped, so that nothing silently drops out of billing. Plus the history of the counts.
 import Type from 'typebox'
-import type { Result } from '../../platform/core/result.js'
 import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
 import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
-import type { Integration } from '../../tenants/index.js'
-import { type AuthHooks, partnerId } from '../../tenants/index.js'
+import { type AuthHooks, type PartnerIntegrations, partnerId } from '../../tenants/index.js'
+import type { UsagePushes } from '../usage-push.js'
 import type { UsagePush } from '../usage-push-plan.js'
 import { pairKey } from '../usage-pushes-repository.js'
 import { HistoryFilters, UsageView, usageHistory } from '../usage-reads.js'
@@ -78,11 +77,8 @@ const UsageOverview = Type.Object({
 export interface PartnerUsageRoutesDeps {
   auth: Pick<AuthHooks, 'partner'>
   store: Store
-  /** partner-api's PartnerSetup: the partner's own integration, and its usage pushed again. */
-  partnerSetup: {
-    integration(partnerId: string, integrationId: string): Promise<Result<Integration>>
-    pushUsageAgain(integration: Integration): Promise<number>
-  }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
+  usagePushes: Pick<UsagePushes, 'pushAgain'>
 }
 
 export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void {
@@ -108,7 +104,9 @@ export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void 
     async (request) => {
       const { limit = 500, cursor } = request.query
       const after = decodeKeyCursor(cursor, 2)
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       const unmapped = { mapped: false, limit: unmappedShown }
       const [rows, accounts, accountCount, services, serviceCount] = await Promise.all([
         s.store.usage.latest(integration.id, {}, { after, limit: limit + 1 }),
@@ -177,7 +175,9 @@ export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void 
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       return orRefuse(await usageHistory(s.store, integration.id, request.query))
     },
   )
@@ -199,8 +199,10 @@ export function registerPartnerUsage(app: App, s: PartnerUsageRoutesDeps): void 
       },
     },
     async (request, reply) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
-      return reply.code(202).send({ queued: await s.partnerSetup.pushUsageAgain(integration) })
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
+      return reply.code(202).send({ queued: await s.usagePushes.pushAgain(s.store, integration.id) })
     },
   )
 }

@@ -5,12 +5,11 @@ import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { Cursor, failures, Page } from '../../platform/http/schemas.js'
-import type { PsaRegistry } from '../../psa/index.js'
+import type { PsaConnections, PsaRegistry } from '../../psa/index.js'
 import { keepSavedSecrets, lookupKinds, PsaInput, PsaView } from '../../psa/index.js'
 import type { PsaSync } from '../../psa-sync/index.js'
 import type { Provisioning } from '../../tenants/index.js'
 import { type AuthHooks, partnerId } from '../../tenants/index.js'
-import type { PsaConnections } from '../../psa/index.js'
 
 const Entity = Type.Object({
   id: Type.String(),

@@ -238,19 +238,19 @@ for (const backend of backends('matrix')) {
       const works = (res: { status: number; text: string }) => assert.ok(res.status < 300, res.text)
       works(await h.sync())
       works(await h.post())
-      must(await svc.services.tenantStatus.disable('vendor', h.vendorId, null))
+      must(await svc.services.tenants.tenantStatus.disable('vendor', h.vendorId, null))
       expectSyncFailure(await h.sync(), { status: 403, error: 'TENANT_DISABLED' })
       assert.equal((await h.post()).status, 403)
-      must(await svc.services.tenantStatus.enable('vendor', h.vendorId))
+      must(await svc.services.tenants.tenantStatus.enable('vendor', h.vendorId))
       works(await h.sync())
 
-      must(await svc.services.tenantStatus.disable('partner', h.partnerId, null))
+      must(await svc.services.tenants.tenantStatus.disable('partner', h.partnerId, null))
       expectSyncFailure(await h.sync(), { status: 403, error: 'TENANT_DISABLED' })
-      must(await svc.services.tenantStatus.enable('partner', h.partnerId))
+      must(await svc.services.tenants.tenantStatus.enable('partner', h.partnerId))
 
       // A secret cut off elsewhere (overlap 0) is refused at once, though the cache still holds the vendor.
       works(await h.sync())
-      must(await svc.services.credentials.rotate('clientSecret', h.vendorId, 0))
+      must(await svc.services.tenants.credentials.rotate('clientSecret', h.vendorId, 0))
       expectSyncFailure(await h.sync(), { status: 401, error: 'INVALID_CREDENTIALS' })
     })
 

@@ -51,7 +51,7 @@ describe('notes are batched near the PSA limit (Kaseya BMS, sqlite)', () => {
     })
     assert.equal(dedup.status, 200, dedup.text)
     const partner = await svc.services.store.partners.findById(s.partnerId)
-    const connected = partner ? svc.services.psa.connect(partner.id, partner.psa) : null
+    const connected = partner ? svc.services.psa.registry.connect(partner.id, partner.psa) : null
     assert.ok(connected?.ok)
     const client: PsaOperations = connected.client
     const share = async () => (await client.budgetShare?.()) ?? 0

@@ -137,8 +137,8 @@ for (const backend of backends('matrix')) {
       const { s, cid, job } = await updateOfNewTicket(`race-${backend}`)
       const policy = { deferRetryable: false, adoptRecorded: false }
       const results = await Promise.all([
-        svc.services.executor.run(job, policy),
-        svc.services.executor.run(job, policy),
+        svc.services.alerts.executor.run(job, policy),
+        svc.services.alerts.executor.run(job, policy),
       ])
       assert.deepEqual(results.map((r) => r.kind).sort(), ['adopted', 'recorded'])
       assert.equal(await count('events', job.messageId), 1)
@@ -155,12 +155,18 @@ for (const backend of backends('matrix')) {
 
     test('a later attempt of a recorded message is adopted before anything is done', async () => {
       const { s, job } = await updateOfNewTicket(`again-${backend}`)
-      const first = await svc.services.executor.run(job, { deferRetryable: false, adoptRecorded: false })
+      const first = await svc.services.alerts.executor.run(job, {
+        deferRetryable: false,
+        adoptRecorded: false,
+      })
       assert.equal(first.kind, 'recorded')
       const notes = async () =>
-        (await svc.services.sandbox.list(s.partnerId, 10)).flatMap((t) => t.notes).length
+        (await svc.services.psa.sandbox.list(s.partnerId, 10)).flatMap((t) => t.notes).length
       const notesBefore = await notes()
-      const again = await svc.services.executor.run(job, { deferRetryable: false, adoptRecorded: true })
+      const again = await svc.services.alerts.executor.run(job, {
+        deferRetryable: false,
+        adoptRecorded: true,
+      })
       assert.equal(again.kind, 'adopted')
       assert.equal(await notes(), notesBefore, 'no second note in the PSA')
     })

@@ -378,7 +378,7 @@ for (const backend of backends('matrix')) {
       assert.equal(changed.body.message, 'updated', 'another request with the key is no 422 any more')
 
       // Every key of the earlier tests is older than 24 hours now; these two were claimed afresh.
-      const pruned = await svc.services.retention.run()
+      const pruned = await svc.services.ops.retention.run()
       assert.ok(pruned.idempotency_keys > 5, `pruned ${pruned.idempotency_keys}`)
       const left = await svc.services.db.kysely
         .selectFrom('idempotency_keys')

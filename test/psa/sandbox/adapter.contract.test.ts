@@ -8,7 +8,8 @@ after(() => svc?.close())
 
 adapterContract('sandbox', async () => {
   svc = await startService({ env: { ROLE: 'api' } })
-  const { psa, sandbox, clock } = svc.services
+  const { clock } = svc.services
+  const { registry: psa, sandbox } = svc.services.psa
   const partnerId = 'contract-partner'
   const connected = psa.connect(partnerId, { kind: 'sandbox', settings: {} })
   if (!connected.ok) throw new Error(connected.failure.message)

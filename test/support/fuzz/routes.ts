@@ -7,7 +7,7 @@
 // of any table. The barrage ends with a valid alert round trip on the same service.
 //
 // Fixed seed and a bounded number of runs per route: FUZZ_RUNS (default 25: the routes grew from 112 to
-// some 150, and the file must stay well inside the runner's timeout) and FUZZ_SEED raise or vary them locally, e.g. `FUZZ_RUNS=200 npm test -- test/main/routes.fuzz-sqlite.test.ts`.
+// some 150, and the file must stay well inside the runner's timeout) and FUZZ_SEED raise or vary them locally, e.g. `FUZZ_RUNS=200 npm test -- test/main/app.fuzz-sqlite.test.ts`.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'

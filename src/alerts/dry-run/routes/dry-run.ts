@@ -5,7 +5,7 @@
 // names: names-view.ts), so a viewer may use it too.
 import Type from 'typebox'
 import type { Clock } from '../../../platform/clock.js'
-import { type Result, rateLimited } from '../../../platform/core/result.js'
+import { rateLimited } from '../../../platform/core/result.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
@@ -13,14 +13,21 @@ import { callers, operation } from '../../../platform/http/openapi/operation-doc
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import type { KeyedLimit } from '../../../platform/redis/limiters.js'
 import type { PsaRegistry } from '../../../psa/index.js'
-import type { Integration, ProductGroupSource } from '../../../tenants/index.js'
-import { type AuthHooks, actorOf, type PsaLookups, PsaNames, partnerId } from '../../../tenants/index.js'
+import type { ProductGroupSource } from '../../../tenants/index.js'
+import {
+  type AuthHooks,
+  actorOf,
+  type PartnerIntegrations,
+  type PsaLookups,
+  PsaNames,
+  partnerId,
+} from '../../../tenants/index.js'
 import { factsOf } from '../../intake/intake.js'
 import { AlertData, CorrelationId, extrasProblem } from '../../intake/schema.js'
-import { DryRunNames, dryRunNames } from '../../routes/names-view.js'
 import { ConditionWorkView, RuleChecksView } from '../../rules/routes/rule-conditions-view.js'
 import { type TicketTextDeps, TicketTextView, ticketTextFor } from '../../rules/routes/rule-templates.js'
 import { RuleView } from '../../rules/routes/rules.js'
+import { DryRunNames, dryRunNames } from '../../tickets/names-view.js'
 import { dryRun } from '../dry-run.js'
 import { dryRunSummary } from '../summary.js'
 
@@ -99,8 +106,7 @@ export interface PartnerDryRunRoutesDeps extends TicketTextDeps {
   productGroups: ProductGroupSource
   /** Dry runs a minute per portal user or API key (DRY_RUNS_PER_MINUTE). */
   dryRunLimit: KeyedLimit
-  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
-  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
 }
 
 export function registerPartnerDryRun(app: App, s: PartnerDryRunRoutesDeps): void {
@@ -134,7 +140,9 @@ export function registerPartnerDryRun(app: App, s: PartnerDryRunRoutesDeps): voi
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       // Per portal user, or per partner for its API key (docs/partner-api.md#rules).
       const wait = await s.dryRunLimit.take(actorOf(request).id)
       if (wait !== null)

@@ -3,15 +3,15 @@
 // partner's PSA would get it, and the extra data fields the integration's recent alerts carried. Both
 // change nothing, so a viewer may use them too.
 import Type from 'typebox'
-import type { Result } from '../../../platform/core/result.js'
 import type { AlertFacts } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { callers, operation } from '../../../platform/http/openapi/operation-doc.js'
+import type { PublicAddress } from '../../../platform/http/public-address.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import type { Integration } from '../../../tenants/index.js'
-import { type AuthHooks, partnerId } from '../../../tenants/index.js'
+import { type AuthHooks, type PartnerIntegrations, partnerId } from '../../../tenants/index.js'
 import { factsOf } from '../../intake/intake.js'
 import { contractFields } from '../../intake/schema.js'
 import {
@@ -69,10 +69,10 @@ const ExtraFieldsView = Type.Object({
   ),
 })
 
-/** What ticketTextFor reads: the names of the alert's account, and the public URL (psa-sync's PsaSync). */
+/** What ticketTextFor reads: the names of the alert's account, and the service's public address. */
 export interface TicketTextDeps {
   store: Store
-  psaSync: { publicUrl(): string | null }
+  publicAddress: Pick<PublicAddress, 'get'>
 }
 
 /** A template's title and description for `alert`, rendered as the integration's partner's PSA gets them. */
@@ -87,15 +87,14 @@ export async function ticketTextFor(
   const values = templateValues(alert, names, {
     correlationId: alert.correlationId ?? '(the new ticket’s correlation ID)',
     occurrenceCount: 1,
-    publicUrl: s.psaSync.publicUrl(),
+    publicUrl: s.publicAddress.get(),
   })
   return { ...renderTicketTemplates(templates, values, psaKind), html: rendersHtml(psaKind) }
 }
 
 export interface PartnerRuleTemplateRoutesDeps extends TicketTextDeps {
   auth: Pick<AuthHooks, 'partner'>
-  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
-  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
 }
 
 export function registerPartnerRuleTemplates(app: App, s: PartnerRuleTemplateRoutesDeps): void {
@@ -122,7 +121,9 @@ export function registerPartnerRuleTemplates(app: App, s: PartnerRuleTemplateRou
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       const { templates, alert } = request.body
       const problem = templatesProblem(templates)
       if (problem) throw new ApiError('VALIDATION_FAILED', problem)
@@ -161,7 +162,9 @@ export function registerPartnerRuleTemplates(app: App, s: PartnerRuleTemplateRou
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       const events = await s.store.events.list({ integrationId: integration.id, limit: recentEvents })
       return {
         data: extraFieldsSeen(

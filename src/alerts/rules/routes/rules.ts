@@ -1,15 +1,13 @@
 // Partner API: rules of an integration (docs/partner-api.md, "Rules"), matched by precedence (lower
 // first).
 import Type from 'typebox'
-import type { Result } from '../../../platform/core/result.js'
 import { incidentStatuses } from '../../../platform/core/types.js'
 import type { Store } from '../../../platform/db/store.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { orRefuse } from '../../../platform/http/errors.js'
 import { callers, operation } from '../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
-import type { Integration } from '../../../tenants/index.js'
-import { type AuthHooks, partnerId } from '../../../tenants/index.js'
+import { type AuthHooks, type PartnerIntegrations, partnerId } from '../../../tenants/index.js'
 import { conditionLimits } from '../conditions.js'
 import type { PartnerRules } from '../service.js'
 import { templateLimits, templatePlaceholders } from '../templates.js'
@@ -116,8 +114,7 @@ export interface PartnerRuleRoutesDeps {
   auth: Pick<AuthHooks, 'partner'>
   store: Store
   partnerRules: Pick<PartnerRules, 'create' | 'update' | 'delete'>
-  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
-  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
 }
 
 export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
@@ -140,7 +137,9 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       return { data: await s.store.rules.list(integration.id) }
     },
   )
@@ -163,7 +162,9 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       return reply.code(201).send(orRefuse(await s.partnerRules.create(integration, request.body)))
     },
   )
@@ -186,7 +187,9 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       return orRefuse(await s.partnerRules.update(integration, request.params.ruleId, request.body))
     },
   )
@@ -207,7 +210,9 @@ export function registerPartnerRules(app: App, s: PartnerRuleRoutesDeps): void {
       },
     },
     async (request, reply) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       orRefuse(await s.partnerRules.delete(integration, request.params.ruleId))
       return reply.code(204).send(null)
     },

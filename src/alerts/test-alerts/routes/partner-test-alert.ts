@@ -4,13 +4,12 @@
 // at once. The operator has the same calls under /api/admin (alerts/test-alerts/routes/admin-test-alert.ts).
 import type { FastifyRequest } from 'fastify'
 import Type from 'typebox'
-import type { Result } from '../../../platform/core/result.js'
 import type { App } from '../../../platform/http/app-types.js'
 import { ApiError, orRefuse } from '../../../platform/http/errors.js'
 import { callers, type OperationDoc, operation } from '../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../platform/http/schemas.js'
 import type { Integration } from '../../../tenants/index.js'
-import { type AuthHooks, partnerId } from '../../../tenants/index.js'
+import { type AuthHooks, type PartnerIntegrations, partnerId } from '../../../tenants/index.js'
 import { CorrelationId } from '../../intake/schema.js'
 import type { PartnerTestAlerts, PartnerTestAnswer } from '../partner-test.js'
 
@@ -158,8 +157,7 @@ export function registerTestAlertCalls(
 export interface PartnerTestAlertRoutesDeps {
   auth: Pick<AuthHooks, 'partner'>
   partnerTests: PartnerTestAlerts
-  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
-  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
 }
 
 export function registerPartnerTestAlert(app: App, s: PartnerTestAlertRoutesDeps): void {
@@ -168,6 +166,7 @@ export function registerPartnerTestAlert(app: App, s: PartnerTestAlertRoutesDeps
     onRequest: s.auth.partner,
     meta: { tags: ['partner'], security: [{ partnerKey: [] }] },
     tests: s.partnerTests,
-    integration: async (request, id) => orRefuse(await s.partnerSetup.integration(partnerId(request), id)),
+    integration: async (request, id) =>
+      orRefuse(await s.partnerIntegrations.integration(partnerId(request), id)),
   })
 }

@@ -38,7 +38,7 @@ for (const backend of backends()) {
           'existingTicket',
           'row',
           'error',
-          // The names beside the ids (docs/partner-api.md#names; test/partner-api/routes/names-view.test.ts).
+          // The names beside the ids (docs/partner-api.md#names; test/partner-api/tickets/names-view.test.ts).
           'accountName',
           'psaCompanyId',
           'psaCompanyName',

@@ -1,14 +1,12 @@
 // Partner API: the accounts the catch-all account took in, or whose alerts were refused as unmapped
 // (docs/partner-api.md#catch-all-account).
 import Type from 'typebox'
-import type { Result } from '../../../../platform/core/result.js'
 import type { Store } from '../../../../platform/db/store.js'
 import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
 import { callers, operation } from '../../../../platform/http/openapi/operation-doc.js'
 import { failures, IdParams, Nullable } from '../../../../platform/http/schemas.js'
-import type { Integration } from '../../../../tenants/index.js'
-import { type AuthHooks, partnerId } from '../../../../tenants/index.js'
+import { type AuthHooks, type PartnerIntegrations, partnerId } from '../../../../tenants/index.js'
 
 const UnmappedAccountView = Type.Object({
   accountId: Type.String(),
@@ -27,8 +25,7 @@ const UnmappedAccountView = Type.Object({
 export interface CatchAllRoutesDeps {
   auth: Pick<AuthHooks, 'partner'>
   store: Store
-  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
-  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
 }
 
 export function registerCatchAll(app: App, s: CatchAllRoutesDeps): void {
@@ -53,7 +50,9 @@ export function registerCatchAll(app: App, s: CatchAllRoutesDeps): void {
       },
     },
     async (request) => {
-      const integration = orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+      const integration = orRefuse(
+        await s.partnerIntegrations.integration(partnerId(request), request.params.id),
+      )
       const rows = await s.store.catchAll.unmappedAccounts(integration.id, request.query.limit ?? 100)
       return { data: rows.map((r) => ({ ...r, declared: r.name !== null })) }
     },

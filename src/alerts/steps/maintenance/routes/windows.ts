@@ -2,7 +2,6 @@
 // occurrences of every window in a time range (the dashboard's timeline).
 import Type from 'typebox'
 import type { Clock } from '../../../../platform/clock.js'
-import type { Result } from '../../../../platform/core/result.js'
 import type { Store } from '../../../../platform/db/store.js'
 import type { App } from '../../../../platform/http/app-types.js'
 import { orRefuse } from '../../../../platform/http/errors.js'
@@ -10,8 +9,7 @@ import { callers, operation } from '../../../../platform/http/openapi/operation-
 import { failures, IdParams } from '../../../../platform/http/schemas.js'
 import { timeRange } from '../../../../platform/http/time-range.js'
 import type { JobProducer } from '../../../../platform/queue/port.js'
-import type { Integration } from '../../../../tenants/index.js'
-import { type AuthHooks, partnerId } from '../../../../tenants/index.js'
+import { type AuthHooks, type PartnerIntegrations, partnerId } from '../../../../tenants/index.js'
 import { MaintenanceJobs } from '../jobs.js'
 import { maxOccurrences, Occurrences, OccurrencesQuery, WindowInput, WindowView } from '../schema.js'
 import { MaintenanceWindows } from '../service.js'
@@ -26,8 +24,7 @@ export interface MaintenanceWindowRoutesDeps {
   store: Store
   clock: Clock
   queue: JobProducer
-  /** The partner's own integration, or INTEGRATION_NOT_FOUND (partner-api's PartnerSetup). */
-  partnerSetup: { integration(partnerId: string, integrationId: string): Promise<Result<Integration>> }
+  partnerIntegrations: Pick<PartnerIntegrations, 'integration'>
 }
 
 export function registerMaintenanceWindows(app: App, s: MaintenanceWindowRoutesDeps): void {
@@ -36,7 +33,7 @@ export function registerMaintenanceWindows(app: App, s: MaintenanceWindowRoutesD
   const meta = { tags: ['partner'], security: [{ partnerKey: [] }] }
   const path = '/api/partner/integrations/:id/maintenance-windows'
   const integrationOf = async (request: { params: { id: string } } & Parameters<typeof partnerId>[0]) =>
-    orRefuse(await s.partnerSetup.integration(partnerId(request), request.params.id))
+    orRefuse(await s.partnerIntegrations.integration(partnerId(request), request.params.id))
 
   app.get(
     path,

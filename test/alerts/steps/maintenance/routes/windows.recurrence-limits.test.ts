@@ -99,7 +99,7 @@ for (const backend of backends('databases')) {
         .set({ schedule: JSON.stringify(poisoned) })
         .where('id', '=', w.body.id)
         .execute()
-      svc.services.acceptReads.clear()
+      svc.services.alerts.acceptReads.clear()
 
       const [alert, health] = await Promise.all([
         s.sync({ title: 'in window' }),
@@ -150,7 +150,7 @@ for (const backend of backends('databases')) {
         .set({ upcoming: null })
         .where('id', '=', w.body.id)
         .execute()
-      svc.services.acceptReads.clear()
+      svc.services.alerts.acceptReads.clear()
       // Not worked out yet: it applies to no alert.
       const before = await s.sync({ title: 'before the start' })
       assert.equal(before.status, 201, before.text)

@@ -1,0 +1,35 @@
+// The psa module, built once by the composition root (src/main/services.ts): the registry of every PSA
+// kind, the sandbox PSA's own tickets, and testing a partner's connection with its look-ups. It has no
+// routes and no jobs of its own; the modules above call PSAs through the registry.
+import type { ModuleParts } from '../platform/composition/module.js'
+import type { Platform } from '../platform/composition/platform.js'
+import { psaKinds } from './kinds.js'
+import { PsaConnections } from './partner-connections.js'
+import { PsaRegistry } from './registry.js'
+import { SandboxStore } from './sandbox/store.js'
+
+export interface PsaModule extends ModuleParts {
+  registry: PsaRegistry
+  /** The sandbox PSA's own tickets and fault switch (its partner routes). */
+  sandbox: SandboxStore
+  /** Testing a partner's PSA connection and its look-ups, kept a few minutes. */
+  connections: PsaConnections
+}
+
+export function psaModule(p: Platform): PsaModule {
+  const { config } = p
+  // The sandbox's writes join the group commit of the alert path's (src/platform/db/write-batch.ts).
+  const sandbox = new SandboxStore(p.db.kysely, (work) => p.writes.run((tx) => work(tx.kysely)))
+  const registry = new PsaRegistry(
+    psaKinds(sandbox, p.clock, {
+      http: p.outbound('alertbridge-psa/1'),
+      log: p.log,
+      requestTimeoutMs: config.psaTimeoutMs,
+      limiters: p.limiters,
+      egress: config.egressName,
+      syncroRequestsPerMinute: config.syncroRequestsPerMinute,
+    }),
+  )
+  const connections = new PsaConnections({ psa: registry, timeoutMs: config.psaTimeoutMs })
+  return { registry, sandbox, connections, routes: [], jobs: [] }
+}
