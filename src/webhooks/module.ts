@@ -23,9 +23,15 @@ export interface WebhooksModule extends ModuleParts {
 }
 
 /** The first part, which the tenants module's ports need before the tenants module exists. */
-export function webhookQueues(p: Platform): Pick<WebhooksModule, 'deliveryJobs' | 'snapshots'> {
+export interface WebhookQueues extends Pick<WebhooksModule, 'deliveryJobs' | 'snapshots'> {
+  /** The retry schedule of a delivery's attempts (WEBHOOK_RETRY_SCHEDULE or the default). */
+  scheduleSeconds: readonly number[]
+}
+
+export function webhookQueues(p: Platform): WebhookQueues {
   const scheduleSeconds = p.config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds
   return {
+    scheduleSeconds,
     // A delivery's attempts are jobs of the queue, 4 in flight per endpoint (delivery-job.ts).
     deliveryJobs: new DeliveryJobs(p.queue, deliveryJob(scheduleSeconds)),
     snapshots: new SnapshotScheduler(p.queue, p.clock, p.config.snapshotCoalesceMs),
@@ -35,14 +41,13 @@ export function webhookQueues(p: Platform): Pick<WebhooksModule, 'deliveryJobs' 
 export function webhooksModule(
   p: Platform,
   d: {
-    queues: Pick<WebhooksModule, 'deliveryJobs' | 'snapshots'>
+    queues: WebhookQueues
     tenants: { auth: AuthHooks; productGroups: ProductGroupSource; provisioning: Provisioning }
   },
 ): WebhooksModule {
   const { store, clock, log, writes } = p
   const { auth, productGroups, provisioning } = d.tenants
-  const { deliveryJobs, snapshots } = d.queues
-  const scheduleSeconds = p.config.webhookRetryScheduleSeconds ?? defaultRetryScheduleSeconds
+  const { deliveryJobs, snapshots, scheduleSeconds } = d.queues
   const outbox = new WebhookOutbox(clock, productGroups, deliveryJobs)
   const http = p.outbound('alertbridge-webhooks/1')
   const sender = new WebhookSender({ store, writes, http, clock, log, scheduleSeconds })
