@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
-import { AlertRequest } from '../dist/alerts/schema.js'
+import { AlertRequest } from '../dist/alerts/intake/schema.js'
 
 const app = Fastify({ logger: false })
 app.setValidatorCompiler(TypeBoxValidatorCompiler)

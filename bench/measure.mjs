@@ -1,7 +1,7 @@
 // One measured target under autocannon load: a probe that must answer 201, a discarded warm-up, the
 // measured run, and what the run's answers were.
 import autocannon from 'autocannon'
-import { describeExit } from './processes.mjs'
+import { cpuSeconds, describeExit } from './processes.mjs'
 import { wrkAvailable, wrkLoad } from './wrk.mjs'
 
 /** BENCH_TOOL: wrk (the default where it is installed) or autocannon. */
@@ -44,7 +44,9 @@ export async function measure({ url, body, proc, verifyBody, connections, warmup
   }
 
   const warm = await load(url, json, warmupSeconds, verifyBody, connections)
+  const cpuBefore = cpuSeconds(proc.child)
   const r = await load(url, json, durationSeconds, verifyBody, connections)
+  const cpuAfter = cpuSeconds(proc.child)
   if (!proc.running()) {
     throw new Error(
       `${proc.name} exited (${describeExit(await proc.exited)}) during the run:\n${proc.tail()}`,
@@ -67,5 +69,13 @@ export async function measure({ url, body, proc, verifyBody, connections, warmup
     sampleResponse: probeText.slice(0, 500),
     /** 2xx answers from the probe on: probe, warm-up and measured run. */
     accepted: 1 + warm['2xx'] + r['2xx'],
+    /**
+     * The target process's CPU time (user + system) during the measured run per answer, in µs; with
+     * ROLE=all it includes the processing done meanwhile. Null where /proc cannot be read.
+     */
+    cpuPerRequestUs:
+      cpuBefore === null || cpuAfter === null || r['2xx'] === 0
+        ? null
+        : ((cpuAfter - cpuBefore) * 1e6) / r['2xx'],
   }
 }

@@ -5,7 +5,7 @@
 // the bench ends (dropInstallations).
 import { fork, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import os from 'node:os'
 import { join } from 'node:path'
@@ -89,6 +89,28 @@ export function track(child, name) {
   }
 }
 
+/**
+ * The CPU time (user + system, seconds) a child has used so far, from /proc; null where there is no
+ * /proc (not Linux). CPU per alert is the difference over a run divided by the alerts.
+ */
+export function cpuSeconds(child) {
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+    // The fields after the command name (which may hold spaces) in parentheses: utime and stime are the
+    // 14th and 15th of the whole line, in clock ticks (100 per second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
+}
+
+/** The service's entry point in a checkout: dist/main/server.js, or dist/server.js in older revisions. */
+export function serviceEntry(codeRoot = root) {
+  const current = join(codeRoot, 'dist', 'main', 'server.js')
+  return existsSync(current) ? current : join(codeRoot, 'dist', 'server.js')
+}
+
 export function describeExit({ code, signal }) {
   return signal ? `signal ${signal}` : `code ${code}`
 }
@@ -143,7 +165,7 @@ export async function startBaseline() {
 
 /** Every variable the service reads (its EnvSchema): none leaks in from the caller's environment. */
 async function serviceEnvNames() {
-  const { EnvSchema } = await import(new URL('../dist/config.js', import.meta.url).href)
+  const { EnvSchema } = await import(new URL('../dist/platform/env.js', import.meta.url).href)
   return Object.keys(EnvSchema.properties)
 }
 
@@ -191,7 +213,7 @@ export async function createInstallation() {
       installations.delete(installation)
       await onPostgres(`drop database if exists ${name} with (force)`)
       // From dist/, built by the time an installation exists (as the service's settings are read).
-      const { dropPrefix } = await import(new URL('../dist/redis/connect.js', import.meta.url).href)
+      const { dropPrefix } = await import(new URL('../dist/platform/redis/connect.js', import.meta.url).href)
       await dropPrefix(redisUrl, installation.env.REDIS_PREFIX)
     },
   }
@@ -239,7 +261,7 @@ export async function startInstallation(installation, roles, label, extraEnv = {
  * The service from dist/ on a free port, on a fresh SQLite database; `extraEnv` adds to its settings
  * (an installation's env puts it on PostgreSQL + Redis instead).
  */
-export async function startService(role, label, extraEnv = {}) {
+export async function startService(role, label, extraEnv = {}, codeRoot = root) {
   const dataDir = join(tempDir(), label)
   mkdirSync(dataDir, { recursive: true })
   const port = await freePort()
@@ -264,8 +286,8 @@ export async function startService(role, label, extraEnv = {}) {
         `--cpu-prof-name=${label}-${role}.cpuprofile`,
       ]
     : []
-  const child = spawn(process.execPath, [...profile, join(root, 'dist', 'server.js')], {
-    cwd: root,
+  const child = spawn(process.execPath, [...profile, serviceEntry(codeRoot)], {
+    cwd: codeRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

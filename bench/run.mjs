@@ -19,6 +19,10 @@
 //                        /healthz answer and the event-loop delay while draining (BENCH_ONLY=drain).
 //   5. PSA rows          (bench/psa.mjs) ConnectWise simulators answering after 300 ms: 400 alerts over
 //                        8 partners, then the same beside a partner whose PSA takes 5 s (BENCH_ONLY=psa).
+//   against rows       BENCH_AGAINST=<rev> (bench/against.mjs): each service target above runs alternately
+//                        on this code and on that git revision (a temporary worktree, built), BENCH_AGAINST_ROUNDS
+//                        times each (default 2); the report gives both sides' runs, the ratio of their
+//                        means, end to end in the ROLE=all row, and the service's CPU per request.
 //   6. scale-out rows    (bench/scale.mjs; BENCH_ONLY=scale) on PostgreSQL + Redis
 //                        (BENCH_POSTGRES_URL, BENCH_REDIS_URL; a fresh database and Redis prefix per
 //                        installation, dropped at the end), beside the embedded default measured again
@@ -51,6 +55,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { buildIfStale } from '../scripts/build.mjs'
+import { againstTable, prepareRevision } from './against.mjs'
 import { measure, tool } from './measure.mjs'
 import { drainAlerts, drainRow, drainTable, untilDelivered } from './pipeline.mjs'
 import {
@@ -128,8 +133,14 @@ function serviceTarget(what, role, path, verifyBody) {
     name: `${what} (ROLE=${role})`,
     role,
     path,
-    async run(row, receiver) {
-      const { proc, baseUrl } = await startService(role, label)
+    /** `codeRoot`: another checkout's service (BENCH_AGAINST), else this one's. */
+    async run(row, receiver, codeRoot) {
+      const { proc, baseUrl } = await startService(
+        role,
+        `${label}${codeRoot ? '-against' : ''}`,
+        {},
+        codeRoot,
+      )
       try {
         const { alertBody } = await setupIntegration(baseUrl, { adminToken, webhookUrl: receiver.url })
         // Counted from the first alert on: probe, warm-up and measured run.
@@ -167,12 +178,16 @@ async function main() {
   const receiver = await startReceiver()
 
   const rows = []
+  const against = []
   let psa = []
   let scale = null
   const drains = []
+  const rev = process.env.BENCH_AGAINST
   try {
+    // With BENCH_AGAINST the service targets run in the alternating rounds below (the first round's
+    // run of this code fills the main table).
     for (const target of targets.filter(
-      (t, i) => i === 0 || only.length === 0 || only.some((o) => t.name.includes(o)),
+      (t, i) => i === 0 || (!rev && (only.length === 0 || only.some((o) => t.name.includes(o)))),
     )) {
       const row = { name: target.name, role: target.role, path: target.path, error: null, ratio: null }
       rows.push(row)
@@ -182,6 +197,36 @@ async function main() {
       } catch (err) {
         row.error = err instanceof Error ? err.message : String(err)
         process.stdout.write(`  failed: ${truncate(row.error.split('\n')[0], 160)}\n`)
+      }
+    }
+    if (rev) {
+      const rounds = positiveInteger('BENCH_AGAINST_ROUNDS', 2)
+      const other = prepareRevision(rev)
+      try {
+        for (const target of targets.filter(
+          (t, i) => i > 0 && (only.length === 0 || only.some((o) => t.name.includes(o))),
+        )) {
+          const pair = { name: target.name, ours: [], theirs: [] }
+          against.push(pair)
+          for (let round = 0; round < rounds; round++) {
+            for (const [side, codeRoot] of [
+              ['ours', undefined],
+              ['theirs', other.root],
+            ]) {
+              const row = { name: target.name, role: target.role, error: null }
+              process.stdout.write(`running ${target.name} on ${side === 'ours' ? 'this code' : rev}…\n`)
+              try {
+                await target.run(row, receiver, codeRoot)
+              } catch (err) {
+                row.error = err instanceof Error ? err.message : String(err)
+              }
+              pair[side].push(row)
+              if (side === 'ours' && round === 0) rows.push(row)
+            }
+          }
+        }
+      } finally {
+        other.remove()
       }
     }
     if (only.length === 0 || only.includes('drain')) {
@@ -246,6 +291,7 @@ async function main() {
     process.stdout.write(`\n${drainTable(drain, baseline.error ? null : baseline.reqPerSec)}\n`)
     if (drain.error) process.exitCode = 1
   }
+  if (against.length > 0) process.stdout.write(`\n${againstTable(process.env.BENCH_AGAINST, against)}\n`)
   if (psa.length > 0) {
     process.stdout.write(`\n${psaTable(psa)}\n`)
     if (psa.some((r) => r.error)) process.exitCode = 1
@@ -280,6 +326,7 @@ async function main() {
         machine: m,
         load: { tool, connections, warmupSeconds, durationSeconds },
         rows,
+        against: against.length > 0 ? { rev: process.env.BENCH_AGAINST, pairs: against } : null,
         drains,
         psa,
         scale,

@@ -13,7 +13,7 @@
 //                de-duplication off (every alert makes a ticket); alerts/s from the first POST to the
 //                last status_update at the vendor's receiver. Embedded (one ROLE=all on SQLite), then
 //                PostgreSQL + Redis with one ROLE=api accepting and one ROLE=worker, then the same with
-//                two ROLE=worker processes. Every process runs WORKER_CONCURRENCY=BENCH_SCALE_WORKER_
+//                two, then four ROLE=worker processes. Every process runs WORKER_CONCURRENCY=BENCH_SCALE_WORKER_
 //                CONCURRENCY (default 8): that is the limit this row is about. PARTNER_CONCURRENCY (4)
 //                is per partner across the installation with Redis, and the adapter's ConnectWise
 //                maxConcurrent (4) per partner per process: 16 partners × 4 = 64 calls may be in flight,
@@ -22,11 +22,18 @@
 //                round-robin over the partners, so the jobs due at any moment belong to many partners.
 //                Reported: alerts/s, the PSA calls made, what those calls need at 300 ms each with the
 //                workers' slots all busy (calls × 0.3 s / (workers × WORKER_CONCURRENCY)), and the
-//                speed-up two workers / one.
+//                speed-ups two and four workers / one, and the service processes' CPU per alert.
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { measure } from './measure.mjs'
-import { adminToken, createInstallation, startInstallation, startService, stop } from './processes.mjs'
+import {
+  adminToken,
+  cpuSeconds,
+  createInstallation,
+  startInstallation,
+  startService,
+  stop,
+} from './processes.mjs'
 import { callCount, connectWisePartners, latencyMs, startSims } from './psa.mjs'
 import { integer, truncate } from './report.mjs'
 import { setupIntegration } from './setup.mjs'
@@ -174,6 +181,8 @@ async function endToEnd(receiver, name, workers, start) {
     receiver.updates.clear()
     const log = running.all.map((p) => ({ ...p.proc.log }))
 
+    const cpu = () => running.all.reduce((n, p) => n + (cpuSeconds(p.proc.child) ?? Number.NaN), 0)
+    const cpuBefore = cpu()
     const started = performance.now()
     const ids = await post(baseUrl, setups, alerts)
     const acceptedAt = performance.now()
@@ -188,6 +197,8 @@ async function endToEnd(receiver, name, workers, start) {
       await sleep(20)
     }
     const last = Math.max(...ids.map((id) => receiver.updates.get(id).at))
+    // The service processes' CPU (not PostgreSQL's, Redis's or the simulators'), per alert.
+    const cpuMsPerAlert = ((cpu() - cpuBefore) * 1000) / alerts
     const calls = (await Promise.all(sims.urls.map(callCount))).reduce((n, c, i) => n + c - before[i], 0)
     const seconds = (last - started) / 1000
     const idealSeconds = (calls * latencyMs) / 1000 / (workers * workerConcurrency)
@@ -198,6 +209,7 @@ async function endToEnd(receiver, name, workers, start) {
       calls,
       idealSeconds,
       efficiency: idealSeconds / seconds,
+      cpuMsPerAlert: Number.isNaN(cpuMsPerAlert) ? null : cpuMsPerAlert,
       failed: ids.filter((id) => receiver.updates.get(id).event !== 'Ticket Created').length,
       serviceLog: {
         warn: running.all.reduce((n, p, i) => n + p.proc.log.warn - log[i].warn, 0),
@@ -225,7 +237,7 @@ async function endToEndRows(receiver) {
       return { accept: service, all: [service], stop: () => stop(service.proc) }
     }),
   )
-  for (const workers of [1, 2]) {
+  for (const workers of [1, 2, 4]) {
     rows.push(
       await endToEnd(
         receiver,
@@ -266,12 +278,13 @@ export async function scaleRows(receiver, load, baseline) {
     if (!row.error && baseline && !baseline.error) row.ratio = row.reqPerSec / baseline.reqPerSec
   }
   const endToEndList = await endToEndRows(receiver)
-  const [, one, two] = endToEndList
+  const [, one, two, four] = endToEndList
   const speedUp = one && two && !one.error && !two.error ? two.alertsPerSec / one.alertsPerSec : null
+  const speedUp4 = one && four && !one.error && !four.error ? four.alertsPerSec / one.alertsPerSec : null
   const [, pgOne, pgTwo] = accepts
   const acceptSpeedUp =
     pgOne && pgTwo && !pgOne.error && !pgTwo.error ? pgTwo.reqPerSec / pgOne.reqPerSec : null
-  return { accepts, endToEnd: endToEndList, speedUp, acceptSpeedUp, workerConcurrency, latencyMs }
+  return { accepts, endToEnd: endToEndList, speedUp, speedUp4, acceptSpeedUp, workerConcurrency, latencyMs }
 }
 
 /** What makes an end-to-end row a failed run. */
@@ -294,6 +307,7 @@ export function scaleTable(scale) {
     'PSA calls',
     'bound s',
     'of bound',
+    'CPU ms/alert',
   ]
   const lines = scale.endToEnd.map((r) =>
     r.error
@@ -306,6 +320,7 @@ export function scaleTable(scale) {
           integer(r.calls),
           r.idealSeconds.toFixed(1),
           `${Math.round(r.efficiency * 100)} %`,
+          r.cpuMsPerAlert === null ? '-' : r.cpuMsPerAlert.toFixed(2),
         ],
   )
   const widths = header.map((h, i) =>
@@ -326,7 +341,11 @@ export function scaleTable(scale) {
       `WORKER_CONCURRENCY=${scale.workerConcurrency} in every process (PARTNER_CONCURRENCY 4 × ${partners} partners = ${4 * partners} allowed, so the workers' slots are the limit).`,
     'bound s: the PSA calls × 300 ms / (workers × WORKER_CONCURRENCY), the time if every slot waited on the PSA all the time; of bound: that / the time measured.',
   )
+  out.push(
+    "CPU ms/alert: the service processes' CPU time (user + system) over the run per alert; PostgreSQL, Redis and the simulators not included.",
+  )
   if (scale.speedUp !== null) out.push(`speed-up, two workers / one: ${scale.speedUp.toFixed(2)}×`)
+  if (scale.speedUp4 !== null) out.push(`speed-up, four workers / one: ${scale.speedUp4.toFixed(2)}×`)
   if (scale.acceptSpeedUp !== null)
     out.push(`accepts, two api processes / one (PostgreSQL + Redis): ${scale.acceptSpeedUp.toFixed(2)}×`)
   return out.join('\n')

@@ -1,0 +1,92 @@
+// BENCH_AGAINST=<rev>: the same load against another git revision, in the same run, so that any change
+// can be measured against main (or main against an older commit) on the same machine at the same time.
+//
+// The revision is checked out into a temporary git worktree (detached, removed at the end unless
+// BENCH_AGAINST_KEEP=1), given this checkout's node_modules (a symlink: the dependencies of the
+// revisions compared here are the same or a subset; BENCH_AGAINST_INSTALL=1 runs `npm ci` there
+// instead) and built with its own compiler settings (its tsconfig.build.json). Each service target then
+// runs alternately on this code and on the revision, BENCH_AGAINST_ROUNDS times each (default 2), so
+// that a slow moment of the machine falls on both; the report gives each side's runs and the ratio of
+// their means.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+const git = (args, cwd = root) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
+
+/** Checks the revision out and builds it; answers { rev, commit, root, remove() }. */
+export function prepareRevision(rev) {
+  const commit = git(['rev-parse', '--verify', `${rev}^{commit}`])
+  const dir = mkdtempSync(join(os.tmpdir(), `alertbridge-bench-${commit.slice(0, 7)}-`))
+  rmSync(dir, { recursive: true, force: true })
+  process.stdout.write(`checking out ${rev} (${commit.slice(0, 10)}) into ${dir} and building it…\n`)
+  git(['worktree', 'add', '--detach', '--quiet', dir, commit])
+  const remove = () => {
+    if (process.env.BENCH_AGAINST_KEEP === '1') return
+    try {
+      git(['worktree', 'remove', '--force', dir])
+    } catch {
+      rmSync(dir, { recursive: true, force: true })
+      git(['worktree', 'prune'])
+    }
+  }
+  try {
+    if (process.env.BENCH_AGAINST_INSTALL === '1') {
+      const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
+      if (npm.status !== 0) throw new Error(`npm ci failed in ${dir}`)
+    } else {
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    }
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc')
+    const built = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.build.json')], {
+      cwd: dir,
+      stdio: 'inherit',
+    })
+    if (built.status !== 0 || !existsSync(join(dir, 'dist')))
+      throw new Error(`the build of ${rev} failed; see the compiler output above`)
+  } catch (err) {
+    remove()
+    throw err
+  }
+  return { rev, commit, root: dir, remove }
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+
+/** The comparison table: per target, each side's runs (req/s, p99; alerts/s end to end) and the ratios. */
+export function againstTable(rev, pairs) {
+  const fmt = (n) => Math.round(n).toLocaleString('en-US')
+  const lines = [`this code against ${rev}, alternating runs (${pairs[0]?.ours.length ?? 0} each):`, '']
+  for (const { name, ours, theirs } of pairs) {
+    const ok = (rows) => rows.filter((r) => !r.error)
+    const [a, b] = [ok(ours), ok(theirs)]
+    const errors = [...ours, ...theirs].filter((r) => r.error).map((r) => r.error.split('\n')[0])
+    if (a.length === 0 || b.length === 0) {
+      lines.push(`${name}: ERROR ${errors[0] ?? 'no run'}`)
+      continue
+    }
+    const rps = (rows) => rows.map((r) => fmt(r.reqPerSec)).join(', ')
+    const p99 = (rows) => rows.map((r) => r.latencyMs.p99).join(', ')
+    lines.push(
+      `${name}: ${rps(a)} req/s (p99 ${p99(a)} ms) against ${rps(b)} req/s (p99 ${p99(b)} ms): ` +
+        `${(mean(a.map((r) => r.reqPerSec)) / mean(b.map((r) => r.reqPerSec))).toFixed(2)}×`,
+    )
+    const e2e = (rows) => rows.filter((r) => r.endToEnd).map((r) => r.endToEnd.alertsPerSec)
+    if (e2e(a).length > 0 && e2e(b).length > 0)
+      lines.push(
+        `  end to end: ${e2e(a).map(fmt).join(', ')} alerts/s against ${e2e(b).map(fmt).join(', ')}: ` +
+          `${(mean(e2e(a)) / mean(e2e(b))).toFixed(2)}×`,
+      )
+    const cpu = (rows) => rows.filter((r) => r.cpuPerRequestUs).map((r) => r.cpuPerRequestUs)
+    if (cpu(a).length > 0 && cpu(b).length > 0)
+      lines.push(
+        `  service CPU per request: ${cpu(a).map(fmt).join(', ')} µs against ${cpu(b).map(fmt).join(', ')} µs`,
+      )
+    for (const e of errors) lines.push(`  a run failed: ${e}`)
+  }
+  return lines.join('\n')
+}
