@@ -72,7 +72,8 @@ export function alertsModule(
   })
   // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
   // that could not be published); on the embedded database until this process changes it.
-  const acceptReads = new CachedReads(store, 1000, redis ? 1000 : 0)
+  const cacheMs = config.configurationCacheMs
+  const acceptReads = new CachedReads(store, cacheMs, redis ? cacheMs : 0)
   notices.subscribe((heard) => {
     if (heard.kind !== 'catalogue') acceptReads.clear()
   })

@@ -58,6 +58,8 @@ export interface TicketsTable {
   replaces_ticket_id: string | null
   /** Two-way sync leaves the ticket alone until then: an alert's close or reopen is being retried. */
   sync_hold_until: string | null
+  /** Set once a note line waited for a batched note on it (migration 0027_steps_in_use). */
+  batched_lines: Generated<number>
   /** A catch-all ticket: the fallback PSA company it went to (migration 0022_catch_all). */
   catch_all_company_id: string | null
   /** 1: a partner's test ticket, of which the vendor hears nothing (migration 0024_partner_test_tickets). */

@@ -86,7 +86,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
   // The webhook strategy previews answers from a short-lived copy of the configuration; a change made
   // through this process's API is seen by its next alert, and by other processes' once the notice reaches
   // them (docs/decisions/scale-out/configuration-notices.md). Only routes that can change configuration get
-  // the hook (not alerts, not tokens, not reads), so the alert path pays nothing.
+  // the hook (not alerts, not tokens, not reads, not a PSA's pushes, which change tickets), so the
+  // alert path pays nothing and a PSA pushing our own writes back does not empty the caches.
   const clearPreviewCache = (_request: unknown, _reply: unknown, done: () => void) => {
     services.notices.publish({ kind: 'configuration' })
     done()
@@ -97,7 +98,8 @@ export async function buildApp(services: Services, logger: FastifyBaseLogger): P
     if (
       methods.some((m) => m !== 'GET' && m !== 'HEAD') &&
       !url.startsWith('/api/oem-alerts-api/') &&
-      !url.startsWith('/api/oauth/')
+      !url.startsWith('/api/oauth/') &&
+      !url.startsWith('/api/psa-push/')
     ) {
       route.onResponse = [...[route.onResponse ?? []].flat(), clearPreviewCache]
     }

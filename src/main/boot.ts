@@ -41,11 +41,17 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 
 export async function boot(
   config: Config,
-  opts: { clock?: Clock; logger?: FastifyBaseLogger } = {},
+  opts: {
+    clock?: Clock
+    logger?: FastifyBaseLogger
+    /** Hears every SQL statement the service runs (openDatabase's onStatement): tests count them. */
+    onStatement?: (sql: string) => void
+  } = {},
 ): Promise<Booted> {
   const logger = opts.logger ?? createLogger(config.logLevel)
   const db = openDatabase(config.database, {
     onIdleError: (err) => logger.warn({ err }, 'a database connection failed; the pool replaces it'),
+    onStatement: opts.onStatement,
   })
   let redis: RedisHandle | null = null
   try {

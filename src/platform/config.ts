@@ -32,6 +32,8 @@ export interface Config {
   workerWritesWhileAccepting: number
   partnerConcurrency: number
   snapshotCoalesceMs: number
+  /** CONFIGURATION_CACHE_MS: the lifetime of the accept path's copy of configuration (cached-reads.ts). */
+  configurationCacheMs: number
   logLevel: string
   demo: boolean
   /** With demo: the demo vendor's webhook URL (DEMO_WEBHOOK_URL, --webhook-url); null: none. */
@@ -131,6 +133,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workerWritesWhileAccepting: env.WORKER_WRITES_WHILE_ACCEPTING,
     partnerConcurrency: env.PARTNER_CONCURRENCY,
     snapshotCoalesceMs: env.SNAPSHOT_COALESCE_MS,
+    configurationCacheMs: env.CONFIGURATION_CACHE_MS,
     logLevel: env.LOG_LEVEL,
     demo: env.DEMO,
     demoWebhookUrl: env.DEMO_WEBHOOK_URL ?? null,

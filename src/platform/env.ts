@@ -57,6 +57,13 @@ export const EnvSchema = Type.Object({
     default: '30,120,600,3600,21600',
     description: 'seconds between retries of a usage count the PSA failed to take, comma-separated',
   }),
+  CONFIGURATION_CACHE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60000,
+    default: 1000,
+    description:
+      "how long the accept path keeps a copy of an integration's configuration when no change notice clears it first",
+  }),
   SNAPSHOT_COALESCE_MS: Type.Integer({
     minimum: 0,
     maximum: 600000,

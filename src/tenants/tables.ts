@@ -84,6 +84,8 @@ export interface IntegrationsTable {
   catch_all_board: string | null
   /** JSON of the storm settings (docs/decision-table.md#storm); null: the defaults (off). */
   storm_settings: string | null
+  /** Set once the integration has had a maintenance window (migration 0027_steps_in_use). */
+  maintenance_in_use: Generated<number>
 }
 
 export interface VendorTokensTable {

@@ -90,14 +90,20 @@ export interface DeliveryEndpoint {
   vendorDisabled: boolean
   hasUrl: boolean
   state: WebhookEndpointState
+  /** Its attempts have been failing (webhook_failing_since is set): a success clears that. */
+  failing: boolean
 }
 
-type EndpointColumns = Pick<Selectable<Database['vendors']>, 'disabled_at' | 'webhook_url' | 'webhook_state'>
+type EndpointColumns = Pick<
+  Selectable<Database['vendors']>,
+  'disabled_at' | 'webhook_url' | 'webhook_state' | 'webhook_failing_since'
+>
 const toEndpoint = (vendorId: string, v: EndpointColumns): DeliveryEndpoint => ({
   vendorId,
   vendorDisabled: v.disabled_at !== null,
   hasUrl: v.webhook_url !== null,
   state: v.webhook_state as WebhookEndpointState,
+  failing: v.webhook_failing_since !== null,
 })
 
 export class DeliveryRepository {
@@ -112,7 +118,7 @@ export class DeliveryRepository {
     const locking = waitForChanges && this.db.getExecutor().adapter instanceof PostgresAdapter
     const row = await this.db
       .selectFrom('vendors')
-      .select(['id', 'disabled_at', 'webhook_url', 'webhook_state'])
+      .select(['id', 'disabled_at', 'webhook_url', 'webhook_state', 'webhook_failing_since'])
       .where('id', '=', vendorId)
       .$if(locking, (q) => q.forShare())
       .executeTakeFirst()
@@ -234,7 +240,7 @@ export class DeliveryRepository {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
       .selectAll('d')
-      .select(['v.disabled_at', 'v.webhook_url', 'v.webhook_state'])
+      .select(['v.disabled_at', 'v.webhook_url', 'v.webhook_state', 'v.webhook_failing_since'])
       .where('d.id', '=', id)
       .executeTakeFirst()
     return row ? { delivery: toDelivery(row), endpoint: toEndpoint(row.vendor_id, row) } : null

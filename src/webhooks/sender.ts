@@ -62,8 +62,11 @@ export class WebhookSender {
   /**
    * Sends the delivery once and records the attempt. `answered`: called once the endpoint answered
    * (or the attempt failed), before the record: what the cap of 4 per endpoint protects is over.
+   * `failing`: whether the endpoint was failing when the delivery was read (false: a success has no
+   * failing run to clear, and writes nothing for it; a run that starts meanwhile is cleared by the
+   * next success).
    */
-  async attempt(d: Delivery, answered?: () => void): Promise<AttemptOutcome> {
+  async attempt(d: Delivery, answered?: () => void, failing = true): Promise<AttemptOutcome> {
     const { store, clock, log } = this.o
     const { url, secret, previousSecret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
     const started = clock()
@@ -135,7 +138,8 @@ export class WebhookSender {
         lastError: error,
         now: now.toISOString(),
       })
-      if (done && verdict.kind === 'delivered') await tx.vendors.noteWebhookHealth(d.vendorId, null)
+      if (done && failing && verdict.kind === 'delivered')
+        await tx.vendors.noteWebhookHealth(d.vendorId, null)
       return done
     })
     if (!recorded) {

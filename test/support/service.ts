@@ -129,6 +129,8 @@ export interface StartOptions {
   share?: TestService
   /** The same as `share` (the webhook tests' name for it). */
   shareWith?: TestService
+  /** Hears every SQL statement the service runs (the cost-per-alert counts). */
+  onStatement?: (sql: string) => void
 }
 
 /** Tables a snapshot reads beside those counted: what start-up and the sandbox PSA keep. */
@@ -214,7 +216,11 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     SNAPSHOT_COALESCE_MS: '100',
     ...options.env,
   })
-  const { app, services } = await boot(config, { clock: options.clock, logger: options.logger })
+  const { app, services } = await boot(config, {
+    clock: options.clock,
+    logger: options.logger,
+    onStatement: options.onStatement,
+  })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

@@ -51,7 +51,7 @@ async function loadDecisionContext(
     store.rules.list(integration.id),
     alert.correlationId ? store.tickets.findByCorrelation(integration.id, alert.correlationId) : null,
     lookUpDedup ? store.tickets.findByOpenDedupKey(integration.id, key) : null,
-    maintenanceFacts(store, integration.id, alert),
+    maintenanceFacts(store, integration, alert),
   ])
   const ticket = live(byCorrelation, nowIso)
   const dedupTicket = live(byKey, nowIso)
@@ -88,13 +88,17 @@ async function loadDecisionContext(
   }
 }
 
-/** The integration's windows and what is held for the alert's correlationId (decide.ts, maintenance). */
+/**
+ * The integration's windows and what is held for the alert's correlationId (decide.ts, maintenance).
+ * An integration that never had a window reads neither (docs/performance.md#what-an-alert-pays-for-2026-12-02).
+ */
 async function maintenanceFacts(
   store: ContextReads,
-  integrationId: string,
+  integration: Integration,
   alert: AlertFacts,
 ): Promise<MaintenanceFacts | null> {
-  if (!store.maintenance) return null
+  if (!store.maintenance || !integration.maintenanceInUse) return null
+  const integrationId = integration.id
   const [windows, held] = await Promise.all([
     store.maintenance.list(integrationId),
     alert.correlationId ? store.maintenance.heldFor(integrationId, alert.correlationId) : null,

@@ -194,8 +194,12 @@ export class FollowUps {
         }
       }
       // Notes still waiting for a batched note (near the PSA's limit) go with the resolution: the
-      // closed ticket takes no note after it (docs/psa/README.md, "Near the limit").
-      const waiting = isStormTicket(ticket) ? [] : await this.d.store.storms.pendingLines(ticket.id, 1000)
+      // closed ticket takes no note after it (docs/psa/README.md, "Near the limit"). Only a ticket that
+      // ever had a line waiting is looked at (docs/performance.md#what-an-alert-pays-for-2026-12-02).
+      const waiting =
+        isStormTicket(ticket) || !ticket.batchedLines
+          ? []
+          : await this.d.store.storms.pendingLines(ticket.id, 1000)
       const resolution = noteText(job.facts, job.messageId, null)
       const close = {
         note: waiting.length > 0 ? `${resolution}\n\n${batchedNote(waiting.map((l) => l.line))}` : resolution,

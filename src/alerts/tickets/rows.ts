@@ -71,6 +71,7 @@ export function toTicket(r: Selectable<TicketsTable>): Ticket {
     psaDeleted: r.psa_deleted_at !== null,
     catchAllCompanyId: r.catch_all_company_id,
     partnerTest: toBool(r.partner_test),
+    batchedLines: toBool(r.batched_lines),
   }
 }
 

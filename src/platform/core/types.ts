@@ -75,6 +75,8 @@ export interface Ticket {
   catchAllCompanyId?: string | null
   /** A partner's test ticket (docs/partner-api.md#test-alerts): the vendor hears nothing of it. */
   partnerTest?: boolean
+  /** A note line has waited for a batched note on it (its RESOLVED looks for lines still waiting). */
+  batchedLines?: boolean
 }
 
 /** alertbridge: a RESOLVED alert closed it; psa: someone in the PSA did (or deleted it). */

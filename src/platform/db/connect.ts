@@ -32,6 +32,11 @@ export interface Db {
 export interface OpenOptions {
   /** A pooled PostgreSQL connection failed (a restart, a terminated backend); the pool replaces it. */
   onIdleError?: (err: Error) => void
+  /**
+   * Hears the text of every statement the connection runs (transaction control included): what the
+   * cost-per-alert test counts (docs/performance.md#statements-per-alert). Nothing is hooked without it.
+   */
+  onStatement?: (sql: string) => void
 }
 
 export function openDatabase(target: Config['database'], options: OpenOptions = {}): Db {
@@ -39,7 +44,8 @@ export function openDatabase(target: Config['database'], options: OpenOptions = 
     let sqlite: SQLite.Database | undefined
     try {
       if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true })
-      sqlite = new SQLite(target.path)
+      const hear = options.onStatement
+      sqlite = new SQLite(target.path, hear ? { verbose: (sql) => hear(String(sql)) } : {})
       sqlite.pragma('journal_mode = WAL')
       // FULL: a commit is on disk before the answer, so an accepted alert survives a power cut too.
       sqlite.pragma('synchronous = FULL')
@@ -71,7 +77,11 @@ export function openDatabase(target: Config['database'], options: OpenOptions = 
   // comes back. The pool's own event is then the same failure again.
   pool.on('connect', (client) => client.on('error', (err) => options.onIdleError?.(err)))
   pool.on('error', () => {})
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const hear = options.onStatement
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(hear ? { log: (event) => hear(event.query.sql) } : {}),
+  })
   const connections = openConnections(pool)
   return {
     kysely,

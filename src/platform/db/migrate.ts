@@ -36,6 +36,7 @@ import * as m0023 from './migrations/0023_rule_templates.js'
 import * as m0024 from './migrations/0024_partner_test_tickets.js'
 import * as m0025 from './migrations/0025_session_devices.js'
 import * as m0026 from './migrations/0026_maintenance_upcoming.js'
+import * as m0027 from './migrations/0027_steps_in_use.js'
 import type { Database } from './schema.js'
 
 /** Every migration of this build by name (a test replays them up to a point). */
@@ -65,6 +66,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0025_session_devices': m0025,
   '0026_maintenance_upcoming': m0026,
   '0021_storm_control': m0021,
+  '0027_steps_in_use': m0027,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

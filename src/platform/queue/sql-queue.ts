@@ -77,16 +77,20 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
   async claimNextOf(group: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return []
     const now = this.clock()
-    return this.takeLeases(now, leaseMs, (db) =>
-      db
-        .selectFrom('jobs')
-        .select('id')
-        .where('group_key', '=', group)
-        .where('run_at', '<=', now.toISOString())
-        .orderBy('group_key')
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(limit),
+    return this.takeLeases(
+      now,
+      leaseMs,
+      (db) =>
+        db
+          .selectFrom('jobs')
+          .select('id')
+          .where('group_key', '=', group)
+          .where('run_at', '<=', now.toISOString())
+          .orderBy('group_key')
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(limit),
+      true,
     )
   }
 
@@ -138,14 +142,19 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
         .orderBy('run_at')
         .orderBy('id')
         .limit(limit)
-    return (await this.takeLeases(now, leaseMs, due)).sort((a, b) => (a.id < b.id ? -1 : 1))
+    return (await this.takeLeases(now, leaseMs, due, true)).sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
   /**
    * Leases the jobs the query `due` picks for `leaseMs`, with a new token. On PostgreSQL rows locked by
    * another transaction are skipped: another claim's, or a change's that counted on the job (insertJobs).
+   * `look`: a read finds out first whether anything is due, so that a claim that finds nothing (most
+   * claims of an idle or draining runner: docs/performance.md#statements-per-alert) is one read instead
+   * of a write with its transaction. A job that becomes due after the look wakes the runner again (its
+   * hand-over, or its due time).
    */
-  private async takeLeases(now: Date, leaseMs: number, due: DueJobs): Promise<ClaimedJob[]> {
+  private async takeLeases(now: Date, leaseMs: number, due: DueJobs, look = false): Promise<ClaimedJob[]> {
+    if (look && (await due(this.store.kysely).limit(1).execute()).length === 0) return []
     const leaseToken = uuidv7()
     const picked = (db: Kysely<Database>) =>
       this.db.dialect === 'postgres' ? due(db).forUpdate().skipLocked() : due(db)

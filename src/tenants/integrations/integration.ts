@@ -35,6 +35,11 @@ export interface Integration {
   updatedAt: string
   /** The organization token's rotation: its generation and the token it replaced, until that expires. */
   orgToken: RotatingDigest & { version: number }
+  /**
+   * Whether the integration has ever had a maintenance window: until then its alerts read no windows
+   * and no held alerts (docs/performance.md#what-an-alert-pays-for-2026-12-02).
+   */
+  maintenanceInUse: boolean
 }
 
 /** The credentials the service calls the vendor's catalogue endpoint with (one header). */

@@ -53,6 +53,7 @@ function toIntegration(r: Selectable<IntegrationsTable>): Integration {
       r.vendor_credentials_enc === null
         ? null
         : { header: parseJson<StoredVendorCredentials>(r.vendor_credentials_enc).header },
+    maintenanceInUse: toBool(r.maintenance_in_use),
     mappingCompletedAt: r.mapping_completed_at,
     connectedAt: r.connected_at,
     createdAt: r.created_at,

@@ -115,10 +115,20 @@ export class MaintenanceRepository {
     return row ? toWindow(row) : null
   }
 
+  /**
+   * Stores a new window and marks its integration as using maintenance windows, from then on: its
+   * alerts read windows and held alerts (migration 0027_steps_in_use). Run it in a transaction.
+   */
   async insert(w: MaintenanceWindow): Promise<void> {
     await this.db
       .insertInto('maintenance_windows')
       .values({ id: w.id, integration_id: w.integrationId, created_at: w.createdAt, ...toColumns(w) })
+      .execute()
+    await this.db
+      .updateTable('integrations')
+      .set({ maintenance_in_use: 1 })
+      .where('id', '=', w.integrationId)
+      .where('maintenance_in_use', '=', 0)
       .execute()
   }
 

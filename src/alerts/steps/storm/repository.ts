@@ -154,6 +154,15 @@ export class StormRepository {
         noted_at: noted ? l.now : null,
       })
       .execute()
+    // A line waiting marks its ticket: only such a ticket's RESOLVED looks for lines still waiting
+    // (migration 0027_steps_in_use). Run it in the transaction that adds the line.
+    if (!noted)
+      await this.db
+        .updateTable('tickets')
+        .set({ batched_lines: 1 })
+        .where('id', '=', stormTicketId)
+        .where('batched_lines', '=', 0)
+        .execute()
   }
 
   /** The lines waiting for the next note, oldest first. */
