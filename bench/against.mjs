@@ -21,8 +21,8 @@ const git = (args, cwd = root) => execFileSync('git', args, { cwd, encoding: 'ut
 /** Checks the revision out and builds it; answers { rev, commit, root, remove() }. */
 export function prepareRevision(rev) {
   const commit = git(['rev-parse', '--verify', `${rev}^{commit}`])
+  // git checks a worktree out into an empty directory, such as this new one.
   const dir = mkdtempSync(join(os.tmpdir(), `alertbridge-bench-${commit.slice(0, 7)}-`))
-  rmSync(dir, { recursive: true, force: true })
   process.stdout.write(`checking out ${rev} (${commit.slice(0, 10)}) into ${dir} and building it…\n`)
   git(['worktree', 'add', '--detach', '--quiet', dir, commit])
   const remove = () => {

@@ -70,8 +70,8 @@ export function alertsModule(
     config, // config.psaSync.publicUrl: ticket templates' portalLink
     queue,
   })
-  // With Redis the tenant state is kept until a notice, a second at most (the safety net for a notice
-  // that could not be published); on the embedded database until this process changes it.
+  // With Redis the tenant state is kept until a notice, CONFIGURATION_CACHE_MS at most (the safety net
+  // for a notice that could not be published); on the embedded database until this process changes it.
   const cacheMs = config.configurationCacheMs
   const acceptReads = new CachedReads(store, cacheMs, redis ? cacheMs : 0)
   notices.subscribe((heard) => {

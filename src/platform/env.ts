@@ -58,7 +58,8 @@ export const EnvSchema = Type.Object({
     description: 'seconds between retries of a usage count the PSA failed to take, comma-separated',
   }),
   CONFIGURATION_CACHE_MS: Type.Integer({
-    minimum: 0,
+    // Not 0: a lifetime of 0 would keep the copies until a notice, which PostgreSQL alone never sends.
+    minimum: 1,
     maximum: 60000,
     default: 1000,
     description:

@@ -94,10 +94,9 @@ export interface DeliveryEndpoint {
   failing: boolean
 }
 
-type EndpointColumns = Pick<
-  Selectable<Database['vendors']>,
-  'disabled_at' | 'webhook_url' | 'webhook_state' | 'webhook_failing_since'
->
+/** The vendor's columns a DeliveryEndpoint is made of (toEndpoint). */
+const endpointColumns = ['disabled_at', 'webhook_url', 'webhook_state', 'webhook_failing_since'] as const
+type EndpointColumns = Pick<Selectable<Database['vendors']>, (typeof endpointColumns)[number]>
 const toEndpoint = (vendorId: string, v: EndpointColumns): DeliveryEndpoint => ({
   vendorId,
   vendorDisabled: v.disabled_at !== null,
@@ -118,7 +117,7 @@ export class DeliveryRepository {
     const locking = waitForChanges && this.db.getExecutor().adapter instanceof PostgresAdapter
     const row = await this.db
       .selectFrom('vendors')
-      .select(['id', 'disabled_at', 'webhook_url', 'webhook_state', 'webhook_failing_since'])
+      .select(['id', ...endpointColumns])
       .where('id', '=', vendorId)
       .$if(locking, (q) => q.forShare())
       .executeTakeFirst()
@@ -240,7 +239,7 @@ export class DeliveryRepository {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
       .selectAll('d')
-      .select(['v.disabled_at', 'v.webhook_url', 'v.webhook_state', 'v.webhook_failing_since'])
+      .select(endpointColumns.map((c) => `v.${c}` as const))
       .where('d.id', '=', id)
       .executeTakeFirst()
     return row ? { delivery: toDelivery(row), endpoint: toEndpoint(row.vendor_id, row) } : null

@@ -106,7 +106,7 @@ export function deliveryKind(
     const dueInMs = Date.parse(d.runAt) - clock().getTime()
     if (dueInMs > 0) return { kind: 'retry', reason: 'the next attempt is not due yet', notBeforeMs: dueInMs }
     // The endpoint's turn ends with its answer: the next delivery to it goes while this one records.
-    const outcome = await deps.sender.attempt(d, job.groupDone, endpoint.failing)
+    const outcome = await deps.sender.attempt(d, endpoint.failing, job.groupDone)
     switch (outcome.kind) {
       case 'retry':
         return {

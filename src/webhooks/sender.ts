@@ -66,7 +66,7 @@ export class WebhookSender {
    * failing run to clear, and writes nothing for it; a run that starts meanwhile is cleared by the
    * next success).
    */
-  async attempt(d: Delivery, answered?: () => void, failing = true): Promise<AttemptOutcome> {
+  async attempt(d: Delivery, failing: boolean, answered?: () => void): Promise<AttemptOutcome> {
     const { store, clock, log } = this.o
     const { url, secret, previousSecret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
     const started = clock()

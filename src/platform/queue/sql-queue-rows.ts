@@ -1,7 +1,7 @@
-// How jobs become rows of the `jobs` table, the INSERT that coalesces jobs with one dedupe key, and
-// the condition naming claimed jobs by their lease.
+// How jobs become rows of the `jobs` table and claimed rows become jobs again, the INSERT that
+// coalesces jobs with one dedupe key, and the condition naming claimed jobs by their lease.
 import type SQLite from 'better-sqlite3'
-import { type ExpressionBuilder, type Insertable, type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql } from 'kysely'
 import type { Database } from '../db/schema.js'
 import type { Store } from '../db/store.js'
 import type { NewJob } from './port.js'
@@ -22,6 +22,26 @@ export interface ClaimedJob {
   leaseToken: string
   /** When the job was queued (ISO). */
   createdAt: string
+}
+
+/** A claimed row as its runner sees it, with the claim's lease token. */
+export function toClaimed(
+  r: Pick<
+    Selectable<JobsTable>,
+    'id' | 'kind' | 'group_key' | 'payload' | 'attempts' | 'waits' | 'created_at'
+  >,
+  leaseToken: string,
+): ClaimedJob {
+  return {
+    id: r.id,
+    kind: r.kind,
+    group: r.group_key,
+    payload: JSON.parse(r.payload) as unknown,
+    attempts: r.attempts,
+    waits: r.waits,
+    leaseToken,
+    createdAt: r.created_at,
+  }
 }
 
 /** The rows to insert; of jobs in one call sharing a dedupe key, the first (one INSERT may not touch a

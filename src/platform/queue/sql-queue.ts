@@ -15,7 +15,7 @@ import type { WriteBatcher } from '../db/write-batch.js'
 import { coalescedAdd } from './coalesce.js'
 import type { JobProducer, NewJob } from './port.js'
 import { type JobRef, never, SqlJobReads, toRef } from './sql-queue-reads.js'
-import { type ClaimedJob, insertJobs, leasedBy, rowInserter, toRows } from './sql-queue-rows.js'
+import { type ClaimedJob, insertJobs, leasedBy, rowInserter, toClaimed, toRows } from './sql-queue-rows.js'
 
 export type { JobRef } from './sql-queue-reads.js'
 export type { ClaimedJob } from './sql-queue-rows.js'
@@ -77,20 +77,16 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
   async claimNextOf(group: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return []
     const now = this.clock()
-    return this.takeLeases(
-      now,
-      leaseMs,
-      (db) =>
-        db
-          .selectFrom('jobs')
-          .select('id')
-          .where('group_key', '=', group)
-          .where('run_at', '<=', now.toISOString())
-          .orderBy('group_key')
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(limit),
-      true,
+    return this.claimDue(now, leaseMs, (db) =>
+      db
+        .selectFrom('jobs')
+        .select('id')
+        .where('group_key', '=', group)
+        .where('run_at', '<=', now.toISOString())
+        .orderBy('group_key')
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(limit),
     )
   }
 
@@ -142,19 +138,23 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
         .orderBy('run_at')
         .orderBy('id')
         .limit(limit)
-    return (await this.takeLeases(now, leaseMs, due, true)).sort((a, b) => (a.id < b.id ? -1 : 1))
+    return (await this.claimDue(now, leaseMs, due)).sort((a, b) => (a.id < b.id ? -1 : 1))
+  }
+
+  /**
+   * takeLeases after a look: most claims find nothing (docs/performance.md#statements-per-alert), and
+   * then cost one read, not a write. A job due after the look wakes the runner again (hand-over, due time).
+   */
+  private async claimDue(now: Date, leaseMs: number, due: DueJobs): Promise<ClaimedJob[]> {
+    if ((await due(this.store.kysely).limit(1).execute()).length === 0) return []
+    return this.takeLeases(now, leaseMs, due)
   }
 
   /**
    * Leases the jobs the query `due` picks for `leaseMs`, with a new token. On PostgreSQL rows locked by
    * another transaction are skipped: another claim's, or a change's that counted on the job (insertJobs).
-   * `look`: a read finds out first whether anything is due, so that a claim that finds nothing (most
-   * claims of an idle or draining runner: docs/performance.md#statements-per-alert) is one read instead
-   * of a write with its transaction. A job that becomes due after the look wakes the runner again (its
-   * hand-over, or its due time).
    */
-  private async takeLeases(now: Date, leaseMs: number, due: DueJobs, look = false): Promise<ClaimedJob[]> {
-    if (look && (await due(this.store.kysely).limit(1).execute()).length === 0) return []
+  private async takeLeases(now: Date, leaseMs: number, due: DueJobs): Promise<ClaimedJob[]> {
     const leaseToken = uuidv7()
     const picked = (db: Kysely<Database>) =>
       this.db.dialect === 'postgres' ? due(db).forUpdate().skipLocked() : due(db)
@@ -172,16 +172,7 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
         .returning(['id', 'kind', 'group_key', 'payload', 'attempts', 'waits', 'created_at'])
         .execute(),
     )
-    return rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      group: r.group_key,
-      payload: JSON.parse(r.payload) as unknown,
-      attempts: r.attempts,
-      waits: r.waits,
-      leaseToken,
-      createdAt: r.created_at,
-    }))
+    return rows.map((r) => toClaimed(r, leaseToken))
   }
 
   /** Removes finished jobs whose lease is still their runner's; answers how many it removed. */
