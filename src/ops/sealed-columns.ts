@@ -16,6 +16,10 @@ export const sealedColumns: readonly SealedColumn[] = [
   { table: 'vendors', id: 'id', column: 'previous_webhook_secret_enc' },
   { table: 'partners', id: 'id', column: 'psa_settings_enc' },
   { table: 'psa_sync', id: 'partner_id', column: 'secret_enc' },
+  // A PSA's rotating tokens (NinjaOne's) and the PKCE verifiers of consent flows under way.
+  { table: 'psa_tokens', id: 'partner_id', column: 'refresh_token_enc' },
+  { table: 'psa_tokens', id: 'partner_id', column: 'access_token_enc' },
+  { table: 'psa_oauth_states', id: 'state_digest', column: 'verifier_enc' },
   { table: 'integrations', id: 'id', column: 'vendor_credentials_enc', field: 'sealedValue' },
   // An answer kept for an idempotency key (a rotation's holds the new secret).
   { table: 'idempotency_keys', id: 'id', column: 'response_body_enc' },

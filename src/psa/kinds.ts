@@ -5,8 +5,10 @@ import type { Clock } from '../platform/clock.js'
 import { autotaskPsa } from './autotask/adapter.js'
 import { connectWisePsa } from './connectwise/adapter.js'
 import type { PsaKindOptions } from './core/http.js'
+import type { TokenStore } from './core/token-store.js'
 import { haloPsa } from './halopsa/adapter.js'
 import { kaseyaBmsPsa } from './kaseya-bms/adapter.js'
+import { ninjaOnePsa } from './ninjaone/adapter.js'
 import type { PsaKindEntry } from './registry.js'
 import { sandboxPsa } from './sandbox/adapter.js'
 import type { SandboxStore } from './sandbox/store.js'
@@ -15,9 +17,9 @@ import { syncroPsa } from './syncro/adapter.js'
 export function psaKinds(
   sandbox: SandboxStore,
   clock: Clock,
-  options: PsaKindOptions & { syncroRequestsPerMinute?: number },
+  options: PsaKindOptions & { syncroRequestsPerMinute?: number; tokens: TokenStore },
 ): PsaKindEntry[] {
-  const { syncroRequestsPerMinute, ...common } = options
+  const { syncroRequestsPerMinute, tokens, ...common } = options
   return [
     sandboxPsa(sandbox, clock),
     connectWisePsa(common),
@@ -25,5 +27,6 @@ export function psaKinds(
     haloPsa(common),
     kaseyaBmsPsa(common),
     syncroPsa(common, { perMinute: syncroRequestsPerMinute }),
+    ninjaOnePsa(common, { tokens }),
   ]
 }

@@ -3,6 +3,7 @@
 // routes and no jobs of its own; the modules above call PSAs through the registry.
 import type { ModuleParts } from '../platform/composition/module.js'
 import type { Platform } from '../platform/composition/platform.js'
+import { SqlTokenStore } from './core/token-store.js'
 import { psaKinds } from './kinds.js'
 import { PsaConnections } from './partner-connections.js'
 import { PsaRegistry } from './registry.js'
@@ -28,6 +29,8 @@ export function psaModule(p: Platform): PsaModule {
       limiters: p.limiters,
       egress: config.egressName,
       syncroRequestsPerMinute: config.syncroRequestsPerMinute,
+      // Tokens a PSA rotates (NinjaOne's), shared by every process on the database.
+      tokens: new SqlTokenStore(p.db.kysely, p.box),
     }),
   )
   const connections = new PsaConnections({ psa: registry, timeoutMs: config.psaTimeoutMs })

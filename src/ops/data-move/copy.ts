@@ -22,6 +22,8 @@ export const copyOrder = [
   'partner_sessions',
   'psa_sync',
   'psa_sync_pending',
+  'psa_tokens',
+  'psa_oauth_states',
   'integrations',
   'vendor_tokens',
   'vendor_accounts',

@@ -19,6 +19,8 @@ export interface PsaRequest {
   body?: unknown
   /** Sent form-encoded instead of `body` (a token endpoint that reads a form: Kaseya BMS, OAuth2). */
   form?: Record<string, string>
+  /** Sent as is instead of `body` or `form`, with its content type (a multipart body: NinjaOne's comments). */
+  raw?: { body: string; contentType: string }
   /** The limiter's endpoint: calls to one endpoint share its in-flight limit. */
   endpoint: string
 }
@@ -75,12 +77,18 @@ export class PsaHttp {
         url: req.url,
         query: req.query,
         headers: { accept: 'application/json', ...req.headers },
-        body: req.form
-          ? new URLSearchParams(req.form).toString()
-          : req.body === undefined
-            ? null
-            : JSON.stringify(req.body),
-        ...(req.form ? { contentType: 'application/x-www-form-urlencoded' } : {}),
+        body: req.raw
+          ? req.raw.body
+          : req.form
+            ? new URLSearchParams(req.form).toString()
+            : req.body === undefined
+              ? null
+              : JSON.stringify(req.body),
+        ...(req.raw
+          ? { contentType: req.raw.contentType }
+          : req.form
+            ? { contentType: 'application/x-www-form-urlencoded' }
+            : {}),
         timeoutMs: this.o.requestTimeoutMs ?? hardLimitMs,
         signal: call.signal,
         maxBodyBytes,
