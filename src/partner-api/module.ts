@@ -17,6 +17,7 @@ import { registerPartnerDashboard } from './routes/dashboard.js'
 import { registerPartnerIntegrations } from './routes/integrations.js'
 import { registerPartnerOrgToken } from './routes/org-token.js'
 import { registerPartnerPsa } from './routes/psa.js'
+import { registerPsaConsent } from './routes/psa-consent.js'
 import { registerPartnerSandboxPsa } from './routes/sandbox-psa.js'
 import { registerPartnerServices } from './routes/services.js'
 import { registerPartnerSession } from './routes/session.js'
@@ -59,6 +60,15 @@ export function partnerApiModule(
       (app) => registerPartnerActivity(app, { auth, store, clock, psa, psaConnections }),
       (app) => registerPartnerDashboard(app, { auth, store, clock }),
       (app) => registerPartnerPsa(app, { auth, store, provisioning, psa, psaConnections, psaSync }),
+      (app) =>
+        registerPsaConsent(app, {
+          auth,
+          store,
+          provisioning,
+          consent: d.psa.consent,
+          publicUrl: () => p.address.get(),
+          timeoutMs: p.config.psaTimeoutMs,
+        }),
       (app) => registerPartnerSandboxPsa(app, { auth, store, clock, sandbox }),
       (app) => registerPartnerApiKey(app, { auth, credentials }),
       (app) => registerPartnerSession(app, { auth, portalSessions, portalUsers }),

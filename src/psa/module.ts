@@ -3,6 +3,8 @@
 // routes and no jobs of its own; the modules above call PSAs through the registry.
 import type { ModuleParts } from '../platform/composition/module.js'
 import type { Platform } from '../platform/composition/platform.js'
+import type { OutboundHttp } from '../platform/outbound/http.js'
+import { OauthStates } from './core/oauth-states.js'
 import { SqlTokenStore } from './core/token-store.js'
 import { psaKinds } from './kinds.js'
 import { PsaConnections } from './partner-connections.js'
@@ -15,15 +17,18 @@ export interface PsaModule extends ModuleParts {
   sandbox: SandboxStore
   /** Testing a partner's PSA connection and its look-ups, kept a few minutes. */
   connections: PsaConnections
+  /** Authorization-code flows under way (Connect NinjaOne), and the client their code exchange goes through. */
+  consent: { states: OauthStates; http: Pick<OutboundHttp, 'send'> }
 }
 
 export function psaModule(p: Platform): PsaModule {
   const { config } = p
   // The sandbox's writes join the group commit of the alert path's (src/platform/db/write-batch.ts).
   const sandbox = new SandboxStore(p.db.kysely, (work) => p.writes.run((tx) => work(tx.kysely)))
+  const http = p.outbound('alertbridge-psa/1')
   const registry = new PsaRegistry(
     psaKinds(sandbox, p.clock, {
-      http: p.outbound('alertbridge-psa/1'),
+      http,
       log: p.log,
       requestTimeoutMs: config.psaTimeoutMs,
       limiters: p.limiters,
@@ -34,5 +39,6 @@ export function psaModule(p: Platform): PsaModule {
     }),
   )
   const connections = new PsaConnections({ psa: registry, timeoutMs: config.psaTimeoutMs })
-  return { registry, sandbox, connections, routes: [], jobs: [] }
+  const consent = { states: new OauthStates(p.db.kysely, p.box), http }
+  return { registry, sandbox, connections, consent, routes: [], jobs: [] }
 }

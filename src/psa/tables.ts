@@ -19,6 +19,7 @@ export interface PsaOauthStatesTable {
   partner_id: string
   psa_kind: string
   verifier_enc: string
+  return_to: string
   created_at: string
   expires_at: string
 }

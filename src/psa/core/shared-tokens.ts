@@ -19,8 +19,12 @@ export interface Renewed {
 export interface SharedTokenOptions {
   store: TokenStore
   key: TokenKey
-  /** The refresh token the settings give (null: none yet), and what identifies its grant. */
-  seed: { refreshToken: string; grant: string } | null
+  /**
+   * The refresh token the settings give (null: none yet), what identifies its grant, and a digest of
+   * the client credentials it is spent with. A new grant replaces the stored row; other credentials
+   * for the same grant only drop the stored access token (so a wrong secret is refused, not hidden).
+   */
+  seed: { refreshToken: string; grant: string; client: string } | null
   /** Spends the refresh token at the PSA. */
   refresh(call: PsaCall, refreshToken: string): Promise<PsaResult<Renewed>>
   /** The failure when the settings give no refresh token. */
@@ -37,9 +41,9 @@ const pollMs = 100
 /** Rounds of reading the row at most (each round reads once; a wait sleeps pollMs). */
 const maxRounds = 400
 
-/** What identifies a grant: a digest of the client and its refresh token. */
-export const grantDigest = (clientId: string, refreshToken: string): string =>
-  createHash('sha256').update(`${clientId}\u0000${refreshToken}`).digest('base64url')
+/** A digest of the parts (a grant: the PSA, the client id and the refresh token; a client's secret). */
+export const digestOf = (...parts: string[]): string =>
+  createHash('sha256').update(parts.join('\u0000')).digest('base64url')
 
 export class SharedTokens {
   private held: { value: string; renewAt: number } | null = null
@@ -80,9 +84,14 @@ export class SharedTokens {
     const margin = this.o.marginMs ?? 60_000
     for (let round = 0; round < maxRounds && !signal.aborted; round++) {
       const row = await store.read(key)
-      if (row === null || (seed !== null && row.grant !== seed.grant)) {
-        if (seed === null) return { ok: false, failure: this.o.notConnected }
-        await store.seed(key, seed.grant, seed.refreshToken, row?.version ?? null)
+      const bound = seed ? `${seed.grant}.${seed.client}` : null
+      if (row === null || (seed !== null && !row.grant.startsWith(`${seed.grant}.`))) {
+        if (seed === null || bound === null) return { ok: false, failure: this.o.notConnected }
+        await store.seed(key, bound, seed.refreshToken, row?.version ?? null)
+        continue
+      }
+      if (bound !== null && row.grant !== bound) {
+        await store.rebind(key, bound, row.version)
         continue
       }
       const now = this.now()

@@ -29,6 +29,9 @@ export interface TokenStore {
   read(key: TokenKey): Promise<StoredTokens | null>
   /** Starts the row from the settings' grant, or replaces a row of another grant at `version`. */
   seed(key: TokenKey, grant: string, refreshToken: string, version: number | null): Promise<boolean>
+  /** The same grant with other client credentials: the access token is dropped (the next refresh,
+   * with the new credentials, proves them), the refresh token kept. */
+  rebind(key: TokenKey, grant: string, version: number): Promise<boolean>
   /** Claims the refresh of the row at `version` until `untilMs`; false: another process changed it. */
   claim(key: TokenKey, version: number, untilMs: number): Promise<boolean>
   /** Stores the tokens under the claim (the row at `version`), and ends the claim. */
@@ -79,6 +82,16 @@ export class SqlTokenStore implements TokenStore {
       return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1
     }
     return this.swap(key, version, { ...values, version: version + 1 })
+  }
+
+  rebind(key: TokenKey, grant: string, version: number): Promise<boolean> {
+    return this.swap(key, version, {
+      version: version + 1,
+      grant_digest: grant,
+      access_token_enc: null,
+      access_expires_at: null,
+      updated_at: new Date().toISOString(),
+    })
   }
 
   claim(key: TokenKey, version: number, untilMs: number): Promise<boolean> {

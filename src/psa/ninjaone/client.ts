@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import type { Static } from 'typebox'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import type { PsaHttp, PsaResponse } from '../core/http.js'
-import { grantDigest, type Renewed, SharedTokens } from '../core/shared-tokens.js'
+import { digestOf, type Renewed, SharedTokens } from '../core/shared-tokens.js'
 import type { TokenStore } from '../core/token-store.js'
 import type { NinjaOneSettings } from './settings.js'
 
@@ -42,7 +42,11 @@ export class NinjaClient {
       store,
       key: { partnerId, kind: 'ninjaone' },
       seed: s.refreshToken
-        ? { refreshToken: s.refreshToken, grant: grantDigest(`${this.root} ${s.clientId}`, s.refreshToken) }
+        ? {
+            refreshToken: s.refreshToken,
+            grant: digestOf(this.root, s.clientId, s.refreshToken),
+            client: digestOf(s.clientSecret),
+          }
         : null,
       refresh: (call, token) => this.refresh(call, token),
       notConnected: {

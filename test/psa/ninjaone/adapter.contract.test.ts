@@ -38,8 +38,8 @@ adapterContract('NinjaOne', async () => {
   const closed = closedStatusIds(sim.state.statuses)
   return {
     client: connect('p-ninja', settings),
-    // Another partner's connection, whose grant NinjaOne refuses.
-    badCredentials: connect('p-ninja-bad', { ...settings, clientSecret: 'wrong' }),
+    // The same partner's grant with a client secret NinjaOne refuses.
+    badCredentials: connect('p-ninja', { ...settings, clientSecret: 'wrong' }),
     fields: { companyId: '1', board: 'Security Alert', priority: 'High', status: null },
     notClosingStatus: 'Closed - Awaiting Customer',
     closingStatus: 'Done',

@@ -26,6 +26,10 @@ export class MemoryTokenStore implements TokenStore {
     return true
   }
 
+  async rebind(key: TokenKey, grant: string, version: number): Promise<boolean> {
+    return this.swap(key, version, { grant, accessToken: null, accessExpiresAt: null })
+  }
+
   async claim(key: TokenKey, version: number, untilMs: number): Promise<boolean> {
     return this.swap(key, version, { claimedUntil: untilMs })
   }

@@ -6,6 +6,8 @@ import { type AutotaskSim, autotaskCalls, startAutotaskSim } from '../sims/autot
 import { type ConnectWiseSim, connectWiseCalls, startConnectWiseSim } from '../sims/connectwise/server.js'
 import { type HaloPsaSim, haloCalls, startHaloPsaSim } from '../sims/halopsa/server.js'
 import { bmsCalls, type KaseyaBmsSim, startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
+import { closedStatusIds } from '../sims/ninjaone/seed.js'
+import { type NinjaOneSim, ninjaCalls, startNinjaOneSim } from '../sims/ninjaone/server.js'
 import { type SyncroSim, startSyncroSim, syncroCalls } from '../sims/syncro/server.js'
 import type { ServiceFixture } from './through-service.js'
 
@@ -155,5 +157,45 @@ export const syncroService: ServiceFixture<SyncroSim> = {
   // Every test partner calls the simulator from one address: the suite's pace is far above Syncro's
   // 180 a minute, which test/psa/syncro/limits.test.ts checks on its own.
   env: { SYNCRO_REQUESTS_PER_MINUTE: '100000' },
+  failureText: /Simulated failure/,
+}
+
+/** The NinjaOne simulator the fixture started last: each partner connects with a grant of its own. */
+let ninja: NinjaOneSim | null = null
+const ninjaClient = { clientId: 'svc-ninja-client', clientSecret: 'svc-ninja-secret' }
+const ninjaGrant = () => {
+  if (!ninja) throw new Error('the NinjaOne simulator is not started')
+  return ninja.grant()
+}
+
+export const ninjaOneService: ServiceFixture<NinjaOneSim> = {
+  name: 'NinjaOne',
+  // More than 1,000 organizations: the look-up reads six pages of 200.
+  start: async () => {
+    ninja = await startNinjaOneSim({ ...ninjaClient, organizations: 1100 })
+    return ninja
+  },
+  settings: (url) => ({ kind: 'ninjaone', baseUrl: url, ...ninjaClient, refreshToken: ninjaGrant() }),
+  badSettings: (url) => ({
+    kind: 'ninjaone',
+    baseUrl: url,
+    ...ninjaClient,
+    clientSecret: 'wrong-secret',
+  }),
+  companyId: '1',
+  board: 'Security Alert',
+  tickets: (sim) => sim.state.tickets.length,
+  ticket(sim, id) {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no NinjaOne ticket ${id}`)
+    const description = t.log.find((e) => e.type === 'DESCRIPTION')?.body ?? ''
+    return {
+      closed: closedStatusIds(sim.state.statuses).includes(t.statusId),
+      notes: t.log.filter((e) => e.type === 'COMMENT').map((e) => e.body),
+      summary: t.subject,
+      ref: /Correlation ID: (\S+)/.exec(description)?.[1] ?? null,
+    }
+  },
+  calls: ninjaCalls,
   failureText: /Simulated failure/,
 }

@@ -864,6 +864,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/psa/ninjaone/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting NinjaOne as a user: answers NinjaOne's consent URL (valid ten minutes)
+         * @description The saved NinjaOne connection's baseUrl, clientId and clientSecret are used. Portal admins only (a viewer gets 403); or the partner API key.
+         */
+        post: operations["startNinjaOneConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/psa/ninjaone/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where NinjaOne sends the browser back after the consent: goes on to the portal with a message
+         * @description Called by NinjaOne through the browser, with the state the authorize route made.
+         */
+        get: operations["finishNinjaOneConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/psa/sync": {
         parameters: {
             query?: never;
@@ -9153,7 +9193,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {unknown} */
-                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro";
+                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro" | "ninjaone";
                 } & {
                     [key: string]: unknown;
                 };
@@ -9515,6 +9555,161 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    startNinjaOneConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "returnTo": "example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the portal page to come back to (a path) */
+                    returnTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://vendor.example.com/alertbridge/webhook",
+                     *       "redirectUri": "https://vendor.example.com/alertbridge/webhook"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the redirect URI to register in NinjaOne's API application */
+                        redirectUri: string;
+                        /** @description NinjaOne's consent page: send the partner's browser there */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    finishNinjaOneConsent: {
+        parameters: {
+            query?: {
+                code?: string;
+                error?: string;
+                error_description?: string;
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 302. */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "application/json": string;
                 };
             };
         };

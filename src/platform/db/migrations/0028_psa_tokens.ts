@@ -5,7 +5,8 @@
 // every change raises (a refresh is claimed and stored by compare-and-swap on it, so two processes
 // never spend one refresh token), and the digest of the grant the settings gave (a new grant from the
 // partner replaces the row). psa_oauth_states holds the authorization-code flows under way: the
-// digest of their `state`, the partner, the PKCE verifier (sealed) and when the flow expires.
+// digest of their `state`, the partner, the PKCE verifier (sealed), the portal page to go back to and when the flow
+// expires.
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -30,6 +31,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('partner_id', 'text', (c) => c.notNull().references('partners.id').onDelete('cascade'))
     .addColumn('psa_kind', 'text', (c) => c.notNull())
     .addColumn('verifier_enc', 'text', (c) => c.notNull())
+    // The portal page the partner goes back to.
+    .addColumn('return_to', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute()

@@ -8,6 +8,7 @@ import { ErrorNotice, Notice, QueryView } from '../../components/State'
 import { usePsa, useSavePsa, useTestPsa } from '../../hooks/psa'
 import { useCanEdit } from '../../hooks/session'
 import { ConnectionFacts } from './ConnectionFacts'
+import { NinjaOneConnect } from './NinjaOneConnect'
 import { boardScoped, defaultFields, psaKinds } from './psaKinds'
 
 type Values = Record<string, string>
@@ -202,6 +203,9 @@ export function ConnectStep() {
       <QueryView query={psa} what="Loading your PSA connection">
         {(view) => (canEdit ? <ConnectionForm view={view} /> : <ConnectionFacts view={view} />)}
       </QueryView>
+      {canEdit && psa.data && psaKinds.find((k) => k.kind === psa.data.kind)?.consent && (
+        <NinjaOneConnect connected={psa.data.refreshToken === '********'} />
+      )}
       <div className="panel">
         <h2>Test the connection</h2>
         <p className="small muted">Signs in to the PSA and reads a little; creates nothing.</p>

@@ -19,6 +19,8 @@ export const psaKinds: {
   fields: PsaField[]
   /** Look-ups that belong to a board: the PSA answers them only for a board (docs/psa/README.md). */
   boardScoped?: readonly LookupKind[]
+  /** The PSA is connected as a user through its consent page (NinjaOne: docs/psa/ninjaone.md). */
+  consent?: boolean
 }[] = [
   { kind: 'sandbox', label: 'Sandbox (built in, for trying things out)', fields: [] },
   {
@@ -118,6 +120,34 @@ export const psaKinds: {
       { name: 'subdomain', label: 'Subdomain', hint: 'acme for acme.syncromsp.com', optional: true },
       { name: 'baseUrl', label: 'Base URL', hint: 'instead of the subdomain', optional: true },
       { name: 'apiToken', label: 'API token', secret: true },
+    ],
+  },
+  {
+    kind: 'ninjaone',
+    label: 'NinjaOne',
+    consent: true,
+    fields: [
+      {
+        name: 'baseUrl',
+        label: 'Instance URL',
+        hint: 'e.g. https://app.ninjarmm.com or https://eu.ninjarmm.com',
+      },
+      { name: 'clientId', label: 'Client id', hint: "the API application's (platform Web application)" },
+      { name: 'clientSecret', label: 'Client secret', secret: true },
+      {
+        name: 'refreshToken',
+        label: 'Refresh token',
+        hint: 'set by Connect NinjaOne below (or paste one)',
+        secret: true,
+        optional: true,
+      },
+      {
+        name: 'searchBoard',
+        label: 'Search board',
+        hint: 'the board that finds a ticket again after a lost answer (empty: All tickets)',
+        optional: true,
+        list: 'categories',
+      },
     ],
   },
 ]
