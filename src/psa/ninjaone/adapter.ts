@@ -20,6 +20,7 @@ import {
   type PsaEntity,
   type PsaOperations,
   type PsaResult,
+  type TicketCall,
 } from '../adapter.js'
 import type { PsaKindOptions } from '../core/http.js'
 import { remotePsaKind } from '../core/kind.js'
@@ -29,6 +30,7 @@ import type { PsaKindEntry } from '../registry.js'
 import { defaultRetryAfterMs, idText, NinjaClient, ninjaErrorText, psaName } from './client.js'
 import { checkConnection } from './connection-check.js'
 import { enumList, NinjaLists, priorities, ticketTypes } from './lists.js'
+import { moveTicket } from './move.js'
 import { appendNote, closeTicket } from './notes.js'
 import { NinjaPsaSync } from './psa-sync.js'
 import { ninjaPush } from './push.js'
@@ -62,7 +64,7 @@ class NinjaConnection implements PsaOperations {
     private readonly s: Settings,
   ) {
     this.lists = new NinjaLists(client)
-    this.psaSync = new NinjaPsaSync(client, this.lists)
+    this.psaSync = new NinjaPsaSync(client, this.lists, s)
     this.push = ninjaPush(client)
   }
 
@@ -89,8 +91,20 @@ class NinjaConnection implements PsaOperations {
     return closeTicket(this.client, this.lists, ticketId, close, call)
   }
 
+  moveTicket(
+    ticketId: string,
+    to: { companyId: string; board: string | null },
+    call: TicketCall,
+  ): Promise<PsaResult<null>> {
+    return moveTicket(this.client, this.lists, ticketId, to, call)
+  }
+
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     return this.psaSync.readTickets(ticketIds, call)
+  }
+
+  changedSince(since: string, call: PsaCall): Promise<PsaResult<{ ticketIds: string[] }>> {
+    return this.psaSync.changedSince(since, call)
   }
 
   reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {

@@ -62,7 +62,7 @@ export async function findByToken(
   return ok(null)
 }
 
-async function searchBoard(lists: NinjaLists, s: Settings, call: PsaCall): Promise<PsaResult<string>> {
+export async function searchBoard(lists: NinjaLists, s: Settings, call: PsaCall): Promise<PsaResult<string>> {
   const boards = await lists.boardList(call)
   if (!boards.ok) return boards
   if (s.searchBoard) {

@@ -235,3 +235,11 @@ export function ninjaErrorText(body: unknown): string | null {
   const incident = typeof body.incidentId === 'string' ? ` (incident ${body.incidentId})` : ''
   return `${parts.join(': ')}${incident}`
 }
+
+/** A NinjaOne time as ms since the epoch: its API answers epoch seconds (a double); some clients see
+ * milliseconds, told apart by size (seconds reach 1e12 only in the year 33658). */
+export function epochMs(v: unknown): number | null {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) return null
+  return n >= 1e12 ? n : n * 1000
+}

@@ -3,24 +3,71 @@
 // each tracked ticket back (GET /v2/ticketing/ticket/{id}): deleted when NinjaOne answers 404 or marks
 // it deleted, closed by the status rule of lists.ts. Reopening is a private comment (carrying the
 // alert's marker, so a retry writes none twice) and a PUT with an open status.
+import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText } from '../core/text.js'
 import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
-import { hasCommentWith } from './adopt.js'
-import { isItem, limits, type NinjaClient, type NinjaItem, psaName } from './client.js'
+import { hasCommentWith, searchBoard } from './adopt.js'
+import { epochMs, idText, isItem, limits, type NinjaClient, type NinjaItem, psaName } from './client.js'
 import { type NinjaLists, type NinjaStatus, newStatusId, statusClosed } from './lists.js'
 import { comment, setStatus } from './notes.js'
 import { readTicket, refusal } from './read.js'
+import type { NinjaOneSettings } from './settings.js'
 
 /** Tickets one poll call reads at most (one GET each: NinjaOne reads no batch). */
 const maxReads = 200
+
+/** Rows of the changed-tickets run, and its pages at most. */
+const changedPageSize = 100
+const changedPages = 5
 
 export class NinjaPsaSync {
   constructor(
     private readonly client: NinjaClient,
     private readonly lists: NinjaLists,
+    private readonly s: Static<typeof NinjaOneSettings>,
   ) {}
+
+  /**
+   * The tickets changed since `since`: the search board run last updated first (its `lastUpdated`
+   * column), page after page until a row is older (at most five pages of 100). Where rows carry no
+   * such time, the first page's tickets are answered (they are read back, which costs a read each).
+   */
+  async changedSince(since: string, call: PsaCall): Promise<PsaResult<{ ticketIds: string[] }>> {
+    const board = await searchBoard(this.lists, this.s, call)
+    if (!board.ok) return board
+    const after = Date.parse(since)
+    const ids = new Set<string>()
+    let cursor: unknown
+    for (let page = 0; page < changedPages; page++) {
+      const res = await this.client.api('POST', `/ticketing/trigger/board/${board.value}/run`, call, {
+        body: {
+          pageSize: changedPageSize,
+          sortBy: [{ field: 'lastUpdated', direction: 'DESC' }],
+          ...(cursor !== undefined ? { lastCursorId: cursor } : {}),
+        },
+      })
+      if (!res.ok) return res
+      const body = isItem(res.value.body) ? res.value.body : {}
+      const rows = Array.isArray(body.data) ? body.data.filter(isItem) : []
+      let older = false
+      for (const row of rows) {
+        const id = idText(row.id)
+        const at = epochMs(row.lastUpdated)
+        if (at !== null && at < after) {
+          older = true
+          break
+        }
+        if (id !== null) ids.add(id)
+      }
+      const meta = isItem(body.metadata) ? body.metadata : {}
+      const untimed = rows.length > 0 && rows.every((r) => epochMs(r.lastUpdated) === null)
+      if (older || untimed || rows.length < changedPageSize || meta.lastCursorId == null) break
+      cursor = meta.lastCursorId
+    }
+    return ok({ ticketIds: [...ids] })
+  }
 
   async readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     const statuses = await this.lists.statusList(call)
@@ -37,7 +84,15 @@ export class NinjaPsaSync {
         else return t
         continue
       }
-      reads.push(ticketRead(id, t.value, statuses.value))
+      const read = ticketRead(id, t.value, statuses.value)
+      if (read.state === 'open' && !read.worked) {
+        const log = await this.client.list(`/ticketing/ticket/${id}/log-entry`, call, {
+          pageSize: logPageSize,
+        })
+        if (!log.ok) return log
+        read.worked = workedIn(log.value)
+      }
+      reads.push(read)
     }
     return ok(reads)
   }
@@ -69,10 +124,28 @@ export class NinjaPsaSync {
   }
 }
 
+/** Log entries read to tell a technician's work (newest first). */
+const logPageSize = 100
+
 /**
- * A ticket as sync reads it. NinjaOne keeps no update time and no author of the last change, so
- * `worked` is a guess: time tracked on the ticket, or a status that is neither New nor closed (one a
- * technician chose; alertbridge sets only New and closed statuses).
+ * Whether someone other than alertbridge's user worked the ticket: a comment or a save by another
+ * author than the one who wrote its description (alertbridge, which created it), or time tracked.
+ * Where the description is older than the page read, the ticket counts as worked (a long history).
+ */
+export function workedIn(entries: readonly NinjaItem[]): boolean {
+  const description = entries.find((e) => e.type === 'DESCRIPTION')
+  if (!description) return entries.length >= logPageSize
+  const ours = description.appUserContactId
+  return entries.some(
+    (e) =>
+      (typeof e.timeTracked === 'number' && e.timeTracked > 0) ||
+      ((e.type === 'COMMENT' || e.type === 'SAVE') && e.appUserContactId !== ours),
+  )
+}
+
+/**
+ * A ticket as sync reads it. NinjaOne keeps no update time and no author of the last change on the
+ * ticket: `worked` here is time tracked on it; its log entries tell the rest (workedIn).
  */
 export function ticketRead(id: string, t: NinjaItem, statuses: readonly NinjaStatus[]): PsaTicketRead {
   if (t.deleted === true) return deletedRead(id)
@@ -85,13 +158,12 @@ export function ticketRead(id: string, t: NinjaItem, statuses: readonly NinjaSta
     known?.name ||
     null
   const tracked = typeof t.totalTimeTracked === 'number' && t.totalTimeTracked > 0
-  const statusId = String(status?.statusId ?? t.status ?? '')
   return {
     ticketId: id,
     state: closed ? 'closed' : 'open',
     statusName: name,
     mergedInto: null,
-    worked: tracked || (!closed && statusId !== newStatusId),
+    worked: tracked,
     changedBy: null,
   }
 }

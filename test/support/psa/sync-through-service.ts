@@ -29,6 +29,9 @@ export interface SyncServiceFixture<T extends SyncSim> {
   merges: boolean
   /** Whether the push's signature covers its body (Kaseya BMS sends a shared secret, nothing signed). */
   signsBody: boolean
+  /** false: the registered push reports no status change (NinjaOne's: deletes and reinstates only),
+   * so the scenarios are heard by the poll while the push stays registered (default true). */
+  statusPushed?: boolean
 }
 
 const env = {
@@ -64,7 +67,7 @@ export function syncThroughService<T extends SyncSim>(
 ): void {
   const { service } = f
   for (const backend of on) {
-    const withPush = f.push !== 'poll'
+    const withPush = f.push !== 'poll' && f.statusPushed !== false
     describe(`${service.name} two-way sync through the service (${backend})`, () => {
       const c = newCtx<T>()
       before(async () => {

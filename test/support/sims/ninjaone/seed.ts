@@ -54,6 +54,7 @@ export function seedTickets(state: Pick<NinjaState, 'organizations'>, n: number)
     severity: 'NONE',
     tags: [],
     createTime: now - (n - i) * 60,
+    lastUpdated: now - (n - i) * 60,
     deleted: false,
     requesterUid: null,
     totalTimeTracked: 0,

@@ -95,11 +95,13 @@ export function installSync(app: FastifyInstance, state: NinjaState): NinjaSync 
     async delete(id) {
       const t = find(id)
       t.deleted = true
+      t.lastUpdated = Date.now() / 1000
       activity(t, 'NINJA_TICKETING_TICKET_DELETED')
     },
     async reinstate(id) {
       const t = find(id)
       t.deleted = false
+      t.lastUpdated = Date.now() / 1000
       activity(t, 'NINJA_TICKETING_TICKET_REINSTATED')
     },
     async note(id, text) {

@@ -45,6 +45,7 @@ export function ticketDto(state: NinjaState, t: NinjaTicket) {
 export function addLog(state: NinjaState, t: NinjaTicket, e: Omit<NinjaLogEntry, 'id' | 'createTime'>) {
   t.log.push({ ...e, id: state.nextId.log++, createTime: Date.now() / 1000 })
   t.version++
+  t.lastUpdated = Date.now() / 1000
 }
 
 const denyMachine = (r: ApiRequest): Answer | null =>
@@ -114,6 +115,7 @@ function create(r: ApiRequest, state: NinjaState): Answer {
     severity: typeof b.severity === 'string' ? b.severity : 'NONE',
     tags: Array.isArray(b.tags) ? b.tags.map(String) : [],
     createTime: Date.now() / 1000,
+    lastUpdated: Date.now() / 1000,
     deleted: false,
     requesterUid: null,
     totalTimeTracked: 0,
@@ -187,7 +189,8 @@ function comment(r: ApiRequest, state: NinjaState, t: NinjaTicket): Answer {
   return { status: 200, body: {} }
 }
 
-/** A board's run: the tickets matching `searchCriteria` (in the subject or the tags), newest first. */
+/** A board's run: the tickets matching `searchCriteria` (in the subject or the tags), newest first, or
+ * last updated first (sortBy lastUpdated); paged by the last row's id. */
 function runBoard(r: ApiRequest, state: NinjaState, boardId: string | undefined): Answer {
   const board = state.boards.find((x) => String(x.id) === boardId)
   if (!board) return refuse(404, `Board ${boardId} not found`, 'NOT_FOUND')
@@ -196,6 +199,8 @@ function runBoard(r: ApiRequest, state: NinjaState, boardId: string | undefined)
   if (search.length > 512) return refuse(400, 'searchCriteria: at most 512 characters', 'VALIDATION_ERROR')
   const size = Math.min(Number(b.pageSize ?? 50) || 50, 1000)
   const cursor = typeof b.lastCursorId === 'number' ? b.lastCursorId : null
+  const sort = Array.isArray(b.sortBy) ? record(b.sortBy[0]) : {}
+  const byUpdate = sort.field === 'lastUpdated'
   const matching = state.tickets
     .filter((t) => !t.deleted)
     .filter((t) => board.name !== 'Open tickets' || ![5000, 6000, 7002].includes(t.statusId))
@@ -205,9 +210,9 @@ function runBoard(r: ApiRequest, state: NinjaState, boardId: string | undefined)
         t.subject.toLowerCase().includes(search) ||
         t.tags.some((tag) => tag.toLowerCase().includes(search)),
     )
-    .sort((x, y) => y.id - x.id)
-    .filter((t) => cursor === null || t.id < cursor)
-  const page = matching.slice(0, size)
+    .sort(byUpdate ? (x, y) => y.lastUpdated - x.lastUpdated || y.id - x.id : (x, y) => y.id - x.id)
+  const from = cursor === null ? 0 : matching.findIndex((t) => t.id === cursor) + 1
+  const page = matching.slice(from, from + size)
   // The rows carry the board's columns, not the ticket's tags.
   const data = page.map((t) => ({
     id: t.id,
@@ -215,6 +220,7 @@ function runBoard(r: ApiRequest, state: NinjaState, boardId: string | undefined)
     status: state.statuses.find((s) => s.statusId === t.statusId)?.displayName,
     organization: state.organizations.find((o) => o.id === t.clientId)?.name,
     createTime: t.createTime,
+    lastUpdated: t.lastUpdated,
   }))
   return {
     status: 200,

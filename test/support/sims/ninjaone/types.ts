@@ -33,6 +33,8 @@ export interface NinjaTicket {
   tags: string[]
   /** Epoch seconds. */
   createTime: number
+  /** Epoch seconds: the last change (a board's `lastUpdated` column). */
+  lastUpdated: number
   deleted: boolean
   requesterUid: string | null
   totalTimeTracked: number
