@@ -87,13 +87,8 @@ export function registerPsaConsent(app: App, s: PsaConsentRoutesDeps): void {
     callbackPath,
     {
       schema: {
-        tags: ['partner'],
-        summary:
-          'Where NinjaOne sends the browser back after the consent: goes on to the portal with a message',
-        ...operation({
-          id: 'finishNinjaOneConsent',
-          description: 'Called by NinjaOne through the browser, with the state the authorize route made.',
-        }),
+        // A browser's redirect from NinjaOne, not an API operation (docs/psa/ninjaone.md documents it).
+        hide: true,
         querystring: Type.Object(
           {
             code: Type.Optional(Type.String({ maxLength: 2048 })),
@@ -103,7 +98,6 @@ export function registerPsaConsent(app: App, s: PsaConsentRoutesDeps): void {
           },
           { additionalProperties: true },
         ),
-        response: { 302: Type.Null(), 400: Type.String() },
       },
     },
     async (request, reply) => {

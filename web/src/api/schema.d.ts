@@ -884,26 +884,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/partner/psa/ninjaone/callback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Where NinjaOne sends the browser back after the consent: goes on to the portal with a message
-         * @description Called by NinjaOne through the browser, with the state the authorize route made.
-         */
-        get: operations["finishNinjaOneConsent"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/partner/psa/sync": {
         parameters: {
             query?: never;
@@ -9675,41 +9655,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Failure"];
-                };
-            };
-        };
-    };
-    finishNinjaOneConsent: {
-        parameters: {
-            query?: {
-                code?: string;
-                error?: string;
-                error_description?: string;
-                state?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description HTTP 302. */
-            302: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example example */
-                    "application/json": string;
                 };
             };
         };
