@@ -13,6 +13,7 @@ import { startConnectWiseSim } from '../../support/sims/connectwise/server.js'
 import { startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import type { Sim, SimCall } from '../../support/sims/harness.js'
 import { startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
+import { startNinjaOneSim } from '../../support/sims/ninjaone/server.js'
 import { startSyncroSim } from '../../support/sims/syncro/server.js'
 
 /** One PSA of the test: its simulator, the partner's settings, and the secret they hold. */
@@ -40,12 +41,14 @@ describe('PSA credentials', () => {
   const haloSecret = 'halo-client-SECRET-77aa'
   const bmsPassword = 'bms-PASSWORD-19e3'
   const syncroToken = 'syncro-TOKEN-5b0c'
+  const ninjaSecret = 'ninja-client-SECRET-3e9d'
   before(async () => {
     const cw = await startConnectWiseSim({ privateKey: cwKey })
     const at = await startAutotaskSim({ secret: atSecret })
     const halo = await startHaloPsaSim({ clientId: 'halo-client', clientSecret: haloSecret, tenant: 'acme' })
     const bms = await startKaseyaBmsSim({ password: bmsPassword })
     const syncro = await startSyncroSim({ apiToken: syncroToken })
+    const ninja = await startNinjaOneSim({ clientSecret: ninjaSecret, organizations: 5, tickets: 5 })
     const cwBasic = Buffer.from(`acme+pub-key:${cwKey}`).toString('base64')
     kinds.push(
       {
@@ -118,6 +121,24 @@ describe('PSA credentials', () => {
         wrong: { apiToken: `${syncroToken}-old` },
         secrets: [syncroToken],
         delivered: (calls) => calls.some((c) => c.headers.authorization === `Bearer ${syncroToken}`),
+      },
+      {
+        sim: ninja as Sim<unknown>,
+        psa: {
+          kind: 'ninjaone',
+          baseUrl: ninja.url,
+          clientId: ninja.state.credentials.clientId,
+          clientSecret: ninjaSecret,
+          refreshToken: ninja.grant(),
+        },
+        companyId: '1',
+        board: 'Security Alert',
+        wrong: { clientSecret: `${ninjaSecret}-old` },
+        // The refresh tokens too: the one given and every one NinjaOne rotated to.
+        get secrets() {
+          return [ninjaSecret, ...Object.keys(ninja.state.refreshTokens)]
+        },
+        delivered: (calls) => calls.some((c) => /oauth\/token/.test(c.url) && bodyHas(c, ninjaSecret)),
       },
     )
     const sink = new Writable({
@@ -192,6 +213,15 @@ describe('PSA credentials', () => {
     const stored = JSON.stringify(
       await svc.services.db.kysely.selectFrom('partners').select('psa_settings_enc').execute(),
     )
-    for (const k of kinds) for (const secret of k.secrets) assert.equal(stored.includes(secret), false)
+    // The tokens a PSA rotates, beside the settings (NinjaOne's).
+    const rotating = JSON.stringify(
+      await svc.services.db.kysely.selectFrom('psa_tokens').selectAll().execute(),
+    )
+    assert.ok(rotating.length > 2, 'NinjaOne kept its rotating tokens')
+    for (const k of kinds)
+      for (const secret of [...k.secrets, ...tokens]) {
+        assert.equal(stored.includes(secret), false)
+        assert.equal(rotating.includes(secret), false)
+      }
   })
 })
