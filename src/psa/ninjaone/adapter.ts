@@ -49,8 +49,11 @@ export function ninjaOnePsa(options: PsaKindOptions, o: { tokens: TokenStore }):
     // NinjaOne publishes no rate; calls in flight are kept to a few, and its 429s and rate-limit
     // pages pause the connection.
     limits: (s) => ({ perEndpoint: s.maxConcurrent ?? 4 }),
-    connect: ({ http }, conn) =>
-      new NinjaConnection(new NinjaClient(http, conn.settings, o.tokens, conn.partnerId), conn.settings),
+    connect: ({ http, limiter }, conn) =>
+      new NinjaConnection(
+        new NinjaClient(http, conn.settings, o.tokens, conn.partnerId, (ms) => limiter.pause(ms)),
+        conn.settings,
+      ),
   })
 }
 

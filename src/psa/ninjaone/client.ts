@@ -36,6 +36,8 @@ export class NinjaClient {
     private readonly s: Settings,
     store: TokenStore,
     partnerId: string,
+    /** Pauses the connection (its limiter): an HTML rate-limit page is a wait like a 429's. */
+    private readonly pause: (ms: number) => void = () => {},
   ) {
     this.root = s.baseUrl.replace(/\/+$/, '')
     this.tokens = new SharedTokens({
@@ -79,9 +81,10 @@ export class NinjaClient {
         },
         call,
       )
-      if (res.ok && rateLimitPage(res.value.body)) return { ok: false, failure: rateLimited() }
-      if (!res.ok && res.failure.message === rateLimitText) return { ok: false, failure: rateLimited() }
-      return res
+      const page = res.ok ? rateLimitPage(res.value.body) : res.failure.message === rateLimitText
+      if (!page) return res
+      this.pause(defaultRetryAfterMs)
+      return { ok: false, failure: rateLimited() }
     })
   }
 

@@ -3,7 +3,8 @@
 // epoch seconds or milliseconds, the comment's multipart body, the ticket update copied from the
 // ticket read, what counts as a technician's work, the push's ticket ids; and against the simulator:
 // a stale version re-read and PUT again, a machine token's refusal in words, a token NinjaOne
-// refuses before its time renewed once, a throttled create looked for before it is made again.
+// refuses before its time renewed once, an HTML rate-limit page pausing the connection, the
+// connection test's sentences.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
@@ -195,7 +196,7 @@ describe('NinjaOne against its simulator', () => {
     assert.equal(sim.callsTo(/\/ws\/oauth\/token$/, 'POST').length, 2)
   })
 
-  test('an HTML rate-limit page is a wait; the create after it looks first and makes one ticket', async (t) => {
+  test('an HTML rate-limit page is a wait: no ticket, the connection pauses, nothing reaches NinjaOne meanwhile', async (t) => {
     const sim = await startNinjaOneSim({ organizations: 3, tickets: 3 })
     t.after(() => sim.close())
     const c = connect(sim)
@@ -208,6 +209,11 @@ describe('NinjaOne against its simulator', () => {
     assert.deepEqual([f?.kind, f?.throttled, f?.retryable], ['rate-limited', true, true])
     assert.ok((f?.retryAfterMs ?? 0) >= 1000)
     assert.equal(sim.state.tickets.length, before)
+    // The connection waits: the retry is held back without reaching NinjaOne.
+    const calls = sim.calls.length
+    const held = await c.createTicket(ticket, call(true))
+    assert.deepEqual(held.ok ? null : [held.failure.kind, held.failure.throttled], ['rate-limited', true])
+    assert.equal(sim.calls.length, calls, 'no call reached NinjaOne meanwhile')
   })
 
   test('the connection test says what new tickets get, or what is missing', async (t) => {
