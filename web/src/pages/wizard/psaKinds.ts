@@ -142,6 +142,12 @@ export const psaKinds: {
         optional: true,
       },
       {
+        name: 'severity',
+        label: 'Severity',
+        hint: 'NONE, MINOR, MODERATE, MAJOR or CRITICAL (empty: NONE)',
+        optional: true,
+      },
+      {
         name: 'searchBoard',
         label: 'Search board',
         hint: 'the board that finds a ticket again after a lost answer (empty: All tickets)',
