@@ -86,7 +86,7 @@ async function receiver() {
   return { url: `http://127.0.0.1:${port}/push`, got, close: () => new Promise((r) => server.close(r)) }
 }
 
-test('the webhook: registered with the secret header; deletes and reinstates pushed, closes not; a wrong header refused', async (t) => {
+test('the webhook: registered with the secret header; creates, deletes and reinstates pushed, closes not; a wrong header refused', async (t) => {
   const sim = await startNinjaOneSim({ organizations: 5, tickets: 5 })
   const r = await receiver()
   t.after(async () => {
@@ -109,6 +109,9 @@ test('the webhook: registered with the secret header; deletes and reinstates pus
   )
   assert.ok(made.ok)
   const id = made.value.ticketId
+  await sim.pushes.settled()
+  assert.equal(r.got.length, 1, 'the create is pushed')
+  r.got.length = 0
   await sim.technician.close(id)
   await sim.pushes.settled()
   assert.equal(r.got.length, 0, 'a close is never pushed: the poll hears it')

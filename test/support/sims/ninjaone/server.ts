@@ -147,11 +147,15 @@ export async function startNinjaOneSim(o: NinjaOneSimOptions = {}): Promise<Ninj
       body: request.body,
       user: g.user,
     }
-    return send(
+    const answer =
       ticketRoutes(req, state) ??
-        webhookRoutes(req, state) ??
-        refuse(404, `No route for ${url.pathname}`, 'NOT_FOUND'),
-    )
+      webhookRoutes(req, state) ??
+      refuse(404, `No route for ${url.pathname}`, 'NOT_FOUND')
+    // NinjaOne reports a ticket made through the API too.
+    const made = req.method === 'POST' && path === '/v2/ticketing/ticket' && answer.status === 200
+    const ticket = made ? state.tickets.at(-1) : undefined
+    if (ticket) sync.activity(ticket, 'NINJA_TICKETING_TICKET_CREATED')
+    return send(answer)
   })
 
   const sim = await listen(built, state, () => Object.assign(state, fresh()), o.port ?? 0)

@@ -1,7 +1,7 @@
 // Two-way sync in the simulated NinjaOne: the webhook (PUT /v2/webhook replaces it, DELETE /v2/webhook
 // removes it) receives NINJA_TICKETING activities for tickets created, deleted and reinstated — the
 // only ticket activities NinjaOne has — with the custom headers the configuration named (NinjaOne
-// signs nothing); a technician (sim.technician, POST /__sim/technician/{action} {id, into?, text?})
+// signs nothing) — a ticket created through the API too; a technician (sim.technician, POST /__sim/technician/{action} {id, into?, text?})
 // closes, reopens, notes, tracks time, deletes (pushed), reinstates (pushed) or merges (NinjaOne has
 // no merge: the ticket is closed with a note). PUT /__sim/pushes {drop} loses pushes.
 import type { FastifyInstance } from 'fastify'
@@ -12,6 +12,8 @@ import { type NinjaState, type NinjaTicket, technicianId } from './types.js'
 export interface NinjaSync {
   technician: Technician & { reinstate(id: string): Promise<void> }
   pushes: PushSender
+  /** Pushes the activity of a ticket to the webhook, where it asked for it (server.ts: a create). */
+  activity(t: NinjaTicket, statusCode: string): void
 }
 
 export function webhookRoutes(r: ApiRequest, state: NinjaState): Answer | null {
@@ -141,5 +143,5 @@ export function installSync(app: FastifyInstance, state: NinjaState): NinjaSync 
     pushes.drop(b.drop === undefined ? 0 : b.drop)
     return reply.code(204).send()
   })
-  return { technician, pushes }
+  return { technician, pushes, activity }
 }
