@@ -56,7 +56,7 @@ export async function findByToken(
       if (Array.isArray(t.value.tags) && t.value.tags.includes(where.token)) return ok(id)
     }
     const meta = isItem(body.metadata) ? body.metadata : {}
-    if (rows.length < rowsPerPage || meta.lastCursorId === undefined || meta.lastCursorId === cursor) break
+    if (rows.length < rowsPerPage || meta.lastCursorId == null || meta.lastCursorId === cursor) break
     cursor = meta.lastCursorId
   }
   return ok(null)

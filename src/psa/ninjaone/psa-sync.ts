@@ -63,7 +63,14 @@ export class NinjaPsaSync {
       }
       const meta = isItem(body.metadata) ? body.metadata : {}
       const untimed = rows.length > 0 && rows.every((r) => epochMs(r.lastUpdated) === null)
-      if (older || untimed || rows.length < changedPageSize || meta.lastCursorId == null) break
+      if (
+        older ||
+        untimed ||
+        rows.length < changedPageSize ||
+        meta.lastCursorId == null ||
+        meta.lastCursorId === cursor
+      )
+        break
       cursor = meta.lastCursorId
     }
     return ok({ ticketIds: [...ids] })
