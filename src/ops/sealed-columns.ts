@@ -16,7 +16,8 @@ export const sealedColumns: readonly SealedColumn[] = [
   { table: 'vendors', id: 'id', column: 'previous_webhook_secret_enc' },
   { table: 'partners', id: 'id', column: 'psa_settings_enc' },
   { table: 'psa_sync', id: 'partner_id', column: 'secret_enc' },
-  // A PSA's rotating tokens (NinjaOne's) and the PKCE verifiers of consent flows under way.
+  // A PSA's rotating tokens and the PKCE verifiers of consent flows under way. psa_tokens is keyed by
+  // partner and kind; partner_id names its row while NinjaOne is the only kind that keeps one.
   { table: 'psa_tokens', id: 'partner_id', column: 'refresh_token_enc' },
   { table: 'psa_tokens', id: 'partner_id', column: 'access_token_enc' },
   { table: 'psa_oauth_states', id: 'state_digest', column: 'verifier_enc' },
