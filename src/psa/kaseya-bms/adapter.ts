@@ -16,7 +16,13 @@ export function kaseyaBmsPsa(options: PsaKindOptions): PsaKindEntry {
     settings: KaseyaBmsSettings,
     secretFields: kaseyaBmsSecrets,
     ...v2Remote({
-      flavour: { name: 'Kaseya BMS', short: 'BMS', defaultHost: null, loginFields: 'PascalCase' },
+      flavour: {
+        name: 'Kaseya BMS',
+        short: 'BMS',
+        defaultHost: null,
+        loginFields: 'PascalCase',
+        activityFeeds: ['activities'],
+      },
       push: (client) => new KaseyaBmsPush(client),
       syncWords: null,
     }),

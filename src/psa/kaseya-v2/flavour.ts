@@ -12,4 +12,6 @@ export interface V2Flavour {
   /** How the log-in form spells its fields: BMS's spec GrantType, UserName, …; Pulseway's help and
    * client grantType, userName, … (ASP.NET reads either; each kind sends what its PSA documents). */
   loginFields: 'PascalCase' | 'camelCase'
+  /** The feeds below /v2/servicedesk/tickets/{id}/ two-way sync reads to see who worked a ticket. */
+  activityFeeds: readonly ('activities' | 'notes' | 'timelogs')[]
 }

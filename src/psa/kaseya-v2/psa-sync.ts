@@ -78,7 +78,7 @@ async function readOne(
   const status = statuses.find((s) => s.id === str(ticket, 'statusId'))
   const closed =
     completedDateOf(ticket) !== null || (status ? c.completion.of(status, statuses) === true : false)
-  const acts = await c.client.all(`/servicedesk/tickets/${ticketId}/activities`, call, {}, activityPages)
+  const acts = await feeds(c.client, ticketId, call)
   // Deleted between the two reads.
   if (!acts.ok) return acts.failure.kind === 'not-found' ? ok(deletedRead(ticketId)) : acts
   // Without userinfo's id, the ticket's creator is alertbridge (it created the ticket).
@@ -94,21 +94,52 @@ async function readOne(
     state: mergedInto ? 'merged' : closed ? 'closed' : 'open',
     statusName: str(ticket, 'statusName') ?? status?.name ?? null,
     mergedInto,
-    worked: workedOn(ticket, acts.value, mine),
+    worked: workedOn(ticket, acts.value, mine, me.name),
     changedBy: changedBy(ticket, acts.value, mine, me.name, c.client.psa.short),
   })
 }
 
-/** Time spent, an activity by someone else, or a last change by someone else. */
-function workedOn(ticket: unknown, activities: readonly unknown[], mine: number | null): boolean {
+/**
+ * What was done on the ticket, from the flavour's feeds (BMS: …/activities, notes and time in one;
+ * Pulseway PSA: …/notes and …/timelogs). The first feed not found: the ticket is gone; a notes or time
+ * feed refused (Pulseway answers 400 for some tickets' notes) or not found after it reads as empty.
+ */
+async function feeds(client: V2Client, ticketId: string, call: PsaCall): Promise<PsaResult<unknown[]>> {
+  const all: unknown[] = []
+  for (const [i, feed] of client.psa.activityFeeds.entries()) {
+    const res = await client.all(`/servicedesk/tickets/${ticketId}/${feed}`, call, {}, activityPages)
+    if (!res.ok) {
+      if (i === 0 && res.failure.kind === 'not-found') return res
+      const refusal = res.failure.kind === 'rejected' || res.failure.kind === 'not-found'
+      if (refusal && feed !== 'activities') continue
+      return res
+    }
+    all.push(...res.value)
+  }
+  return ok(all)
+}
+
+/** Time spent, an activity by someone else (by user id; by name where a feed names its writer only,
+ * as Pulseway's notes do), or a last change by someone else. */
+function workedOn(
+  ticket: unknown,
+  activities: readonly unknown[],
+  mine: number | null,
+  myName: string | null,
+): boolean {
   if ((num(ticket, 'totalTimeSpent') ?? 0) > 0) return true
   const someoneElse = (by: number | null) => mine !== null && by !== null && by !== mine
   if (someoneElse(num(ticket, 'modifiedBy'))) return true
+  const namedElse = (a: unknown) => {
+    const name = str(a, 'createdByName')?.trim()
+    return num(a, 'createdBy') === null && myName !== null && !!name && name !== myName.trim()
+  }
   return activities.some(
     (a) =>
       (num(a, 'timeSpent') ?? 0) > 0 ||
       /time/i.test(str(a, 'activityType') ?? '') ||
-      someoneElse(num(a, 'createdBy')),
+      someoneElse(num(a, 'createdBy')) ||
+      namedElse(a),
   )
 }
 
