@@ -28,6 +28,7 @@ import { byIdOrName } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
 import type { PsaPush, PsaTicketRead, ReopenRequest } from '../psa-sync-port.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
+import { changedSince } from './changes.js'
 import type { V2Client } from './client.js'
 import { Completion, completedDateOf } from './completion.js'
 import { checkConnection } from './connection-check.js'
@@ -53,6 +54,9 @@ export class V2Connection implements PsaOperations {
   readonly services: ServicesWay = { read: null, units: null }
   readonly tags: TagSearch = { sortRefused: false }
   readonly push: PsaPush | null
+  /** Where the PSA cannot push: the open tickets changed since a time (changes.ts), so that the poll
+   * hears a ticket a technician reopened. */
+  readonly changedSince?: (since: string, call: PsaCall) => Promise<PsaResult<{ ticketIds: string[] }>>
   /** alertbridge's own API user: its notes and changes are not a technician's work. */
   private readonly me = new CachedResult<ApiUser>(6 * 60 * 60 * 1000)
 
@@ -64,6 +68,7 @@ export class V2Connection implements PsaOperations {
     this.lists = new Lists(client, s)
     this.completion = new Completion(s.completedStatusTypes)
     this.push = kind.push(client)
+    if (this.push === null) this.changedSince = (since, call) => changedSince(client, since, call)
   }
 
   apiUser(call: PsaCall): Promise<PsaResult<ApiUser>> {
