@@ -60,7 +60,7 @@ describe('the Connect step with Pulseway PSA', { skip: browserSkip }, () => {
 
       await page.getByRole('button', { name: 'Test connection' }).click()
       await page.getByText('Connected.').waitFor()
-      const detail = await page.getByText(/^Connected to Pulseway PSA at /).textContent()
+      const detail = await page.locator('p', { hasText: 'Connected to Pulseway PSA at ' }).textContent()
       assert.match(String(detail), /Monitoring System/)
       assert.match(String(detail), /statuses that count as closed: /)
       assert.match(String(detail), /publishes no webhooks, so alertbridge polls it/)
