@@ -10,7 +10,7 @@
 // are dropped with `sim.pushes.drop(n)` or PUT /__sim/pushes {"drop": n|null}.
 // See routes-*.ts for the resources and types.ts for the state a test reads and changes.
 import type { OpCalls } from '../harness.js'
-import { startV2Sim, type V2Sim, type V2SimOptions } from './start.js'
+import { startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from './start.js'
 import type { SimFlavour } from './types.js'
 
 export { crowdTickets } from './seed.js'
@@ -19,14 +19,8 @@ export type { KaseyaBmsState } from './types.js'
 export type KaseyaBmsSimOptions = V2SimOptions
 export type KaseyaBmsSim = V2Sim
 
-/** The calls whose answer a test loses: resolve writes the resolution Comment and completes the
- * ticket in one call, so 'close-note' and 'close' are the same call. */
-export const bmsCalls: OpCalls = {
-  create: { method: 'POST', match: '/v2/servicedesk/tickets$' },
-  note: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/notes$' },
-  'close-note': { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
-  close: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
-}
+/** The calls whose answer a test loses (the engine's, start.ts). */
+export const bmsCalls: OpCalls = v2Calls
 export const kaseyaBmsCalls = bmsCalls
 
 /** How many tickets a fresh simulator holds by default. */

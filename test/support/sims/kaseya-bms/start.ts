@@ -13,7 +13,7 @@
 // `retryAfter: false`): both PSAs publish the number (1,500), not the signal.
 import formbody from '@fastify/formbody'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { listen, type StartedSim, simApp } from '../harness.js'
+import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
 import type { PushSender, Technician } from '../push.js'
 import { authRoutes, bearer } from './auth.js'
 import { errorBody } from './envelope.js'
@@ -61,6 +61,15 @@ export interface V2SimOptions {
 /** The simulator's handle: its state, the technician working tickets, the pushes it sends (none
  * where the flavour has no webhooks). */
 export type V2Sim = StartedSim<KaseyaBmsState> & { technician: Technician; pushes: PushSender }
+
+/** The calls whose answer a test loses: resolve writes the resolution Comment and completes the
+ * ticket in one call, so 'close-note' and 'close' are the same call. */
+export const v2Calls: OpCalls = {
+  create: { method: 'POST', match: '/v2/servicedesk/tickets$' },
+  note: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/notes$' },
+  'close-note': { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
+  close: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
+}
 
 const HOUR = 60 * 60 * 1000
 

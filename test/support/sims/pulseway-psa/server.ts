@@ -13,7 +13,7 @@
 // The log-in form is read whatever the casing of its field names (grantType, userName, password,
 // tenant as Pulseway's help and client send them), as ASP.NET binds forms.
 import type { OpCalls } from '../harness.js'
-import { startV2Sim, type V2Sim, type V2SimOptions } from '../kaseya-bms/start.js'
+import { startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from '../kaseya-bms/start.js'
 import type { SimFlavour } from '../kaseya-bms/types.js'
 
 export { crowdTickets } from '../kaseya-bms/seed.js'
@@ -22,13 +22,8 @@ export type { KaseyaBmsState as PulsewayPsaState } from '../kaseya-bms/types.js'
 export type PulsewayPsaSimOptions = V2SimOptions
 export type PulsewayPsaSim = V2Sim
 
-/** The calls whose answer a test loses (resolve writes its Comment and completes in one call). */
-export const pulsewayCalls: OpCalls = {
-  create: { method: 'POST', match: '/v2/servicedesk/tickets$' },
-  note: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/notes$' },
-  'close-note': { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
-  close: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
-}
+/** The calls whose answer a test loses: the engine's (resolve writes its Comment and completes in one call). */
+export const pulsewayCalls: OpCalls = v2Calls
 
 /** How many tickets a fresh simulator holds by default. */
 export const seededTickets = 3 + 400
