@@ -36,8 +36,10 @@ export async function checkConnection(
 ): Promise<PsaResult<{ detail: string }>> {
   const token = await client.tokens.get(call)
   if (!token.ok) return refused(why(token.failure, client))
+  // userinfo is BMS's (its OpenAPI); a server without it (not known on Pulseway) only names no user.
   const info = await client.api('GET', '/security/userinfo', call)
-  if (!info.ok) return refused(why(info.failure, client))
+  if (!info.ok && info.failure.kind !== 'not-found') return refused(why(info.failure, client))
+  const me = info.ok ? info.value.result : null
   for (const [path, what] of areas) {
     const res = await client.api('GET', path, call, {
       query: { PageSize: 1, PageNumber: client.pagesStartAt ?? 1 },
@@ -92,8 +94,8 @@ export async function checkConnection(
       ? `statuses that count as closed: ${closed.map((x) => x.name).join(', ')}`
       : `which statuses count as closed is not known yet (${client.psa.short} shows it once a ticket is completed; or set completedStatusTypes)`
 
-  const user = str(info.value.result, 'fullName') ?? str(info.value.result, 'emailAddress')
-  const tenant = str(info.value.result, 'businessName')
+  const user = str(me, 'fullName') ?? str(me, 'emailAddress')
+  const tenant = str(me, 'businessName')
   return {
     ok: true,
     value: {

@@ -213,10 +213,11 @@ export async function reopenTicket(
   return writeNote(c, ticketId, reopen.note, target.id, call)
 }
 
-/** alertbridge's BMS user: /v2/security/userinfo's userId and fullName. */
+/** alertbridge's API user: /v2/security/userinfo's userId and fullName (a server without the route,
+ * not known on Pulseway: unnamed, and the ticket's creator stands for alertbridge). */
 export async function readApiUser(client: V2Client, call: PsaCall): Promise<PsaResult<ApiUser>> {
   const info = await client.api('GET', '/security/userinfo', call)
-  if (!info.ok) return info
+  if (!info.ok) return info.failure.kind === 'not-found' ? ok({ id: null, name: null }) : info
   const r = info.value.result
   return ok({
     id: num(r, 'userId'),

@@ -143,6 +143,20 @@ describe('Pulseway PSA adapter: tickets and refusals', () => {
   })
 })
 
+describe('Pulseway PSA adapter: a tenant without /v2/security/userinfo', () => {
+  test('the test still connects (naming no user) and tickets still read back', async () => {
+    const { sim, client } = await setup()
+    const made = value(await client.createTicket(ticket, ticketCall()))
+    sim.faults.set({ fail: { status: 404, count: null, match: '/v2/security/userinfo' } })
+    const tested = value(await client.test(call()), 'test')
+    assert.match(tested.detail, /^Connected to Pulseway PSA at \S+; /)
+    const [read] = value(await client.readTickets([made.ticketId], call()), 'read')
+    assert.equal(read?.state, 'open')
+    assert.equal(read?.worked, false)
+    sim.faults.clear()
+  })
+})
+
 describe('Pulseway PSA adapter: what changed, for the poll', () => {
   test('open tickets changed since a time: a reopened one is listed, a closed or untouched one is not', async () => {
     const { sim, client } = await setup()
