@@ -21,12 +21,17 @@ export async function ticketFields(
   t: NewPsaTicket,
   call: PsaCall,
 ): Promise<PsaResult<Record<string, number>>> {
+  // A server without the locations route (BMS documents it; Pulseway's client sends no LocationId)
+  // gets none: the PSA says so in its own words if it needs one.
   const locations = await lists.locations(t.companyId, call)
-  if (!locations.ok) return locations
-  const location = locations.value.find((l) => l.isMain) ?? locations.value[0]
-  if (!location)
-    return refused(`${lists.client.psa.name} account ${t.companyId} has no location to open a ticket at`)
-  const fields: Record<string, number> = { LocationId: location.id }
+  if (!locations.ok && locations.failure.kind !== 'not-found') return locations
+  const fields: Record<string, number> = {}
+  if (locations.ok) {
+    const location = locations.value.find((l) => l.isMain) ?? locations.value[0]
+    if (!location)
+      return refused(`${lists.client.psa.name} account ${t.companyId} has no location to open a ticket at`)
+    fields.LocationId = location.id
+  }
 
   const statuses = await lists.statuses(call)
   if (!statuses.ok) return statuses

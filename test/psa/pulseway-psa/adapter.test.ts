@@ -125,6 +125,17 @@ describe('Pulseway PSA adapter: tickets and refusals', () => {
     assert.match(t?.details ?? '', /\n\(ab-ref:pw-/)
   })
 
+  test('a tenant without the account locations route: the ticket is made without a LocationId', async () => {
+    const { sim, client } = await setup()
+    sim.faults.set({ fail: { status: 404, count: null, match: '/locations/lookup' } })
+    const made = value(await client.createTicket(ticket, ticketCall()))
+    sim.faults.clear()
+    const body = sim.callsTo(/\/v2\/servicedesk\/tickets$/, 'POST').at(-1)?.body as Record<string, unknown>
+    assert.equal(body.LocationId, undefined)
+    const t = sim.state.tickets.find((x) => String(x.id) === made.ticketId)
+    assert.ok(t && t.locationId > 0, 'Pulseway gave the account’s location')
+  })
+
   test('an account Pulseway does not have: refused, not retried, in Pulseway’s words', async () => {
     const { client } = await setup()
     const f = failure(await client.createTicket({ ...ticket, companyId: '999999' }, ticketCall()))
