@@ -10,7 +10,7 @@
 // are dropped with `sim.pushes.drop(n)` or PUT /__sim/pushes {"drop": n|null}.
 // See routes-*.ts for the resources and types.ts for the state a test reads and changes.
 import type { OpCalls } from '../harness.js'
-import { startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from './start.js'
+import { seededTickets, startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from './start.js'
 import type { SimFlavour } from './types.js'
 
 export { crowdTickets } from './seed.js'
@@ -23,8 +23,7 @@ export type KaseyaBmsSim = V2Sim
 export const bmsCalls: OpCalls = v2Calls
 export const kaseyaBmsCalls = bmsCalls
 
-/** How many tickets a fresh simulator holds by default. */
-export const seededTickets = 3 + 400
+export { seededTickets }
 
 export const bmsFlavour: SimFlavour = {
   name: 'Kaseya BMS',

@@ -71,6 +71,9 @@ export const v2Calls: OpCalls = {
   close: { method: 'POST', match: '/v2/servicedesk/tickets/\\d+/resolve$' },
 }
 
+/** How many tickets a fresh simulator holds by default. */
+export const seededTickets = 3 + 400
+
 const HOUR = 60 * 60 * 1000
 
 function freshState(o: V2SimOptions, flavour: SimFlavour): KaseyaBmsState {

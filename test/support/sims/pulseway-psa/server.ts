@@ -13,7 +13,7 @@
 // The log-in form is read whatever the casing of its field names (grantType, userName, password,
 // tenant as Pulseway's help and client send them), as ASP.NET binds forms.
 import type { OpCalls } from '../harness.js'
-import { startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from '../kaseya-bms/start.js'
+import { seededTickets, startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from '../kaseya-bms/start.js'
 import type { SimFlavour } from '../kaseya-bms/types.js'
 
 export { crowdTickets } from '../kaseya-bms/seed.js'
@@ -25,8 +25,7 @@ export type PulsewayPsaSim = V2Sim
 /** The calls whose answer a test loses: the engine's (resolve writes its Comment and completes in one call). */
 export const pulsewayCalls: OpCalls = v2Calls
 
-/** How many tickets a fresh simulator holds by default. */
-export const seededTickets = 3 + 400
+export { seededTickets }
 
 export const pulsewayFlavour: SimFlavour = {
   name: 'Pulseway PSA',
