@@ -7,6 +7,7 @@ import { connectWisePsa } from './connectwise/adapter.js'
 import type { PsaKindOptions } from './core/http.js'
 import { haloPsa } from './halopsa/adapter.js'
 import { kaseyaBmsPsa } from './kaseya-bms/adapter.js'
+import { pulsewayPsa } from './pulseway-psa/adapter.js'
 import type { PsaKindEntry } from './registry.js'
 import { sandboxPsa } from './sandbox/adapter.js'
 import type { SandboxStore } from './sandbox/store.js'
@@ -25,5 +26,6 @@ export function psaKinds(
     haloPsa(common),
     kaseyaBmsPsa(common),
     syncroPsa(common, { perMinute: syncroRequestsPerMinute }),
+    pulsewayPsa(common),
   ]
 }

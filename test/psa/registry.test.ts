@@ -12,6 +12,7 @@ import { AutotaskSettings } from '../../src/psa/autotask/settings.js'
 import { ConnectWiseSettings } from '../../src/psa/connectwise/settings.js'
 import { HaloPsaSettings } from '../../src/psa/halopsa/settings.js'
 import { KaseyaBmsSettings } from '../../src/psa/kaseya-bms/settings.js'
+import { PulsewayPsaSettings } from '../../src/psa/pulseway-psa/settings.js'
 import { PsaRegistry, psaKind } from '../../src/psa/registry.js'
 import { SandboxSettings } from '../../src/psa/sandbox/settings.js'
 import { checkSettings, TicketDefaults } from '../../src/psa/settings.js'
@@ -151,6 +152,7 @@ describe('PSA registry', () => {
         { baseUrl: 'https://bms.example', tenant: 't', username: 'u', password: 'p' },
       ],
       ['syncro', SyncroSettings, { subdomain: 'acme', apiToken: 't', defaults }],
+      ['pulseway-psa', PulsewayPsaSettings, { tenant: 't', username: 'u', password: 'p', defaults }],
     ] as const
     for (const [kind, schema, valid] of kinds) {
       assert.deepEqual(checkSettings(schema, valid), { ok: true, settings: valid }, kind)

@@ -6,6 +6,7 @@ import { type AutotaskSim, autotaskCalls, startAutotaskSim } from '../sims/autot
 import { type ConnectWiseSim, connectWiseCalls, startConnectWiseSim } from '../sims/connectwise/server.js'
 import { type HaloPsaSim, haloCalls, startHaloPsaSim } from '../sims/halopsa/server.js'
 import { bmsCalls, type KaseyaBmsSim, startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
+import { type PulsewayPsaSim, pulsewayCalls, startPulsewayPsaSim } from '../sims/pulseway-psa/server.js'
 import { type SyncroSim, startSyncroSim, syncroCalls } from '../sims/syncro/server.js'
 import type { ServiceFixture } from './through-service.js'
 
@@ -113,6 +114,27 @@ export const kaseyaBmsService: ServiceFixture<KaseyaBmsSim> = {
     return { closed: t.completedDate !== null, notes: t.notes.map((n) => n.details), summary: t.title, ref }
   },
   calls: bmsCalls,
+  failureText: /Simulated failure/,
+}
+
+const pulsewayLogin = { tenant: 'Acme MSP', username: 'api@acme-msp.example', password: 'pulseway-password' }
+
+export const pulsewayPsaService: ServiceFixture<PulsewayPsaSim> = {
+  name: 'Pulseway PSA',
+  start: () => startPulsewayPsaSim(),
+  settings: (url) => ({ kind: 'pulseway-psa', baseUrl: url, ...pulsewayLogin }),
+  badSettings: (url) => ({ kind: 'pulseway-psa', baseUrl: url, ...pulsewayLogin, password: 'wrong-secret' }),
+  companyId: '1001',
+  board: 'Monitoring Alerts',
+  tickets: (sim) => sim.state.tickets.length,
+  ticket(sim, id) {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no Pulseway PSA ticket ${id}`)
+    // Our reference is the last line of the Details, as on Kaseya BMS: "(ab-ref:{correlationId})".
+    const ref = /\n\(ab-ref:([^)]+)\)$/.exec(t.details)?.[1] ?? null
+    return { closed: t.completedDate !== null, notes: t.notes.map((n) => n.details), summary: t.title, ref }
+  },
+  calls: pulsewayCalls,
   failureText: /Simulated failure/,
 }
 

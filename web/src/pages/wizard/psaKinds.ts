@@ -120,6 +120,35 @@ export const psaKinds: {
       { name: 'apiToken', label: 'API token', secret: true },
     ],
   },
+  {
+    kind: 'pulseway-psa',
+    label: 'Pulseway PSA',
+    fields: [
+      {
+        name: 'baseUrl',
+        label: 'API host',
+        hint: 'empty: https://api.psa.pulseway.com',
+        optional: true,
+      },
+      { name: 'tenant', label: 'Tenant', hint: 'the company name in My Settings' },
+      { name: 'username', label: 'User name', hint: 'an API Employee' },
+      { name: 'password', label: 'Password', secret: true },
+      {
+        name: 'source',
+        label: 'Ticket source',
+        hint: "every ticket needs one (empty: Pulseway's default source)",
+        optional: true,
+        list: 'sources',
+      },
+      {
+        name: 'noteType',
+        label: 'Note type',
+        hint: "the alert notes' type (empty: Pulseway's default)",
+        optional: true,
+        list: 'noteTypes',
+      },
+    ],
+  },
 ]
 
 export const defaultFields = [
