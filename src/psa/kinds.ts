@@ -10,6 +10,7 @@ import { kaseyaBmsPsa } from './kaseya-bms/adapter.js'
 import type { PsaKindEntry } from './registry.js'
 import { sandboxPsa } from './sandbox/adapter.js'
 import type { SandboxStore } from './sandbox/store.js'
+import { superOpsPsa } from './superops/adapter.js'
 import { syncroPsa } from './syncro/adapter.js'
 
 export function psaKinds(
@@ -25,5 +26,6 @@ export function psaKinds(
     haloPsa(common),
     kaseyaBmsPsa(common),
     syncroPsa(common, { perMinute: syncroRequestsPerMinute }),
+    superOpsPsa(common),
   ]
 }

@@ -1,7 +1,15 @@
 // The PSA kinds a partner may connect, their names as people know them, and a partner's PSA connection
 // as stored (docs/psa/README.md). Each kind's own settings schema lives in its folder.
 
-export const psaKinds = ['sandbox', 'connectwise', 'autotask', 'halopsa', 'kaseya-bms', 'syncro'] as const
+export const psaKinds = [
+  'sandbox',
+  'connectwise',
+  'autotask',
+  'halopsa',
+  'kaseya-bms',
+  'syncro',
+  'superops',
+] as const
 
 export type PsaKind = (typeof psaKinds)[number]
 
@@ -13,6 +21,7 @@ export const psaNames: Record<PsaKind, string> = {
   halopsa: 'HaloPSA',
   'kaseya-bms': 'Kaseya BMS',
   syncro: 'Syncro',
+  superops: 'SuperOps',
 }
 
 /** A partner's PSA connection as stored: its kind and that kind's settings (credentials included). */

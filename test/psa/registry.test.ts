@@ -15,6 +15,7 @@ import { KaseyaBmsSettings } from '../../src/psa/kaseya-bms/settings.js'
 import { PsaRegistry, psaKind } from '../../src/psa/registry.js'
 import { SandboxSettings } from '../../src/psa/sandbox/settings.js'
 import { checkSettings, TicketDefaults } from '../../src/psa/settings.js'
+import { SuperOpsSettings } from '../../src/psa/superops/settings.js'
 import { SyncroSettings } from '../../src/psa/syncro/settings.js'
 
 const Settings = Type.Object({
@@ -151,6 +152,11 @@ describe('PSA registry', () => {
         { baseUrl: 'https://bms.example', tenant: 't', username: 'u', password: 'p' },
       ],
       ['syncro', SyncroSettings, { subdomain: 'acme', apiToken: 't', defaults }],
+      [
+        'superops',
+        SuperOpsSettings,
+        { baseUrl: 'https://api.superops.ai/msp', subdomain: 'acme', apiToken: 't', defaults },
+      ],
     ] as const
     for (const [kind, schema, valid] of kinds) {
       assert.deepEqual(checkSettings(schema, valid), { ok: true, settings: valid }, kind)

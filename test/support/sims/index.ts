@@ -3,6 +3,7 @@ import { startAutotaskSim } from './autotask/server.js'
 import { startConnectWiseSim } from './connectwise/server.js'
 import { startHaloPsaSim } from './halopsa/server.js'
 import { startKaseyaBmsSim } from './kaseya-bms/server.js'
+import { startSuperOpsSim } from './superops/server.js'
 import { startSyncroSim } from './syncro/server.js'
 
 export const simulators = {
@@ -11,4 +12,5 @@ export const simulators = {
   halopsa: startHaloPsaSim,
   'kaseya-bms': startKaseyaBmsSim,
   syncro: startSyncroSim,
+  superops: startSuperOpsSim,
 }

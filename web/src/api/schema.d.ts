@@ -9153,7 +9153,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {unknown} */
-                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro";
+                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro" | "superops";
                 } & {
                     [key: string]: unknown;
                 };

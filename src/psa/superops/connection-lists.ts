@@ -1,0 +1,35 @@
+// What one SuperOps connection keeps (docs/psa/superops.md, "Closed statuses"): its client, the
+// look-up lists names are resolved against (five minutes each), and what the tenant's own tickets say
+// closes a ticket, together with the partner's closedStatus.
+import { ok, type PsaCall, type PsaEntity, type PsaResult } from '../adapter.js'
+import { CachedResult } from '../core/connections.js'
+import type { SuperOpsClient } from './client.js'
+import { statuses } from './lookups.js'
+import { type LearnedStatuses, learnClosed } from './tickets.js'
+
+const listsKeptMs = 5 * 60 * 1000
+
+/** The lists a connection keeps, and what the tenant's tickets say closes. */
+export class SuperOpsLists {
+  readonly statuses = new CachedResult<PsaEntity[]>(listsKeptMs)
+  readonly priorities = new CachedResult<PsaEntity[]>(listsKeptMs)
+  readonly groups = new CachedResult<PsaEntity[]>(listsKeptMs)
+  readonly categories = new CachedResult<PsaEntity[]>(listsKeptMs)
+  readonly learned = new CachedResult<LearnedStatuses>(listsKeptMs)
+
+  constructor(
+    readonly client: SuperOpsClient,
+    /** The partner's closed status (`defaults.closedStatus`), where set. */
+    readonly closedStatus: string | null,
+  ) {}
+
+  /** The statuses that count as closed: what the tenant's tickets show, and the partner's choice. */
+  async closed(call: PsaCall, also: string | null = null): Promise<PsaResult<string[]>> {
+    const learned = await this.learned.get((c) => learnClosed(this.client, c), call)
+    if (!learned.ok) return learned
+    return ok([...learned.value.closed, ...[this.closedStatus, also].filter((s): s is string => !!s)])
+  }
+
+  statusList = (call: PsaCall, fresh = false) =>
+    this.statuses.get((c) => statuses(this.client, c), call, fresh)
+}
