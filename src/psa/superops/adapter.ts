@@ -162,7 +162,7 @@ class SuperOpsConnection implements PsaOperations {
   }
 
   appendNote(ticketId: string, note: string, call: NoteCall): Promise<PsaResult<null>> {
-    return writeNote(this.client, ticketId, note, call)
+    return writeNote(this.lists, ticketId, note, call)
   }
 
   closeTicket(

@@ -34,7 +34,7 @@ export async function closeTicket(
     call.adopt && call.marker !== '' ? await hasNote(client, ticketId, call.marker, call) : ok(false)
   if (!written.ok) return written
   if (!written.value) {
-    const noted = await privateNote(client, ticketId, close.note, call)
+    const noted = await privateNote(lists, ticketId, close.note, call)
     if (!noted.ok) return noted
   }
   const put = await client.request<SuperOpsTicket>(

@@ -1,6 +1,6 @@
 // What one SuperOps connection keeps (docs/psa/superops.md, "Closed statuses"): its client, the
 // look-up lists names are resolved against (five minutes each), and what the tenant's own tickets say
-// closes a ticket, together with the partner's closedStatus.
+// closes a ticket, together with the partner's closedStatus, and who alertbridge is on a note.
 import { ok, type PsaCall, type PsaEntity, type PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
 import type { SuperOpsClient } from './client.js'
@@ -29,6 +29,12 @@ export class SuperOpsLists {
     if (!learned.ok) return learned
     return ok([...learned.value.closed, ...[this.closedStatus, also].filter((s): s is string => !!s)])
   }
+
+  /**
+   * The API token's technician as SuperOps names a note's author (`addedBy`), once a note alertbridge
+   * wrote has told it: notes by anyone else are a technician's work (psa-sync.ts).
+   */
+  self: string | null = null
 
   statusList = (call: PsaCall, fresh = false) =>
     this.statuses.get((c) => statuses(this.client, c), call, fresh)

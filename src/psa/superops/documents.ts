@@ -56,7 +56,7 @@ export const getTicketList = doc(gql`
 
 export const createTicketNote = doc(gql`
   mutation createTicketNote($input: CreateTicketNoteInput!) {
-    createTicketNote(input: $input) { noteId }
+    createTicketNote(input: $input) { noteId addedBy }
   }
 `)
 

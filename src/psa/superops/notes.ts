@@ -4,36 +4,39 @@
 // earlier attempt's note is there.
 import { type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { fitText } from '../core/text.js'
-import type { SuperOpsClient } from './client.js'
+import type { SuperOpsLists } from './connection-lists.js'
 import { createTicketNote } from './documents.js'
-import { hasNote } from './tickets.js'
+import { authorOf, hasNote, type SuperOpsNote } from './tickets.js'
 
 /** A note's content, at most (SuperOps publishes no limit: docs/psa/superops.md#limits). */
 export const noteMax = 20_000
 
 /** A PRIVATE note, as is. */
 export async function privateNote(
-  client: SuperOpsClient,
+  lists: SuperOpsLists,
   ticketId: string,
   text: string,
   call: PsaCall,
 ): Promise<PsaResult<null>> {
   const input = { ticket: { ticketId }, content: fitText(text, noteMax, 'SuperOps'), privacyType: 'PRIVATE' }
-  const res = await client.request<{ noteId: string }>(createTicketNote, { input }, call)
-  return res.ok ? ok(null) : res
+  const res = await lists.client.request<SuperOpsNote>(createTicketNote, { input }, call)
+  if (!res.ok) return res
+  // The note's author is the token's technician: alertbridge, as later reads will see it.
+  lists.self ??= authorOf(res.value)
+  return ok(null)
 }
 
 /** A PRIVATE note, unless a retry finds an earlier attempt's (the call's marker). */
 export async function writeNote(
-  client: SuperOpsClient,
+  lists: SuperOpsLists,
   ticketId: string,
   text: string,
   call: NoteCall,
 ): Promise<PsaResult<null>> {
   if (call.adopt && call.marker !== '') {
-    const found = await hasNote(client, ticketId, call.marker, call)
+    const found = await hasNote(lists.client, ticketId, call.marker, call)
     if (!found.ok) return found
     if (found.value) return ok(null)
   }
-  return privateNote(client, ticketId, text, call)
+  return privateNote(lists, ticketId, text, call)
 }

@@ -14,7 +14,7 @@ import { superOpsTime } from './client.js'
 import type { SuperOpsLists } from './connection-lists.js'
 import { getTicket, getTicketList, updateTicket } from './documents.js'
 import { writeNote } from './notes.js'
-import { isClosed, notesOf, refLine, type SuperOpsNote, type SuperOpsTicket } from './tickets.js'
+import { authorOf, isClosed, notesOf, refLine, type SuperOpsNote, type SuperOpsTicket } from './tickets.js'
 
 /** Tickets read at once (each one call; the connection's `maxConcurrent` and budget still apply). */
 const readsAtOnce = 4
@@ -26,8 +26,8 @@ export const openStatus = 'Open'
 const norm = (s: string | null | undefined) => (s ?? '').trim().replace(/\s+/g, ' ').toLowerCase()
 const rejected = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
 
-/** A note alertbridge wrote: it carries our reference or a messageId line. */
-function ours(n: SuperOpsNote): boolean {
+/** A note that carries what alertbridge writes: our reference or a messageId line. */
+function marked(n: SuperOpsNote): boolean {
   const body = typeof n.content === 'string' ? n.content : ''
   return body.includes(refLine('')) || /(^|\n)Message ID: \S/.test(body)
 }
@@ -80,7 +80,7 @@ export class SuperOpsPsaSync {
     const marker = call.marker
     const note =
       marker === '' || reopen.note.includes(marker) ? reopen.note : `${reopen.note}\n\nMessage ID: ${marker}`
-    return writeNote(client, ticketId, note, call)
+    return writeNote(this.lists, ticketId, note, call)
   }
 
   /** Every ticket updated after `since` (oldest first, bounded): the poll reads alertbridge's among them. */
@@ -137,7 +137,10 @@ export class SuperOpsPsaSync {
     }
     const notes = await notesOf(this.lists.client, t.ticketId, call)
     if (!notes.ok) return notes
-    return ok(notes.value.some((n) => !ours(n)))
+    // Who alertbridge is on a note: learnt from a note it wrote (notes.ts), else from a marked note.
+    this.lists.self ??= authorOf(notes.value.find(marked) ?? null)
+    const self = this.lists.self
+    return ok(notes.value.some((n) => !marked(n) && (self === null || authorOf(n) !== self)))
   }
 
   /** The status a reopen sets: the one named (an open one), else Open, else the first open status. */

@@ -37,6 +37,19 @@ export interface SuperOpsNote {
   privacyType?: string | null
 }
 
+/** A note's author as an id (`addedBy` is a JSON object: its userId, else its id or name), or null. */
+export function authorOf(n: SuperOpsNote | null): string | null {
+  const by = n?.addedBy
+  if (typeof by === 'string' || typeof by === 'number') return String(by)
+  if (!by || typeof by !== 'object') return null
+  const o = by as Record<string, unknown>
+  for (const key of ['userId', 'id', 'technicianId', 'email', 'name']) {
+    const v = o[key]
+    if ((typeof v === 'string' && v !== '') || typeof v === 'number') return String(v)
+  }
+  return null
+}
+
 /** The reference's line at the end of the description. */
 export const refLine = (ref: string) => `alertbridge ref: ${ref}`
 
