@@ -24,16 +24,17 @@ export async function checkConnection(
   if (!clients.ok) return refused(why(clients.failure, client.endpoint, 'clients'))
   const learned = await lists.learned.get((c) => learnClosed(client, c), call, true)
   if (!learned.ok) return refused(why(learned.failure, client.endpoint, 'tickets'))
-  const chosen = lists.closedStatus
-  if (chosen !== null && !byIdOrName(statuses.value, chosen))
+  const chosenStatus = lists.closedStatus === null ? null : byIdOrName(statuses.value, lists.closedStatus)
+  if (lists.closedStatus !== null && !chosenStatus)
     return refused(
-      `SuperOps has no ticket status '${chosen}' (closedStatus): pick one of ${quoted(statuses.value.map((s) => s.name))}.`,
+      `SuperOps has no ticket status '${lists.closedStatus}' (closedStatus): pick one of ${quoted(statuses.value.map((s) => s.name))}.`,
     )
+  const chosen = chosenStatus?.name ?? null
   const seen = learned.value.closed
   const closes = chosen ?? seen[0] ?? null
   const what =
     seen.length > 0
-      ? `SuperOps statuses have no closed flag; among its ${learned.value.sampled} most recently updated tickets, those with status ${quoted(seen)} all have a resolution time, so the service counts ${seen.length > 1 ? 'them' : 'it'}${chosen ? ` and '${chosen}'` : ''} as closed`
+      ? `SuperOps statuses have no closed flag; among its ${learned.value.sampled} most recently updated tickets, those with status ${quoted(seen)} all have a resolution time, so the service counts ${seen.length > 1 ? 'them' : 'it'}${chosen && !seen.includes(chosen) ? ` and '${chosen}'` : ''} as closed`
       : `SuperOps statuses have no closed flag and none of its ${learned.value.sampled} most recently updated tickets has a resolution time${chosen ? `, so the service counts '${chosen}' as closed` : ''}`
   if (closes === null)
     return refused(

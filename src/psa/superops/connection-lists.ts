@@ -3,6 +3,7 @@
 // closes a ticket, together with the partner's closedStatus, and who alertbridge is on a note.
 import { ok, type PsaCall, type PsaEntity, type PsaResult } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
+import { byIdOrName } from '../core/names.js'
 import type { SuperOpsClient } from './client.js'
 import { statuses } from './lookups.js'
 import { type LearnedStatuses, learnClosed } from './tickets.js'
@@ -27,7 +28,20 @@ export class SuperOpsLists {
   async closed(call: PsaCall, also: string | null = null): Promise<PsaResult<string[]>> {
     const learned = await this.learned.get((c) => learnClosed(this.client, c), call)
     if (!learned.ok) return learned
-    return ok([...learned.value.closed, ...[this.closedStatus, also].filter((s): s is string => !!s)])
+    const chosen = await this.statusNames([this.closedStatus, also], call)
+    return chosen.ok ? ok([...learned.value.closed, ...chosen.value]) : chosen
+  }
+
+  /**
+   * The status names settings give by id or by name (the portal stores SuperOps' ids), as SuperOps'
+   * list names them; one it does not list is kept as given (the close then says it has no such status).
+   */
+  async statusNames(values: readonly (string | null)[], call: PsaCall): Promise<PsaResult<string[]>> {
+    const given = values.filter((v): v is string => v !== null && v.trim() !== '')
+    if (given.length === 0) return ok([])
+    const list = await this.statusList(call)
+    if (!list.ok) return list
+    return ok(given.map((v) => byIdOrName(list.value, v)?.name ?? v))
   }
 
   /**

@@ -132,7 +132,9 @@ export class SuperOpsPsaSync {
   private async worked(t: SuperOpsTicket, closed: boolean, call: PsaCall): Promise<PsaResult<boolean>> {
     if (logged(t.worklogTimespent)) return ok(true)
     if (!closed) {
-      const own = [openStatus, this.initialStatus].map(norm)
+      const initial = await this.lists.statusNames([this.initialStatus], call)
+      if (!initial.ok) return initial
+      const own = [openStatus, ...initial.value].map(norm)
       if (norm(t.status) !== '' && !own.includes(norm(t.status))) return ok(true)
     }
     const notes = await notesOf(this.lists.client, t.ticketId, call)
