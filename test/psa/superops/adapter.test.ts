@@ -148,13 +148,10 @@ describe('SuperOps adapter', () => {
     })
   })
 
-  test('statuses: those the tenant’s tickets close with, and the partner’s, are marked closed; no name decides', async () => {
+  test('statuses: those the tenant’s tickets close with, and the partner’s (by id), are marked closed; no name decides', async () => {
     await withSim({}, async (sim) => {
-      const list = await connect(sim, { defaults: { closedStatus: 'Abandoned' } }).lookup(
-        'statuses',
-        {},
-        call(),
-      )
+      // The portal stores SuperOps' id of the status (9: Abandoned).
+      const list = await connect(sim, { defaults: { closedStatus: '9' } }).lookup('statuses', {}, call())
       assert.ok(list.ok)
       const closed = list.value.filter((s) => s.closed).map((s) => s.name)
       assert.deepEqual(closed.sort(), ['Abandoned', 'Closed', 'Resolved'])
