@@ -7,7 +7,8 @@
 // Closed: as tickets.ts says (a resolution time, a status the tenant's tickets show closing, or the
 // partner's closedStatus). Deleted: getTicket answers null. Merged: never — SuperOps' API shows no
 // merge and no field naming a surviving ticket; a technician closing the duplicate reads as closed.
-import { fail, type NoteCall, ok, type PsaCall, type PsaFailure, type PsaResult } from '../adapter.js'
+import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
+import { eachAtMost } from '../core/each.js'
 import { byIdOrName } from '../core/names.js'
 import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
 import { superOpsTime } from './client.js'
@@ -45,21 +46,7 @@ export class SuperOpsPsaSync {
   async readTickets(ids: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     const closed = await this.lists.closed(call)
     if (!closed.ok) return closed
-    const reads: PsaTicketRead[] = new Array(ids.length)
-    const run = { next: 0, failure: null as PsaFailure | null }
-    const worker = async () => {
-      while (run.failure === null && run.next < ids.length) {
-        const i = run.next++
-        const read = await this.readOne(ids[i] ?? '', closed.value, call)
-        if (!read.ok) {
-          run.failure ??= read.failure
-          return
-        }
-        reads[i] = read.value
-      }
-    }
-    await Promise.all(Array.from({ length: Math.min(readsAtOnce, ids.length) }, worker))
-    return run.failure ? fail(run.failure) : ok(reads)
+    return eachAtMost(ids, readsAtOnce, (id) => this.readOne(id, closed.value, call))
   }
 
   async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {

@@ -6,37 +6,18 @@
 // sentence — never a status picked because its name sounds closed.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
-import { PsaRegistry } from '../../../src/psa/registry.js'
-import { superOpsPsa } from '../../../src/psa/superops/adapter.js'
+import { call, superOpsClient, ticketCall } from '../../support/psa/superops.js'
 import {
-  API_TOKEN,
-  SUBDOMAIN,
   type SuperOpsSim,
   type SuperOpsSimOptions,
   startSuperOpsSim,
 } from '../../support/sims/superops/server.js'
 
-const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
-const call = (ms = 5000) => ({ signal: AbortSignal.timeout(ms) })
-let n = 0
-const ticketCall = () => {
-  const ref = `superops-adapter-${Date.now()}-${n++}`
-  return { ...call(), correlationId: ref, ref, marker: ref, adopt: false }
-}
 const fields = { companyId: '1001', board: null, priority: null, type: null, status: null }
 const ticket = { ...fields, summary: 'Disk full on SRV01', description: 'Volume C: at 99%.' }
 
-function connect(sim: SuperOpsSim, settings: object = {}): PsaOperations {
-  const registry = new PsaRegistry([superOpsPsa({ http })])
-  const c = registry.connect(`p-adapter-${n++}`, {
-    kind: 'superops',
-    settings: { baseUrl: sim.endpoint, subdomain: SUBDOMAIN, apiToken: API_TOKEN, ...settings },
-  })
-  if (!c.ok) throw new Error(c.failure.message)
-  return c.client
-}
+const connect = (sim: SuperOpsSim, settings: object = {}) => superOpsClient(sim.endpoint, settings)
 
 async function withSim(o: SuperOpsSimOptions, run: (sim: SuperOpsSim) => Promise<void>) {
   const sim = await startSuperOpsSim(o)

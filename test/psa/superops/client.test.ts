@@ -6,10 +6,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, test } from 'node:test'
-import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
-import type { PsaOperations } from '../../../src/psa/adapter.js'
-import { PsaRegistry } from '../../../src/psa/registry.js'
-import { superOpsPsa } from '../../../src/psa/superops/adapter.js'
+import { call, superOpsClient, ticketCall } from '../../support/psa/superops.js'
 import {
   API_TOKEN,
   SUBDOMAIN,
@@ -17,13 +14,6 @@ import {
   startSuperOpsSim,
 } from '../../support/sims/superops/server.js'
 
-const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
-const call = (ms = 5000) => ({ signal: AbortSignal.timeout(ms) })
-let n = 0
-const ticketCall = () => {
-  const ref = `superops-client-${Date.now()}-${n++}`
-  return { ...call(), correlationId: ref, ref, marker: ref, adopt: false }
-}
 const ticket = {
   companyId: '1001',
   board: null,
@@ -34,15 +24,7 @@ const ticket = {
   description: 'x',
 }
 
-function connect(baseUrl: string, id = `p-${n++}`): PsaOperations {
-  const registry = new PsaRegistry([superOpsPsa({ http })])
-  const c = registry.connect(id, {
-    kind: 'superops',
-    settings: { baseUrl, subdomain: SUBDOMAIN, apiToken: API_TOKEN },
-  })
-  if (!c.ok) throw new Error(c.failure.message)
-  return c.client
-}
+const connect = (endpoint: string) => superOpsClient(endpoint)
 
 async function withSim(
   o: SuperOpsSimOptions,

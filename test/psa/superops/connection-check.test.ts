@@ -3,28 +3,11 @@
 // are heard by polling; or which setting to fix (the token, the subdomain, closedStatus).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
-import { PsaRegistry } from '../../../src/psa/registry.js'
-import { superOpsPsa } from '../../../src/psa/superops/adapter.js'
-import {
-  API_TOKEN,
-  SUBDOMAIN,
-  type SuperOpsSim,
-  startSuperOpsSim,
-} from '../../support/sims/superops/server.js'
-
-const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
-const call = () => ({ signal: AbortSignal.timeout(5000) })
-let n = 0
+import { call, superOpsClient } from '../../support/psa/superops.js'
+import { type SuperOpsSim, startSuperOpsSim } from '../../support/sims/superops/server.js'
 
 async function check(sim: SuperOpsSim, settings: object = {}) {
-  const registry = new PsaRegistry([superOpsPsa({ http })])
-  const c = registry.connect(`p-check-${n++}`, {
-    kind: 'superops',
-    settings: { baseUrl: sim.endpoint, subdomain: SUBDOMAIN, apiToken: API_TOKEN, ...settings },
-  })
-  if (!c.ok) throw new Error(c.failure.message)
-  const r = await c.client.test(call())
+  const r = await superOpsClient(sim.endpoint, settings).test(call())
   return r.ok ? { ok: true, text: r.value.detail } : { ok: false, text: r.failure.message }
 }
 

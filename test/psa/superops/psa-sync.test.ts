@@ -5,37 +5,15 @@
 // by what they carry.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
 import type { PsaOperations } from '../../../src/psa/adapter.js'
-import { PsaRegistry } from '../../../src/psa/registry.js'
-import { superOpsPsa } from '../../../src/psa/superops/adapter.js'
+import { call, superOpsClient, ticketCall } from '../../support/psa/superops.js'
 import { syncContract } from '../../support/psa/sync-contract.js'
 import { superOpsTime } from '../../support/sims/superops/lists.js'
-import {
-  API_TOKEN,
-  SUBDOMAIN,
-  type SuperOpsSim,
-  startSuperOpsSim,
-} from '../../support/sims/superops/server.js'
+import { type SuperOpsSim, startSuperOpsSim } from '../../support/sims/superops/server.js'
 
-const http = createOutboundHttp({ allowPrivateNetwork: true, userAgent: 'alertbridge-test' })
-const call = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms) })
-let n = 0
-const ticketCall = () => {
-  const ref = `superops-sync-${Date.now()}-${n++}`
-  return { ...call(), correlationId: ref, ref, marker: ref, adopt: false }
-}
 const fields = { companyId: '1001', board: 'Service Desk', priority: null, type: null, status: null }
 
-function connect(sim: SuperOpsSim, settings: object = {}): PsaOperations {
-  const registry = new PsaRegistry([superOpsPsa({ http })])
-  const c = registry.connect('p-superops-sync', {
-    kind: 'superops',
-    settings: { baseUrl: sim.endpoint, subdomain: SUBDOMAIN, apiToken: API_TOKEN, ...settings },
-  })
-  if (!c.ok) throw new Error(c.failure.message)
-  return c.client
-}
+const connect = (sim: SuperOpsSim, settings: object = {}) => superOpsClient(sim.endpoint, settings)
 
 function value<T>(r: { ok: true; value: T } | { ok: false; failure: { message: string } }): T {
   assert.ok(r.ok, r.ok ? '' : r.failure.message)

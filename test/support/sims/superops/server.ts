@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify'
 import { graphql, Kind, parse } from 'graphql'
 import { listen, type OpCalls, type StartedSim, simApp } from '../harness.js'
-import type { PushSender, Technician } from '../push.js'
+import { type PushSender, type Technician, technicianRoutes } from '../push.js'
 import { errorBody } from './answers.js'
 import { resolvers } from './resolvers.js'
 import { superOpsSchema } from './schema.js'
@@ -24,7 +24,7 @@ import {
   seedContracts,
   seedTickets,
 } from './seed.js'
-import { superOpsPushes, superOpsTechnician, technicianRoutes } from './technician.js'
+import { superOpsPushes, superOpsTechnician } from './technician.js'
 import type { SuperOpsState } from './types.js'
 
 export type { SuperOpsState } from './types.js'

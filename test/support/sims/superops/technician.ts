@@ -5,13 +5,10 @@
 // merge: `merge` is what a technician does instead (a note on the duplicate naming the ticket kept,
 // and the duplicate closed). SuperOps pushes no ticket changes to an API client: `pushes` is a sender
 // with no subscriptions, kept so that every simulator's handle has the same shape.
-import type { FastifyInstance } from 'fastify'
-import { PushSender, type Technician } from '../push.js'
+import { PushSender, type Technician, UnknownTicket } from '../push.js'
 import { superOpsTime } from './lists.js'
 import { TECHNICIAN } from './seed.js'
 import type { SuperOpsState, Ticket } from './types.js'
-
-export class UnknownTicket extends Error {}
 
 export function superOpsTechnician(state: SuperOpsState): Technician {
   const find = (id: string): Ticket => {
@@ -77,30 +74,3 @@ export function superOpsTechnician(state: SuperOpsState): Technician {
 /** A sender that never has a subscription: SuperOps has no ticket push an API client can register. */
 export const superOpsPushes = () =>
   new PushSender({ retryDelaysMs: [], deactivateAfter: null, headers: () => ({}) })
-
-const actions = ['close', 'reopen', 'merge', 'delete', 'note', 'time'] as const
-type Action = (typeof actions)[number]
-
-/** `POST /__sim/technician/{action}` `{id, into, text}` (204) and `PUT /__sim/pushes` `{drop}`. */
-export function technicianRoutes(app: FastifyInstance, technician: Technician, pushes: PushSender) {
-  app.post<{ Params: { action: string } }>('/__sim/technician/:action', async (request, reply) => {
-    const action = request.params.action as Action
-    if (!actions.includes(action)) return reply.code(404).send({ error: `No technician action ${action}` })
-    const b = (request.body ?? {}) as { id?: unknown; into?: unknown; text?: unknown }
-    const id = String(b.id ?? '')
-    try {
-      if (action === 'merge') await technician.merge(id, String(b.into ?? ''))
-      else if (action === 'note') await technician.note(id, String(b.text ?? 'Worked on it'))
-      else await technician[action](id)
-    } catch (e) {
-      if (e instanceof UnknownTicket) return reply.code(404).send({ error: e.message })
-      throw e
-    }
-    return reply.code(204).send()
-  })
-  app.put('/__sim/pushes', async (request, reply) => {
-    const drop = (request.body as { drop?: unknown } | null)?.drop
-    pushes.drop(typeof drop === 'number' ? drop : null)
-    return reply.code(204).send()
-  })
-}
