@@ -13,6 +13,7 @@ import { startConnectWiseSim } from '../../support/sims/connectwise/server.js'
 import { startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import type { Sim, SimCall } from '../../support/sims/harness.js'
 import { startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
+import { SUBDOMAIN, startSuperOpsSim } from '../../support/sims/superops/server.js'
 import { startSyncroSim } from '../../support/sims/syncro/server.js'
 
 /** One PSA of the test: its simulator, the partner's settings, and the secret they hold. */
@@ -40,12 +41,14 @@ describe('PSA credentials', () => {
   const haloSecret = 'halo-client-SECRET-77aa'
   const bmsPassword = 'bms-PASSWORD-19e3'
   const syncroToken = 'syncro-TOKEN-5b0c'
+  const superOpsToken = 'api-superops-TOKEN-3d9e'
   before(async () => {
     const cw = await startConnectWiseSim({ privateKey: cwKey })
     const at = await startAutotaskSim({ secret: atSecret })
     const halo = await startHaloPsaSim({ clientId: 'halo-client', clientSecret: haloSecret, tenant: 'acme' })
     const bms = await startKaseyaBmsSim({ password: bmsPassword })
     const syncro = await startSyncroSim({ apiToken: syncroToken })
+    const superOps = await startSuperOpsSim({ apiToken: superOpsToken })
     const cwBasic = Buffer.from(`acme+pub-key:${cwKey}`).toString('base64')
     kinds.push(
       {
@@ -118,6 +121,15 @@ describe('PSA credentials', () => {
         wrong: { apiToken: `${syncroToken}-old` },
         secrets: [syncroToken],
         delivered: (calls) => calls.some((c) => c.headers.authorization === `Bearer ${syncroToken}`),
+      },
+      {
+        sim: superOps as Sim<unknown>,
+        psa: { kind: 'superops', baseUrl: superOps.endpoint, subdomain: SUBDOMAIN, apiToken: superOpsToken },
+        companyId: '1001',
+        board: 'Security Operations',
+        wrong: { apiToken: `${superOpsToken}-old` },
+        secrets: [superOpsToken],
+        delivered: (calls) => calls.some((c) => c.headers.authorization === `Bearer ${superOpsToken}`),
       },
     )
     const sink = new Writable({

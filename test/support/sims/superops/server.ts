@@ -52,6 +52,8 @@ export const superOpsCalls: OpCalls = {
 
 export interface SuperOpsSimOptions {
   port?: number
+  /** The integration technician's token (default `API_TOKEN`). */
+  apiToken?: string
   clients?: number
   tickets?: number
   perMinute?: number
@@ -85,7 +87,7 @@ export async function startSuperOpsSim(o: SuperOpsSimOptions = {}): Promise<Supe
     const nextId = { ticket: 50000, display: 1000, note: 90000, worklog: 70000 }
     return {
       tokens: [
-        { token: API_TOKEN, user: INTEGRATION_USER },
+        { token: o.apiToken ?? API_TOKEN, user: INTEGRATION_USER },
         { token: READ_ONLY_TOKEN, user: { userId: '901', name: 'read-only technician' }, readOnly: true },
       ],
       subdomain: SUBDOMAIN,
@@ -177,7 +179,7 @@ export async function startSuperOpsSim(o: SuperOpsSimOptions = {}): Promise<Supe
     describe: () =>
       [
         `SuperOps MSP GraphQL simulator (baseUrl ${endpoint})`,
-        `  auth:    Authorization: Bearer ${API_TOKEN}, CustomerSubDomain: ${SUBDOMAIN}`,
+        `  auth:    Authorization: Bearer ${o.apiToken ?? API_TOKEN}, CustomerSubDomain: ${SUBDOMAIN}`,
         `           ("${READ_ONLY_TOKEN}" may read but not write)`,
         `  limits:  ${state.rate.perMinute} requests a minute per token, then rate_limit_exceeded in an HTTP 200 body`,
         `  seeded:  ${state.clients.length} clients, ${state.tickets.length} tickets of the last days`,
