@@ -5,6 +5,8 @@
 // the look-ups of the mapping screens, and client-contract quantities for usage (billing.ts). A retry
 // after a lost answer finds what the earlier attempt made instead of making it twice. Two-way sync
 // (psa-sync.ts): SuperOps pushes nothing, the poll lists what changed by updatedTime.
+
+import { memoryLimiters } from '../../platform/redis/limiters.js'
 import {
   type BillingLine,
   type CloseCall,
@@ -35,6 +37,7 @@ import { checkConnection } from './connection-check.js'
 import { SuperOpsLists } from './connection-lists.js'
 import { createTicket } from './documents.js'
 import { superOpsErrorText } from './errors.js'
+import { superOpsPerMinute, tokenBudget } from './limits.js'
 import { accountIdOf, categories, companies, groups, markClosed, priorities, statuses } from './lookups.js'
 import { writeNote } from './notes.js'
 import { SuperOpsPsaSync } from './psa-sync.js'
@@ -50,7 +53,12 @@ const refMax = 200
 const rejected = (message: string) => ({ kind: 'rejected' as const, retryable: false, message })
 
 /** The SuperOps kind, talking through the service's outbound client. */
-export function superOpsPsa(options: PsaKindOptions): PsaKindEntry {
+export function superOpsPsa(options: PsaKindOptions, tuning: { perMinute?: number } = {}): PsaKindEntry {
+  const limiter = (options.limiters ?? memoryLimiters)({
+    keyPrefix: 'psa-superops',
+    points: tuning.perMinute ?? superOpsPerMinute,
+    duration: 60,
+  })
   return remotePsaKind(options, {
     kind: 'superops',
     settings: SuperOpsSettings,
@@ -58,11 +66,8 @@ export function superOpsPsa(options: PsaKindOptions): PsaKindEntry {
     problems: () => [],
     // SuperOps counts a minute and documents no Retry-After: wait the window out.
     dialect: { name: 'SuperOps', errorText: superOpsErrorText, defaultRetryAfterMs: minuteMs },
-    // 800 requests a minute per token: ours stays just under it.
-    limits: (s) => ({
-      perEndpoint: s.maxConcurrent ?? 4,
-      budgets: [{ points: 780, perSeconds: 60, per: 'connection' }],
-    }),
+    // 800 requests a minute per token: every connection and process with the token spends one budget.
+    limits: (s) => ({ perEndpoint: s.maxConcurrent ?? 4, shared: [tokenBudget(limiter, s)] }),
     connect: (wire, conn) => {
       const client = new SuperOpsClient(wire, conn.settings)
       return new SuperOpsConnection(
