@@ -95,6 +95,7 @@ export async function startSuperOpsSim(o: SuperOpsSimOptions = {}): Promise<Supe
         perMinute: o.perMinute ?? 800,
         style: o.rateStyle ?? 'body',
         retryAfterSeconds: o.retryAfterSeconds ?? null,
+        forced: null,
         windows: {},
         refused: 0,
       },
@@ -135,9 +136,22 @@ export async function startSuperOpsSim(o: SuperOpsSimOptions = {}): Promise<Supe
     return w.count > rate.perMinute
   }
 
+  /** A test's switch: the next matching calls are throttled whatever the count (`PUT /__sim/throttle`). */
+  const forced = (body: unknown) => {
+    const f = state.rate.forced
+    if (!f || f.count <= 0 || (f.match !== null && !new RegExp(f.match).test(rootFields(body)))) return false
+    f.count--
+    return true
+  }
+  app.put('/__sim/throttle', async (request, reply) => {
+    const b = (request.body ?? {}) as { count?: unknown; match?: unknown }
+    state.rate.forced = { count: Number(b.count ?? 1), match: typeof b.match === 'string' ? b.match : null }
+    return reply.code(204).send()
+  })
+
   app.post('/msp', async (request, reply) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? ''
-    if (bearer !== '' && limited(bearer)) {
+    if ((bearer !== '' && limited(bearer)) || forced(request.body)) {
       state.rate.refused++
       const { retryAfterSeconds } = state.rate
       if (retryAfterSeconds !== null) reply.header('retry-after', String(retryAfterSeconds))

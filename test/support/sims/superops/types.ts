@@ -71,6 +71,8 @@ export interface SuperOpsState {
     /** body: HTTP 200 with rate_limit_exceeded, as SuperOps answers; http: a 429. */
     style: 'body' | 'http'
     retryAfterSeconds: number | null
+    /** Throttle the next `count` calls whose root fields match `match` (a test's switch). */
+    forced: { count: number; match: string | null } | null
     windows: Record<string, { start: number; count: number }>
     refused: number
   }
