@@ -44,7 +44,7 @@ import { SuperOpsPsaSync } from './psa-sync.js'
 import { SuperOpsSettings, superOpsSecrets } from './settings.js'
 import { findByRef, refLine, type SuperOpsTicket } from './tickets.js'
 
-/** A ticket's subject, at most (SuperOps publishes no limits: docs/psa/superops.md#limits). */
+/** A ticket's subject, at most (SuperOps publishes none: docs/psa/superops.md#text-limits). */
 export const subjectMax = 200
 /** A description or a note, at most (the same). */
 export const textMax = 20_000

@@ -8,7 +8,7 @@ import type { SuperOpsLists } from './connection-lists.js'
 import { createTicketNote } from './documents.js'
 import { authorOf, hasNote, type SuperOpsNote } from './tickets.js'
 
-/** A note's content, at most (SuperOps publishes no limit: docs/psa/superops.md#limits). */
+/** A note's content, at most (SuperOps publishes none: docs/psa/superops.md#text-limits). */
 export const noteMax = 20_000
 
 /** A PRIVATE note, as is. */
