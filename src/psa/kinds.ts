@@ -11,6 +11,7 @@ import { pulsewayPsa } from './pulseway-psa/adapter.js'
 import type { PsaKindEntry } from './registry.js'
 import { sandboxPsa } from './sandbox/adapter.js'
 import type { SandboxStore } from './sandbox/store.js'
+import { superOpsPsa } from './superops/adapter.js'
 import { syncroPsa } from './syncro/adapter.js'
 
 export function psaKinds(
@@ -27,5 +28,6 @@ export function psaKinds(
     kaseyaBmsPsa(common),
     syncroPsa(common, { perMinute: syncroRequestsPerMinute }),
     pulsewayPsa(common),
+    superOpsPsa(common),
   ]
 }

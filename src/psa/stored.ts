@@ -9,6 +9,7 @@ export const psaKinds = [
   'kaseya-bms',
   'syncro',
   'pulseway-psa',
+  'superops',
 ] as const
 
 export type PsaKind = (typeof psaKinds)[number]
@@ -22,6 +23,7 @@ export const psaNames: Record<PsaKind, string> = {
   'kaseya-bms': 'Kaseya BMS',
   syncro: 'Syncro',
   'pulseway-psa': 'Pulseway PSA',
+  superops: 'SuperOps',
 }
 
 /** A partner's PSA connection as stored: its kind and that kind's settings (credentials included). */

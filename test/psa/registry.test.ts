@@ -16,6 +16,7 @@ import { PulsewayPsaSettings } from '../../src/psa/pulseway-psa/settings.js'
 import { PsaRegistry, psaKind } from '../../src/psa/registry.js'
 import { SandboxSettings } from '../../src/psa/sandbox/settings.js'
 import { checkSettings, TicketDefaults } from '../../src/psa/settings.js'
+import { SuperOpsSettings } from '../../src/psa/superops/settings.js'
 import { SyncroSettings } from '../../src/psa/syncro/settings.js'
 
 const Settings = Type.Object({
@@ -153,6 +154,11 @@ describe('PSA registry', () => {
       ],
       ['syncro', SyncroSettings, { subdomain: 'acme', apiToken: 't', defaults }],
       ['pulseway-psa', PulsewayPsaSettings, { tenant: 't', username: 'u', password: 'p', defaults }],
+      [
+        'superops',
+        SuperOpsSettings,
+        { baseUrl: 'https://api.superops.ai/msp', subdomain: 'acme', apiToken: 't', defaults },
+      ],
     ] as const
     for (const [kind, schema, valid] of kinds) {
       assert.deepEqual(checkSettings(schema, valid), { ok: true, settings: valid }, kind)

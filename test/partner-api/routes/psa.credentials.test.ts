@@ -14,6 +14,7 @@ import { startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import type { Sim, SimCall } from '../../support/sims/harness.js'
 import { startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
 import { startPulsewayPsaSim } from '../../support/sims/pulseway-psa/server.js'
+import { SUBDOMAIN, startSuperOpsSim } from '../../support/sims/superops/server.js'
 import { startSyncroSim } from '../../support/sims/syncro/server.js'
 
 /** One PSA of the test: its simulator, the partner's settings, and the secret they hold. */
@@ -42,6 +43,7 @@ describe('PSA credentials', () => {
   const bmsPassword = 'bms-PASSWORD-19e3'
   const syncroToken = 'syncro-TOKEN-5b0c'
   const pulsewayPassword = 'pulseway-PASSWORD-7c21'
+  const superOpsToken = 'api-superops-TOKEN-3d9e'
   before(async () => {
     const cw = await startConnectWiseSim({ privateKey: cwKey })
     const at = await startAutotaskSim({ secret: atSecret })
@@ -49,6 +51,7 @@ describe('PSA credentials', () => {
     const bms = await startKaseyaBmsSim({ password: bmsPassword })
     const syncro = await startSyncroSim({ apiToken: syncroToken })
     const pulseway = await startPulsewayPsaSim({ password: pulsewayPassword })
+    const superOps = await startSuperOpsSim({ apiToken: superOpsToken })
     const cwBasic = Buffer.from(`acme+pub-key:${cwKey}`).toString('base64')
     kinds.push(
       {
@@ -136,6 +139,15 @@ describe('PSA credentials', () => {
         wrong: { password: `${pulsewayPassword}-old` },
         secrets: [pulsewayPassword],
         delivered: (calls) => calls.some((c) => /authenticate/.test(c.url) && bodyHas(c, pulsewayPassword)),
+      },
+      {
+        sim: superOps as Sim<unknown>,
+        psa: { kind: 'superops', baseUrl: superOps.endpoint, subdomain: SUBDOMAIN, apiToken: superOpsToken },
+        companyId: '1001',
+        board: 'Security Operations',
+        wrong: { apiToken: `${superOpsToken}-old` },
+        secrets: [superOpsToken],
+        delivered: (calls) => calls.some((c) => c.headers.authorization === `Bearer ${superOpsToken}`),
       },
     )
     const sink = new Writable({

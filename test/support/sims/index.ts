@@ -4,6 +4,7 @@ import { startConnectWiseSim } from './connectwise/server.js'
 import { startHaloPsaSim } from './halopsa/server.js'
 import { startKaseyaBmsSim } from './kaseya-bms/server.js'
 import { startPulsewayPsaSim } from './pulseway-psa/server.js'
+import { startSuperOpsSim } from './superops/server.js'
 import { startSyncroSim } from './syncro/server.js'
 
 export const simulators = {
@@ -13,4 +14,5 @@ export const simulators = {
   'kaseya-bms': startKaseyaBmsSim,
   syncro: startSyncroSim,
   'pulseway-psa': startPulsewayPsaSim,
+  superops: startSuperOpsSim,
 }

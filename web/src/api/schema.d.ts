@@ -9153,7 +9153,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {unknown} */
-                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro" | "pulseway-psa";
+                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro" | "pulseway-psa" | "superops";
                 } & {
                     [key: string]: unknown;
                 };

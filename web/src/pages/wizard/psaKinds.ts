@@ -149,6 +149,19 @@ export const psaKinds: {
       },
     ],
   },
+  {
+    kind: 'superops',
+    label: 'SuperOps',
+    fields: [
+      {
+        name: 'baseUrl',
+        label: 'API endpoint',
+        hint: 'https://api.superops.ai/msp (US) or https://euapi.superops.ai/msp (EU)',
+      },
+      { name: 'subdomain', label: 'Subdomain', hint: 'Settings → MSP Information' },
+      { name: 'apiToken', label: 'API token', secret: true, hint: 'Settings → My Profile → API token' },
+    ],
+  },
 ]
 
 export const defaultFields = [
