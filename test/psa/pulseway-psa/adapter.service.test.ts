@@ -3,5 +3,7 @@
 // Details, PriorityId; unknown accounts refused) and its losses of answers.
 import { pulsewayPsaService } from '../../support/psa/service-fixtures.js'
 import { throughService } from '../../support/psa/through-service.js'
+import { backends } from '../../support/service.js'
 
-throughService(pulsewayPsaService)
+// A kind added after the first five proves its path on SQLite and PostgreSQL both.
+throughService(pulsewayPsaService, backends('databases'))
