@@ -9,9 +9,11 @@ import type { TokenStore } from './core/token-store.js'
 import { haloPsa } from './halopsa/adapter.js'
 import { kaseyaBmsPsa } from './kaseya-bms/adapter.js'
 import { ninjaOnePsa } from './ninjaone/adapter.js'
+import { pulsewayPsa } from './pulseway-psa/adapter.js'
 import type { PsaKindEntry } from './registry.js'
 import { sandboxPsa } from './sandbox/adapter.js'
 import type { SandboxStore } from './sandbox/store.js'
+import { superOpsPsa } from './superops/adapter.js'
 import { syncroPsa } from './syncro/adapter.js'
 
 export function psaKinds(
@@ -27,6 +29,8 @@ export function psaKinds(
     haloPsa(common),
     kaseyaBmsPsa(common),
     syncroPsa(common, { perMinute: syncroRequestsPerMinute }),
+    pulsewayPsa(common),
+    superOpsPsa(common),
     ninjaOnePsa(common, { tokens }),
   ]
 }

@@ -8,6 +8,8 @@ export const psaKinds = [
   'halopsa',
   'kaseya-bms',
   'syncro',
+  'pulseway-psa',
+  'superops',
   'ninjaone',
 ] as const
 
@@ -21,6 +23,8 @@ export const psaNames: Record<PsaKind, string> = {
   halopsa: 'HaloPSA',
   'kaseya-bms': 'Kaseya BMS',
   syncro: 'Syncro',
+  'pulseway-psa': 'Pulseway PSA',
+  superops: 'SuperOps',
   ninjaone: 'NinjaOne',
 }
 

@@ -106,7 +106,13 @@ export function deliveryKind(
     const dueInMs = Date.parse(d.runAt) - clock().getTime()
     if (dueInMs > 0) return { kind: 'retry', reason: 'the next attempt is not due yet', notBeforeMs: dueInMs }
     // The endpoint's turn ends with its answer: the next delivery to it goes while this one records.
-    const outcome = await deps.sender.attempt(d, endpoint.failing, job.groupDone)
+    // A delivery that ends here (delivered, dead) removes its job in the same commit as its record.
+    let finished = false
+    const finishIn = async (tx: Store) => {
+      await job.finishIn?.(tx)
+      finished = job.finishIn !== undefined
+    }
+    const outcome = await deps.sender.attempt(d, endpoint.failing, { answered: job.groupDone, finishIn })
     switch (outcome.kind) {
       case 'retry':
         return {
@@ -129,7 +135,8 @@ export function deliveryKind(
         return done
       }
       default:
-        return done
+        // Removed with the attempt's record (which, rolled back, would have thrown and not come here).
+        return finished ? { kind: 'done', finished } : done
     }
   })
 }

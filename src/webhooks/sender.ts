@@ -60,13 +60,19 @@ export class WebhookSender {
   }
 
   /**
-   * Sends the delivery once and records the attempt. `answered`: called once the endpoint answered
-   * (or the attempt failed), before the record: what the cap of 4 per endpoint protects is over.
-   * `failing`: whether the endpoint was failing when the delivery was read (false: a success has no
-   * failing run to clear, and writes nothing for it; a run that starts meanwhile is cleared by the
-   * next success).
+   * Sends the delivery once and records the attempt. `failing`: whether the endpoint was failing when
+   * the delivery was read (false: a success has no failing run to clear, and writes nothing for it; a
+   * run that starts meanwhile is cleared by the next success). `answered`: called once the endpoint
+   * answered (or the attempt failed), before the record: what the cap of 4 per endpoint protects is
+   * over. `finishIn`: written with the record of an attempt that ends the delivery (delivered or dead):
+   * the delivery's job removes itself in the same commit.
    */
-  async attempt(d: Delivery, failing: boolean, answered?: () => void): Promise<AttemptOutcome> {
+  async attempt(
+    d: Delivery,
+    failing: boolean,
+    hooks: { answered?: () => void; finishIn?: (tx: Store) => Promise<void> } = {},
+  ): Promise<AttemptOutcome> {
+    const { answered, finishIn } = hooks
     const { store, clock, log } = this.o
     const { url, secret, previousSecret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
     const started = clock()
@@ -140,6 +146,7 @@ export class WebhookSender {
       })
       if (done && failing && verdict.kind === 'delivered')
         await tx.vendors.noteWebhookHealth(d.vendorId, null)
+      if (done && finishIn && (verdict.kind === 'delivered' || verdict.kind === 'dead')) await finishIn(tx)
       return done
     })
     if (!recorded) {

@@ -13,9 +13,11 @@ import { ConnectWiseSettings } from '../../src/psa/connectwise/settings.js'
 import { HaloPsaSettings } from '../../src/psa/halopsa/settings.js'
 import { KaseyaBmsSettings } from '../../src/psa/kaseya-bms/settings.js'
 import { NinjaOneSettings } from '../../src/psa/ninjaone/settings.js'
+import { PulsewayPsaSettings } from '../../src/psa/pulseway-psa/settings.js'
 import { PsaRegistry, psaKind } from '../../src/psa/registry.js'
 import { SandboxSettings } from '../../src/psa/sandbox/settings.js'
 import { checkSettings, TicketDefaults } from '../../src/psa/settings.js'
+import { SuperOpsSettings } from '../../src/psa/superops/settings.js'
 import { SyncroSettings } from '../../src/psa/syncro/settings.js'
 
 const Settings = Type.Object({
@@ -152,6 +154,12 @@ describe('PSA registry', () => {
         { baseUrl: 'https://bms.example', tenant: 't', username: 'u', password: 'p' },
       ],
       ['syncro', SyncroSettings, { subdomain: 'acme', apiToken: 't', defaults }],
+      ['pulseway-psa', PulsewayPsaSettings, { tenant: 't', username: 'u', password: 'p', defaults }],
+      [
+        'superops',
+        SuperOpsSettings,
+        { baseUrl: 'https://api.superops.ai/msp', subdomain: 'acme', apiToken: 't', defaults },
+      ],
       [
         'ninjaone',
         NinjaOneSettings,

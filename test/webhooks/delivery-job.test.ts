@@ -275,6 +275,43 @@ for (const backend of backends('matrix')) {
       assert.ok(Date.parse(raced.row.run_at) <= clock().getTime(), 'due again at once')
     })
 
+    test('an attempt that ends the delivery removes its job in the same write; one that schedules another keeps it', async () => {
+      const log = pino({ level: 'silent' })
+      const { jobs } = svc.services
+      // The runner's own removal, counted: a job that removed itself must not be removed again.
+      const removals: string[] = []
+      const queue = Object.assign(Object.create(jobs) as typeof jobs, {
+        complete: async (done: Parameters<typeof jobs.complete>[0]) => {
+          removals.push(...done.map((j) => j.id))
+          return jobs.complete(done)
+        },
+      })
+      const claim = async (vendorId: string, deliveryId: string) => {
+        const row = (await jobsOf(vendorId)).find((j) => JSON.parse(j.payload).deliveryId === deliveryId)
+        const [claimed] = await jobs.claimIds([row!.id], 30_000)
+        assert.ok(claimed)
+        return claimed
+      }
+
+      const ok = await delivery()
+      const settled = await runJob(
+        { queue, clock, log },
+        kind([response(204)], []),
+        await claim(ok.vendorId, ok.id),
+      )
+      assert.equal(settled, 'done')
+      assert.equal((await svc.services.store.deliveries.get(ok.id))?.status, 'delivered')
+      assert.deepEqual(await jobsOf(ok.vendorId), [], 'removed with the attempt')
+      assert.deepEqual(removals, [], 'and not removed again')
+
+      const failing = await delivery()
+      const claimed = await claim(failing.vendorId, failing.id)
+      assert.equal(await runJob({ queue, clock, log }, kind([response(500)], []), claimed), 'retry')
+      const [kept] = await jobsOf(failing.vendorId)
+      assert.equal(kept?.id, claimed.id, 'the job stays for the next attempt')
+      assert.equal(kept?.lease_token, null)
+    })
+
     test('410 disables the endpoint: its pending deliveries die and their queued jobs go; new ones are stored dead', async () => {
       const sent: OutboundRequest[] = []
       const k = kind([response(410)], sent)

@@ -4,6 +4,7 @@
 
 import type { Outcome } from '../../platform/core/outcome.js'
 import type { AlertFacts } from '../../platform/core/types.js'
+import type { Store } from '../../platform/db/store.js'
 import type { PsaFailure, PsaResult } from '../../psa/index.js'
 import type { Strategy } from '../../webhooks/index.js'
 
@@ -21,6 +22,11 @@ export interface AlertJob {
   /** The correlationId a new ticket gets if the vendor sent none; the webhook strategy fixes it when it
    * answers, so the ticket gets the id the vendor was told. A fresh one otherwise. */
   newCorrelationId?: string
+  /**
+   * A queued alert's job removes itself in the transaction that records the outcome: one commit for
+   * both (docs/performance.md#statements-per-alert). Absent for the synchronous strategy.
+   */
+  finishIn?: (tx: Store) => Promise<void>
 }
 
 export interface ExecutionPolicy {
@@ -43,12 +49,12 @@ export interface ExecutionPolicy {
 
 /**
  * recorded: the outcome and its event are stored (`notified`: a status_update was put in the outbox
- * with them); adopted: an earlier attempt of this messageId had already recorded it, nothing was done;
+ * with them; `finished`: the job's finishIn ran in the same transaction); adopted: an earlier attempt of this messageId had already recorded it, nothing was done;
  * deferred: a retryable PSA failure, nothing recorded; unrecorded: something failed unexpectedly and
  * not even that could be recorded (`outcome` is the internal error to answer with).
  */
 export type Execution =
-  | { kind: 'recorded'; outcome: Outcome; notified: boolean }
+  | { kind: 'recorded'; outcome: Outcome; notified: boolean; finished: boolean }
   | { kind: 'adopted' }
   | { kind: 'deferred'; failure: PsaFailure }
   | { kind: 'unrecorded'; outcome: Outcome }

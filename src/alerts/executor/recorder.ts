@@ -59,7 +59,13 @@ export class OutcomeRecorder {
       if (change && !(await change(tx))) return adopted
       const written = await this.write(tx, job, integration, outcome)
       if (written === 'taken') return adopted
-      return { keep: true, value: { kind: 'recorded', outcome, notified: written.notified } as const }
+      // Inside the savepoint: rolled back with the outcome, kept only with it.
+      if (job.finishIn) await job.finishIn(tx)
+      const finished = job.finishIn !== undefined
+      return {
+        keep: true,
+        value: { kind: 'recorded', outcome, notified: written.notified, finished } as const,
+      }
     })
   }
 

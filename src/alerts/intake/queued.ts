@@ -70,13 +70,14 @@ export function alertKind(
         facts: factsOf(alert.request),
         request: alert.request,
         newCorrelationId: alert.newCorrelationId,
+        finishIn: job.finishIn,
       },
       { deferRetryable: job.canRetry, deferThrottled: job.canWait, adoptRecorded: job.attempt > 1 },
     )
     switch (execution.kind) {
       case 'recorded':
         if (execution.notified) deps.deliveries.handOver()
-        return { kind: 'done' }
+        return { kind: 'done', finished: execution.finished }
       case 'adopted':
         return { kind: 'done' }
       case 'deferred': {

@@ -55,10 +55,17 @@ export interface RunningJob<P> {
    * this one records what came of it. Once is enough; a job without a capped group ignores it.
    */
   groupDone?: () => void
+  /**
+   * Removes this job inside the caller's transaction, so that its last write and the job's removal are
+   * one commit (docs/performance.md#statements-per-alert). A handler that called it, and whose
+   * transaction committed, answers `{kind: 'done', finished: true}`; the runner then leaves the row
+   * alone. Rolled back, the row stays leased and the answer decides as usual.
+   */
+  finishIn?: (tx: Store) => Promise<void>
 }
 
 /**
- * done: the job is finished; retry: run it again after the policy's delay (or notBeforeMs if later);
+ * done: the job is finished (`finished`: removed already, in the handler's own transaction); retry: run it again after the policy's delay (or notBeforeMs if later);
  * wait: the work was asked to wait (a PSA's Retry-After): it runs again after notBeforeMs (at least a
  * second, at most the policy's maxWaitMs) without spending an attempt, for as long as the job was
  * queued less than the policy's waitLimitMs ago (after that a wait is a retry, so a PSA that never
@@ -67,7 +74,7 @@ export interface RunningJob<P> {
  * the runner's hold period passes; `stillHeld` closes the race with a resume made while it decided.
  */
 export type JobResult =
-  | { kind: 'done' }
+  | { kind: 'done'; finished?: boolean }
   | { kind: 'retry'; reason: string; notBeforeMs?: number }
   | { kind: 'wait'; reason: string; notBeforeMs: number }
   | {

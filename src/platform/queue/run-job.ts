@@ -11,7 +11,7 @@ import type { ClaimedJob, SqlJobQueue } from './sql-queue.js'
 export const defaultHoldMs = 10 * 60 * 1000
 
 export interface RunJobDeps {
-  queue: Pick<SqlJobQueue, 'complete' | 'retryAt' | 'hold' | 'kill' | 'resumeNow'>
+  queue: Pick<SqlJobQueue, 'complete' | 'completeIn' | 'retryAt' | 'hold' | 'kill' | 'resumeNow'>
   clock: Clock
   log: FastifyBaseLogger
   /** How long a held job waits before it is looked at again if nothing resumes it (10 minutes). */
@@ -53,6 +53,7 @@ export async function runJob(
         canRetry: canRetry(kind.retry, failures(job)),
         canWait: waitOf(kind.retry, 0, ageOf(job, clock())).free,
         groupDone,
+        finishIn: (tx) => queue.completeIn(tx, job),
       })
     } catch (err) {
       log.error({ err, jobId: job.id, kind: job.kind }, 'job handler failed; the job runs again later')
@@ -61,7 +62,7 @@ export async function runJob(
     handlerDone()
     switch (result.kind) {
       case 'done':
-        await queue.complete([job])
+        if (!result.finished) await queue.complete([job])
         return 'done'
       case 'retry': {
         const delayMs = retryDelayMs(kind.retry, failures(job), result.notBeforeMs)

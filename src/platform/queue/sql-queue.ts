@@ -182,6 +182,14 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
     return Number(result.numDeletedRows)
   }
 
+  /** Inside the caller's transaction: removes a finished job if its lease is still its runner's. */
+  async completeIn(tx: Store, job: ClaimedJob): Promise<void> {
+    await tx.kysely
+      .deleteFrom('jobs')
+      .where(leasedBy([job]))
+      .execute()
+  }
+
   /** Moves the end of each claim's lease to `leaseMs` from now if still its own; answers how many. */
   async renew(jobs: readonly ClaimedJob[], leaseMs: number): Promise<number> {
     if (jobs.length === 0) return 0

@@ -1,191 +1,159 @@
-// Two-way sync's reads and reopen on Kaseya BMS (docs/psa/kaseya-bms.md, "Two-way sync"). BMS's ticket
-// list has no filter by id, so each ticket is one GET of /v2/servicedesk/tickets/{id} (a 404 or a "not
-// found" refusal: deleted) and one of its activities (…/{id}/activities: notes and time entries in one
-// feed, with who wrote them). Closed: completedDate, or a status BMS classes as completed
-// (completion.ts). Merged: BMS's merge (POST /v2/servicedesk/tickets/merge) completes the merged ticket
-// and relates it to its absorber; alertbridge reads a completed ticket's related tickets when one of
-// its activities says it was merged, and takes the related ticket that activity names. Worked: time
-// spent, an activity by another user than alertbridge's API user, or a last change (ModifiedBy) by
-// another user. Reopen: a note with the open status's StatusId, one call, as a close that does not
-// complete writes (notes.ts), so a retry with the marker writes nothing twice.
-import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
-import { byIdOrName } from '../core/names.js'
-import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
-import type { KaseyaBmsClient } from './client.js'
-import { type Completion, completedDateOf } from './completion.js'
-import type { BmsStatus, Lists } from './lists.js'
-import { type NoteWriter, writeNote } from './notes.js'
-import { bool, num, rows, str } from './wire.js'
+// Kaseya BMS's own part of two-way sync, its webhooks (docs/psa/kaseya-bms.md, "Two-way sync"; the reads
+// and reopen are the engine's, ../kaseya-v2/psa-sync.ts). Registered through the API:
+// POST /v2/admin/webhooks with WebhookConfigurationInputDto {Name, PayloadURL, IsEnabled, Secret,
+// ContentType, SendAllEvents, Events}, the events' ids read from GET /v2/admin/webhooks/events/lookup
+// (the ticket events that update or delete: BMS does not publish their ids); a webhook of the same URL
+// found with POST /v2/admin/webhooks/search is updated (PUT …/{id}) instead of doubled; unregister is
+// DELETE …/{id}. BMS does not publish how it signs a push or what its body holds, so the assumption is
+// that it sends the webhook's Secret as it is, in a header: verify compares it (timing-safe) with the
+// connection's secret, and the per-connection token in the URL is checked by the service besides. The
+// ticket id is read from the body (Data.Id, else TicketId or EntityId); a push whose own time says it
+// is more than five minutes old is refused as stale.
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { fail, ok, type PsaCall, type PsaResult } from '../adapter.js'
+import type { V2Client } from '../kaseya-v2/client.js'
+import { field, num, rows, str } from '../kaseya-v2/wire.js'
+import {
+  maxPushTicketIds,
+  type PsaPush,
+  type PushRegistration,
+  type PushRequest,
+  type PushTarget,
+  type PushVerdict,
+} from '../psa-sync-port.js'
 
-/** alertbridge's own BMS user, as /v2/security/userinfo names it (null where it does not say). */
-export interface ApiUser {
-  id: number | null
-  name: string | null
-}
-
-export interface PsaSyncConnection extends NoteWriter {
-  client: KaseyaBmsClient
-  lists: Lists
-  completion: Completion
-  apiUser(call: PsaCall): Promise<PsaResult<ApiUser>>
-}
-
-/** Pages of activities read per ticket (100 a page): enough to see who worked it. */
-const activityPages = 5
-/** Tickets read at once (the limiter still holds each endpoint to its concurrency). */
-const together = 4
+/** The header the secret is taken from, first the one assumed, then names other integrations use. */
+export const secretHeaders = ['x-webhook-secret', 'x-bms-webhook-secret', 'x-bms-secret'] as const
+/** WebhookConfigurationInputDto.ContentType: an unpublished enum; 1 is taken to be JSON. */
+const jsonContentType = 1
+const staleMs = 5 * 60 * 1000
+const name = 'alertbridge'
 
 const refused = <T>(message: string): PsaResult<T> => fail({ kind: 'rejected', retryable: false, message })
-const isId = (id: string) => /^\d+$/.test(id)
 
-export async function readTickets(
-  c: PsaSyncConnection,
-  ticketIds: readonly string[],
-  call: PsaCall,
-): Promise<PsaResult<PsaTicketRead[]>> {
-  const bad = ticketIds.find((id) => !isId(id))
-  if (bad !== undefined) return refused(`Kaseya BMS ticket ids are numbers, not '${bad}'`)
-  if (ticketIds.length === 0) return ok([])
-  const me = await c.apiUser(call)
-  if (!me.ok) return me
-  const statuses = await c.lists.statuses(call)
-  if (!statuses.ok) return statuses
-  const reads: PsaTicketRead[] = []
-  for (let i = 0; i < ticketIds.length; i += together) {
-    const batch = await Promise.all(
-      ticketIds.slice(i, i + together).map((id) => readOne(c, id, me.value, statuses.value, call)),
-    )
-    for (const r of batch) {
-      if (!r.ok) return r
-      reads.push(r.value)
+export class KaseyaBmsPush implements PsaPush {
+  constructor(private readonly client: V2Client) {}
+
+  async register(target: PushTarget, call: PsaCall): Promise<PsaResult<PushRegistration>> {
+    const lookup = await this.client.api('GET', '/admin/webhooks/events/lookup', call)
+    if (!lookup.ok) return lookup
+    const events = rows(lookup.value.result).filter((e) => {
+      const what = `${str(e, 'categoryName') ?? ''} ${str(e, 'name') ?? ''}`
+      return /ticket|service ?desk/i.test(what) && /updat|delet/i.test(str(e, 'name') ?? '')
+    })
+    const ids = events.map((e) => num(e, 'id')).filter((id): id is number => id !== null)
+    if (ids.length === 0)
+      return refused(
+        'Kaseya BMS lists no ticket Updated or Deleted event at /v2/admin/webhooks/events/lookup',
+      )
+    const existing = await this.sameUrl(target.url, call)
+    if (!existing.ok) return existing
+    const [keep, ...extra] = existing.value
+    const body = {
+      Name: name,
+      PayloadURL: target.url,
+      IsEnabled: true,
+      Secret: target.secret,
+      ContentType: jsonContentType,
+      SendAllEvents: false,
+      Events: ids,
     }
+    const saved = keep
+      ? await this.client.api('PUT', `/admin/webhooks/${keep}`, call, { body })
+      : await this.client.api('POST', '/admin/webhooks', call, { body })
+    if (!saved.ok) return saved
+    // Earlier copies of this URL would push everything twice.
+    for (const id of extra) {
+      const gone = await this.unregister(id, call)
+      if (!gone.ok) return gone
+    }
+    const id = num(saved.value.result, 'id') ?? (keep ? Number(keep) : null)
+    if (id === null) return refused('Kaseya BMS answered the webhook without its id')
+    const names = events.map((e) => str(e, 'name')).join(', ')
+    return ok({
+      mode: 'registered',
+      registrationId: String(id),
+      detail: `Kaseya BMS webhook ${id} (${names})`,
+    })
   }
-  return ok(reads)
-}
 
-async function readOne(
-  c: PsaSyncConnection,
-  ticketId: string,
-  me: ApiUser,
-  statuses: readonly BmsStatus[],
-  call: PsaCall,
-): Promise<PsaResult<PsaTicketRead>> {
-  const got = await c.client.api('GET', `/servicedesk/tickets/${ticketId}`, call)
-  if (!got.ok) return got.failure.kind === 'not-found' ? ok(deletedRead(ticketId)) : got
-  const ticket = got.value.result
-  if (!ticket || typeof ticket !== 'object') return ok(deletedRead(ticketId))
-  c.completion.learn(ticket, statuses)
-  const status = statuses.find((s) => s.id === str(ticket, 'statusId'))
-  const closed =
-    completedDateOf(ticket) !== null || (status ? c.completion.of(status, statuses) === true : false)
-  const acts = await c.client.all(`/servicedesk/tickets/${ticketId}/activities`, call, {}, activityPages)
-  // Deleted between the two reads.
-  if (!acts.ok) return acts.failure.kind === 'not-found' ? ok(deletedRead(ticketId)) : acts
-  // Without userinfo's id, the ticket's creator is alertbridge (it created the ticket).
-  const mine = me.id ?? num(ticket, 'createdBy')
-  let mergedInto: string | null = null
-  if (closed) {
-    const merged = await absorber(c.client, ticketId, acts.value, call)
-    if (!merged.ok) return merged
-    mergedInto = merged.value
+  async unregister(registrationId: string, call: PsaCall): Promise<PsaResult<null>> {
+    if (!/^\d+$/.test(registrationId))
+      return refused(`Kaseya BMS webhook ids are numbers, not '${registrationId}'`)
+    const res = await this.client.api('DELETE', `/admin/webhooks/${registrationId}`, call)
+    if (!res.ok) return res.failure.kind === 'not-found' ? ok(null) : res
+    return ok(null)
   }
-  return ok({
-    ticketId,
-    state: mergedInto ? 'merged' : closed ? 'closed' : 'open',
-    statusName: str(ticket, 'statusName') ?? status?.name ?? null,
-    mergedInto,
-    worked: workedOn(ticket, acts.value, mine),
-    changedBy: changedBy(ticket, acts.value, mine, me.name),
-  })
-}
 
-/** Time spent, an activity by someone else, or a last change by someone else. */
-function workedOn(ticket: unknown, activities: readonly unknown[], mine: number | null): boolean {
-  if ((num(ticket, 'totalTimeSpent') ?? 0) > 0) return true
-  const someoneElse = (by: number | null) => mine !== null && by !== null && by !== mine
-  if (someoneElse(num(ticket, 'modifiedBy'))) return true
-  return activities.some(
-    (a) =>
-      (num(a, 'timeSpent') ?? 0) > 0 ||
-      /time/i.test(str(a, 'activityType') ?? '') ||
-      someoneElse(num(a, 'createdBy')),
-  )
-}
-
-/** The last change's author by name: an activity of theirs names them, else their BMS user id. */
-function changedBy(
-  ticket: unknown,
-  activities: readonly unknown[],
-  mine: number | null,
-  myName: string | null,
-): string | null {
-  const by = num(ticket, 'modifiedBy')
-  if (by === null) return null
-  const named = activities
-    .filter((a) => num(a, 'createdBy') === by)
-    .map((a) => str(a, 'createdByName')?.trim())
-    .find((n) => n)
-  return named ?? (by === mine && myName ? myName : `BMS user ${by}`)
-}
-
-/**
- * The ticket that absorbed this (completed) one: only when an activity says it was merged, the related
- * ticket whose number that activity names, else the only related ticket; null when not merged.
- */
-async function absorber(
-  client: KaseyaBmsClient,
-  ticketId: string,
-  activities: readonly unknown[],
-  call: PsaCall,
-): Promise<PsaResult<string | null>> {
-  const notes = activities
-    .filter((a) => /\bmerged?\b/i.test(str(a, 'notes') ?? '') || bool(a, 'isMerged') === true)
-    .map((a) => str(a, 'notes') ?? '')
-  if (notes.length === 0) return ok(null)
-  const related = await client.api('GET', `/servicedesk/tickets/${ticketId}/relatedTickets`, call)
-  if (!related.ok) return related.failure.kind === 'not-found' ? ok(null) : related
-  const others = rows(related.value.result).flatMap((r) => {
-    const ids = [str(r, 'relatedTicketId'), str(r, 'ticketId')].filter((id) => id && id !== ticketId)
-    const id = ids[0]
-    return id ? [{ id, number: str(r, 'ticketNumber') }] : []
-  })
-  const named = others.find((o) => o.number && notes.some((n) => n.includes(o.number ?? '')))
-  if (named) return ok(named.id)
-  const only = others.length === 1 && notes.some((n) => /merged into/i.test(n)) ? others[0] : undefined
-  return ok(only?.id ?? null)
-}
-
-export async function reopenTicket(
-  c: PsaSyncConnection,
-  ticketId: string,
-  reopen: ReopenRequest,
-  call: NoteCall,
-): Promise<PsaResult<null>> {
-  if (!isId(ticketId)) return refused(`Kaseya BMS ticket ids are numbers, not '${ticketId}'`)
-  const statuses = await c.lists.statuses(call)
-  if (!statuses.ok) return statuses
-  await c.completion.ensure(c.client, statuses.value, call)
-  let target: BmsStatus | null
-  if (reopen.openStatus) {
-    target = byIdOrName(statuses.value, reopen.openStatus)
-    if (!target) return refused(`Kaseya BMS has no status '${reopen.openStatus}'`)
-    if (c.completion.of(target, statuses.value) === true)
-      return refused(`Kaseya BMS status '${target.name}' completes a ticket; reopening needs an open one`)
-  } else {
-    // The status a new ticket gets (fields.ts): BMS has no per-queue default, TicketInputDto names one.
-    target = c.completion.opening(statuses.value)
-    if (!target) return refused('Kaseya BMS lists no active status to reopen a ticket with')
+  async verify(request: PushRequest, _call: PsaCall): Promise<PushVerdict> {
+    const given = secretHeaders.map((h) => header(request.headers, h)).find((v) => v !== null)
+    if (given === undefined || given === null)
+      return { ok: false, reason: `the push carries no ${secretHeaders[0]} header` }
+    if (!sameSecret(given, request.secret)) return { ok: false, reason: 'the push’s secret does not match' }
+    let body: unknown
+    try {
+      body = JSON.parse(request.rawBody.toString('utf8'))
+    } catch {
+      return { ok: false, reason: 'the push’s body is not JSON' }
+    }
+    const events = Array.isArray(body) ? body : [body]
+    const ids = new Set<string>()
+    for (const e of events) {
+      const at = timeOf(e)
+      if (at !== null && request.now.getTime() - at > staleMs)
+        return { ok: false, reason: 'the push is more than five minutes old' }
+      const id = ticketIdOf(e)
+      if (id) ids.add(id)
+      // One over the cap is enough for the service to refuse the push.
+      if (ids.size > maxPushTicketIds) break
+    }
+    if (ids.size === 0) return { ok: false, reason: 'the push names no ticket' }
+    return { ok: true, ticketIds: [...ids] }
   }
-  return writeNote(c, ticketId, reopen.note, target.id, call)
+
+  /** The ids of the webhooks whose PayloadUrl is exactly `url` (the search filter may match parts). */
+  private async sameUrl(url: string, call: PsaCall): Promise<PsaResult<string[]>> {
+    const res = await this.client.api('POST', '/admin/webhooks/search', call, {
+      body: { Filter: { PayloadUrl: url }, PageSize: 100, PageNumber: this.client.pagesStartAt ?? 1 },
+    })
+    // A search BMS refuses is no webhook found: the POST that follows says what is wrong.
+    if (!res.ok) return res.failure.kind === 'rejected' ? ok([]) : res
+    return ok(
+      rows(res.value.result)
+        .filter((w) => str(w, 'payloadUrl') === url)
+        .map((w) => str(w, 'id'))
+        .filter((id): id is string => id !== null),
+    )
+  }
 }
 
-/** alertbridge's BMS user: /v2/security/userinfo's userId and fullName. */
-export async function readApiUser(client: KaseyaBmsClient, call: PsaCall): Promise<PsaResult<ApiUser>> {
-  const info = await client.api('GET', '/security/userinfo', call)
-  if (!info.ok) return info
-  const r = info.value.result
-  return ok({
-    id: num(r, 'userId'),
-    name: str(r, 'fullName')?.trim() || str(r, 'emailAddress') || null,
-  })
+function header(headers: PushRequest['headers'], name: string): string | null {
+  const v = headers[name]
+  const first = Array.isArray(v) ? v[0] : v
+  return typeof first === 'string' && first !== '' ? first : null
+}
+
+/** Timing-safe, whatever the lengths: digests of both are compared. */
+function sameSecret(given: string, secret: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest()
+  return timingSafeEqual(digest(given), digest(secret)) && given.length === secret.length
+}
+
+/** The push's own time, where its body has one. */
+function timeOf(event: unknown): number | null {
+  for (const f of ['Timestamp', 'EventTime', 'EventDate', 'CreatedOn']) {
+    const v = str(event, f)
+    const at = v === null ? Number.NaN : Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(v) ? v : `${v}Z`)
+    if (!Number.isNaN(at)) return at
+  }
+  return null
+}
+
+function ticketIdOf(event: unknown): string | null {
+  for (const nested of ['Data', 'Payload', 'Entity', 'Ticket']) {
+    const id = str(field(event, nested), 'Id') ?? str(field(event, nested), 'TicketId')
+    if (id && /^\d+$/.test(id)) return id
+  }
+  const id = str(event, 'TicketId') ?? str(event, 'EntityId')
+  return id && /^\d+$/.test(id) ? id : null
 }

@@ -48,7 +48,7 @@ function harness(failure: PsaFailure, canWait = true) {
         (policy.deferRetryable || (policy.deferThrottled === true && failure.throttled === true))
       deferred.push(defer)
       if (defer) return { kind: 'deferred', failure }
-      return { kind: 'recorded', outcome: created('c'), notified: false }
+      return { kind: 'recorded', outcome: created('c'), notified: false, finished: false }
     },
   }
   const kind = alertKind(spec, { executor, deliveries: { handOver: () => {} }, tenants: noTenantState })

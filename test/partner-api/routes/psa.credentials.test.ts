@@ -14,6 +14,8 @@ import { startHaloPsaSim } from '../../support/sims/halopsa/server.js'
 import type { Sim, SimCall } from '../../support/sims/harness.js'
 import { startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
 import { startNinjaOneSim } from '../../support/sims/ninjaone/server.js'
+import { startPulsewayPsaSim } from '../../support/sims/pulseway-psa/server.js'
+import { SUBDOMAIN, startSuperOpsSim } from '../../support/sims/superops/server.js'
 import { startSyncroSim } from '../../support/sims/syncro/server.js'
 
 /** One PSA of the test: its simulator, the partner's settings, and the secret they hold. */
@@ -41,6 +43,8 @@ describe('PSA credentials', () => {
   const haloSecret = 'halo-client-SECRET-77aa'
   const bmsPassword = 'bms-PASSWORD-19e3'
   const syncroToken = 'syncro-TOKEN-5b0c'
+  const pulsewayPassword = 'pulseway-PASSWORD-7c21'
+  const superOpsToken = 'api-superops-TOKEN-3d9e'
   const ninjaSecret = 'ninja-client-SECRET-3e9d'
   before(async () => {
     const cw = await startConnectWiseSim({ privateKey: cwKey })
@@ -48,6 +52,8 @@ describe('PSA credentials', () => {
     const halo = await startHaloPsaSim({ clientId: 'halo-client', clientSecret: haloSecret, tenant: 'acme' })
     const bms = await startKaseyaBmsSim({ password: bmsPassword })
     const syncro = await startSyncroSim({ apiToken: syncroToken })
+    const pulseway = await startPulsewayPsaSim({ password: pulsewayPassword })
+    const superOps = await startSuperOpsSim({ apiToken: superOpsToken })
     const ninja = await startNinjaOneSim({ clientSecret: ninjaSecret, organizations: 5, tickets: 5 })
     const cwBasic = Buffer.from(`acme+pub-key:${cwKey}`).toString('base64')
     kinds.push(
@@ -123,6 +129,30 @@ describe('PSA credentials', () => {
         delivered: (calls) => calls.some((c) => c.headers.authorization === `Bearer ${syncroToken}`),
       },
       {
+        sim: pulseway as Sim<unknown>,
+        psa: {
+          kind: 'pulseway-psa',
+          baseUrl: pulseway.url,
+          tenant: 'Acme MSP',
+          username: 'api@acme-msp.example',
+          password: pulsewayPassword,
+        },
+        companyId: '1001',
+        board: 'Service Desk',
+        wrong: { password: `${pulsewayPassword}-old` },
+        secrets: [pulsewayPassword],
+        delivered: (calls) => calls.some((c) => /authenticate/.test(c.url) && bodyHas(c, pulsewayPassword)),
+      },
+      {
+        sim: superOps as Sim<unknown>,
+        psa: { kind: 'superops', baseUrl: superOps.endpoint, subdomain: SUBDOMAIN, apiToken: superOpsToken },
+        companyId: '1001',
+        board: 'Security Operations',
+        wrong: { apiToken: `${superOpsToken}-old` },
+        secrets: [superOpsToken],
+        delivered: (calls) => calls.some((c) => c.headers.authorization === `Bearer ${superOpsToken}`),
+      },
+      {
         sim: ninja as Sim<unknown>,
         psa: {
           kind: 'ninjaone',
@@ -186,7 +216,7 @@ describe('PSA credentials', () => {
     }
     const events = await svc.services.db.kysely.selectFrom('events').selectAll().execute()
     const places = { log: lines.join(''), events: JSON.stringify(events), answers: answers.join('\n') }
-    // The bearer tokens the PSAs handed out (HaloPSA, Kaseya BMS) are credentials too.
+    // The bearer tokens the PSAs handed out (HaloPSA, Kaseya BMS, Pulseway PSA) are credentials too.
     const sent = kinds.flatMap((k) =>
       k.sim.calls.map((c) => c.headers.authorization).filter((h): h is string => typeof h === 'string'),
     )

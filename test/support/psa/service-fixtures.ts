@@ -8,6 +8,14 @@ import { type HaloPsaSim, haloCalls, startHaloPsaSim } from '../sims/halopsa/ser
 import { bmsCalls, type KaseyaBmsSim, startKaseyaBmsSim } from '../sims/kaseya-bms/server.js'
 import { closedStatusIds } from '../sims/ninjaone/seed.js'
 import { type NinjaOneSim, ninjaCalls, startNinjaOneSim } from '../sims/ninjaone/server.js'
+import { type PulsewayPsaSim, pulsewayCalls, startPulsewayPsaSim } from '../sims/pulseway-psa/server.js'
+import {
+  type SuperOpsSim,
+  startSuperOpsSim,
+  superOpsCalls,
+  SUBDOMAIN as superOpsSubdomain,
+  API_TOKEN as superOpsToken,
+} from '../sims/superops/server.js'
 import { type SyncroSim, startSyncroSim, syncroCalls } from '../sims/syncro/server.js'
 import type { ServiceFixture } from './through-service.js'
 
@@ -118,6 +126,27 @@ export const kaseyaBmsService: ServiceFixture<KaseyaBmsSim> = {
   failureText: /Simulated failure/,
 }
 
+const pulsewayLogin = { tenant: 'Acme MSP', username: 'api@acme-msp.example', password: 'pulseway-password' }
+
+export const pulsewayPsaService: ServiceFixture<PulsewayPsaSim> = {
+  name: 'Pulseway PSA',
+  start: () => startPulsewayPsaSim(),
+  settings: (url) => ({ kind: 'pulseway-psa', baseUrl: url, ...pulsewayLogin }),
+  badSettings: (url) => ({ kind: 'pulseway-psa', baseUrl: url, ...pulsewayLogin, password: 'wrong-secret' }),
+  companyId: '1001',
+  board: 'Monitoring Alerts',
+  tickets: (sim) => sim.state.tickets.length,
+  ticket(sim, id) {
+    const t = sim.state.tickets.find((x) => String(x.id) === id)
+    if (!t) throw new Error(`no Pulseway PSA ticket ${id}`)
+    // Our reference is the last line of the Details, as on Kaseya BMS: "(ab-ref:{correlationId})".
+    const ref = /\n\(ab-ref:([^)]+)\)$/.exec(t.details)?.[1] ?? null
+    return { closed: t.completedDate !== null, notes: t.notes.map((n) => n.details), summary: t.title, ref }
+  },
+  calls: pulsewayCalls,
+  failureText: /Simulated failure/,
+}
+
 const refOf = (bodies: string[]) => {
   const line = refLine('')
   for (const body of bodies) {
@@ -157,6 +186,39 @@ export const syncroService: ServiceFixture<SyncroSim> = {
   // Every test partner calls the simulator from one address: the suite's pace is far above Syncro's
   // 180 a minute, which test/psa/syncro/limits.test.ts checks on its own.
   env: { SYNCRO_REQUESTS_PER_MINUTE: '100000' },
+  failureText: /Simulated failure/,
+}
+
+export const superOpsService: ServiceFixture<SuperOpsSim> = {
+  name: 'SuperOps',
+  // More than 1,000 clients: the look-up reads 11 pages of 100.
+  start: () => startSuperOpsSim({ clients: 1030 }),
+  settings: (url) => ({
+    kind: 'superops',
+    baseUrl: `${url}/msp`,
+    subdomain: superOpsSubdomain,
+    apiToken: superOpsToken,
+  }),
+  badSettings: (url) => ({
+    kind: 'superops',
+    baseUrl: `${url}/msp`,
+    subdomain: superOpsSubdomain,
+    apiToken: 'api-wrong-secret',
+  }),
+  companyId: '1001',
+  board: 'Security Operations',
+  tickets: (sim) => sim.state.tickets.length,
+  ticket(sim, id) {
+    const t = sim.state.tickets.find((x) => x.ticketId === id)
+    if (!t) throw new Error(`no SuperOps ticket ${id}`)
+    return {
+      closed: t.resolutionTime !== null,
+      notes: sim.state.notes.filter((n) => n.ticketId === id).map((n) => n.content),
+      summary: t.subject,
+      ref: t.sourceReferenceId,
+    }
+  },
+  calls: superOpsCalls,
   failureText: /Simulated failure/,
 }
 

@@ -43,7 +43,8 @@ const env = {
 /**
  * The scenarios for one PSA, on SQLite (`backends()`): what reaches the PSA does not depend on the
  * service's database. One PSA's file passes `backends('matrix')`, so that the path through the
- * service to a PSA is proven on PostgreSQL and PostgreSQL + Redis too (test/psa/autotask/adapter.service.test.ts).
+ * service to a PSA is proven on PostgreSQL and PostgreSQL + Redis too (test/psa/autotask/adapter.service.test.ts);
+ * the kinds added after the first five pass `backends('databases')` (SQLite and PostgreSQL).
  */
 export function throughService<T extends StartedSim<unknown>>(
   f: ServiceFixture<T>,

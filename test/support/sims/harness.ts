@@ -48,6 +48,11 @@ export interface SimOptions {
   errorBody(status: number, message: string): unknown
   /** Extra headers on a 429 the harness makes. */
   logger?: boolean
+  /**
+   * What a fault's `match` is tried on (default: the path and query). A PSA whose every call goes to
+   * one URL (a GraphQL endpoint) names the operation here, so that a fault hits the call it means.
+   */
+  faultTarget?(request: FastifyRequest): string
 }
 
 export interface Sim<S> {
@@ -73,6 +78,7 @@ export function simApp(o: SimOptions): {
   let faults: SimFaults = {}
   let window = { second: 0, count: 0 }
   const matches = (pattern: string | undefined, url: string) => !pattern || new RegExp(pattern).test(url)
+  const target = (request: FastifyRequest) => o.faultTarget?.(request) ?? request.url
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/__sim/')) return
@@ -83,7 +89,7 @@ export function simApp(o: SimOptions): {
       body: request.body,
       at: Date.now(),
     })
-    if (faults.latencyMs && matches(faults.latencyMatch, request.url)) {
+    if (faults.latencyMs && matches(faults.latencyMatch, target(request))) {
       await hold(faults.latencyMs, 'the fault asked for: a PSA slow to answer')
     }
     if (faults.ratePerSecond !== undefined) {
@@ -101,7 +107,7 @@ export function simApp(o: SimOptions): {
     if (
       fail &&
       (fail.count === null || fail.count > 0) &&
-      matches(fail.match, request.url) &&
+      matches(fail.match, target(request)) &&
       (!fail.method || fail.method === request.method)
     ) {
       if (fail.count !== null) fail.count--
@@ -120,7 +126,7 @@ export function simApp(o: SimOptions): {
       lose.count > 0 &&
       reply.statusCode < 400 &&
       !request.url.startsWith('/__sim/') &&
-      matches(lose.match, request.url) &&
+      matches(lose.match, target(request)) &&
       (!lose.method || lose.method === request.method)
     ) {
       lose.count--

@@ -3,6 +3,7 @@
 // PSA does — deactivated after a run of consecutive failures, calling the subscription's deactivation
 // URL. A test drops pushes (`drop`) so that only the reconciliation poll can hear a change, and waits
 // for every push in flight (`settled`).
+import type { FastifyInstance } from 'fastify'
 import { hold } from '../wait.js'
 
 export interface PushSubscription {
@@ -126,4 +127,38 @@ export interface Technician {
   delete(id: string): Promise<void>
   note(id: string, text: string): Promise<void>
   time(id: string): Promise<void>
+}
+
+/** The ticket a technician action names is not the PSA's (the route answers 404). */
+export class UnknownTicket extends Error {}
+
+const technicianActions = ['close', 'reopen', 'merge', 'delete', 'note', 'time'] as const
+type TechnicianAction = (typeof technicianActions)[number]
+
+/**
+ * `POST /__sim/technician/{action}` `{id, into, text}` (204; 404 for an unknown action or an
+ * `UnknownTicket`) and `PUT /__sim/pushes` `{drop}`, for a simulator whose technician is a `Technician`.
+ */
+export function technicianRoutes(app: FastifyInstance, technician: Technician, pushes: PushSender): void {
+  app.post<{ Params: { action: string } }>('/__sim/technician/:action', async (request, reply) => {
+    const action = request.params.action as TechnicianAction
+    if (!technicianActions.includes(action))
+      return reply.code(404).send({ error: `No technician action ${action}` })
+    const b = (request.body ?? {}) as { id?: unknown; into?: unknown; text?: unknown }
+    const id = String(b.id ?? '')
+    try {
+      if (action === 'merge') await technician.merge(id, String(b.into ?? ''))
+      else if (action === 'note') await technician.note(id, String(b.text ?? 'Worked on it'))
+      else await technician[action](id)
+    } catch (e) {
+      if (e instanceof UnknownTicket) return reply.code(404).send({ error: e.message })
+      throw e
+    }
+    return reply.code(204).send()
+  })
+  app.put('/__sim/pushes', async (request, reply) => {
+    const drop = (request.body as { drop?: unknown } | null)?.drop
+    pushes.drop(typeof drop === 'number' ? drop : null)
+    return reply.code(204).send()
+  })
 }

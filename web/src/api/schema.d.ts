@@ -9173,7 +9173,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {unknown} */
-                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro" | "ninjaone";
+                    kind: "sandbox" | "connectwise" | "autotask" | "halopsa" | "kaseya-bms" | "syncro" | "pulseway-psa" | "superops" | "ninjaone";
                 } & {
                     [key: string]: unknown;
                 };

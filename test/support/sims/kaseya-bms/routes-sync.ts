@@ -56,42 +56,15 @@ export function syncRoutes(app: FastifyInstance, state: KaseyaBmsState, events: 
     events.emit(t, 'Ticket Deleted', by)
   }
 
-  app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/activities', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/timelogs', async (request, reply) => {
     const t = find(request.params.id)
     if (!t) return refuse(reply, 404, `Ticket ${request.params.id} was not found.`)
-    const api = state.users.api
-    const rows = [
-      ...t.notes.map((n) => ({
-        id: n.id,
-        ticketId: t.id,
-        activityType: 'Note',
-        logType: 1,
-        notes: n.details,
-        isInternal: n.isInternal ? 1 : 0,
-        timeSpent: 0,
-        isMerged: 0,
-        createdBy: n.createdBy ?? api.id,
-        createdByName: n.createdByName ?? api.name,
-        createdOn: n.createdOn,
-      })),
-      ...(t.timelogs ?? []).map((l) => ({
-        id: l.id,
-        ticketId: t.id,
-        activityType: 'Time Entry',
-        logType: 2,
-        notes: l.notes,
-        isInternal: 0,
-        timeSpent: l.timespent,
-        isMerged: 0,
-        createdBy: l.userId,
-        createdByName: l.employeeName,
-        createdOn: l.createdOn,
-      })),
-    ].sort((a, b) => b.createdOn.localeCompare(a.createdOn))
-    const p = page(rows, query(request, 'PageSize'), query(request, 'PageNumber'), state.paging)
+    const p = page(t.timelogs ?? [], query(request, 'PageSize'), query(request, 'PageNumber'), state.paging)
     if (!p.ok) return refuse(reply, 400, p.message)
-    return okBody(p.rows, p.total)
+    return okBody(p.rows)
   })
+
+  if (state.flavour.activities) activityRoute(app, state)
 
   app.get<{ Params: { id: string } }>(
     '/v2/servicedesk/tickets/:id/relatedTickets',
@@ -213,4 +186,45 @@ export function syncRoutes(app: FastifyInstance, state: KaseyaBmsState, events: 
   })
 
   return technician
+}
+
+/** BMS's activities feed (Pulseway publishes none): notes and time entries in one, newest first. */
+function activityRoute(app: FastifyInstance, state: KaseyaBmsState): void {
+  const find = (id: string | number) => state.tickets.find((t) => String(t.id) === String(id))
+  app.get<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/activities', async (request, reply) => {
+    const t = find(request.params.id)
+    if (!t) return refuse(reply, 404, `Ticket ${request.params.id} was not found.`)
+    const api = state.users.api
+    const rows = [
+      ...t.notes.map((n) => ({
+        id: n.id,
+        ticketId: t.id,
+        activityType: 'Note',
+        logType: 1,
+        notes: n.details,
+        isInternal: n.isInternal ? 1 : 0,
+        timeSpent: 0,
+        isMerged: 0,
+        createdBy: n.createdBy ?? api.id,
+        createdByName: n.createdByName ?? api.name,
+        createdOn: n.createdOn,
+      })),
+      ...(t.timelogs ?? []).map((l) => ({
+        id: l.id,
+        ticketId: t.id,
+        activityType: 'Time Entry',
+        logType: 2,
+        notes: l.notes,
+        isInternal: 0,
+        timeSpent: l.timespent,
+        isMerged: 0,
+        createdBy: l.userId,
+        createdByName: l.employeeName,
+        createdOn: l.createdOn,
+      })),
+    ].sort((a, b) => b.createdOn.localeCompare(a.createdOn))
+    const p = page(rows, query(request, 'PageSize'), query(request, 'PageNumber'), state.paging)
+    if (!p.ok) return refuse(reply, 400, p.message)
+    return okBody(p.rows, p.total)
+  })
 }

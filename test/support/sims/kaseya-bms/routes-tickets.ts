@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { contains, input, intOf, okBody, page, query, refuse } from './envelope.js'
 import type { TicketEvents } from './events.js'
 import { sortTickets } from './ticket-sort.js'
-import type { BmsTicket, KaseyaBmsState, LookupRole } from './types.js'
+import type { BmsNote, BmsTicket, KaseyaBmsState, LookupRole } from './types.js'
 
 export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events: TicketEvents): void {
   const table = (role: LookupRole) => state.lists[role]
@@ -34,9 +34,10 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
   const out = (t: BmsTicket) => {
     const account = state.accounts.find((a) => a.id === t.accountId)
     const status = state.statuses.find((s) => s.id === t.statusId)
-    const { notes: _notes, timelogs, related: _related, ...fields } = t
+    const { notes: _notes, timelogs, related: _related, customFields, ...fields } = t
     return {
       ...fields,
+      ...(state.flavour.customFieldsAsString ? { customFields: JSON.stringify(customFields ?? {}) } : {}),
       createdBy: t.createdBy ?? state.users.api.id,
       modifiedBy: t.modifiedBy ?? t.createdBy ?? state.users.api.id,
       totalTimeSpent: (timelogs ?? []).reduce((sum, l) => sum + l.timespent, 0),
@@ -51,10 +52,32 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
     t.statusId = statusId
     t.completedDate = completes(statusId) ? (t.completedDate ?? new Date().toISOString()) : null
   }
+  const opening = () =>
+    [...state.statuses]
+      .filter((s) => s.isActive && !completes(s.id))
+      .sort((a, b) => a.statusOrder - b.statusOrder)[0]
+  const defaultRow = (role: LookupRole) => {
+    const active = table(role).filter((r) => r.isActive)
+    return (active.find((r) => r.isDefault) ?? active[0])?.id
+  }
   const find = (id: string, reply: FastifyReply) => {
     const t = state.tickets.find((x) => String(x.id) === id)
     if (!t) refuse(reply, 404, `Ticket ${id} was not found.`)
     return t
+  }
+  /** A note as the notes route answers it: its type's name, and (Pulseway) its writer by name and e-mail. */
+  const noteOut = (n: BmsNote) => {
+    const typeName = table('noteTypes').find((r) => r.id === n.typeId)?.name ?? null
+    if (!state.flavour.notesByName) return { ...n, typeName }
+    const { createdBy, createdByName, ...rest } = n
+    const by =
+      state.users.api.id === (createdBy ?? state.users.api.id) ? state.users.api : state.users.technician
+    return {
+      ...rest,
+      typeName,
+      createdByName: createdByName ?? by.name,
+      createdByEmail: `${by.name.toLowerCase().replaceAll(' ', '.')}@acme-msp.example`,
+    }
   }
   const list = (
     filter: (name: string) => string | undefined,
@@ -93,18 +116,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
 
   app.post('/v2/servicedesk/tickets', async (request, reply) => {
     const body = request.body
-    const required = [
-      'Title',
-      'Details',
-      'AccountId',
-      'LocationId',
-      'StatusId',
-      'PriorityId',
-      'TypeId',
-      'SourceId',
-      'OpenDate',
-    ]
-    const missing = required.filter((f) => {
+    const missing = state.flavour.requiredCreate.filter((f) => {
       const v = input(body, f)
       return v === undefined || v === null || v === ''
     })
@@ -115,17 +127,25 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
         'One or more validation errors occurred.',
         missing.map((f) => `The ${f} field is required.`),
       )
-    const int = (f: string) => intOf(input(body, f))
+    const given = (f: string) => intOf(input(body, f))
+    const account = state.accounts.find((a) => a.id === given('AccountId'))
+    if (!account) return refuse(reply, 400, `Account ${input(body, 'AccountId')} does not exist.`)
+    // A field the flavour does not require, left out: the tenant's default.
+    const fallback: Record<string, number | undefined> = {
+      LocationId: (account.locations.find((l) => l.isMain) ?? account.locations[0])?.id,
+      StatusId: opening()?.id,
+      TypeId: defaultRow('ticketTypes'),
+      SourceId: defaultRow('sources'),
+    }
+    const int = (f: string) => given(f) ?? (input(body, f) == null ? (fallback[f] ?? null) : null)
     const title = String(input(body, 'Title'))
     const long =
       tooLong(reply, 'Title', input(body, 'Title'), state.limits.title) ??
       tooLong(reply, 'Details', input(body, 'Details'), state.limits.text)
     if (long) return long
-    const openDate = String(input(body, 'OpenDate'))
+    const openDate = String(input(body, 'OpenDate') ?? new Date().toISOString())
     if (Number.isNaN(Date.parse(openDate)))
       return refuse(reply, 400, `The OpenDate '${openDate}' is not a valid date.`)
-    const account = state.accounts.find((a) => a.id === int('AccountId'))
-    if (!account) return refuse(reply, 400, `Account ${input(body, 'AccountId')} does not exist.`)
     if (!account.locations.some((l) => l.id === int('LocationId')))
       return refuse(
         reply,
@@ -142,7 +162,9 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
         input(body, 'QueueId') == null || state.queues.some((q) => q.id === int('QueueId') && q.isActive),
       ],
     ]
-    const wrong = checks.filter(([, good]) => !good).map(([f]) => `${f} ${input(body, f)} is not valid.`)
+    const wrong = checks
+      .filter(([, good]) => !good)
+      .map(([f]) => `${f} ${input(body, f) ?? int(f)} is not valid.`)
     if (wrong.length > 0) return refuse(reply, 400, 'The ticket could not be saved.', wrong)
     const id = state.nextId.ticket++
     const now = new Date().toISOString()
@@ -207,12 +229,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
     const p = page(t.notes, query(request, 'PageSize'), query(request, 'PageNumber'), state.paging)
     if (!p.ok) return refuse(reply, 400, p.message)
     // TicketNoteOutputDtoIEnumerableResponse: no record count.
-    return okBody(
-      p.rows.map((n) => ({
-        ...n,
-        typeName: table('noteTypes').find((r) => r.id === n.typeId)?.name ?? null,
-      })),
-    )
+    return okBody(p.rows.map((n) => noteOut(n)))
   })
 
   app.post<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/notes', async (request, reply) => {
@@ -251,7 +268,7 @@ export function ticketRoutes(app: FastifyInstance, state: KaseyaBmsState, events
     }
     t.notes.push(note)
     events.changed(t, 'Ticket Updated')
-    return okBody({ ...note, typeName: table('noteTypes').find((r) => r.id === typeId)?.name ?? null })
+    return okBody(noteOut(note))
   })
 
   app.post<{ Params: { id: string } }>('/v2/servicedesk/tickets/:id/resolve', async (request, reply) => {

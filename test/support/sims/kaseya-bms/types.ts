@@ -5,6 +5,25 @@ import type { PushSubscription } from '../push.js'
 
 export type LookupRole = 'ticketTypes' | 'sources' | 'noteTypes'
 
+/**
+ * What tells the PSAs on the Kaseya v2 engine apart in the simulator: Kaseya BMS (its OpenAPI) and
+ * Pulseway PSA (server.ts of each folder). The routes, the log-in, paging and limits are the same.
+ */
+export interface SimFlavour {
+  /** 'Kaseya BMS', 'Pulseway PSA'. */
+  name: string
+  /** The create's required fields; others are given the tenant's defaults when left out. */
+  requiredCreate: readonly string[]
+  /** Tickets answer `customFields` as a JSON string (Pulseway), or not at all (BMS). */
+  customFieldsAsString: boolean
+  /** Whether /v2/admin/webhooks exists and pushes (BMS), or not (Pulseway: none published). */
+  webhooks: boolean
+  /** Whether GET …/tickets/{id}/activities exists (BMS), or only …/notes and …/timelogs (Pulseway). */
+  activities: boolean
+  /** Notes name their writer by name and e-mail only (Pulseway), or by BMS user id where a person wrote them. */
+  notesByName: boolean
+}
+
 export interface BmsLookupRow {
   id: number
   name: string
@@ -98,6 +117,8 @@ export interface BmsTicket {
   timelogs?: BmsTimeLog[]
   /** Related tickets' ids (a merge relates the merged ticket and its absorber). */
   related?: number[]
+  /** The tenant's custom fields (cf_{id}: value), where the flavour has them. */
+  customFields?: Record<string, string | null>
 }
 
 export interface BmsServiceChange {
@@ -140,6 +161,7 @@ export interface BmsSession {
 }
 
 export interface KaseyaBmsState {
+  flavour: SimFlavour
   credentials: { tenant: string; username: string; password: string }
   tokenLifetimeSeconds: number
   refreshLifetimeSeconds: number

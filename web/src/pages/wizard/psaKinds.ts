@@ -123,6 +123,48 @@ export const psaKinds: {
     ],
   },
   {
+    kind: 'pulseway-psa',
+    label: 'Pulseway PSA',
+    fields: [
+      {
+        name: 'baseUrl',
+        label: 'API host',
+        hint: 'empty: https://api.psa.pulseway.com',
+        optional: true,
+      },
+      { name: 'tenant', label: 'Tenant', hint: 'the company name in My Settings' },
+      { name: 'username', label: 'User name', hint: 'an API Employee' },
+      { name: 'password', label: 'Password', secret: true },
+      {
+        name: 'source',
+        label: 'Ticket source',
+        hint: "every ticket needs one (empty: Pulseway's default source)",
+        optional: true,
+        list: 'sources',
+      },
+      {
+        name: 'noteType',
+        label: 'Note type',
+        hint: "the alert notes' type (empty: Pulseway's default)",
+        optional: true,
+        list: 'noteTypes',
+      },
+    ],
+  },
+  {
+    kind: 'superops',
+    label: 'SuperOps',
+    fields: [
+      {
+        name: 'baseUrl',
+        label: 'API endpoint',
+        hint: 'https://api.superops.ai/msp (US) or https://euapi.superops.ai/msp (EU)',
+      },
+      { name: 'subdomain', label: 'Subdomain', hint: 'Settings → MSP Information' },
+      { name: 'apiToken', label: 'API token', secret: true, hint: 'Settings → My Profile → API token' },
+    ],
+  },
+  {
     kind: 'ninjaone',
     label: 'NinjaOne',
     consent: true,

@@ -2,16 +2,16 @@
 // priorities, ticket types, sources, note types and statuses, active entries only, each read afresh;
 // a status says whether it closes a ticket once BMS has shown which statuses complete one.
 import { type LookupKind, ok, type PsaCall, type PsaEntity, type PsaResult } from '../adapter.js'
-import type { KaseyaBmsClient } from './client.js'
+import type { V2Client } from './client.js'
 import type { Completion } from './completion.js'
-import type { BmsEntry, Lists } from './lists.js'
+import type { Lists, V2Entry } from './lists.js'
 import { field, str } from './wire.js'
 
-const plain = (list: readonly BmsEntry[]) =>
+const plain = (list: readonly V2Entry[]) =>
   list.filter((e) => e.isActive).map((e) => ({ id: e.id, name: e.name }))
 
 export async function lookup(
-  { client, lists, completion }: { client: KaseyaBmsClient; lists: Lists; completion: Completion },
+  { client, lists, completion }: { client: V2Client; lists: Lists; completion: Completion },
   what: LookupKind,
   call: PsaCall,
 ): Promise<PsaResult<PsaEntity[]>> {

@@ -3,27 +3,25 @@
 // none when a note carrying the alert's marker (its messageId) is on the ticket already. The ticket's
 // notes come from the documented GET /v2/servicedesk/tickets/{ticketId}/notes (PageSize, PageNumber),
 // read page by page up to a bound; its Sort parameter's syntax is not published, so no order is asked for.
-import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { fitText } from '../core/text.js'
-import type { KaseyaBmsClient } from './client.js'
+import type { V2Client } from './client.js'
 import { idFromTable } from './fields.js'
 import type { Lists } from './lists.js'
-import type { KaseyaBmsSettings } from './settings.js'
+import type { V2Settings } from './settings.js'
 import { str } from './wire.js'
 
 /** BMS publishes no length for a note (docs/psa/kaseya-bms.md): a conservative guess. */
 export const noteMax = 32_000
-export const psaName = 'Kaseya BMS'
 
 /** Pages of notes read: 2,000 notes on one ticket. */
 const maxPages = 20
 
 /** What writing a note needs of a connection. */
 export interface NoteWriter {
-  client: KaseyaBmsClient
+  client: V2Client
   lists: Lists
-  s: Static<typeof KaseyaBmsSettings>
+  s: V2Settings
 }
 
 /** A note (with StatusId: the ticket moved too); on a retry, none when one with the marker is there. */
@@ -38,7 +36,7 @@ export async function writeNote(
     return fail({
       kind: 'rejected',
       retryable: false,
-      message: `Kaseya BMS ticket ids are numbers, not '${ticketId}'`,
+      message: `${client.psa.name} ticket ids are numbers, not '${ticketId}'`,
     })
   if (call.adopt) {
     const there = await hasNoteWith(client, ticketId, call.marker, call)
@@ -49,7 +47,7 @@ export async function writeNote(
   if (!type.ok) return type
   const res = await client.api('POST', `/servicedesk/tickets/${ticketId}/notes`, call, {
     body: {
-      Details: fitText(text, noteMax, psaName),
+      Details: fitText(text, noteMax, client.psa.name),
       IsInternal: true,
       NoteDate: new Date().toISOString(),
       TypeId: type.value,
@@ -61,7 +59,7 @@ export async function writeNote(
 
 /** Whether a note carrying `marker` is on the ticket. */
 export async function hasNoteWith(
-  client: KaseyaBmsClient,
+  client: V2Client,
   ticketId: string,
   marker: string,
   call: PsaCall,

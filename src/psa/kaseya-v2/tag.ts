@@ -11,7 +11,7 @@
 // many older tickets the account has.
 import { ok, type PsaCall, type PsaResult } from '../adapter.js'
 import { externalRef } from '../core/names.js'
-import type { KaseyaBmsClient, Query } from './client.js'
+import type { Query, V2Client } from './client.js'
 import { field, str } from './wire.js'
 
 /** The tag's room for the reference; a longer one is a digest of it. */
@@ -47,7 +47,7 @@ export function titleFilter(title: string): string | null {
  * in the last two days; null: none.
  */
 export async function findByTag(
-  client: KaseyaBmsClient,
+  client: V2Client,
   learned: TagSearch,
   tag: string,
   title: string,

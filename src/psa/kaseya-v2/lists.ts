@@ -5,22 +5,19 @@
 // name (`lookupTables`), else the name that answered before on this connection, else the names known
 // to be used, are tried in turn; the first that answers with entries is remembered in the connection's
 // state.
-import type { Static } from 'typebox'
 import { uriComponent } from '../../platform/core/text.js'
 import type { PsaCall, PsaEntity, PsaFailure, PsaResult } from '../adapter.js'
 import { CachedResult, cachedIn } from '../core/connections.js'
-import type { KaseyaBmsClient } from './client.js'
-import type { KaseyaBmsSettings } from './settings.js'
+import type { V2Client } from './client.js'
+import type { V2Settings } from './settings.js'
 import { bool, field, num, rows, str } from './wire.js'
 
-type Settings = Static<typeof KaseyaBmsSettings>
-
-export interface BmsEntry extends PsaEntity {
+export interface V2Entry extends PsaEntity {
   isDefault: boolean
   isActive: boolean
 }
 
-export interface BmsStatus extends BmsEntry {
+export interface V2Status extends V2Entry {
   /** The status's basic status (BMS's class of it: new, in progress, completed …). */
   typeId: number | null
   order: number
@@ -29,7 +26,7 @@ export interface BmsStatus extends BmsEntry {
   completedFlag: boolean | null
 }
 
-export interface BmsLocation {
+export interface V2Location {
   id: number
   isMain: boolean
 }
@@ -52,7 +49,7 @@ export const tableInfo: Record<Table, { what: string; byHand: string }> = {
 
 const keptMs = 5 * 60 * 1000
 
-export function entry(row: unknown): BmsEntry | null {
+export function entry(row: unknown): V2Entry | null {
   const id = num(row, 'id')
   if (id === null) return null
   return {
@@ -63,7 +60,7 @@ export function entry(row: unknown): BmsEntry | null {
   }
 }
 
-function status(row: unknown): BmsStatus | null {
+function status(row: unknown): V2Status | null {
   const e = entry(row)
   if (!e) return null
   const flag = ['isCompleted', 'isClosed', 'completed', 'closed']
@@ -85,17 +82,17 @@ const parsed = <T>(list: unknown[], parse: (row: unknown) => T | null): T[] =>
   list.map(parse).filter((x): x is T => x !== null)
 
 export class Lists {
-  private readonly queueList = new CachedResult<BmsEntry[]>(keptMs)
-  private readonly priorityList = new CachedResult<BmsEntry[]>(keptMs)
-  private readonly statusList = new CachedResult<BmsStatus[]>(keptMs)
-  private readonly tables = new Map<Table, CachedResult<BmsEntry[]>>()
-  private readonly locationLists = new Map<string, CachedResult<BmsLocation[]>>()
+  private readonly queueList = new CachedResult<V2Entry[]>(keptMs)
+  private readonly priorityList = new CachedResult<V2Entry[]>(keptMs)
+  private readonly statusList = new CachedResult<V2Status[]>(keptMs)
+  private readonly tables = new Map<Table, CachedResult<V2Entry[]>>()
+  private readonly locationLists = new Map<string, CachedResult<V2Location[]>>()
   /** The table name that answered, per list. */
   private readonly tableOf = new Map<Table, string>()
 
   constructor(
-    private readonly client: KaseyaBmsClient,
-    private readonly s: Settings,
+    readonly client: V2Client,
+    private readonly s: V2Settings,
   ) {}
 
   queues(call: PsaCall, fresh = false) {
@@ -111,7 +108,7 @@ export class Lists {
   }
 
   /** The account's locations (the ticket's LocationId must be one of them). */
-  locations(accountId: string, call: PsaCall): Promise<PsaResult<BmsLocation[]>> {
+  locations(accountId: string, call: PsaCall): Promise<PsaResult<V2Location[]>> {
     return cachedIn(this.locationLists, accountId, keptMs).get(
       (own) =>
         this.plain(`/crm/accounts/${accountId}/locations/lookup`, own, (row) => {
@@ -122,7 +119,7 @@ export class Lists {
     )
   }
 
-  table(which: Table, call: PsaCall, fresh = false): Promise<PsaResult<BmsEntry[]>> {
+  table(which: Table, call: PsaCall, fresh = false): Promise<PsaResult<V2Entry[]>> {
     return cachedIn(this.tables, which, keptMs).get((own) => this.readTable(which, own), call, fresh)
   }
 
@@ -136,7 +133,7 @@ export class Lists {
    * or answers with no entries is not the table; anything else (the network, a limit, the token) is no
    * answer at all and is returned as it is.
    */
-  private async readTable(which: Table, call: PsaCall): Promise<PsaResult<BmsEntry[]>> {
+  private async readTable(which: Table, call: PsaCall): Promise<PsaResult<V2Entry[]>> {
     const set = this.s.lookupTables?.[which]
     const known = this.tableOf.get(which)
     const names = set ? [set] : [...new Set([...(known ? [known] : []), ...tableNames[which]])]
@@ -161,8 +158,8 @@ export class Lists {
     }
     const { what, byHand } = tableInfo[which]
     const message =
-      `Kaseya BMS lists no ${what} under /v2/system/lookup/{tableName} (${misses.join('; ')}); ` +
-      `set ${byHand} to its id in BMS, or lookupTables.${which} to the name of BMS's table of ${what}`
+      `${this.client.psa.name} lists no ${what} under /v2/system/lookup/{tableName} (${misses.join('; ')}); ` +
+      `set ${byHand} to its id in ${this.client.psa.short}, or lookupTables.${which} to the name of ${this.client.psa.short}'s table of ${what}`
     // BMS failing (5xx) on every name may be BMS being down: worth another try later.
     return {
       ok: false,
@@ -190,7 +187,7 @@ export class Lists {
 }
 
 /** The entry BMS marks as default among the active ones, else the first active one. */
-export function defaultOf<T extends BmsEntry>(list: readonly T[]): T | null {
+export function defaultOf<T extends V2Entry>(list: readonly T[]): T | null {
   const active = list.filter((e) => e.isActive)
   return active.find((e) => e.isDefault) ?? active[0] ?? null
 }

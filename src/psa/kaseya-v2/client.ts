@@ -1,19 +1,19 @@
-// One Kaseya BMS connection on the wire (docs/psa/kaseya-bms.md): a login at
+// One connection to a PSA on the Kaseya v2 engine (Kaseya BMS, Pulseway PSA) on the wire
+// (docs/psa/kaseya-bms.md, docs/psa/pulseway-psa.md): a login at
 // /v2/security/authenticate (a form: GrantType=password, UserName, Password, Tenant) gives a JWT and a
 // refresh token; the JWT goes as a Bearer header on every call and is renewed before it expires with
 // /v2/security/refreshtoken, or by a new login when the refresh is refused. Every answer is an envelope
 // whose `success: false` is a failure even at HTTP 200. Lists are read through every page
 // (PageSize/PageNumber; whether pages count from 0 or 1 is found out, see `all`). BMS limits requests
 // per endpoint per hour: each call names its endpoint, the path with its ids taken out.
-import type { Static } from 'typebox'
 import type { PsaCall, PsaFailure, PsaResult } from '../adapter.js'
 import type { PsaHttp } from '../core/http.js'
 import type { ConnectionLimiter } from '../core/limiter.js'
 import { type Token, TokenCache } from '../core/token.js'
-import type { KaseyaBmsSettings } from './settings.js'
+import type { V2Flavour } from './flavour.js'
+import type { V2Settings } from './settings.js'
 import { envelope, field, refusal, rows, str } from './wire.js'
 
-type Settings = Static<typeof KaseyaBmsSettings>
 export type Query = Record<string, string | number | boolean | undefined>
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -28,7 +28,7 @@ export const pageSize = 100
 /** A token whose expiry BMS does not say (or says unreadably) is renewed after this long. */
 const assumedLifeMs = 20 * 60 * 1000
 
-export class KaseyaBmsClient {
+export class V2Client {
   readonly root: string
   readonly tokens: TokenCache
   /** Where pages start: learned from the first list read through more than one page. */
@@ -37,9 +37,10 @@ export class KaseyaBmsClient {
   constructor(
     private readonly http: PsaHttp,
     private readonly limiter: ConnectionLimiter,
-    private readonly s: Settings,
+    private readonly s: V2Settings,
+    readonly psa: V2Flavour,
   ) {
-    this.root = `${s.baseUrl.replace(/\/+$/, '')}/v2`
+    this.root = `${(s.baseUrl ?? psa.defaultHost ?? '').replace(/\/+$/, '')}/v2`
     this.tokens = new TokenCache({ fetch: (call, expiring) => this.token(call, expiring) })
   }
 
@@ -162,7 +163,7 @@ export class KaseyaBmsClient {
   private unwrap(body: unknown, status: number): PsaResult<Answer> {
     const e = envelope(body)
     if (e.success === false) {
-      const failure = refusal(e.error, status)
+      const failure = refusal(e.error, status, this.psa.name)
       if (failure.kind === 'rate-limited' && failure.retryAfterMs)
         this.limiter.pause(failure.retryAfterMs, failure.throttled === true)
       return { ok: false, failure }
@@ -183,7 +184,19 @@ export class KaseyaBmsClient {
     }
     return this.tokenCall(
       '/security/authenticate',
-      { GrantType: 'password', UserName: this.s.username, Password: this.s.password, Tenant: this.s.tenant },
+      this.psa.loginFields === 'camelCase'
+        ? {
+            grantType: 'password',
+            userName: this.s.username,
+            password: this.s.password,
+            tenant: this.s.tenant,
+          }
+        : {
+            GrantType: 'password',
+            UserName: this.s.username,
+            Password: this.s.password,
+            Tenant: this.s.tenant,
+          },
       call,
     )
   }
@@ -207,7 +220,7 @@ export class KaseyaBmsClient {
     }
     const e = envelope(res.value.body)
     if (e.success === false) {
-      const failure = refusal(e.error, res.value.status)
+      const failure = refusal(e.error, res.value.status, this.psa.name)
       if (failure.kind === 'rate-limited' || failure.kind === 'unavailable') return { ok: false, failure }
       return { ok: false, failure: { ...failure, kind: 'auth', retryable: false } }
     }
@@ -219,7 +232,7 @@ export class KaseyaBmsClient {
         failure: {
           kind: 'auth',
           retryable: false,
-          message: 'Kaseya BMS answered the login without an access token',
+          message: `${this.psa.name} answered the login without an access token`,
         },
       }
     const now = Date.now()

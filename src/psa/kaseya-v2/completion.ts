@@ -7,8 +7,8 @@
 // ticket this adapter reads or resolves. Until one of these is known, the class is unknown (null).
 import type { PsaCall } from '../adapter.js'
 import { CachedResult } from '../core/connections.js'
-import type { KaseyaBmsClient } from './client.js'
-import type { BmsStatus } from './lists.js'
+import type { V2Client } from './client.js'
+import type { V2Status } from './lists.js'
 import { num, str } from './wire.js'
 
 export class Completion {
@@ -19,7 +19,7 @@ export class Completion {
   constructor(private readonly configured: readonly number[] | undefined) {}
 
   /** Whether `status` completes a ticket; null while BMS has not shown which statuses do. */
-  of(status: BmsStatus, all: readonly BmsStatus[]): boolean | null {
+  of(status: V2Status, all: readonly V2Status[]): boolean | null {
     if (all.some((s) => s.completedFlag !== null)) return status.completedFlag === true
     if (this.configured && this.configured.length > 0)
       return status.typeId !== null && this.configured.includes(status.typeId)
@@ -28,7 +28,7 @@ export class Completion {
   }
 
   /** A ticket as BMS answered it: a completed one tells which basic status completes. */
-  learn(ticket: unknown, statuses: readonly BmsStatus[]): void {
+  learn(ticket: unknown, statuses: readonly V2Status[]): void {
     if (!completedDateOf(ticket)) return
     const statusId = num(ticket, 'statusId')
     const type = statuses.find((s) => s.id === String(statusId))?.typeId
@@ -36,7 +36,7 @@ export class Completion {
   }
 
   /** Reads a few tickets BMS shows completed, unless the classes are known already. */
-  async ensure(client: KaseyaBmsClient, statuses: readonly BmsStatus[], call: PsaCall): Promise<void> {
+  async ensure(client: V2Client, statuses: readonly V2Status[], call: PsaCall): Promise<void> {
     if (statuses.some((s) => this.of(s, statuses) !== null)) return
     await this.history.get(async (own) => {
       const res = await client.all(
@@ -53,14 +53,14 @@ export class Completion {
   }
 
   /** The status a ticket closes with when none is named: a completed one, BMS's own (system) first. */
-  closing(statuses: readonly BmsStatus[]): BmsStatus | null {
+  closing(statuses: readonly V2Status[]): V2Status | null {
     const completed = statuses.filter((s) => s.isActive && this.of(s, statuses) === true)
     completed.sort((a, b) => Number(b.isSystem) - Number(a.isSystem) || a.order - b.order)
     return completed[0] ?? null
   }
 
   /** The status a new ticket opens with: the first (by BMS's order) active one that does not complete. */
-  opening(statuses: readonly BmsStatus[]): BmsStatus | null {
+  opening(statuses: readonly V2Status[]): V2Status | null {
     const open = statuses.filter((s) => s.isActive && this.of(s, statuses) !== true)
     open.sort((a, b) => a.order - b.order)
     return open[0] ?? null

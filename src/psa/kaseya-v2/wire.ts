@@ -1,4 +1,4 @@
-// How Kaseya BMS answers (docs/psa/kaseya-bms.md): every answer is an envelope
+// How Kaseya BMS and Pulseway PSA answer (docs/psa/kaseya-bms.md, docs/psa/pulseway-psa.md): every answer is an envelope
 // `{success, error: {code, message, details, subErrors}, result, totalRecords?}`, and the spec declares
 // HTTP 200 for all of them, so a refusal is `success: false` at HTTP 200. Real clients read camelCase
 // keys while the spec names them PascalCase: every field is read whatever its casing.
@@ -60,8 +60,8 @@ export function envelope(body: unknown): Envelope {
   }
 }
 
-/** BMS's own words in an error: its message, details and sub-errors; null when it has none. */
-export function bmsErrorText(body: unknown): string | null {
+/** The PSA's own words in an error: its message, details and sub-errors; null when it has none. */
+export function v2ErrorText(body: unknown): string | null {
   const error = field(body, 'error') ?? body
   const parts: string[] = []
   const add = (t: unknown) => {
@@ -86,8 +86,8 @@ export function bmsErrorText(body: unknown): string | null {
  * text is all there is otherwise. Anything not recognisably about the token, a permission, a missing
  * record or a limit is BMS refusing the request: not retried.
  */
-export function refusal(error: unknown, status: number): PsaFailure {
-  const message = bmsErrorText({ error }) ?? 'Kaseya BMS refused the request (success: false, no message)'
+export function refusal(error: unknown, status: number, psa: string): PsaFailure {
+  const message = v2ErrorText({ error }) ?? `${psa} refused the request (success: false, no message)`
   const code = num(error, 'code')
   const base = { message, status }
   if (

@@ -13,7 +13,7 @@
 // count, and the connection remembers which it was.
 import { uriComponent } from '../../platform/core/text.js'
 import type { BillingLine, PsaCall, PsaFailure, PsaResult, UsageCall } from '../adapter.js'
-import type { KaseyaBmsClient } from './client.js'
+import type { V2Client } from './client.js'
 import { bool, field, num, rows, str } from './wire.js'
 
 export interface ServiceLine {
@@ -53,7 +53,7 @@ function line(row: unknown): ServiceLine | null {
 
 /** The recurring services of one contract (a refusal: the contract has none, e.g. block hours). */
 export async function servicesOf(
-  client: KaseyaBmsClient,
+  client: V2Client,
   way: ServicesWay,
   contractId: string,
   call: PsaCall,
@@ -75,13 +75,13 @@ export async function servicesOf(
 }
 
 export async function billingLines(
-  client: KaseyaBmsClient,
+  client: V2Client,
   way: ServicesWay,
   accountId: string,
   call: PsaCall,
 ): Promise<PsaResult<BillingLine[]>> {
   if (!/^\d+$/.test(accountId))
-    return { ok: false, failure: refused(`Kaseya BMS account ids are numbers, not '${accountId}'`) }
+    return { ok: false, failure: refused(`${client.psa.name} account ids are numbers, not '${accountId}'`) }
   const contracts = await client.api('GET', '/finance/contracts/lookup', call, {
     query: { AccountId: accountId },
   })
@@ -113,14 +113,14 @@ export async function billingLines(
     return {
       ok: false,
       failure: refused(
-        `Kaseya BMS lists no recurring services for account ${accountId} (${refusals.join('; ')})`,
+        `${client.psa.name} lists no recurring services for account ${accountId} (${refusals.join('; ')})`,
       ),
     }
   return { ok: true, value: lines }
 }
 
 export async function setQuantity(
-  client: KaseyaBmsClient,
+  client: V2Client,
   way: ServicesWay,
   lineId: string,
   quantity: number,
@@ -130,7 +130,7 @@ export async function setQuantity(
   if (!m)
     return {
       ok: false,
-      failure: refused(`'${lineId}' is not a Kaseya BMS billing line ({contractId}:{serviceId})`),
+      failure: refused(`'${lineId}' is not a ${client.psa.name} billing line ({contractId}:{serviceId})`),
     }
   const [, contractId = '', serviceId = ''] = m
   const find = async (): Promise<PsaResult<ServiceLine>> => {
@@ -181,7 +181,7 @@ export async function setQuantity(
   return {
     ok: false,
     failure: refused(
-      `Kaseya BMS shows ${now ?? 'no'} units of service ${serviceId} on contract ${contractId} after setting ${quantity}`,
+      `${client.psa.name} shows ${now ?? 'no'} units of service ${serviceId} on contract ${contractId} after setting ${quantity}`,
     ),
   }
 }
