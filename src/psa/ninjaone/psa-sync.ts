@@ -5,6 +5,7 @@
 // alert's marker, so a retry writes none twice) and a PUT with an open status.
 import type { Static } from 'typebox'
 import { fail, type NoteCall, ok, type PsaCall, type PsaResult } from '../adapter.js'
+import { eachAtMost } from '../core/each.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText } from '../core/text.js'
 import { deletedRead, type PsaTicketRead, type ReopenRequest } from '../psa-sync-port.js'
@@ -15,8 +16,10 @@ import { comment, setStatus } from './notes.js'
 import { readTicket, refusal } from './read.js'
 import type { NinjaOneSettings } from './settings.js'
 
-/** Tickets one poll call reads at most (one GET each: NinjaOne reads no batch). */
+/** Tickets one poll call reads at most (one GET each: NinjaOne reads no batch), and how many at once
+ * (the connection's limiter bounds what is in flight). */
 const maxReads = 200
+const readsAtOnce = 4
 
 /** Rows of the changed-tickets run, and its pages at most. */
 const changedPageSize = 100
@@ -79,29 +82,24 @@ export class NinjaPsaSync {
   async readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>> {
     const statuses = await this.lists.statusList(call)
     if (!statuses.ok) return statuses
-    const reads: PsaTicketRead[] = []
-    for (const id of ticketIds.slice(0, maxReads)) {
-      if (!/^\d+$/.test(id)) {
-        reads.push(deletedRead(id))
-        continue
-      }
-      const t = await readTicket(this.client, id, call)
-      if (!t.ok) {
-        if (t.failure.kind === 'not-found') reads.push(deletedRead(id))
-        else return t
-        continue
-      }
-      const read = ticketRead(id, t.value, statuses.value)
-      if (read.state === 'open' && !read.worked) {
-        const log = await this.client.list(`/ticketing/ticket/${id}/log-entry`, call, {
-          pageSize: logPageSize,
-        })
-        if (!log.ok) return log
-        read.worked = workedIn(log.value)
-      }
-      reads.push(read)
-    }
-    return ok(reads)
+    return eachAtMost(ticketIds.slice(0, maxReads), readsAtOnce, (id) =>
+      this.readOne(id, statuses.value, call),
+    )
+  }
+
+  /** One ticket, and (while open and not yet seen worked) its log entries for a technician's work. */
+  private async readOne(
+    id: string,
+    statuses: readonly NinjaStatus[],
+    call: PsaCall,
+  ): Promise<PsaResult<PsaTicketRead>> {
+    if (!/^\d+$/.test(id)) return ok(deletedRead(id))
+    const t = await readTicket(this.client, id, call)
+    if (!t.ok) return t.failure.kind === 'not-found' ? ok(deletedRead(id)) : t
+    const read = ticketRead(id, t.value, statuses)
+    if (read.state !== 'open' || read.worked) return ok(read)
+    const log = await this.client.list(`/ticketing/ticket/${id}/log-entry`, call, { pageSize: logPageSize })
+    return log.ok ? ok({ ...read, worked: workedIn(log.value) }) : log
   }
 
   async reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>> {
