@@ -2,7 +2,7 @@
 // credentials, a spent refresh token, a code without its PKCE verifier, a call without a valid bearer
 // token, a machine token's ticket write, a ticket without its required fields or with a subject over
 // 200 characters, an unknown organization or status, a PUT with a stale version, a comment that is
-// not multipart; and it throttles with an HTML page when asked, and pushes only deletes and reinstates.
+// not multipart; and it throttles with an HTML page when asked, and lets a technician act over HTTP.
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
@@ -144,5 +144,22 @@ describe('NinjaOne simulator', () => {
     })
     assert.match(await page.text(), /Rate limit exceeded/)
     assert.equal((await api(token, 'GET', '/ticketing/statuses')).status, 200)
+  })
+
+  test('a technician over HTTP: delete and reinstate a ticket; an unknown ticket or action is 404', async () => {
+    const tech = (action: string, body: unknown) =>
+      fetch(`${sim.url}/__sim/technician/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const t = sim.state.tickets[0]!
+    assert.equal((await tech('delete', { id: String(t.id) })).status, 204)
+    assert.equal(t.deleted, true)
+    assert.equal((await tech('reinstate', { id: String(t.id) })).status, 204)
+    assert.equal(t.deleted, false)
+    assert.equal((await tech('close', { id: '999999' })).status, 404)
+    assert.equal((await tech('reinstate', { id: '999999' })).status, 404)
+    assert.equal((await tech('explode', { id: String(t.id) })).status, 404)
   })
 })

@@ -5,7 +5,7 @@
 // closes, reopens, notes, tracks time, deletes (pushed), reinstates (pushed) or merges (NinjaOne has
 // no merge: the ticket is closed with a note). PUT /__sim/pushes {drop} loses pushes.
 import type { FastifyInstance } from 'fastify'
-import { PushSender, type Technician } from '../push.js'
+import { PushSender, type Technician, technicianRoutes, UnknownTicket } from '../push.js'
 import { type Answer, type ApiRequest, addLog, refuse } from './tickets.js'
 import { type NinjaState, type NinjaTicket, technicianId } from './types.js'
 
@@ -43,7 +43,7 @@ export function installSync(app: FastifyInstance, state: NinjaState): NinjaSync 
   })
   const find = (id: string): NinjaTicket => {
     const t = state.tickets.find((x) => String(x.id) === String(id))
-    if (!t) throw Object.assign(new Error(`Ticket ${id} not found`), { statusCode: 404 })
+    if (!t) throw new UnknownTicket(`Ticket ${id} not found`)
     return t
   }
   const activity = (t: NinjaTicket, statusCode: string) => {
@@ -115,32 +115,16 @@ export function installSync(app: FastifyInstance, state: NinjaState): NinjaSync 
       log(t, 'Worked on it', 900)
     },
   }
-  app.post('/__sim/technician/:action', async (request, reply) => {
-    const { action } = request.params as { action: string }
-    const b = (request.body ?? {}) as { id?: string; into?: string; text?: string }
-    const id = String(b.id ?? '')
-    switch (action) {
-      case 'merge':
-        await technician.merge(id, String(b.into ?? ''))
-        break
-      case 'note':
-        await technician.note(id, b.text ?? 'A technician’s note')
-        break
-      case 'close':
-      case 'reopen':
-      case 'delete':
-      case 'reinstate':
-      case 'time':
-        await technician[action](id)
-        break
-      default:
-        return reply.code(404).send({ error: `no technician action '${action}'` })
+  technicianRoutes(app, technician, pushes)
+  // NinjaOne's own action beside the shared ones (a static route comes before ':action').
+  app.post('/__sim/technician/reinstate', async (request, reply) => {
+    const id = String((request.body as { id?: unknown } | null)?.id ?? '')
+    try {
+      await technician.reinstate(id)
+    } catch (e) {
+      if (e instanceof UnknownTicket) return reply.code(404).send({ error: e.message })
+      throw e
     }
-    return reply.code(204).send()
-  })
-  app.put('/__sim/pushes', async (request, reply) => {
-    const b = (request.body ?? {}) as { drop?: number | null }
-    pushes.drop(b.drop === undefined ? 0 : b.drop)
     return reply.code(204).send()
   })
   return { technician, pushes, activity }
