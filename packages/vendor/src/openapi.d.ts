@@ -901,6 +901,13 @@ export interface components {
             message: "created" | "suppressed" | "updated" | "closed";
             /** @description 201, or the string "200" for closed */
             statusCode: number | string;
+            /**
+             * @description Fields sent where the contract does not read them, each naming where it belongs; absent when there is none
+             * @example [
+             *       "body/data/correlationId is read nowhere; send it as body/correlationId"
+             *     ]
+             */
+            warnings?: string[];
         };
         SyncFailure: {
             data: {
@@ -921,6 +928,13 @@ export interface components {
             requestId: string;
             /** @description The HTTP status */
             statusCode: number;
+            /**
+             * @description Fields sent where the contract does not read them, each naming where it belongs; absent when there is none
+             * @example [
+             *       "body/data/correlationId is read nowhere; send it as body/correlationId"
+             *     ]
+             */
+            warnings?: string[];
         };
         Ticket: {
             accountId: string;
@@ -1100,6 +1114,13 @@ export interface components {
              * @enum {unknown}
              */
             message: "created" | "suppressed" | "updated" | "closed" | "failed";
+            /**
+             * @description Fields sent where the contract does not read them, each naming where it belongs; absent when there is none
+             * @example [
+             *       "body/data/correlationId is read nowhere; send it as body/correlationId"
+             *     ]
+             */
+            warnings?: string[];
         };
         WebhookFailure: {
             data: {
@@ -1385,7 +1406,10 @@ export interface operations {
                      *         "correlationId": "edr-4711"
                      *       },
                      *       "error": "INVALID_JSON",
-                     *       "detail": "What happened, in one sentence."
+                     *       "detail": "What happened, in one sentence.",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookAnswer"];
@@ -1898,7 +1922,10 @@ export interface operations {
                      *       },
                      *       "error": "INVALID_JSON",
                      *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -1921,7 +1948,10 @@ export interface operations {
                      *       },
                      *       "error": "INVALID_CREDENTIALS",
                      *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -1944,7 +1974,10 @@ export interface operations {
                      *       },
                      *       "error": "FORBIDDEN",
                      *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -1970,7 +2003,10 @@ export interface operations {
                      *       },
                      *       "error": "NOT_FOUND",
                      *       "detail": "Not found, or not yours.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -1997,7 +2033,10 @@ export interface operations {
                      *       },
                      *       "error": "INTEGRATION_NOT_ACTIVE",
                      *       "detail": "Conflicts with the current state; `detail` says which.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2020,7 +2059,10 @@ export interface operations {
                      *       },
                      *       "error": "BODY_TOO_LARGE",
                      *       "detail": "The body is larger than 256 KiB.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2043,7 +2085,10 @@ export interface operations {
                      *       },
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The body is not JSON (or form-encoded, where that is accepted).",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2066,7 +2111,10 @@ export interface operations {
                      *       },
                      *       "error": "IDEMPOTENCY_KEY_REUSED",
                      *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2092,7 +2140,10 @@ export interface operations {
                      *       },
                      *       "error": "RATE_LIMITED",
                      *       "detail": "Too many requests: wait Retry-After seconds.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2115,7 +2166,10 @@ export interface operations {
                      *       },
                      *       "error": "INTERNAL",
                      *       "detail": "An unexpected error of the service; the request id finds it in the logs.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2141,7 +2195,10 @@ export interface operations {
                      *       },
                      *       "error": "PSA_ERROR",
                      *       "detail": "The PSA failed or timed out; a Retry-After says when to send the alert again.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -2205,7 +2262,10 @@ export interface operations {
                      *         "correlationId": "edr-4711"
                      *       },
                      *       "error": "INVALID_JSON",
-                     *       "detail": "What happened, in one sentence."
+                     *       "detail": "What happened, in one sentence.",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookAnswer"];
@@ -5630,7 +5690,10 @@ export interface operations {
                      *       "data": {
                      *         "messageId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
                      *         "correlationID": "edr-4711"
-                     *       }
+                     *       },
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncAnswer"];
@@ -5674,7 +5737,10 @@ export interface operations {
                      *       },
                      *       "error": "INVALID_JSON",
                      *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5697,7 +5763,10 @@ export interface operations {
                      *       },
                      *       "error": "INVALID_CREDENTIALS",
                      *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5720,7 +5789,10 @@ export interface operations {
                      *       },
                      *       "error": "FORBIDDEN",
                      *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5744,7 +5816,10 @@ export interface operations {
                      *       },
                      *       "error": "NOT_FOUND",
                      *       "detail": "Not found, or not yours.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5769,7 +5844,10 @@ export interface operations {
                      *       },
                      *       "error": "INTEGRATION_NOT_ACTIVE",
                      *       "detail": "Conflicts with the current state; `detail` says which.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5792,7 +5870,10 @@ export interface operations {
                      *       },
                      *       "error": "BODY_TOO_LARGE",
                      *       "detail": "The body is larger than 256 KiB.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5815,7 +5896,10 @@ export interface operations {
                      *       },
                      *       "error": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The body is not JSON (or form-encoded, where that is accepted).",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5838,7 +5922,10 @@ export interface operations {
                      *       },
                      *       "error": "IDEMPOTENCY_KEY_REUSED",
                      *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5862,7 +5949,10 @@ export interface operations {
                      *       },
                      *       "error": "RATE_LIMITED",
                      *       "detail": "Too many requests: wait Retry-After seconds.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5885,7 +5975,10 @@ export interface operations {
                      *       },
                      *       "error": "INTERNAL",
                      *       "detail": "An unexpected error of the service; the request id finds it in the logs.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];
@@ -5908,7 +6001,10 @@ export interface operations {
                      *       },
                      *       "error": "PSA_ERROR",
                      *       "detail": "The PSA failed or timed out; a Retry-After says when to send the alert again.",
-                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a",
+                     *       "warnings": [
+                     *         "body/data/correlationId is read nowhere; send it as body/correlationId"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["SyncFailure"];

@@ -5,6 +5,7 @@
 // PSA, psa-failed and internal-error depend on the PSA call and are built with outcome.ts.
 
 import type { Outcome } from '../../platform/core/outcome.js'
+import type { AlertFacts } from '../../platform/core/types.js'
 import { checkAgainstProductGroups, inactiveDetail, isActive, withinWindow } from '../../tenants/index.js'
 import { matchRule } from '../rules/rules.js'
 import { catchAllMapping, catchAllTicketMapping } from '../steps/catch-all/catch-all.js'
@@ -176,6 +177,17 @@ function decideOpen(ctx: DecisionContext): Decision {
   }
 }
 
+/** Where a correlationId sent inside `data` belongs (src/alerts/intake/misplaced.ts), or ''. The extras
+ * are the vendor's own fields of `data`, already bounded in size; a few are looked at. */
+function misplacedCorrelationId(extras: AlertFacts['extras']): string {
+  const key = Object.keys(extras ?? {})
+    .slice(0, 200)
+    .find((k) => k.toLowerCase() === 'correlationid')
+  return key === undefined
+    ? ''
+    : ` It was sent inside data (body/data/${key}); send it at the top level, as body/correlationId.`
+}
+
 function decideFollowUp(ctx: DecisionContext): Decision {
   const { alert, integration, ticket } = ctx
   const cid = alert.correlationId ?? null
@@ -186,7 +198,7 @@ function decideFollowUp(ctx: DecisionContext): Decision {
       rejected(
         'missing-correlation-id',
         'CORRELATION_ID_REQUIRED',
-        `incidentStatus ${alert.incidentStatus} needs the correlationId returned when the ticket was created.`,
+        `incidentStatus ${alert.incidentStatus} needs the correlationId returned when the ticket was created.${misplacedCorrelationId(alert.extras)}`,
         'Invalid Alert',
         null,
       ),

@@ -21,6 +21,7 @@ export type SynchronousBody =
       statusCode: number | string
       message: Exclude<OutcomeMessage, 'failed'>
       data: { messageId: string; correlationID: string | null }
+      warnings?: string[]
     }
   | {
       statusCode: number
@@ -29,6 +30,7 @@ export type SynchronousBody =
       error: string
       detail: string
       requestId: string
+      warnings?: string[]
     }
 
 /** Every status a synchronous answer has, as its response schemas declare them. */
@@ -43,15 +45,23 @@ export function synchronousStatus(status: number): SynchronousStatus {
 const declared: readonly number[] = [200, 201, ...synchronousFailureStatuses]
 const isSynchronousStatus = (status: number): status is SynchronousStatus => declared.includes(status)
 
-export function synchronousBody(a: AlertAnswer, messageId: string, requestId: string): SynchronousBody {
+/** The `warnings` of an answer (misplaced.ts): none, or the field absent. */
+const withWarnings = (warnings: readonly string[]) => (warnings.length > 0 ? { warnings: [...warnings] } : {})
+
+export function synchronousBody(
+  a: AlertAnswer,
+  messageId: string,
+  requestId: string,
+  warnings: readonly string[] = [],
+): SynchronousBody {
   const data = { messageId, correlationID: a.correlationId }
   switch (a.message) {
     case 'created':
     case 'suppressed':
     case 'updated':
-      return { statusCode: 201, message: a.message, data }
+      return { statusCode: 201, message: a.message, data, ...withWarnings(warnings) }
     case 'closed':
-      return { statusCode: '200', message: 'closed', data }
+      return { statusCode: '200', message: 'closed', data, ...withWarnings(warnings) }
     case 'failed':
       return {
         statusCode: a.httpStatus,
@@ -60,6 +70,7 @@ export function synchronousBody(a: AlertAnswer, messageId: string, requestId: st
         error: a.error ?? 'INTERNAL',
         detail: a.detail ?? 'The alert failed.',
         requestId,
+        ...withWarnings(warnings),
       }
   }
 }
@@ -67,22 +78,32 @@ export function synchronousBody(a: AlertAnswer, messageId: string, requestId: st
 /** docs/contract.md#webhook-answers: `message` and `data` {messageId, correlationId}; no statusCode on an
  * accepted alert. A failure known at once (HTTP 200 in this strategy) adds `error` and `detail`. */
 export type WebhookBody =
-  | { message: OutcomeMessage; data: { messageId: string; correlationId: string | null } }
+  | {
+      message: OutcomeMessage
+      data: { messageId: string; correlationId: string | null }
+      warnings?: string[]
+    }
   | {
       message: 'failed'
       data: { messageId: string; correlationId: string | null }
       error: string
       detail: string
+      warnings?: string[]
     }
 
-export function webhookBody(a: AlertAnswer, messageId: string): WebhookBody {
+export function webhookBody(
+  a: AlertAnswer,
+  messageId: string,
+  warnings: readonly string[] = [],
+): WebhookBody {
   const data = { messageId, correlationId: a.correlationId }
-  if (a.message !== 'failed') return { message: a.message, data }
+  if (a.message !== 'failed') return { message: a.message, data, ...withWarnings(warnings) }
   return {
     message: 'failed',
     data,
     error: a.error ?? 'INTERNAL',
     detail: a.detail ?? 'The alert failed.',
+    ...withWarnings(warnings),
   }
 }
 
@@ -137,10 +158,11 @@ export function sendSynchronousAnswer(
   rate: RateDecision,
   messageId: string,
   requestId: string,
+  warnings: readonly string[] = [],
 ): FastifyReply {
   if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds))
   return reply
     .headers(rateLimitHeaders(rate))
     .code(synchronousStatus(outcome.httpStatus))
-    .send(synchronousBody(outcome, messageId, requestId))
+    .send(synchronousBody(outcome, messageId, requestId, warnings))
 }

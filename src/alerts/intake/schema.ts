@@ -2,6 +2,7 @@
 // types and OpenAPI.
 import Type, { type Static } from 'typebox'
 import { incidentStatuses } from '../../platform/core/types.js'
+import { hintText, type KnownFields, misplacedFields } from './misplaced.js'
 
 /**
  * Identifiers are bounded; free text (title, summary) is not, beyond the 256 KiB body limit: a vendor's
@@ -72,6 +73,24 @@ export const AlertRequest = Type.Object(
 )
 export type AlertRequest = Static<typeof AlertRequest>
 
+/** The request's field names exactly as the schema spells them, both correlationId spellings included. */
+export const knownAlertFields: KnownFields = {
+  top: Object.keys(AlertRequest.properties),
+  data: Object.keys(AlertData.properties),
+}
+
+/** The fields of an alert body sent in the wrong place, as sentences (misplaced.ts); [] for none. */
+export const alertHints = (body: unknown): string[] => misplacedFields(body, knownAlertFields).map(hintText)
+
+/** Where an answer carries the hints (docs/contract.md#alert-request): only when there is one. */
+const Warnings = Type.Optional(
+  Type.Array(Type.String(), {
+    description:
+      'Fields sent where the contract does not read them, each naming where it belongs; absent when there is none',
+    examples: [['body/data/correlationId is read nowhere; send it as body/correlationId']],
+  }),
+)
+
 /** The alert as received, credentials removed: what the audit trail keeps and a queued job carries. */
 export const RedactedRequest = Type.Object({
   integrationId: Type.String(),
@@ -93,6 +112,7 @@ export const SynchronousSuccess = Type.Object({
   }),
   message: Type.Enum(['created', 'suppressed', 'updated', 'closed']),
   data: SynchronousData,
+  warnings: Warnings,
 })
 
 export const SyncFailure = Type.Object({
@@ -102,6 +122,7 @@ export const SyncFailure = Type.Object({
   error: Type.String({ description: 'Stable machine code, e.g. ACCOUNT_NOT_MAPPED' }),
   detail: Type.String({ description: 'What went wrong and what to do' }),
   requestId: Type.String(),
+  warnings: Warnings,
 })
 
 const WebhookData = Type.Object({
@@ -118,6 +139,7 @@ export const WebhookAnswer = Type.Object({
   data: WebhookData,
   error: Type.Optional(Type.String({ description: 'With message "failed": stable machine code' })),
   detail: Type.Optional(Type.String({ description: 'With message "failed": what went wrong' })),
+  warnings: Warnings,
 })
 
 export const WebhookFailure = Type.Object({

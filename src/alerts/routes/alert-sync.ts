@@ -5,7 +5,7 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { operation } from '../../platform/http/openapi/operation-doc.js'
 import { sendSynchronousAnswer, synchronousResponses } from '../intake/responses.js'
-import { AlertRequest } from '../intake/schema.js'
+import { AlertRequest, alertHints } from '../intake/schema.js'
 import type { SynchronousAlerts } from '../intake/synchronous.js'
 import { alertBody, alertCalls, messageId } from '../openapi.js'
 
@@ -17,7 +17,7 @@ export function registerSynchronousAlerts(app: App, s: SynchronousAlertRoutesDep
   app.post(
     '/api/oem-alerts-api/alert/sync',
     {
-      config: { failureShape: 'sync' },
+      config: { failureShape: 'sync', validationHints: alertHints },
       schema: {
         tags: ['alerts'],
         summary: 'Create, append to or resolve a ticket, answering with the outcome',
@@ -44,7 +44,8 @@ export function registerSynchronousAlerts(app: App, s: SynchronousAlertRoutesDep
     async (request, reply) => {
       const messageId = uuidv7()
       const { outcome, rate } = orRefuse(await s.synchronousAlerts.handle(request.body, messageId))
-      return sendSynchronousAnswer(reply, outcome, rate, messageId, request.id)
+      // Fields sent where the contract does not read them: named, the call still answered (misplaced.ts).
+      return sendSynchronousAnswer(reply, outcome, rate, messageId, request.id, alertHints(request.body))
     },
   )
 }

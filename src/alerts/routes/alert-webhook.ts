@@ -8,7 +8,7 @@ import { type OperationDoc, operation } from '../../platform/http/openapi/operat
 import type { AlertAcceptor } from '../intake/accept.js'
 import { rateLimitHeaders } from '../intake/rate-limit.js'
 import { webhookBody } from '../intake/responses.js'
-import { AlertRequest, WebhookAnswer, WebhookFailure } from '../intake/schema.js'
+import { AlertRequest, alertHints, WebhookAnswer, WebhookFailure } from '../intake/schema.js'
 import { alertBody, alertCalls, messageId } from '../openapi.js'
 
 export interface AlertWebhookRoutesDeps {
@@ -40,7 +40,7 @@ export function registerAlertWebhook(app: App, s: AlertWebhookRoutesDeps): void 
     app.post(
       url,
       {
-        config: { failureShape: 'webhook' },
+        config: { failureShape: 'webhook', validationHints: alertHints },
         schema: {
           tags: ['alerts'],
           summary: url.endsWith('/alerts')
@@ -61,7 +61,7 @@ export function registerAlertWebhook(app: App, s: AlertWebhookRoutesDeps): void 
         return reply
           .headers(rateLimitHeaders(rate))
           .code(answer.httpStatus)
-          .send(webhookBody(answer, messageId))
+          .send(webhookBody(answer, messageId, alertHints(request.body)))
       },
     )
   }

@@ -15,6 +15,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The name of a renderer given to installErrorHandling; the default envelope otherwise. */
     failureShape?: string
+    /** Sentences added to a 400 of the body's validation: fields sent where the route does not read
+     * them, naming where they belong (the alert routes': src/alerts/intake/misplaced.ts). */
+    validationHints?: (body: unknown) => readonly string[]
   }
 }
 
@@ -92,12 +95,15 @@ export function sizeText(bytes: number): string {
 const tooLarge = (bodyLimit: number) =>
   new ApiError('BODY_TOO_LARGE', `The body is larger than ${sizeText(bodyLimit)}.`)
 
-function fromFramework(err: FastifyError, bodyLimit: number): ApiError {
+function fromFramework(err: FastifyError, request: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err
+  const bodyLimit = request.routeOptions.bodyLimit
   if (err.validation) {
     const where = err.validationContext ?? 'request'
     const issues = describeIssues(where, err.validation as ValidationIssue[]).slice(0, 3)
-    return new ApiError('VALIDATION_FAILED', `${issues.join('; ')}.`)
+    const hints = where === 'body' ? (request.routeOptions.config?.validationHints?.(request.body) ?? []) : []
+    const more = hints.length > 0 ? ` ${hints.join('; ')}.` : ''
+    return new ApiError('VALIDATION_FAILED', `${issues.join('; ')}.${more}`)
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -159,8 +165,8 @@ export function installErrorHandling(
   pages?: PageFallback,
 ): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    // Each route's own limit (the PSA push route's is larger than the default).
-    const error = fromFramework(err, request.routeOptions.bodyLimit)
+    // Each route's own limit (the PSA push route's is larger than the default), and its hints.
+    const error = fromFramework(err, request)
     if (error.status >= 500) request.log.error({ err }, 'request failed')
     else request.log.info({ code: error.code, detail: error.detail }, 'request refused')
     return sendFailure(request, reply, error, renderers)

@@ -1827,6 +1827,13 @@ export interface components {
             message: "created" | "suppressed" | "updated" | "closed";
             /** @description 201, or the string "200" for closed */
             statusCode: number | string;
+            /**
+             * @description Fields sent where the contract does not read them, each naming where it belongs; absent when there is none
+             * @example [
+             *       "body/data/correlationId is read nowhere; send it as body/correlationId"
+             *     ]
+             */
+            warnings?: string[];
         };
         SyncFailure: {
             data: {
@@ -1847,6 +1854,13 @@ export interface components {
             requestId: string;
             /** @description The HTTP status */
             statusCode: number;
+            /**
+             * @description Fields sent where the contract does not read them, each naming where it belongs; absent when there is none
+             * @example [
+             *       "body/data/correlationId is read nowhere; send it as body/correlationId"
+             *     ]
+             */
+            warnings?: string[];
         };
         Ticket: {
             accountId: string;
@@ -2068,6 +2082,13 @@ export interface components {
              * @enum {unknown}
              */
             message: "created" | "suppressed" | "updated" | "closed" | "failed";
+            /**
+             * @description Fields sent where the contract does not read them, each naming where it belongs; absent when there is none
+             * @example [
+             *       "body/data/correlationId is read nowhere; send it as body/correlationId"
+             *     ]
+             */
+            warnings?: string[];
         };
         WebhookFailure: {
             data: {
