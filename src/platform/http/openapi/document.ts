@@ -13,6 +13,7 @@ import { NamedSchemas, namedSchemas } from './components.js'
 import { finishDocument } from './finish.js'
 import { registerGuide } from './guide.js'
 import type { Json } from './schema-walk.js'
+import { vendorDocument } from './vendor-document.js'
 
 export interface OpenApiParts {
   /** PUBLIC_URL: the document's server; without it a relative `/` (the address the document came from). */
@@ -88,4 +89,11 @@ export async function registerOpenApi(app: App, parts: OpenApiParts): Promise<vo
   registerGuide(app)
   // The document itself where generators and people look for it first (also at /docs/json).
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  // The vendor's part of it (vendor-document.ts), cut once, on first request, as the whole is built.
+  const guide = `${parts.publicUrl?.replace(/\/+$/, '') ?? ''}/docs/vendors.md`
+  let vendor: Json | undefined
+  app.get('/openapi/vendor.json', { schema: { hide: true } }, async () => {
+    vendor ??= vendorDocument(app.swagger() as unknown as Json, guide)
+    return vendor
+  })
 }
