@@ -240,6 +240,14 @@ describe('decide: rows 5–18 of the decision table', () => {
     }
   })
 
+  test('row 12: a correlationId sent inside data is named, with where it belongs', () => {
+    const o = outcome(decide(ctx({ incidentStatus: 'UPDATE', extras: { CorrelationID: 'edr-1' } })))
+    assert.equal(o.error, 'CORRELATION_ID_REQUIRED')
+    assert.match(o.detail ?? '', /inside data \(body\/data\/CorrelationID\); send it at the top level/)
+    const plain = outcome(decide(ctx({ incidentStatus: 'UPDATE', extras: { severity: 'high' } })))
+    assert.doesNotMatch(plain.detail ?? '', /inside data/)
+  })
+
   test('row 13: no ticket, its rule gone, or its mapping gone is 404 Ticket Not Found', () => {
     const base = { incidentStatus: 'UPDATE' as const, correlationId: 'cid-1' }
     expectOutcome(
