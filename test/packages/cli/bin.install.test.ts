@@ -266,6 +266,8 @@ export const opened: Promise<AlertResult> = ab.open({ title: 't', summary: 's', 
 export const used = [verifyWebhook, run]
 // @ts-expect-error the base URL is a string
 new VendorClient({ baseUrl: 8080, clientId: 'id', clientSecret: 'secret' })
+// @ts-expect-error an alert without its title
+ab.open({ summary: 's', alertType: 'a', accountId: 'x', productGroup: 'p' })
 `,
     )
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
