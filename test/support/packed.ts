@@ -129,3 +129,30 @@ export async function installTarballs(dir: string, tarballs: string[]): Promise<
     )
   throw new Error(`npm install of the tarballs failed:\n${ran.stderr}${ran.stdout}`)
 }
+
+/**
+ * A TypeScript consumer of the installed packages, compiled by the repository's tsc as a vendor's
+ * project would (strict, NodeNext): the exports' declarations resolve, and they refuse what they must.
+ */
+export function typecheckConsumer(root: string, app: string): Promise<Ran> {
+  writeFileSync(
+    join(app, 'consumer.ts'),
+    `import { VendorClient, verifyWebhook, type AlertResult } from '@alertbridge/vendor'
+import { run } from '@alertbridge/vendor-cli'
+const ab = new VendorClient({ baseUrl: 'http://localhost:8080', clientId: 'id', clientSecret: 'secret' })
+export const opened: Promise<AlertResult> = ab.open({ title: 't', summary: 's', alertType: 'a', accountId: 'x', productGroup: 'p' })
+export const used = [verifyWebhook, run]
+// @ts-expect-error the base URL is a string
+new VendorClient({ baseUrl: 8080, clientId: 'id', clientSecret: 'secret' })
+// @ts-expect-error an alert without its title
+ab.open({ summary: 's', alertType: 'a', accountId: 'x', productGroup: 'p' })
+`,
+  )
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+  const options = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2023']
+  const types = ['--typeRoots', join(root, 'node_modules', '@types'), '--types', 'node']
+  return runProgram(process.execPath, [tsc, ...options, ...types, 'consumer.ts'], {
+    cwd: app,
+    timeoutMs: 120_000,
+  })
+}

@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { catalogue, type Setup, setupIntegration } from '../../support/fixtures.js'
-import { cleanEnv, installTarballs, type PackedFile, packBoth, runProgram } from '../../support/packed.js'
+import {
+  cleanEnv,
+  installTarballs,
+  type PackedFile,
+  packBoth,
+  type Ran,
+  runProgram,
+  typecheckConsumer,
+} from '../../support/packed.js'
 import { type Receiver, startReceiver } from '../../support/receiver.js'
 import { startService, type TestService } from '../../support/service.js'
 import { waitFor } from '../../support/wait.js'
@@ -27,6 +35,7 @@ describe('the packed SDK and CLI, installed outside the repository', { timeout: 
   let webhookSecret: string
   let receiver: Receiver
   let env: Record<string, string>
+  let typechecked: Promise<Ran>
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'alertbridge-packed-'))
@@ -39,6 +48,7 @@ describe('the packed SDK and CLI, installed outside the repository', { timeout: 
       app,
       packed.map((p) => p.path),
     )
+    typechecked = typecheckConsumer(root, app)
     svc = await started
     const vendor = await svc.request('POST', '/api/admin/vendors', {
       token: svc.adminToken,
@@ -257,30 +267,8 @@ describe('the packed SDK and CLI, installed outside the repository', { timeout: 
   })
 
   test("a TypeScript consumer type-checks against the installed packages' declarations", async () => {
-    writeFileSync(
-      join(app, 'consumer.ts'),
-      `import { VendorClient, verifyWebhook, type AlertResult } from '@alertbridge/vendor'
-import { run } from '@alertbridge/vendor-cli'
-const ab = new VendorClient({ baseUrl: 'http://localhost:8080', clientId: 'id', clientSecret: 'secret' })
-export const opened: Promise<AlertResult> = ab.open({ title: 't', summary: 's', alertType: 'a', accountId: 'x', productGroup: 'p' })
-export const used = [verifyWebhook, run]
-// @ts-expect-error the base URL is a string
-new VendorClient({ baseUrl: 8080, clientId: 'id', clientSecret: 'secret' })
-// @ts-expect-error an alert without its title
-ab.open({ summary: 's', alertType: 'a', accountId: 'x', productGroup: 'p' })
-`,
-    )
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-    const types = join(root, 'node_modules', '@types')
-    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2023']
-    const ran = await runProgram(
-      process.execPath,
-      [tsc, ...args, '--typeRoots', types, '--types', 'node', 'consumer.ts'],
-      {
-        cwd: app,
-        env,
-      },
-    )
+    // Started once the packages were installed, beside the tests above.
+    const ran = await typechecked
     assert.equal(ran.code, 0, ran.stdout + ran.stderr)
   })
 
