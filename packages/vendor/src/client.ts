@@ -39,6 +39,12 @@ type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends
 type SyncAlert = Body<'/api/oem-alerts-api/alert/sync', 'post'>
 /** The alert's `data` (docs/contract.md#alert-request); fields beyond the contract's are kept with the alert. */
 export type AlertData = SyncAlert['data'] & Record<string, unknown>
+/**
+ * An alert's `data` without its incidentStatus, which the helpers set. Omitted from the contract's
+ * fields before the open record is added: Omit over AlertData itself would see only `string` keys
+ * and take any object.
+ */
+export type AlertFields = Omit<SyncAlert['data'], 'incidentStatus'> & Record<string, unknown>
 
 export interface AlertInput {
   data: AlertData
@@ -154,17 +160,17 @@ export class VendorClient {
   }
 
   /** OPEN: creates a ticket (or de-duplicates onto an open one). */
-  open(data: Omit<AlertData, 'incidentStatus'>, o?: AlertOptions): Promise<AlertResult> {
+  open(data: AlertFields, o?: AlertOptions): Promise<AlertResult> {
     return this.sendAlert({ data: { ...data, incidentStatus: 'OPEN' } as AlertData }, o)
   }
 
   /** UPDATE: appends to the ticket of `correlationId`. */
-  update(correlationId: string, data: Omit<AlertData, 'incidentStatus'>, o?: AlertOptions) {
+  update(correlationId: string, data: AlertFields, o?: AlertOptions) {
     return this.sendAlert({ correlationId, data: { ...data, incidentStatus: 'UPDATE' } as AlertData }, o)
   }
 
   /** RESOLVED: closes the ticket of `correlationId`. */
-  resolve(correlationId: string, data: Omit<AlertData, 'incidentStatus'>, o?: AlertOptions) {
+  resolve(correlationId: string, data: AlertFields, o?: AlertOptions) {
     return this.sendAlert({ correlationId, data: { ...data, incidentStatus: 'RESOLVED' } as AlertData }, o)
   }
 

@@ -1,6 +1,7 @@
 // @alertbridge/vendor: the vendor's client of alertbridge (README.md beside this folder).
 export {
   type AlertData,
+  type AlertFields,
   type AlertInput,
   type AlertOptions,
   type AlertResult,

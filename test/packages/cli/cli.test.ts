@@ -1,4 +1,4 @@
-// The vendor CLI (alertbridge-vendor, packages/cli; docs/vendor-api.md#sdk-and-cli) against a real
+// The vendor CLI (@alertbridge/vendor-cli, packages/cli; docs/vendor-api.md#sdk-and-cli) against a real
 // service: `send` from flags and from a file, `listen --forward-to` a local endpoint that verifies
 // every request with the vendor's webhook secret while `trigger` and a webhook-strategy alert make
 // events, `listen --save` then `verify` on what it saved (exit 0), tampered, too old or with another
@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { type Io, run } from 'alertbridge-vendor'
+import { type Io, run } from '@alertbridge/vendor-cli'
 import { Webhook } from 'standardwebhooks'
 import { catalogue, defaultAlert, type Setup, setupIntegration } from '../../support/fixtures.js'
 import { type Receiver, startReceiver } from '../../support/receiver.js'
