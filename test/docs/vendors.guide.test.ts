@@ -97,7 +97,6 @@ test('docs/vendors.md: every block runs in order and its answers come true', asy
   writeFileSync(curlLog, '')
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_PATH: join(root, 'node_modules'),
     BASH_ENV: join(work, '.curl-notes.sh'),
     CURL_LOG: curlLog,
   }
