@@ -4,6 +4,8 @@
 //   test/<path>/<name>.<aspect>.test.ts   one aspect of the same file (e.g. executor.batched-drain)
 //   test/web/<path>/<Name>…test.ts        web/src/<path>/<Name>.tsx (or .ts): the portal
 //   test/packages/<pkg>/<path>/<name>…    packages/<pkg>/src/<path>/<name>.ts: the vendor SDK and CLI
+//   test/docs/<path>/<name>…test.ts       docs/<path>/<name>.md: a document whose blocks run; test/docs/README…
+//                                         is the repository's README.md (docs/development.md#documents-that-run)
 // (a declaration file counts as the source: test/web/api/schema.test.ts tests web/src/api/schema.d.ts).
 // Every other file there is an offender too: shared helpers live in test/support/, the one support
 // folder, where a test of a helper (the PSA simulators' own tests) names a file beside it the same way.
@@ -35,7 +37,14 @@ function subject(file) {
   else if (parts[0] === 'web') dir = join('web', 'src', ...parts.slice(1))
   else if (parts[0] === 'packages') dir = join('packages', parts[1] ?? '', 'src', ...parts.slice(2))
   else dir = join('src', ...parts)
-  const candidates = EXTENSIONS.map((ext) => join(dir, name + ext).replaceAll('\\', '/'))
+  const candidates =
+    parts[0] === 'docs'
+      ? [
+          join('docs', ...parts.slice(1), `${name}.md`),
+          ...(parts.length === 1 && name === 'README' ? ['README.md'] : []),
+        ]
+      : EXTENSIONS.map((ext) => join(dir, name + ext))
+  for (const [i, c] of candidates.entries()) candidates[i] = c.replaceAll('\\', '/')
   const found = candidates.find((c) => existsSync(join(root, c)))
   return found ? { source: found } : { problem: `names no source file (looked for ${candidates.join(', ')})` }
 }

@@ -35,11 +35,11 @@ const demoActor: Actor = { kind: 'operator', id: 'demo', requestId: null }
 function orStop<T>(result: Result<T>): T {
   if (result.ok) return result.value
   const { code, detail } = result.refusal
-  // The one refusal a start can meet: the webhook URL given (a private address needs
-  // ALLOW_PRIVATE_NETWORK=true, docs/operations.md).
+  // The one refusal a start can meet: the webhook URL given (one on loopback is allowed as it is,
+  // another private address needs ALLOW_PRIVATE_NETWORK=true, docs/operations.md).
   if (detail.startsWith('webhookUrl:'))
     throw new Error(
-      `DEMO_WEBHOOK_URL (--webhook-url): ${detail.slice('webhookUrl:'.length).trim()}; a receiver on this machine needs ALLOW_PRIVATE_NETWORK=true.`,
+      `DEMO_WEBHOOK_URL (--webhook-url): ${detail.slice('webhookUrl:'.length).trim()}; a receiver on this machine works on http://127.0.0.1, localhost or [::1]; another private address needs ALLOW_PRIVATE_NETWORK=true.`,
     )
   throw new Error(`${code}: ${detail}`)
 }

@@ -26,6 +26,10 @@ async function main(): Promise<void> {
 
   const lines = [`alertbridge listening on ${baseUrl} (API docs: ${baseUrl}/docs)`]
   if (newAdminToken) lines.push(`admin token (shown once; ADMIN_TOKEN overrides it): ${newAdminToken}`)
+  for (const origin of config.loopbackOrigins)
+    lines.push(
+      `demo webhook on loopback: outbound calls may reach ${origin} (the demo's receiver) and no other private address (ALLOW_PRIVATE_NETWORK)`,
+    )
   if (config.demo)
     lines.push(
       ...demoLines(

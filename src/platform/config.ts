@@ -3,6 +3,7 @@
 import { isIP } from 'node:net'
 import type { Static } from 'typebox'
 import { Value } from 'typebox/value'
+import { loopbackOrigin } from './core/loopback.js'
 import { EnvSchema } from './env.js'
 import { defaultRetentionDays, parseRetentionDays, type RetentionDays } from './retention-ages.js'
 
@@ -22,6 +23,11 @@ export interface Config {
   secretKey: string | undefined
   secretKeyPrevious: string | undefined
   allowPrivateNetwork: boolean
+  /**
+   * Loopback origins outbound calls may reach although private addresses are refused: the demo's own
+   * webhook URL when it is on loopback (src/platform/core/loopback.ts); empty otherwise.
+   */
+  loopbackOrigins: string[]
   webhookRetryScheduleSeconds: number[] | undefined
   psaRetryScheduleSeconds: number[]
   usageRetryScheduleSeconds: number[]
@@ -124,6 +130,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     secretKey: env.SECRET_KEY,
     secretKeyPrevious: env.SECRET_KEY_PREVIOUS,
     allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK,
+    loopbackOrigins: demoLoopback(env),
     webhookRetryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? seconds(env.WEBHOOK_RETRY_SCHEDULE) : undefined,
     psaRetryScheduleSeconds: seconds(env.PSA_RETRY_SCHEDULE),
     usageRetryScheduleSeconds: seconds(env.USAGE_RETRY_SCHEDULE),
@@ -240,4 +247,11 @@ export function secretValuesIn(source: Record<string, string | undefined> = proc
     }
   }
   return values.filter((v) => v.length >= 4)
+}
+
+/** The demo's webhook URL's origin when it is on loopback and private addresses are not allowed anyway. */
+function demoLoopback(env: Env): string[] {
+  if (!env.DEMO || !env.DEMO_WEBHOOK_URL || env.ALLOW_PRIVATE_NETWORK) return []
+  const origin = loopbackOrigin(env.DEMO_WEBHOOK_URL)
+  return origin === null ? [] : [origin]
 }

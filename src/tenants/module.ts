@@ -95,6 +95,7 @@ export function tenantsModule(
       clock,
       snapshots,
       config.allowPrivateNetwork,
+      config.loopbackOrigins,
       d.ports.deliveries,
       d.ports.psaChanges,
     ),

@@ -84,6 +84,8 @@ export class Provisioning {
     private readonly clock: Clock,
     private readonly snapshots: StateSnapshots,
     private readonly allowPrivateNetwork: boolean,
+    /** The loopback origins a webhook URL may name although private addresses are refused (the demo's). */
+    private readonly loopbackOrigins: readonly string[],
     /** A webhook endpoint made active again takes back the deliveries held for it. */
     private readonly deliveries: HeldDeliveries,
     /** A partner's PSA connection saved: its push is registered (again) and its poll started. */
@@ -102,7 +104,10 @@ export class Provisioning {
       ['productGroupsUrl', input.productGroupsUrl],
     ] as const) {
       if (!url) continue
-      const check = await checkOutboundUrl(url, { allowPrivateNetwork: this.allowPrivateNetwork })
+      const check = await checkOutboundUrl(url, {
+        allowPrivateNetwork: this.allowPrivateNetwork,
+        loopbackOrigins: field === 'webhookUrl' ? this.loopbackOrigins : [],
+      })
       if (!check.ok) return refuse('VALIDATION_FAILED', `${field}: ${check.reason}`)
     }
     return null

@@ -234,17 +234,24 @@ describe('npm start -- --demo --webhook-url', () => {
     new RegExp(`^\\s+${name}:\\s+(\\S+)`, 'm').exec(output)?.[1]
 
   test('prints every credential with the webhook secret; older demo files still start', async () => {
-    const refused = await failedStart(processEnv, 40_000, ['--demo', '--webhook-url', receiver.url])
+    // A private address off loopback is still refused without ALLOW_PRIVATE_NETWORK ...
+    const refused = await failedStart(processEnv, 40_000, [
+      '--demo',
+      '--webhook-url',
+      'http://10.0.0.5:9000/hooks',
+    ])
     assert.notEqual(refused.code, 0)
     assert.match(
       refused.output,
-      /DEMO_WEBHOOK_URL \(--webhook-url\): https is required.*ALLOW_PRIVATE_NETWORK=true/,
+      /DEMO_WEBHOOK_URL \(--webhook-url\): https is required.*another private address needs ALLOW_PRIVATE_NETWORK=true/,
     )
 
-    const first = await startServer({ ...processEnv, ...env }, 40_000, [
-      '--demo',
-      `--webhook-url=${receiver.url}`,
-    ])
+    // ... while the receiver on loopback needs no setting: the start says so, deliveries arrive signed.
+    const first = await startServer(
+      { ...processEnv, WEBHOOK_RETRY_SCHEDULE: env.WEBHOOK_RETRY_SCHEDULE },
+      40_000,
+      ['--demo', `--webhook-url=${receiver.url}`],
+    )
     let base: string
     let demo: Record<string, string | undefined>
     try {
@@ -259,6 +266,10 @@ describe('npm start -- --demo --webhook-url', () => {
           'integrationId',
           'organizationOemToken',
         ].map((n) => [n, printed(out, n)]),
+      )
+      assert.match(
+        out,
+        /demo webhook on loopback: outbound calls may reach http:\/\/127\.0\.0\.1:\d+ .*no other private address/,
       )
       assert.match(demo.webhookSecret ?? '', /^whsec_/, out)
       assert.equal(demo.webhookUrl, receiver.url)

@@ -22,7 +22,7 @@ const guide = readFileSync(join(root, 'docs', 'vendors.md'), 'utf8')
 function snippet(name: string): string {
   const at = guide.indexOf(`<!-- snippet: ${name} -->`)
   assert.ok(at >= 0, `docs/vendors.md has no snippet ${name}`)
-  const block = /```[a-z]*\n([\s\S]*?)```/.exec(guide.slice(at))
+  const block = /```[^\n]*\n([\s\S]*?)```/.exec(guide.slice(at))
   assert.ok(block, `snippet ${name} has no code block`)
   return block[1]!
 }

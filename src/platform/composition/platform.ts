@@ -84,7 +84,7 @@ export function buildPlatform(d: {
     leaseMs: config.jobLeaseMs,
   })
   closers.push(() => backend.close())
-  const { allowPrivateNetwork } = config
+  const { allowPrivateNetwork, loopbackOrigins } = config
   return {
     config,
     clock,
@@ -100,7 +100,7 @@ export function buildPlatform(d: {
     limiters,
     notices,
     redis,
-    outbound: (userAgent) => createOutboundHttp({ allowPrivateNetwork, userAgent }),
+    outbound: (userAgent) => createOutboundHttp({ allowPrivateNetwork, loopbackOrigins, userAgent }),
     address: new PublicAddress(config.psaSync.publicUrl),
     async close() {
       for (const close of closers.reverse()) await close()

@@ -5,14 +5,20 @@ import { lookup as dnsLookupCallback, type LookupAddress, type LookupOptions } f
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
+import { isAllowedLoopback } from '../core/loopback.js'
 
 /**
  * Checked when a URL is configured: http(s) only, https required unless allowPrivateNetwork, no userinfo, the
  * host (resolved with dns.lookup all:true, or an IP literal) must be public unicast unless allowPrivateNetwork.
+ * A URL of one of `loopbackOrigins` (the demo's own webhook URL, src/platform/core/loopback.ts) is accepted.
  */
 export async function checkOutboundUrl(
   url: string,
-  opts: { allowPrivateNetwork: boolean; lookup?: (host: string) => Promise<string[]> },
+  opts: {
+    allowPrivateNetwork: boolean
+    loopbackOrigins?: readonly string[]
+    lookup?: (host: string) => Promise<string[]>
+  },
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
   if (!URL.canParse(url)) return { ok: false, reason: 'the URL cannot be parsed' }
   const parsed = new URL(url)
@@ -22,7 +28,7 @@ export async function checkOutboundUrl(
   if (parsed.username !== '' || parsed.password !== '') {
     return { ok: false, reason: 'the URL must not carry a user name or password' }
   }
-  if (opts.allowPrivateNetwork) return { ok: true }
+  if (opts.allowPrivateNetwork || isAllowedLoopback(url, opts.loopbackOrigins ?? [])) return { ok: true }
   if (parsed.protocol !== 'https:') return { ok: false, reason: 'https is required' }
 
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1')
@@ -84,6 +90,28 @@ type LookupCallback = (
 ) => void
 /** The shape of dns.lookup that net.connect calls (its `lookup` option). */
 export type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void
+
+/**
+ * The connect-time guard of an allowed loopback origin (`localhost`): a lookup that fails the connection
+ * when the name resolves to anything but a loopback address.
+ */
+export function loopbackOnlyLookup(base: Lookup = dnsLookupCallback as unknown as Lookup): Lookup {
+  return (hostname, options, callback) => {
+    base(hostname, options, (err, address, family) => {
+      if (err) return callback(err, address, family)
+      const all = Array.isArray(address) ? address.map((a) => a.address) : [address]
+      const refused = all.find((a) => !ipaddr.isValid(a) || ipaddr.process(a).range() !== 'loopback')
+      if (refused === undefined) return callback(null, address, family)
+      const blocked = Object.assign(
+        new Error(
+          `the address ${refused} of ${hostname} is not a loopback address; the connection was refused`,
+        ),
+        { code: blockedCode },
+      )
+      callback(blocked, address, family)
+    })
+  }
+}
 
 /** The code of the error a refused address fails a connection with (http.ts names it `blocked`). */
 export const blockedCode = 'ERR_ADDRESS_BLOCKED'

@@ -9,7 +9,8 @@ import { isIP } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { StringDecoder } from 'node:string_decoder'
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent'
-import { blockedCode, isPublicAddress, publicOnlyLookup } from './address.js'
+import { isAllowedLoopback } from '../core/loopback.js'
+import { blockedCode, isPublicAddress, loopbackOnlyLookup, publicOnlyLookup } from './address.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -76,7 +77,12 @@ export const maxResponseBodyBytes = 20 * 1024
 export const clientSetHeaders = ['content-type', 'content-length', 'user-agent', 'host'] as const
 const ownHeaders = new Set<string>(clientSetHeaders)
 
-export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAgent: string }): OutboundHttp {
+export function createOutboundHttp(opts: {
+  allowPrivateNetwork: boolean
+  userAgent: string
+  /** Loopback origins reachable although private addresses are refused (the demo's webhook URL). */
+  loopbackOrigins?: readonly string[]
+}): OutboundHttp {
   const filter = {
     keepAlive: true,
     allowPrivateIPAddress: opts.allowPrivateNetwork,
@@ -89,6 +95,14 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
   // request-filtering-agent refuses what ipaddr.js does not call unicast; isPublicAddress refuses more
   // (the IPv4-compatible forms of private addresses), for names (the lookup) and literals alike.
   const lookup = opts.allowPrivateNetwork ? undefined : publicOnlyLookup()
+  // An allowed loopback origin goes through agents that filter nothing, with a lookup that accepts
+  // loopback addresses only: that one origin on this machine, nothing else private.
+  const loopbackOrigins = opts.allowPrivateNetwork ? [] : (opts.loopbackOrigins ?? [])
+  const loopback = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true }),
+    lookup: loopbackOnlyLookup(),
+  }
 
   const send = (call: OutboundCall): Promise<OutboundResult> => {
     const started = performance.now()
@@ -108,8 +122,9 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value))
     }
+    const onLoopback = isAllowedLoopback(url.href, loopbackOrigins)
     const literal = url.hostname.replace(/^\[(.*)\]$/, '$1')
-    if (lookup && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+    if (lookup && !onLoopback && isIP(literal) !== 0 && !isPublicAddress(literal)) {
       return Promise.resolve(failure('blocked', `${literal} is not a public address; the call was not made`))
     }
 
@@ -144,44 +159,50 @@ export function createOutboundHttp(opts: { allowPrivateNetwork: boolean; userAge
 
       try {
         const transport = url.protocol === 'https:' ? https : http
-        const agent = url.protocol === 'https:' ? agents.https : agents.http
-        request = transport.request(url, { method: call.method, headers, agent, lookup }, (res) => {
-          const chunks: Buffer[] = []
-          let size = 0
-          let truncated = false
-          const done = () => {
-            const retryAfter = res.headers['retry-after'] ?? null
-            // A decoder without end() drops a multi-byte character cut in half at the limit.
-            const text = new StringDecoder('utf8').write(Buffer.concat(chunks))
-            settle({
-              kind: 'response',
-              status: res.statusCode ?? 0,
-              retryAfter,
-              headers: res.headers,
-              body: text,
-              truncated,
-              durationMs: elapsed(),
-            })
-          }
-          res.on('data', (chunk: Buffer) => {
-            const room = call.maxBodyBytes - size
-            if (chunk.length <= room) {
-              chunks.push(chunk)
-              size += chunk.length
-              return
+        const pool = onLoopback ? loopback : agents
+        const agent = url.protocol === 'https:' ? pool.https : pool.http
+        const lookupFor = onLoopback ? loopback.lookup : lookup
+        request = transport.request(
+          url,
+          { method: call.method, headers, agent, lookup: lookupFor },
+          (res) => {
+            const chunks: Buffer[] = []
+            let size = 0
+            let truncated = false
+            const done = () => {
+              const retryAfter = res.headers['retry-after'] ?? null
+              // A decoder without end() drops a multi-byte character cut in half at the limit.
+              const text = new StringDecoder('utf8').write(Buffer.concat(chunks))
+              settle({
+                kind: 'response',
+                status: res.statusCode ?? 0,
+                retryAfter,
+                headers: res.headers,
+                body: text,
+                truncated,
+                durationMs: elapsed(),
+              })
             }
-            // Only data beyond the limit cuts the body: one exactly at the limit is whole.
-            if (room > 0) chunks.push(chunk.subarray(0, room))
-            size = call.maxBodyBytes
-            truncated = true
-            done()
-            res.destroy()
-          })
-          // The status decides the outcome; a body cut short by the receiver still counts as a response.
-          res.on('end', done)
-          res.on('close', done)
-          res.on('error', done)
-        })
+            res.on('data', (chunk: Buffer) => {
+              const room = call.maxBodyBytes - size
+              if (chunk.length <= room) {
+                chunks.push(chunk)
+                size += chunk.length
+                return
+              }
+              // Only data beyond the limit cuts the body: one exactly at the limit is whole.
+              if (room > 0) chunks.push(chunk.subarray(0, room))
+              size = call.maxBodyBytes
+              truncated = true
+              done()
+              res.destroy()
+            })
+            // The status decides the outcome; a body cut short by the receiver still counts as a response.
+            res.on('end', done)
+            res.on('close', done)
+            res.on('error', done)
+          },
+        )
       } catch (err) {
         settle(failure(classify(err), messageOf(err)))
         return
