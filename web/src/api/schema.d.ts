@@ -1645,6 +1645,9 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description a vendor's test partner (docs/vendor-api.md#self-serve-test-mode): its PSA stays the sandbox */
+            sandbox: boolean;
+            sandboxVendorId: string | null;
             updatedAt: string;
         };
         PartnerPage: {
