@@ -159,6 +159,16 @@ export class PartnerRepository {
     return this.findById(id)
   }
 
+  /** Whether the partner is a vendor's test partner (set when it is made, never changed). */
+  async isSandbox(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('partners')
+      .select('sandbox_vendor_id')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row?.sandbox_vendor_id != null
+  }
+
   /** A vendor's test partners, oldest first (at most `limit`). */
   async sandboxesOf(vendorId: string, limit: number): Promise<Partner[]> {
     const rows = await this.db

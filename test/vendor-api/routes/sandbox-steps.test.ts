@@ -127,6 +127,11 @@ for (const backend of backends()) {
             (r) => r.body.payload.correlationId === cid && r.body.payload.event === 'Ticket Closed In PSA',
           )
       await receiver.waitFor(() => closedInPsa().length > 0, `'Ticket Closed In PSA' for ${cid}`)
+      // Every event of a test integration is marked as a test.
+      assert.equal(closedInPsa()[0]!.body.payload.test, true)
+      const events = receiver.accepted().filter((r) => r.body.payload.integrationId === box.integrationId)
+      assert.ok(events.length > 1)
+      assert.deepEqual(new Set(events.map((r) => r.body.payload.test)), new Set([true]))
       const resolved = await alert({ incidentStatus: 'RESOLVED' }, cid)
       assert.equal(resolved.status, 409, resolved.text)
       assert.equal(resolved.body.error, 'TICKET_CLOSED')

@@ -119,6 +119,12 @@ for (const backend of backends('databases')) {
       })
       assert.equal(JSON.stringify(list.body).includes(box.partnerApiKey), false, 'no credential listed again')
 
+      const integrations = await call(
+        'GET',
+        `/api/vendor-api/integrations?integrationId=${box.integrationId}`,
+      )
+      assert.equal(integrations.status, 200, integrations.text)
+      assert.equal(integrations.body.data[0].test, true)
       // The operator sees the test partner marked as such.
       const partner = await svc.request('GET', `/api/admin/partners/${box.partnerId}`, {
         token: svc.adminToken,

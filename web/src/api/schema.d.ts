@@ -1771,7 +1771,7 @@ export interface components {
                 };
                 /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
                 sequence: number;
-                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                /** @description true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox). */
                 test: boolean;
                 vendorOrganizationId: string;
                 /** @description the partner’s id */
@@ -1811,7 +1811,7 @@ export interface components {
                 };
                 /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
                 sequence: number;
-                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                /** @description true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox). */
                 test: boolean;
                 /** @description your vendor id */
                 vendorOrganizationId: string;
@@ -2026,6 +2026,8 @@ export interface components {
             partnerName: string;
             /** @enum {unknown} */
             state: "created" | "mapping" | "pending" | "connected";
+            /** @description a test integration of yours (POST /api/vendor-api/sandbox) */
+            test: boolean;
             updatedAt: string;
         };
         VendorIntegrationViewPage: {
