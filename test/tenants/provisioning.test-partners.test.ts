@@ -49,6 +49,12 @@ for (const backend of backends()) {
       assert.equal(await psaOf(box.partnerId), 'sandbox')
     })
 
+    test("the test partner's own view of its PSA says it is a test partner", async () => {
+      const view = await svc.request('GET', '/api/partner/psa', { token: box.partnerApiKey })
+      assert.equal(view.status, 200, view.text)
+      assert.deepEqual([view.body.kind, view.body.test], ['sandbox', true])
+    })
+
     test('the sandbox itself may still be saved again, with other defaults', async () => {
       const saved = await svc.request('PUT', '/api/partner/psa', {
         token: box.partnerApiKey,
@@ -96,6 +102,8 @@ for (const backend of backends()) {
       assert.equal(view.body.psa.kind, 'connectwise')
       assert.equal(view.body.sandbox, false)
       assert.equal(view.body.sandboxVendorId, null)
+      const own = await real.partner('GET', '/api/partner/psa')
+      assert.equal(own.body.test, undefined)
     })
   })
 }

@@ -809,7 +809,7 @@ export interface paths {
         };
         /**
          * Your PSA connection (secrets masked)
-         * @description Secrets are never shown again. Partner API key, or the portal session (a change also sends x-csrf-token).
+         * @description Secrets are never shown again. A vendor's test partner's answer carries `test: true` (its PSA stays the sandbox; docs/vendor-api.md#self-serve-test-mode). Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         get: operations["getPsaConnection"];
         /**
