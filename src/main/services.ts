@@ -72,7 +72,7 @@ export function buildServices(deps: {
   const psaSync = psaSyncModule(p, { psa: psa.registry, auth: tenants.auth, webhooks })
   twoWay = psaSync
   const partnerApi = partnerApiModule(p, { psa, tenants, webhooks, billing, psaSync })
-  const vendorApi = vendorApiModule(p, { tenants, billing, alerts, partnerApi })
+  const vendorApi = vendorApiModule(p, { tenants, billing, alerts, partnerApi, psa, psaSync })
   const admin = adminModule(p, { psa, tenants, partnerApi, vendorApi })
   const ops = opsModule(p)
   // Vendor calls first, then the PSAs' pushes, the partner's and the operator's: the order of the

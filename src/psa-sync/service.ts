@@ -96,6 +96,19 @@ export class PsaSync {
   }
 
   /**
+   * Tickets changed in the in-process sandbox PSA, told here as a push would tell it: they are read back
+   * at once instead of at the next poll (a vendor's simulated technician, docs/vendor-api.md#self-serve-test-mode).
+   */
+  async sandboxChanged(partnerId: string, psaTicketIds: readonly string[]): Promise<void> {
+    const now = iso(this.d.clock)
+    await this.d.store.transaction(async (tx) => {
+      await tx.psaSync.addPending(partnerId, psaTicketIds.slice(0, maxPushTicketIds), now)
+      await this.d.jobs.read(tx, partnerId, 0)
+    })
+    this.d.jobs.handOver()
+  }
+
+  /**
    * A push at /api/psa-push/{token}: the token names the connection, the PSA's own check (signature,
    * Basic auth, secret header, time) must pass, and only the ticket ids it names are taken, to be read
    * back from the PSA. Refused pushes change nothing.

@@ -13,6 +13,8 @@ export interface Partner {
   apiKeyRotation: { rotatedAt: string | null; previousExpiresAt: string | null }
   /** Set while the operator has the partner disabled. */
   disabled: Disabled | null
+  /** A vendor's test partner (docs/vendor-api.md#self-serve-test-mode): that vendor's id; its PSA stays the sandbox. */
+  sandboxVendorId: string | null
 }
 
 /** What an API key authenticates: its partner, which of its keys it is, and whether the partner is disabled. */

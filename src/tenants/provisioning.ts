@@ -220,9 +220,11 @@ export class Provisioning {
   }
 
   async createPartner(
-    input: { name: string; psa: PsaInput },
+    input: { name: string; psa: PsaInput; sandboxVendorId?: string },
     by?: Actor,
   ): Promise<Result<{ partner: Partner; apiKey: string }>> {
+    if (input.sandboxVendorId !== undefined && input.psa.kind !== 'sandbox')
+      return refuse('VALIDATION_FAILED', "psa/kind: a vendor's test partner is on the sandbox PSA.")
     const checked = await this.checkPsa(input.psa)
     if (!checked.ok) return checked
     const psa = checked.value
@@ -235,6 +237,7 @@ export class Provisioning {
         apiKeyDigest: digest(apiKey),
         psa,
         now,
+        sandboxVendorId: input.sandboxVendorId ?? null,
       })
       const summary = { name: input.name, psaKind: psa.kind }
       await tx.audit.record(
@@ -254,6 +257,14 @@ export class Provisioning {
     input: { name?: string; psa?: PsaInput },
     by?: Actor,
   ): Promise<Result<Partner>> {
+    if (input.psa && input.psa.kind !== 'sandbox') {
+      const saved = await this.store.partners.findById(id)
+      if (saved?.sandboxVendorId)
+        return refuse(
+          'CONFLICT',
+          `Partner '${id}' is a vendor's test partner: its PSA stays the sandbox and never connects a real one (docs/vendor-api.md#self-serve-test-mode).`,
+        )
+    }
     const checked = input.psa ? await this.checkPsa(input.psa) : undefined
     if (checked && !checked.ok) return checked
     const psa = checked?.value
@@ -277,6 +288,21 @@ export class Provisioning {
     })
     if (psa) this.psaSync.handOver()
     return partner ? ok(partner) : notFound(`Partner '${id}'`)
+  }
+
+  /** Deletes a vendor's test partner with its integration and everything they made (the vendor's own call). */
+  async deleteTestPartner(id: string, vendorId: string, by?: Actor): Promise<Result<null>> {
+    const now = iso(this.clock)
+    const deleted = await this.store.transaction(async (tx) => {
+      if (!(await tx.partners.deleteSandbox(id, vendorId))) return false
+      await tx.audit.record(
+        by,
+        { action: 'partner.delete', targetType: 'partner', targetId: id, summary: { sandbox: true } },
+        now,
+      )
+      return true
+    })
+    return deleted ? ok(null) : notFound(`Test partner '${id}'`)
   }
 
   async createIntegration(

@@ -50,6 +50,8 @@ export interface PartnersTable {
   api_key_rotated_at: string | null
   disabled_at: string | null
   disabled_reason: string | null
+  /** The vendor whose test partner this is (migration 0029_vendor_sandboxes); null: a real partner. */
+  sandbox_vendor_id: string | null
 }
 
 export interface IntegrationsTable {

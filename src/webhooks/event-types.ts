@@ -21,7 +21,8 @@ const Meta = {
       'When what the event reports happened: the outcome recorded, the PSA change heard, the state read.',
   }),
   test: Type.Boolean({
-    description: 'true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert.',
+    description:
+      'true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox).',
   }),
 }
 

@@ -5,6 +5,7 @@
 // stored dead, ready for replay. Callers hand the jobs over
 // (JobProducer.handOver) once their transaction has committed.
 
+import { LRUCache } from 'lru-cache'
 import type { Clock } from '../platform/clock.js'
 import type { Outcome } from '../platform/core/outcome.js'
 import type { Store } from '../platform/db/store.js'
@@ -21,6 +22,12 @@ type BodyOf = (meta: EventMeta) => unknown
 export const noUrlReason = 'no webhook URL; recorded for a listener'
 
 export class WebhookOutbox {
+  /**
+   * Whether a partner is a vendor's test partner (docs/vendor-api.md#self-serve-test-mode): fixed when
+   * the partner is made and never changed, so remembered; its events are marked `test`.
+   */
+  private readonly testPartners = new LRUCache<string, boolean>({ max: 100_000 })
+
   constructor(
     private readonly clock: Clock,
     /** The partner's effective catalogue, for state_snapshot. */
@@ -49,7 +56,7 @@ export class WebhookOutbox {
         vendorId: input.vendorId,
         partnerId: input.integration.partnerId,
         integrationId: input.integration.id,
-        meta: { ...meta, test: input.test === true },
+        meta: { ...meta, test: meta.test || input.test === true },
       }),
     )
   }
@@ -162,7 +169,7 @@ export class WebhookOutbox {
     const meta: EventMeta = {
       sequence: await tx.deliveryFeed.nextSequence(),
       occurredAt: this.clock().toISOString(),
-      test: false,
+      test: d.partnerId !== null && (await this.isTestPartner(tx, d.partnerId)),
     }
     const id = await tx.deliveries.insert(
       { ...d, body: JSON.stringify(d.body(meta)), vendorId: vendor.id, deadReason },
@@ -170,5 +177,13 @@ export class WebhookOutbox {
     )
     if (id && !deadReason) await this.jobs.enqueue(tx, [{ id, vendorId: vendor.id }])
     return id
+  }
+
+  private async isTestPartner(tx: Store, partnerId: string): Promise<boolean> {
+    const known = this.testPartners.get(partnerId)
+    if (known !== undefined) return known
+    const test = await tx.partners.isSandbox(partnerId)
+    this.testPartners.set(partnerId, test)
+    return test
   }
 }

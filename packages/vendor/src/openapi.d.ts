@@ -424,6 +424,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vendor-api/sandbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your test integrations, oldest first
+         * @description Every test integration you hold (at most 10), without credentials. Bearer token from POST /api/oauth/token.
+         */
+        get: operations["listVendorSandboxes"];
+        put?: never;
+        /**
+         * Create a test integration: a test partner on the sandbox PSA, an account mapped, a rule
+         * @description The integration is pending with alerting on, ready for alerts; the answer holds its organizationOemToken and the test partner's API key, each shown once. At most 10 at once (409 beyond). Bearer token from POST /api/oauth/token.
+         */
+        post: operations["createVendorSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-api/sandbox/{integrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a test integration with its test partner and everything they made
+         * @description Its tickets, events and mappings go too; only a test integration (404 for any other). Bearer token from POST /api/oauth/token.
+         */
+        delete: operations["deleteVendorSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-api/sandbox/{integrationId}/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * In a test integration, map an account to a sandbox PSA company as the partner would
+         * @description The account must be one you declared (PUT /api/oem-api/integration/accounts); mapping it again replaces its company and board. Bearer token from POST /api/oauth/token.
+         */
+        put: operations["mapVendorSandboxAccount"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-api/sandbox/{integrationId}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * In a test integration, add a rule as the partner would
+         * @description Checked against your catalogue like a partner's rule; it goes after the rules already there. Bearer token from POST /api/oauth/token.
+         */
+        post: operations["addVendorSandboxRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-api/sandbox/{integrationId}/tickets/{correlationId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * In a test integration, close a ticket in the sandbox PSA as a technician would
+         * @description Two-way sync reads the change back at once, as after a PSA's push: the ticket is closed in the PSA and your webhook gets 'Ticket Closed In PSA' (docs/psa/sync.md#what-a-change-does). Bearer token from POST /api/oauth/token.
+         */
+        post: operations["closeVendorSandboxTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor-api/service/{serviceId}/count": {
         parameters: {
             query?: never;
@@ -842,7 +946,7 @@ export interface components {
                 };
                 /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
                 sequence: number;
-                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                /** @description true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox). */
                 test: boolean;
                 vendorOrganizationId: string;
                 /** @description the partner’s id */
@@ -882,7 +986,7 @@ export interface components {
                 };
                 /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
                 sequence: number;
-                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                /** @description true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox). */
                 test: boolean;
                 /** @description your vendor id */
                 vendorOrganizationId: string;
@@ -1074,6 +1178,8 @@ export interface components {
             partnerName: string;
             /** @enum {unknown} */
             state: "created" | "mapping" | "pending" | "connected";
+            /** @description a test integration of yours (POST /api/vendor-api/sandbox) */
+            test: boolean;
             updatedAt: string;
         };
         VendorIntegrationViewPage: {
@@ -4047,6 +4153,7 @@ export interface operations {
                      *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
                      *           "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
                      *           "partnerName": "Acme Security",
+                     *           "test": true,
                      *           "state": "created",
                      *           "isIntegrationActive": true,
                      *           "isAlertsEnabled": true,
@@ -4985,6 +5092,978 @@ export interface operations {
                      *       "message": "failed",
                      *       "error": "INVALID_CREDENTIALS",
                      *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used in the last 24 hours with another request. Nothing was done. Error codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "failed",
+                     *       "error": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    listVendorSandboxes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "test": true,
+                     *           "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *           "partnerName": "Acme Security",
+                     *           "state": "example",
+                     *           "mappedAccounts": 1,
+                     *           "createdAt": "2026-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            createdAt: string;
+                            integrationId: string;
+                            mappedAccounts: number;
+                            partnerId: string;
+                            partnerName: string;
+                            /** @description pending once made: ready for alerts */
+                            state: string;
+                            /**
+                             * @description a test integration: its partner is on the sandbox PSA for good
+                             * @enum {boolean}
+                             */
+                            test: true;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    createVendorSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1 to 255 visible ASCII characters, a UUID say) that makes retries of this call safe: for 24 hours the same key with the same request is answered with the first answer again (`Idempotent-Replayed: true`) without doing anything twice; with another request 422 IDEMPOTENCY_KEY_REUSED; while the first still runs 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. docs/vendor-api.md#idempotency-keys
+                 * @example 7b0c6a2e-4f1d-4c1e-9a57-1f2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme test MSP",
+                 *       "productGroup": "Endpoint Security"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the test partner's name (default '<vendor> test partner') */
+                    name?: string;
+                    /** @description what the test rule makes tickets for (default: the first group of your stored catalogue) */
+                    productGroup?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "test": true,
+                     *       "integrationId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "partnerId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "partnerName": "Acme Security",
+                     *       "state": "example",
+                     *       "mappedAccounts": 1,
+                     *       "createdAt": "2026-01-31T12:00:00.000Z",
+                     *       "organizationOemToken": "redacted-example-value",
+                     *       "partnerApiKey": "redacted-example-value",
+                     *       "accountId": "acme-001",
+                     *       "productGroup": "Endpoint Security",
+                     *       "ruleId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the account created and mapped to sandbox company 100 */
+                        accountId: string;
+                        createdAt: string;
+                        integrationId: string;
+                        mappedAccounts: number;
+                        /** @description shown once; marked as a test credential by test: true */
+                        organizationOemToken: string;
+                        /** @description the test partner's API key, shown once */
+                        partnerApiKey: string;
+                        partnerId: string;
+                        partnerName: string;
+                        productGroup: string;
+                        /** @description the rule that makes tickets for productGroup */
+                        ruleId: string;
+                        /** @description pending once made: ready for alerts */
+                        state: string;
+                        /**
+                         * @description a test integration: its partner is on the sandbox PSA for good
+                         * @enum {boolean}
+                         */
+                        test: true;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used in the last 24 hours with another request. Nothing was done. Error codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "failed",
+                     *       "error": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    deleteVendorSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1 to 255 visible ASCII characters, a UUID say) that makes retries of this call safe: for 24 hours the same key with the same request is answered with the first answer again (`Idempotent-Replayed: true`) without doing anything twice; with another request 422 IDEMPOTENCY_KEY_REUSED; while the first still runs 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. docs/vendor-api.md#idempotency-keys
+                 * @example 7b0c6a2e-4f1d-4c1e-9a57-1f2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used in the last 24 hours with another request. Nothing was done. Error codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "failed",
+                     *       "error": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    mapVendorSandboxAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1 to 255 visible ASCII characters, a UUID say) that makes retries of this call safe: for 24 hours the same key with the same request is answered with the first answer again (`Idempotent-Replayed: true`) without doing anything twice; with another request 422 IDEMPOTENCY_KEY_REUSED; while the first still runs 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. docs/vendor-api.md#idempotency-keys
+                 * @example 7b0c6a2e-4f1d-4c1e-9a57-1f2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description your account id
+                 * @example acme-001
+                 */
+                accountId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "psaCompanyId": "100"
+                 *     }
+                 */
+                "application/json": {
+                    board?: string | null;
+                    /** @description the sandbox PSA's company (default 100) */
+                    psaCompanyId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "test": true,
+                     *       "accountId": "acme-001",
+                     *       "psaCompanyId": "100",
+                     *       "board": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        accountId: string;
+                        board: string | null;
+                        psaCompanyId: string;
+                        /**
+                         * @description done in a test integration
+                         * @enum {boolean}
+                         */
+                        test: true;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used in the last 24 hours with another request. Nothing was done. Error codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "failed",
+                     *       "error": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    addVendorSandboxRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1 to 255 visible ASCII characters, a UUID say) that makes retries of this call safe: for 24 hours the same key with the same request is answered with the first answer again (`Idempotent-Replayed: true`) without doing anything twice; with another request 422 IDEMPOTENCY_KEY_REUSED; while the first still runs 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. docs/vendor-api.md#idempotency-keys
+                 * @example 7b0c6a2e-4f1d-4c1e-9a57-1f2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "productGroup": "Backup",
+                 *       "alertTypes": [
+                 *         "Backup Failed"
+                 *       ],
+                 *       "action": "suppress"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description default 'ticket'
+                     * @enum {unknown}
+                     */
+                    action?: "ticket" | "suppress";
+                    alertTypes?: string[];
+                    /** @description a product group of your catalogue */
+                    productGroup: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "test": true,
+                     *       "ruleId": "01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f",
+                     *       "productGroup": "Endpoint Security",
+                     *       "alertTypes": [
+                     *         "Malware Detected"
+                     *       ],
+                     *       "action": "example",
+                     *       "precedence": 1
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        alertTypes: string[];
+                        precedence: number;
+                        productGroup: string;
+                        ruleId: string;
+                        /**
+                         * @description done in a test integration
+                         * @enum {boolean}
+                         */
+                        test: true;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not found, or not yours. Error codes: NOT_FOUND, INTEGRATION_NOT_FOUND, ACCOUNT_UNKNOWN, ACCOUNT_NOT_MAPPED, NO_RULE, RULES_DISABLED, RULE_GONE, TICKET_NOT_FOUND. */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "failed",
+                     *       "error": "NOT_FOUND",
+                     *       "detail": "Not found, or not yours.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Conflicts with the current state; `detail` says which. Error codes: INTEGRATION_NOT_ACTIVE, ALERTING_DISABLED, TICKET_CLOSED, INVALID_STATE, CONFLICT, IDEMPOTENCY_KEY_IN_USE. */
+            409: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "failed",
+                     *       "error": "INTEGRATION_NOT_ACTIVE",
+                     *       "detail": "Conflicts with the current state; `detail` says which.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The Idempotency-Key was used in the last 24 hours with another request. Nothing was done. Error codes: IDEMPOTENCY_KEY_REUSED. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "failed",
+                     *       "error": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "The Idempotency-Key was used in the last 24 hours with another request. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    closeVendorSandboxTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (1 to 255 visible ASCII characters, a UUID say) that makes retries of this call safe: for 24 hours the same key with the same request is answered with the first answer again (`Idempotent-Replayed: true`) without doing anything twice; with another request 422 IDEMPOTENCY_KEY_REUSED; while the first still runs 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. docs/vendor-api.md#idempotency-keys
+                 * @example 7b0c6a2e-4f1d-4c1e-9a57-1f2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description the correlationId an OPEN answered
+                 * @example edr-4711
+                 */
+                correlationId: string;
+                /** @example 01943b2c-5a7e-7b1c-9f3d-2e4a6c8b0d1f */
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "Closed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the PSA status the technician sets (default 'Closed') */
+                    status?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued and runs in the background. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "test": true,
+                     *       "correlationId": "edr-4711",
+                     *       "psaTicketId": "48213",
+                     *       "psaStatus": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        correlationId: string;
+                        psaStatus: string;
+                        /** @description the ticket's id in the sandbox PSA */
+                        psaTicketId: string;
+                        /**
+                         * @description done in a test integration
+                         * @enum {boolean}
+                         */
+                        test: true;
+                    };
+                };
+            };
+            /** @description Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done. Error codes: INVALID_JSON, VALIDATION_FAILED, INVALID_ALERT, CORRELATION_ID_REQUIRED. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "failed",
+                     *       "error": "INVALID_JSON",
+                     *       "detail": "Bad input: the body, a path parameter or the query does not fit the schema, or a value is refused; `detail` names it. Nothing was done.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not authenticated: the credentials or token are missing, wrong, expired or revoked. Error codes: INVALID_CREDENTIALS, UNAUTHENTICATED, TOKEN_EXPIRED. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "failed",
+                     *       "error": "INVALID_CREDENTIALS",
+                     *       "detail": "Not authenticated: the credentials or token are missing, wrong, expired or revoked.",
+                     *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Not allowed: the tenant is disabled, or the caller may not do this. Error codes: FORBIDDEN, TENANT_DISABLED. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "failed",
+                     *       "error": "FORBIDDEN",
+                     *       "detail": "Not allowed: the tenant is disabled, or the caller may not do this.",
                      *       "requestId": "3f1e5b7c-9a2d-4c8e-b1f0-6d4a2c9e8b7a"
                      *     }
                      */

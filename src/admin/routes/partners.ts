@@ -6,7 +6,7 @@ import type { App } from '../../platform/http/app-types.js'
 import { notFound, orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
-import { failures, IdParams, KeyCursor, LongLimit, Page } from '../../platform/http/schemas.js'
+import { failures, IdParams, KeyCursor, LongLimit, Nullable, Page } from '../../platform/http/schemas.js'
 import type { PsaConnections, PsaRegistry } from '../../psa/index.js'
 import { PsaInput, PsaView } from '../../psa/index.js'
 import type { Partner, Provisioning } from '../../tenants/index.js'
@@ -29,6 +29,11 @@ const PartnerView = Type.Object({
   updatedAt: Type.String(),
   disabled: DisabledView,
   apiKeyRotation: RotationView,
+  sandbox: Type.Boolean({
+    description:
+      "a vendor's test partner (docs/vendor-api.md#self-serve-test-mode): its PSA stays the sandbox",
+  }),
+  sandboxVendorId: Nullable(Type.String({ description: 'the vendor whose test partner it is' })),
 })
 
 const Warning = Type.Optional(
@@ -52,6 +57,8 @@ function partnerView(psa: PsaRegistry, p: Partner, now: string) {
     updatedAt: p.updatedAt,
     disabled: disabledView(p.disabled),
     apiKeyRotation: rotationView(p.apiKeyRotation, now),
+    sandbox: p.sandboxVendorId !== null,
+    sandboxVendorId: p.sandboxVendorId,
   }
 }
 

@@ -72,7 +72,7 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
         summary: 'Your PSA connection (secrets masked)',
         ...operation({
           id: 'getPsaConnection',
-          description: `Secrets are never shown again. ${callers.partner}`,
+          description: `Secrets are never shown again. A vendor's test partner's answer carries \`test: true\` (its PSA stays the sandbox; docs/vendor-api.md#self-serve-test-mode). ${callers.partner}`,
         }),
         response: { 200: PsaView, ...failures(401) },
       },
@@ -80,7 +80,7 @@ export function registerPartnerPsa(app: App, s: PartnerPsaRoutesDeps): void {
     async (request) => {
       const partner = await s.store.partners.findById(partnerId(request))
       if (!partner) throw notFound('Partner')
-      return s.psa.view(partner.psa)
+      return { ...s.psa.view(partner.psa), ...(partner.sandboxVendorId ? { test: true } : {}) }
     },
   )
 

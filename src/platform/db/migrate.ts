@@ -38,6 +38,7 @@ import * as m0025 from './migrations/0025_session_devices.js'
 import * as m0026 from './migrations/0026_maintenance_upcoming.js'
 import * as m0027 from './migrations/0027_steps_in_use.js'
 import * as m0028 from './migrations/0028_psa_tokens.js'
+import * as m0029 from './migrations/0029_vendor_sandboxes.js'
 import type { Database } from './schema.js'
 
 /** Every migration of this build by name (a test replays them up to a point). */
@@ -69,6 +70,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0021_storm_control': m0021,
   '0027_steps_in_use': m0027,
   '0028_psa_tokens': m0028,
+  '0029_vendor_sandboxes': m0029,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

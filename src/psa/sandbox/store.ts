@@ -222,6 +222,16 @@ export class SandboxStore {
     return Number(r.numUpdatedRows) === 1
   }
 
+  /** Everything the sandbox holds for a partner, gone (a vendor's test partner deleted). */
+  async clear(partnerId: string): Promise<void> {
+    await this.writes(async (db) => {
+      await db.deleteFrom('sandbox_notes').where('partner_id', '=', partnerId).execute()
+      await db.deleteFrom('sandbox_tickets').where('partner_id', '=', partnerId).execute()
+      await db.deleteFrom('sandbox_faults').where('partner_id', '=', partnerId).execute()
+      await db.deleteFrom('sandbox_billing_lines').where('partner_id', '=', partnerId).execute()
+    })
+  }
+
   async setFault(partnerId: string, fault: SandboxFault | null, now: string): Promise<void> {
     await this.db.deleteFrom('sandbox_faults').where('partner_id', '=', partnerId).execute()
     if (!fault) return

@@ -18,6 +18,8 @@ export const auditActions = [
   'partner.update',
   'partner.disable',
   'partner.enable',
+  // A vendor's test partner deleted with everything it made (docs/vendor-api.md#self-serve-test-mode).
+  'partner.delete',
   'partner.api_key.rotate',
   'partner.api_key.end_overlap',
   // Who gave whom access to the partner portal (by the operator or the partner itself;

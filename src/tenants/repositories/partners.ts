@@ -22,6 +22,7 @@ export class PartnerRepository {
       updatedAt: r.updated_at,
       apiKeyRotation: { rotatedAt: r.api_key_rotated_at, previousExpiresAt: r.previous_api_key_expires_at },
       disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
+      sandboxVendorId: r.sandbox_vendor_id,
     }
   }
 
@@ -31,6 +32,7 @@ export class PartnerRepository {
     apiKeyDigest: string
     psa: Partner['psa']
     now: string
+    sandboxVendorId?: string | null
   }): Promise<Partner> {
     await this.db
       .insertInto('partners')
@@ -42,6 +44,7 @@ export class PartnerRepository {
         psa_settings_enc: this.box.seal(JSON.stringify(p.psa.settings)),
         created_at: p.now,
         updated_at: p.now,
+        sandbox_vendor_id: p.sandboxVendorId ?? null,
       })
       .execute()
     return (await this.findById(p.id))!
@@ -148,8 +151,45 @@ export class PartnerRepository {
           : {}),
       })
       .where('id', '=', id)
+      // A test partner's PSA stays the sandbox, whoever asks (docs/vendor-api.md#self-serve-test-mode).
+      .$if(patch.psa !== undefined && patch.psa.kind !== 'sandbox', (q) =>
+        q.where('sandbox_vendor_id', 'is', null),
+      )
       .execute()
     return this.findById(id)
+  }
+
+  /** Whether the partner is a vendor's test partner (set when it is made, never changed). */
+  async isSandbox(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('partners')
+      .select('sandbox_vendor_id')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    return row?.sandbox_vendor_id != null
+  }
+
+  /** A vendor's test partners, oldest first (at most `limit`). */
+  async sandboxesOf(vendorId: string, limit: number): Promise<Partner[]> {
+    const rows = await this.db
+      .selectFrom('partners')
+      .selectAll()
+      .where('sandbox_vendor_id', '=', vendorId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => this.toPartner(r))
+  }
+
+  /** Deletes a vendor's test partner; its integrations and what hangs off them go by cascade. */
+  async deleteSandbox(id: string, vendorId: string): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('partners')
+      .where('id', '=', id)
+      .where('sandbox_vendor_id', '=', vendorId)
+      .executeTakeFirst()
+    return Number(r.numDeletedRows) === 1
   }
 }
 

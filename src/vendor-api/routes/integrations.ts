@@ -27,6 +27,7 @@ const VendorIntegration = Type.Object({
   integrationId: Type.String(),
   partnerId: Type.String({ description: "the partner's id (vendorUserId in state_snapshot events)" }),
   partnerName: Type.String(),
+  test: Type.Boolean({ description: 'a test integration of yours (POST /api/vendor-api/sandbox)' }),
   state: Type.Enum(['created', 'mapping', 'pending', 'connected']),
   isIntegrationActive: Type.Boolean({
     description: 'pending or connected, and the partner not disabled: alerts and usage are accepted',
@@ -101,6 +102,7 @@ async function entry(s: VendorIntegrationRoutesDeps, i: Integration, now: string
     integrationId: i.id,
     partnerId: i.partnerId,
     partnerName: partner?.name ?? '',
+    test: partner?.sandboxVendorId != null,
     state: i.settings.state,
     isIntegrationActive: isActive(i.settings.state) && !partnerDisabled,
     isAlertsEnabled: i.settings.alertsEnabled,

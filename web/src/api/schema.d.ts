@@ -809,7 +809,7 @@ export interface paths {
         };
         /**
          * Your PSA connection (secrets masked)
-         * @description Secrets are never shown again. Partner API key, or the portal session (a change also sends x-csrf-token).
+         * @description Secrets are never shown again. A vendor's test partner's answer carries `test: true` (its PSA stays the sandbox; docs/vendor-api.md#self-serve-test-mode). Partner API key, or the portal session (a change also sends x-csrf-token).
          */
         get: operations["getPsaConnection"];
         /**
@@ -1645,6 +1645,9 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description a vendor's test partner (docs/vendor-api.md#self-serve-test-mode): its PSA stays the sandbox */
+            sandbox: boolean;
+            sandboxVendorId: string | null;
             updatedAt: string;
         };
         PartnerPage: {
@@ -1768,7 +1771,7 @@ export interface components {
                 };
                 /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
                 sequence: number;
-                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                /** @description true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox). */
                 test: boolean;
                 vendorOrganizationId: string;
                 /** @description the partner’s id */
@@ -1808,7 +1811,7 @@ export interface components {
                 };
                 /** @description Grows with every event alertbridge sends, so within an integration too: keep the highest you applied and drop an event with a lower one (a state_snapshot older than the one you hold). Numbers may be skipped. */
                 sequence: number;
-                /** @description true for a test event (POST /api/vendor-api/webhook/test) or the outcome of a test alert. */
+                /** @description true for a test event (POST /api/vendor-api/webhook/test), the outcome of a test alert, or any event of a test integration (POST /api/vendor-api/sandbox). */
                 test: boolean;
                 /** @description your vendor id */
                 vendorOrganizationId: string;
@@ -2037,6 +2040,8 @@ export interface components {
             partnerName: string;
             /** @enum {unknown} */
             state: "created" | "mapping" | "pending" | "connected";
+            /** @description a test integration of yours (POST /api/vendor-api/sandbox) */
+            test: boolean;
             updatedAt: string;
         };
         VendorIntegrationViewPage: {
