@@ -321,6 +321,8 @@ for (const backend of backends()) {
           integrationId: one.integrationId,
           partnerId: one.partnerId,
           partnerName: 'First MSP',
+          // A real partner's integration, not one of the vendor's own test integrations.
+          test: false,
           state: 'connected',
           isIntegrationActive: true,
           isAlertsEnabled: true,
