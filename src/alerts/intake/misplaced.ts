@@ -45,6 +45,27 @@ function byLowerCase(names: readonly string[]): Map<string, string> {
   return map
 }
 
+/** A level's names, exactly and by lower case. */
+interface Names {
+  exact: ReadonlySet<string>
+  lower: ReadonlyMap<string, string>
+}
+
+/** The known names looked up, built once per `KnownFields` (the schema's are fixed): not per alert. */
+const prepared = new WeakMap<KnownFields, { top: Names; data: Names }>()
+
+function namesOf(known: KnownFields): { top: Names; data: Names } {
+  let names = prepared.get(known)
+  if (!names) {
+    names = {
+      top: { exact: new Set(known.top), lower: byLowerCase(known.top) },
+      data: { exact: new Set(known.data), lower: byLowerCase(known.data) },
+    }
+    prepared.set(known, names)
+  }
+  return names
+}
+
 /** The fields of `body` found in the wrong place, each once, in the body's order; at most `hintLimit`. */
 export function misplacedFields(
   body: unknown,
@@ -53,25 +74,21 @@ export function misplacedFields(
   hintLimit = misplacedHintLimit,
 ): MisplacedField[] {
   if (!isRecord(body)) return []
-  const top = new Set(known.top)
-  const data = new Set(known.data)
-  const topLower = byLowerCase(known.top)
-  const dataLower = byLowerCase(known.data)
+  const { top, data } = namesOf(known)
   const hints: MisplacedField[] = []
   const look = (keys: string[], here: 'top' | 'data') => {
-    const [same, other, sameLower, otherLower] =
-      here === 'top' ? [top, data, topLower, dataLower] : [data, top, dataLower, topLower]
+    const [same, other] = here === 'top' ? [top, data] : [data, top]
     const where = here === 'top' ? 'body' : 'body/data'
     const there = here === 'top' ? 'body/data' : 'body'
     for (const key of keys) {
       if (hints.length >= hintLimit) return
-      if (same.has(key)) continue
+      if (same.exact.has(key)) continue
       const found = `${where}/${key}`
       // A field of the other level, exactly or in another case (the other level's name wins: it is
       // the one the caller meant if this level has no such name).
-      const exact = other.has(key) ? key : undefined
-      const sameCase = sameLower.get(key.toLowerCase())
-      const otherCase = otherLower.get(key.toLowerCase())
+      const exact = other.exact.has(key) ? key : undefined
+      const sameCase = same.lower.get(key.toLowerCase())
+      const otherCase = other.lower.get(key.toLowerCase())
       if (exact !== undefined) hints.push({ found, belongs: `${there}/${exact}` })
       else if (sameCase !== undefined) hints.push({ found, belongs: `${where}/${sameCase}` })
       else if (otherCase !== undefined) hints.push({ found, belongs: `${there}/${otherCase}` })
