@@ -11,6 +11,7 @@ import { afterFailure, psaNames } from '../psa/index.js'
 import type { Partner } from '../tenants/index.js'
 import type { PsaSyncApplier } from './apply.js'
 import type { PsaSyncHandlers, PsaSyncJobs } from './jobs.js'
+import { PsaPoll } from './poll.js'
 import { newPushSecret, pushToken, pushUrls, tokenDigest } from './secrets.js'
 
 export interface PsaSyncHandlerDeps {
@@ -29,7 +30,11 @@ export interface PsaSyncHandlerDeps {
 const readBatch = 200
 
 export class PsaSyncWork implements PsaSyncHandlers {
-  constructor(private readonly d: PsaSyncHandlerDeps) {}
+  private readonly rounds: PsaPoll
+
+  constructor(private readonly d: PsaSyncHandlerDeps) {
+    this.rounds = new PsaPoll(d)
+  }
 
   private budget(): { signal: AbortSignal } {
     return { signal: AbortSignal.timeout(this.d.config.psaTimeoutMs * 3) }
@@ -120,7 +125,8 @@ export class PsaSyncWork implements PsaSyncHandlers {
     const ids = [...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))]
     if (ids.length > 0) {
       const readStartedAt = iso(this.d.clock)
-      const read = await client.readTickets(ids, this.budget())
+      // A sync read: it spends only what alerts leave of the budget (poll.ts says how).
+      const read = await client.readTickets(ids, { ...this.budget(), spend: 'sync' })
       if (!read.ok) {
         await store.psaSync.addPending(partnerId, ids, iso(this.d.clock))
         return afterFailure(read.failure, 'reading pushed tickets back')
@@ -135,48 +141,10 @@ export class PsaSyncWork implements PsaSyncHandlers {
     return { kind: 'done' }
   }
 
+  /** The reconciliation poll's round (poll.ts), which queues the next round itself. */
   async poll(partnerId: string): Promise<JobResult> {
-    const { store, clock, config } = this.d
     const connected = await this.connect(partnerId)
     if (!('client' in connected)) return connected
-    const { partner, client } = connected
-    const link = await store.psaSync.find(partnerId)
-    const interval = link?.mechanism === 'push' ? config.pollPushIntervalMs : config.pollIntervalMs
-    const now = clock()
-    // Where the PSA lists what changed since a time (Syncro), its list is read first: a change is heard
-    // within one round, whatever page it is on.
-    if (client.changedSince && link?.lastPollAt) {
-      const since = new Date(Date.parse(link.lastPollAt) - 60_000).toISOString()
-      const changed = await client.changedSince(since, this.budget())
-      if (!changed.ok) return afterFailure(changed.failure, 'listing changed tickets')
-      const ours = await store.psaSync.byPsaTicketIds(partnerId, changed.value.ticketIds)
-      const ids = [...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))]
-      if (ids.length > 0) {
-        const readStartedAt = iso(clock)
-        const read = await client.readTickets(ids, this.budget())
-        if (!read.ok) return afterFailure(read.failure, 'reading changed tickets back')
-        await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'poll', readStartedAt)
-      }
-    }
-    const page = await store.psaSync.nextToPoll(
-      partnerId,
-      new Date(now.getTime() - interval).toISOString(),
-      config.pollPageSize,
-    )
-    const ids = page.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : []))
-    if (ids.length > 0) {
-      const readStartedAt = iso(clock)
-      const read = await client.readTickets(ids, this.budget())
-      if (!read.ok) return afterFailure(read.failure, 'polling tickets')
-      await this.d.applier.apply(partnerId, partner.psa.kind, read.value, 'poll', readStartedAt)
-    } else {
-      await store.psaSync.polled(partnerId, iso(clock))
-    }
-    // A full page: more are due, so the next page comes soon (a tenth of the interval, spreading the
-    // reads over it); else the next round when the oldest read is due again.
-    const next = ids.length === config.pollPageSize ? Math.max(1000, interval / 10) : interval
-    await store.transaction((tx) => this.d.jobs.poll(tx, partnerId, new Date(now.getTime() + next)))
-    this.d.jobs.handOver()
-    return { kind: 'done' }
+    return this.rounds.round(connected.partner, connected.client)
   }
 }

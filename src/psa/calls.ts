@@ -8,7 +8,16 @@ import type { JobResult } from '../platform/queue/port.js'
 /** Every call may be given up: the executor's PSA time budget aborts it rather than racing it. */
 export interface PsaCall {
   signal: AbortSignal
+  /**
+   * Two-way sync's reads, which spend only what alerts leave of the connection's budgets
+   * (docs/psa/sync.md#the-poll-and-the-budget): `sync` is refused once the fullest budget is half used;
+   * `sync-due` (the poll's first read when it has not heard the PSA for an interval) only where a note
+   * would wait (95%). An alert's calls carry none: they go until the budget itself refuses.
+   */
+  spend?: SyncSpend
 }
+
+export type SyncSpend = 'sync' | 'sync-due'
 
 /** A call on behalf of one alert: its correlationId lets an adapter find a ticket a lost answer made. */
 export interface TicketCall extends PsaCall {

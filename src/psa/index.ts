@@ -5,6 +5,7 @@ export type {
   BillingLine,
   LookupKind,
   NewPsaTicket,
+  PsaCall,
   PsaEntity,
   PsaFailure,
   PsaOperations,

@@ -91,6 +91,12 @@ export interface PsaSyncOperations {
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>>
   /** Back to an open status with a note; the marker makes a retry after a lost answer write nothing twice. */
   reopenTicket(ticketId: string, reopen: ReopenRequest, call: NoteCall): Promise<PsaResult<null>>
+  /**
+   * How many tickets the poll reads back in one `readTickets` (src/psa-sync/poll.ts; 10 where absent): a
+   * kind whose read costs a few calls whatever the number of ids (Autotask's queries) reads more at
+   * once; one that spends a call per ticket keeps it small, so a round the budget stops loses little.
+   */
+  readonly readBatch?: number
   /** How the PSA pushes changes; null: it cannot, the poll alone hears it. */
   readonly push: PsaPush | null
   /**

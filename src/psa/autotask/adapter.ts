@@ -83,6 +83,8 @@ export function autotaskPsa({ lookupRoot = zoneLookupRoot, ...options }: Autotas
 class AutotaskConnection implements PsaOperations {
   private readonly psaSync: AutotaskPsaSync
   readonly push: PsaPush
+  /** A read is three queries whatever the number of ids (psa-sync.ts): the poll reads a page at once. */
+  readonly readBatch = 50
 
   constructor(
     private readonly client: AutotaskClient,

@@ -70,44 +70,47 @@ const maxBodyBytes = 32 * 1024 * 1024
 export class PsaHttp {
   constructor(private readonly o: PsaHttpOptions) {}
 
-  async request(req: PsaRequest, call: PsaCall): Promise<PsaResult<PsaResponse>> {
-    return this.o.limiter.run(req.endpoint, call.signal, async () => {
-      const result = await this.o.http.send({
-        method: req.method,
-        url: req.url,
-        query: req.query,
-        headers: { accept: 'application/json', ...req.headers },
-        body: req.raw
-          ? req.raw.body
-          : req.form
-            ? new URLSearchParams(req.form).toString()
-            : req.body === undefined
-              ? null
-              : JSON.stringify(req.body),
-        ...(req.raw
-          ? { contentType: req.raw.contentType }
-          : req.form
-            ? { contentType: 'application/x-www-form-urlencoded' }
-            : {}),
-        timeoutMs: this.o.requestTimeoutMs ?? hardLimitMs,
-        signal: call.signal,
-        maxBodyBytes,
-      })
-      if (this.o.log) {
-        const u = URL.canParse(req.url) ? new URL(req.url) : null
-        this.o.log.debug(
-          {
-            psa: this.o.name,
-            method: req.method,
-            url: u ? `${u.origin}${u.pathname}` : '(invalid)',
-            status: result.kind === 'response' ? result.status : result.error,
-            durationMs: result.durationMs,
-          },
-          'PSA call',
-        )
-      }
-      return this.answer(result)
+  /** One request within the connection's limits; a sync read (`call.spend`) spends only what alerts leave. */
+  request(req: PsaRequest, call: PsaCall): Promise<PsaResult<PsaResponse>> {
+    return this.o.limiter.run(req.endpoint, call.signal, () => this.send(req, call), call.spend)
+  }
+
+  private async send(req: PsaRequest, call: PsaCall): Promise<PsaResult<PsaResponse>> {
+    const result = await this.o.http.send({
+      method: req.method,
+      url: req.url,
+      query: req.query,
+      headers: { accept: 'application/json', ...req.headers },
+      body: req.raw
+        ? req.raw.body
+        : req.form
+          ? new URLSearchParams(req.form).toString()
+          : req.body === undefined
+            ? null
+            : JSON.stringify(req.body),
+      ...(req.raw
+        ? { contentType: req.raw.contentType }
+        : req.form
+          ? { contentType: 'application/x-www-form-urlencoded' }
+          : {}),
+      timeoutMs: this.o.requestTimeoutMs ?? hardLimitMs,
+      signal: call.signal,
+      maxBodyBytes,
     })
+    if (this.o.log) {
+      const u = URL.canParse(req.url) ? new URL(req.url) : null
+      this.o.log.debug(
+        {
+          psa: this.o.name,
+          method: req.method,
+          url: u ? `${u.origin}${u.pathname}` : '(invalid)',
+          status: result.kind === 'response' ? result.status : result.error,
+          durationMs: result.durationMs,
+        },
+        'PSA call',
+      )
+    }
+    return this.answer(result)
   }
 
   private defaultWait(text: string): number {

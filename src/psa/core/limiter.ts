@@ -9,6 +9,7 @@ import { type BulkheadPolicy, bulkhead, TaskCancelledError } from 'cockatiel'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Limiter } from '../../platform/redis/limiters.js'
 import type { PsaFailure, PsaResult } from '../adapter.js'
+import type { SyncSpend } from '../calls.js'
 
 export interface LimiterOptions {
   /** Calls in flight at once per endpoint (the whole connection is one endpoint unless the PSA counts per endpoint). */
@@ -45,6 +46,14 @@ interface Counted extends Budget {
   limiter: RateLimiterMemory
 }
 
+/**
+ * How full the fullest budget may be before two-way sync's reads hold back (docs/psa/sync.md#the-poll-and-the-budget):
+ * the poll and pushed read-backs take at most half of every budget, so alerts always keep the other half
+ * and whatever sync leaves; the poll's one read a round that keeps it from going silent goes until
+ * notes would wait ("Near the limit" in docs/psa/README.md), so creates and closes keep the last 5%.
+ */
+export const syncCeilings: Readonly<Record<SyncSpend, number>> = { sync: 0.5, 'sync-due': 0.95 }
+
 const defaultBreaker = { failures: 5, firstPauseMs: 5_000, maxPauseMs: 5 * 60_000 }
 
 export class ConnectionLimiter {
@@ -78,10 +87,15 @@ export class ConnectionLimiter {
     endpoint: string,
     signal: AbortSignal,
     call: () => Promise<PsaResult<T>>,
+    spend?: SyncSpend,
   ): Promise<PsaResult<T>> {
     const refused = this.refusal()
     if (refused) return { ok: false, failure: refused }
     this.endpoints.add(endpoint)
+    if (spend) {
+      const held = await this.holdBack(spend, endpoint)
+      if (held) return { ok: false, failure: held }
+    }
     for (const b of this.budgets) {
       try {
         await b.limiter.consume(b.per === 'endpoint' ? endpoint : 'calls')
@@ -193,6 +207,41 @@ export class ConnectionLimiter {
       see(res?.consumedPoints, b.limiter.points)
     }
     return fullest
+  }
+
+  /**
+   * A sync read is not made while the fullest budget it would spend from is at its ceiling: it waits
+   * (a throttled failure) until that budget's window frees room, and spends nothing meanwhile.
+   */
+  private async holdBack(spend: SyncSpend, endpoint: string): Promise<PsaFailure | null> {
+    const ceiling = syncCeilings[spend]
+    let waitMs = 0
+    let held: string | null = null
+    const see = (res: RateLimiterRes | null, points: number, label: string) => {
+      if (!res || points <= 0 || res.consumedPoints < points * ceiling) return
+      if (res.msBeforeNext > waitMs) {
+        waitMs = res.msBeforeNext
+        held = label
+      }
+    }
+    for (const b of this.budgets) {
+      const key = b.per === 'endpoint' ? endpoint : 'calls'
+      see(
+        await b.limiter.get(key),
+        b.points,
+        `the budget of ${b.points} requests per ${window(b.perSeconds)}`,
+      )
+    }
+    for (const b of this.o.shared ?? [])
+      see(await b.limiter.get(b.key).catch(() => null), b.limiter.points, b.label)
+    if (held === null) return null
+    return {
+      kind: 'rate-limited',
+      retryable: true,
+      retryAfterMs: Math.max(1, waitMs),
+      throttled: true,
+      message: `two-way sync leaves the rest of ${held} to alerts (${Math.round(ceiling * 100)}% used)`,
+    }
   }
 
   private refusal(): PsaFailure | null {

@@ -191,4 +191,55 @@ describe('PSA connection limiter', () => {
     assert.ok((f?.retryAfterMs ?? 0) > 0)
     assert.match(f?.message ?? '', /3 requests a minute/)
   })
+
+  test("two-way sync's reads spend only what alerts leave: half of each budget, the due read up to 95%", async () => {
+    const limiter = new ConnectionLimiter({
+      perEndpoint: 4,
+      budgets: [{ points: 20, perSeconds: 60, per: 'connection' }],
+    })
+    let made = 0
+    const counted = async (): Promise<PsaResult<null>> => {
+      made++
+      return { ok: true, value: null }
+    }
+    for (let i = 0; i < 9; i++) assert.ok((await limiter.run('x', signal(), counted, 'sync')).ok)
+    assert.ok((await limiter.run('x', signal(), counted, 'sync')).ok, 'the tenth call fills half')
+    const held = await limiter.run('x', signal(), counted, 'sync')
+    assert.equal(made, 10, 'a held read reaches nothing')
+    const f = held.ok ? null : held.failure
+    assert.deepEqual([f?.kind, f?.throttled], ['rate-limited', true])
+    assert.ok((f?.retryAfterMs ?? 0) > 50_000, 'it waits for the window to free room')
+    assert.match(
+      f?.message ?? '',
+      /leaves the rest of the budget of 20 requests per minute to alerts \(50% used\)/,
+    )
+    // An alert's call goes on past half; the due read until 95%; alerts keep the last of it.
+    for (let i = 0; i < 8; i++) assert.ok((await limiter.run('x', signal(), counted)).ok)
+    assert.ok((await limiter.run('x', signal(), counted, 'sync-due')).ok, '18 of 20 used: below 95%')
+    assert.equal((await limiter.run('x', signal(), counted, 'sync-due')).ok, false, '19 of 20: held')
+    assert.ok((await limiter.run('x', signal(), counted)).ok, 'the last call is an alert’s')
+    assert.equal(made, 20)
+    assert.equal(await limiter.share(), 1)
+  })
+
+  test('sync reads hold back on the fullest budget: an endpoint of its own, or one shared with others', async () => {
+    const perEndpoint = new ConnectionLimiter({
+      perEndpoint: 4,
+      budgets: [{ points: 4, perSeconds: 3600, per: 'endpoint' }],
+    })
+    for (let i = 0; i < 2; i++) await perEndpoint.run('tickets', signal(), okCall)
+    assert.equal((await perEndpoint.run('tickets', signal(), okCall, 'sync')).ok, false)
+    assert.ok((await perEndpoint.run('notes', signal(), okCall, 'sync')).ok, 'another endpoint has room')
+    const shared = new RateLimiterMemory({ points: 10, duration: 60 })
+    const sharing = new ConnectionLimiter({
+      perEndpoint: 4,
+      shared: [{ limiter: shared, key: 'egress', label: "Syncro's 10 requests a minute from this address" }],
+    })
+    await shared.consume('egress', 5)
+    const held = await sharing.run('x', signal(), okCall, 'sync')
+    assert.match(held.ok ? '' : held.failure.message, /Syncro's 10 requests a minute from this address/)
+    assert.ok((await sharing.run('x', signal(), okCall)).ok, 'an alert still goes')
+    // Without budgets (the sandbox) nothing holds a sync read back.
+    assert.ok((await new ConnectionLimiter({ perEndpoint: 1 }).run('x', signal(), okCall, 'sync')).ok)
+  })
 })

@@ -87,7 +87,7 @@ export function syncThroughService<T extends SyncSim>(
           c.svc = await startService({ backend, env: { ...pollEnv, ...service.env } })
         })
         after(() => closeCtx(c))
-        test('a technician closes with every push lost: closed here within a poll interval, one webhook', async () => {
+        test('a technician closes, then reopens, with every push lost: each heard within a poll interval; RESOLVED closes again', async () => {
           const s = await connected(f, c)
           const { cid, psaId } = await created(c, s)
           await c.sim.technician.close(psaId)
@@ -102,6 +102,18 @@ export function syncThroughService<T extends SyncSim>(
           const events = await s.partner('GET', `/api/partner/events?correlationId=${cid}`)
           const psaEvent = events.body.data.find((e: { event: string }) => e.event === 'Ticket Closed In PSA')
           assert.equal(psaEvent.strategy, 'psa')
+          // The poll reads tickets closed within the reopen window again: a reopen no push told is heard.
+          const refused = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
+          assert.equal(refused.status, 409, refused.text)
+          await c.sim.technician.reopen(psaId)
+          await waitFor(() => ticketIs(s, cid, 'open'), {
+            what: 'the ticket open here again',
+            timeoutMs: pollMs * 4 + 3000,
+          })
+          await psaUpdate(s, cid, 'Ticket Reopened In PSA')
+          const again = await s.sync({ incidentStatus: 'RESOLVED' }, { correlationId: cid })
+          assert.equal(again.status, 200, again.text)
+          assert.equal(f.service.ticket(c.sim, psaId).closed, true)
         })
       })
   }

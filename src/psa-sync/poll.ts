@@ -1,0 +1,170 @@
+// The reconciliation poll's round (docs/psa/sync.md#the-poll, #the-poll-and-the-budget): what the PSA
+// listed as changed (where it can list that), then a page of alertbridge's tickets read longest ago —
+// its open tickets first, then those closed within the reopen window, so that a technician's reopen is
+// heard where no push tells it. Every read is a sync read (src/psa/calls.ts `spend`): it spends only
+// what alerts leave of the connection's budgets, and a round held back stops where it is and comes
+// back when the budget frees room. The round's first read is `sync-due` once the poll has not heard
+// the PSA for an interval, and the next round is never later than that, so the poll is never silent
+// for longer than its interval while the PSA has room for one call.
+import { type Clock, iso } from '../platform/clock.js'
+import type { Config } from '../platform/config.js'
+import type { Store } from '../platform/db/store.js'
+import type { JobResult } from '../platform/queue/port.js'
+import type { PsaCall, PsaFailure, PsaOperations } from '../psa/index.js'
+import type { Partner } from '../tenants/index.js'
+import type { PsaSyncApplier } from './apply.js'
+import type { PsaSyncJobs } from './jobs.js'
+
+export interface PollDeps {
+  store: Store
+  clock: Clock
+  applier: PsaSyncApplier
+  jobs: PsaSyncJobs
+  config: Config['psaSync'] & { psaTimeoutMs: number }
+}
+
+/** Tickets read in one call where a kind names no batch of its own (PsaSyncOperations.readBatch). */
+const defaultReadBatch = 10
+/** The longest look-back for closed tickets, whatever an integration's reopen window says. */
+export const closedLookBackMaxMinutes = 7 * 24 * 60
+/** The soonest a round comes back after one the budget or a failure stopped. */
+const soonestMs = 1000
+/** How long after a failed round (not a wait the PSA or the budget asked for) the next one comes. */
+const afterFailureMs = 30_000
+
+/** How a round ended: every due ticket read, a full page read (more are due), or stopped early. */
+type RoundEnd =
+  | { kind: 'read'; full: boolean }
+  | { kind: 'held'; waitMs: number }
+  | { kind: 'failed'; failure: PsaFailure }
+
+export class PsaPoll {
+  constructor(private readonly d: PollDeps) {}
+
+  /** One round for the partner; it queues the next round itself, whatever this one met. */
+  async round(partner: Partner, client: PsaOperations): Promise<JobResult> {
+    const { store, clock, config } = this.d
+    const link = await store.psaSync.find(partner.id)
+    const interval = link?.mechanism === 'push' ? config.pollPushIntervalMs : config.pollIntervalMs
+    const started = clock()
+    const lastPoll = link?.lastPollAt ? Date.parse(link.lastPollAt) : null
+    const round = new Round(this.d, partner, client, {
+      // Not heard by the poll for an interval: the round's first read may go further into the budget.
+      due: lastPoll === null || started.getTime() - lastPoll >= interval,
+    })
+    const end = await round.run({
+      since: link?.lastPollAt ? new Date(Date.parse(link.lastPollAt) - 60_000).toISOString() : null,
+      readBefore: new Date(started.getTime() - interval).toISOString(),
+      closedSince: await this.closedSince(partner.id, started),
+    })
+    // A read applied marks the poll heard (apply.ts); a listing with nothing of ours to read does here.
+    if (round.listed && !round.readAny) await store.psaSync.heard(partner.id, 'poll', iso(clock))
+    else if (!round.readAny && end.kind === 'read') await store.psaSync.polled(partner.id, iso(clock))
+    const heard = round.listed || round.readAny
+    const lastHeard = heard ? clock().getTime() : (lastPoll ?? started.getTime())
+    await this.next(partner.id, end, interval, lastHeard)
+    return { kind: 'done' }
+  }
+
+  /** Closed tickets are read again within the partner's longest reopen window (at most a week). */
+  private async closedSince(partnerId: string, now: Date): Promise<string> {
+    const minutes = Math.min(
+      closedLookBackMaxMinutes,
+      await this.d.store.psaSync.longestReopenWindow(partnerId),
+    )
+    return new Date(now.getTime() - minutes * 60_000).toISOString()
+  }
+
+  /**
+   * The next round: soon after a full page (a tenth of the interval, spreading a backlog over it), when
+   * the budget frees room after a round it held back, a little later after a failure that may pass,
+   * else one interval on — and never later than an interval after the poll last heard the PSA.
+   */
+  private async next(partnerId: string, end: RoundEnd, interval: number, lastHeard: number): Promise<void> {
+    const now = this.d.clock().getTime()
+    const wanted =
+      end.kind === 'held'
+        ? end.waitMs
+        : end.kind === 'failed'
+          ? end.failure.retryable
+            ? (end.failure.retryAfterMs ?? afterFailureMs)
+            : interval
+          : end.full
+            ? Math.max(soonestMs, interval / 10)
+            : interval
+    const latest = lastHeard + interval - now
+    const waitMs = Math.max(soonestMs, Math.min(wanted, latest, interval))
+    await this.d.store.transaction((tx) => this.d.jobs.poll(tx, partnerId, new Date(now + waitMs)))
+    this.d.jobs.handOver()
+  }
+}
+
+/** One round's reads and what they met. */
+class Round {
+  /** The PSA's list of changed tickets answered. */
+  listed = false
+  /** At least one batch of tickets was read back (and applied). */
+  readAny = false
+  private due: boolean
+
+  constructor(
+    private readonly d: PollDeps,
+    private readonly partner: Partner,
+    private readonly client: PsaOperations,
+    o: { due: boolean },
+  ) {
+    this.due = o.due
+  }
+
+  /** The first call of a due round is `sync-due`; every other one `sync`. */
+  private call(): PsaCall {
+    const spend = this.due ? 'sync-due' : 'sync'
+    this.due = false
+    return { signal: AbortSignal.timeout(this.d.config.psaTimeoutMs * 3), spend }
+  }
+
+  async run(o: { since: string | null; readBefore: string; closedSince: string }): Promise<RoundEnd> {
+    const { store, config } = this.d
+    const partnerId = this.partner.id
+    // Where the PSA lists what changed since a time, its list comes first: a change is heard within
+    // one round, whatever page it is on.
+    if (this.client.changedSince && o.since) {
+      const changed = await this.client.changedSince(o.since, this.call())
+      if (!changed.ok) return stopped(changed.failure)
+      this.listed = true
+      const ours = await store.psaSync.byPsaTicketIds(partnerId, changed.value.ticketIds)
+      const stop = await this.read([...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))])
+      if (stop) return stop
+    }
+    const page = await store.psaSync.nextToPoll(partnerId, {
+      readBefore: o.readBefore,
+      closedSince: o.closedSince,
+      limit: config.pollPageSize,
+    })
+    const stop = await this.read(page.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))
+    return stop ?? { kind: 'read', full: page.length === config.pollPageSize }
+  }
+
+  /**
+   * Reads `ids` back a batch at a time and applies each batch as it comes, so that a round the budget
+   * stops keeps what it read; null when every batch was read.
+   */
+  private async read(ids: readonly string[]): Promise<RoundEnd | null> {
+    const batch = Math.max(1, this.client.readBatch ?? defaultReadBatch)
+    for (let i = 0; i < ids.length; i += batch) {
+      const readStartedAt = iso(this.d.clock)
+      const read = await this.client.readTickets(ids.slice(i, i + batch), this.call())
+      if (!read.ok) return stopped(read.failure)
+      this.readAny = true
+      await this.d.applier.apply(this.partner.id, this.partner.psa.kind, read.value, 'poll', readStartedAt)
+    }
+    return null
+  }
+}
+
+/** A failed read: a wait the budget or the PSA asked for holds the round back; anything else fails it. */
+function stopped(failure: PsaFailure): RoundEnd {
+  return failure.throttled && failure.retryAfterMs !== undefined
+    ? { kind: 'held', waitMs: failure.retryAfterMs }
+    : { kind: 'failed', failure }
+}
