@@ -22,7 +22,8 @@ export const ClosedTicketsView = Type.Object(
     reopenWindowMinutes: Type.Integer({
       minimum: 1,
       maximum: 525600,
-      description: 'reopen only a ticket closed this recently; an older one gets a new ticket',
+      description:
+        'minutes, 1 to 525600 (a year; 0 is refused: to never reopen, choose refuse or new): reopen only a ticket closed this recently; an older one gets a new ticket. The poll also reads closed tickets again for this long (at most 7 days) to hear a reopen in the PSA',
     }),
     closeOnlyUntouched: Type.Boolean({
       description: 'RESOLVED leaves a ticket a technician has worked open, with a note',

@@ -1383,7 +1383,7 @@ export interface components {
                  * @enum {unknown}
                  */
                 policy: "refuse" | "reopen" | "new";
-                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                /** @description minutes, 1 to 525600 (a year; 0 is refused: to never reopen, choose refuse or new): reopen only a ticket closed this recently; an older one gets a new ticket. The poll also reads closed tickets again for this long (at most 7 days) to hear a reopen in the PSA */
                 reopenWindowMinutes: number;
             };
             connectedAt: string | null;
@@ -1571,7 +1571,7 @@ export interface components {
                  * @enum {unknown}
                  */
                 policy: "refuse" | "reopen" | "new";
-                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                /** @description minutes, 1 to 525600 (a year; 0 is refused: to never reopen, choose refuse or new): reopen only a ticket closed this recently; an older one gets a new ticket. The poll also reads closed tickets again for this long (at most 7 days) to hear a reopen in the PSA */
                 reopenWindowMinutes: number;
             };
             connectedAt: string | null;
@@ -3533,7 +3533,7 @@ export interface operations {
                          * @enum {unknown}
                          */
                         policy?: "refuse" | "reopen" | "new";
-                        /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                        /** @description minutes, 1 to 525600 (a year; 0 is refused: to never reopen, choose refuse or new): reopen only a ticket closed this recently; an older one gets a new ticket. The poll also reads closed tickets again for this long (at most 7 days) to hear a reopen in the PSA */
                         reopenWindowMinutes?: number;
                     };
                     deduplication?: {
@@ -8996,7 +8996,7 @@ export interface operations {
                                  * @enum {unknown}
                                  */
                                 policy: "refuse" | "reopen" | "new";
-                                /** @description reopen only a ticket closed this recently; an older one gets a new ticket */
+                                /** @description minutes, 1 to 525600 (a year; 0 is refused: to never reopen, choose refuse or new): reopen only a ticket closed this recently; an older one gets a new ticket. The poll also reads closed tickets again for this long (at most 7 days) to hear a reopen in the PSA */
                                 reopenWindowMinutes: number;
                             };
                             connectedAt: string | null;
