@@ -33,7 +33,7 @@ const soonestMs = 1000
 const afterFailureMs = 30_000
 
 /** How a round ended: every due ticket read, a full page read (more are due), or stopped early. */
-type RoundEnd =
+export type RoundEnd =
   | { kind: 'read'; full: boolean }
   | { kind: 'held'; waitMs: number }
   | { kind: 'failed'; failure: PsaFailure }
@@ -60,7 +60,8 @@ export class PsaPoll {
     // A read applied marks the poll heard (apply.ts); a listing with nothing of ours to read does here.
     if (round.listed && !round.readAny) await store.psaSync.heard(partner.id, 'poll', iso(clock))
     else if (!round.readAny && end.kind === 'read') await store.psaSync.polled(partner.id, iso(clock))
-    const heard = round.listed || round.readAny
+    // A round that read everything due (perhaps nothing) is as good as heard for the next one's timing.
+    const heard = round.listed || round.readAny || end.kind === 'read'
     const lastHeard = heard ? clock().getTime() : (lastPoll ?? started.getTime())
     await this.next(partner.id, end, interval, lastHeard)
     return { kind: 'done' }
@@ -75,28 +76,40 @@ export class PsaPoll {
     return new Date(now.getTime() - minutes * 60_000).toISOString()
   }
 
-  /**
-   * The next round: soon after a full page (a tenth of the interval, spreading a backlog over it), when
-   * the budget frees room after a round it held back, a little later after a failure that may pass,
-   * else one interval on — and never later than an interval after the poll last heard the PSA.
-   */
   private async next(partnerId: string, end: RoundEnd, interval: number, lastHeard: number): Promise<void> {
     const now = this.d.clock().getTime()
-    const wanted =
-      end.kind === 'held'
-        ? end.waitMs
-        : end.kind === 'failed'
-          ? end.failure.retryable
-            ? (end.failure.retryAfterMs ?? afterFailureMs)
-            : interval
-          : end.full
-            ? Math.max(soonestMs, interval / 10)
-            : interval
-    const latest = lastHeard + interval - now
-    const waitMs = Math.max(soonestMs, Math.min(wanted, latest, interval))
+    const waitMs = nextRoundInMs(end, { intervalMs: interval, lastHeard, now })
     await this.d.store.transaction((tx) => this.d.jobs.poll(tx, partnerId, new Date(now + waitMs)))
     this.d.jobs.handOver()
   }
+}
+
+/**
+ * When the next round comes (pure): soon after a full page (a tenth of the interval, spreading a
+ * backlog over it), when the budget frees room after a round it held back, a little later after a
+ * failure that may pass (one that will not: an interval), else one interval on — and, unless it
+ * failed, never later than an interval after the poll last heard the PSA (once overdue, every tenth of
+ * the interval), nor ever sooner than a second.
+ */
+export function nextRoundInMs(
+  end: RoundEnd,
+  o: { intervalMs: number; lastHeard: number; now: number },
+): number {
+  const wanted =
+    end.kind === 'held'
+      ? end.waitMs
+      : end.kind === 'failed'
+        ? end.failure.retryable
+          ? (end.failure.retryAfterMs ?? afterFailureMs)
+          : o.intervalMs
+        : end.full
+          ? Math.max(soonestMs, o.intervalMs / 10)
+          : o.intervalMs
+  if (end.kind === 'failed') return Math.max(soonestMs, Math.min(wanted, o.intervalMs))
+  // Due to be heard within the interval; once overdue (the budget left no room), every tenth of it.
+  const latest = o.lastHeard + o.intervalMs - o.now
+  const bound = latest > 0 ? latest : o.intervalMs / 10
+  return Math.max(soonestMs, Math.min(wanted, bound, o.intervalMs))
 }
 
 /** One round's reads and what they met. */
@@ -151,9 +164,12 @@ class Round {
    */
   private async read(ids: readonly string[]): Promise<RoundEnd | null> {
     const batch = Math.max(1, this.client.readBatch ?? defaultReadBatch)
-    for (let i = 0; i < ids.length; i += batch) {
+    for (let i = 0; i < ids.length; ) {
+      // The due read is one ticket's: it keeps the poll heard, not its pace, past the sync ceiling.
+      const take = this.due ? 1 : batch
       const readStartedAt = iso(this.d.clock)
-      const read = await this.client.readTickets(ids.slice(i, i + batch), this.call())
+      const read = await this.client.readTickets(ids.slice(i, i + take), this.call())
+      i += take
       if (!read.ok) return stopped(read.failure)
       this.readAny = true
       await this.d.applier.apply(this.partner.id, this.partner.psa.kind, read.value, 'poll', readStartedAt)

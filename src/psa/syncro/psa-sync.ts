@@ -1,6 +1,6 @@
 // Two-way sync on Syncro (docs/psa/syncro.md, "Two-way sync"). Syncro has no ticket push an API
 // client can register, so alertbridge hears technicians only by the reconciliation poll: first
-// `GET /tickets?since_updated_at=` (every page) for what changed, then one `GET /tickets/{id}` per
+// `GET /tickets?since_updated_at=` (at most 8 pages) for what changed, then one `GET /tickets/{id}` per
 // alertbridge ticket among them — Syncro's ticket list has no filter by ids, and only the single
 // ticket embeds its comments and timers, which say whether a technician worked it.
 //
@@ -27,6 +27,12 @@ import { hasComment, isClosed, ourTech, refLine, type SyncroComment, type Syncro
 export const newStatus = 'New'
 /** Tickets read at once (each one call; the connection's `maxConcurrent` and budget still apply). */
 const readsAtOnce = 4
+/**
+ * Pages of changed tickets listed a round (25 each): a busy account's listing stays within what the
+ * poll may spend (docs/psa/sync.md#the-poll-and-the-budget); changes beyond them are heard when the
+ * poll's page reaches their tickets.
+ */
+const changedPages = 8
 
 export interface SyncroSyncSetup {
   client: SyncroClient
@@ -104,11 +110,15 @@ export class SyncroPsaSync {
     return this.s.comment(ticketId, 'Update', note, call)
   }
 
-  /** Every ticket updated since `since` (every page): the poll then reads alertbridge's among them. */
+  /** The tickets updated since `since` (at most `changedPages` pages): the poll then reads alertbridge's among them. */
   async changedSince(since: string, call: PsaCall): Promise<PsaResult<{ ticketIds: string[] }>> {
-    const listed = await this.s.client.all<SyncroTicket>('/tickets', 'tickets', call, {
-      since_updated_at: since,
-    })
+    const listed = await this.s.client.all<SyncroTicket>(
+      '/tickets',
+      'tickets',
+      call,
+      { since_updated_at: since },
+      changedPages,
+    )
     if (!listed.ok) return listed
     const ids = listed.value
       .map((t) => t?.id)
