@@ -62,7 +62,7 @@ export interface PushRequest {
 
 /**
  * The most ticket ids one push may name (docs/psa/sync.md#where-pushes-arrive): a PSA names one ticket
- * per callout (ConnectWise, Autotask) or a handful per batched delivery (HaloPSA, NinjaOne). A verify
+ * per callout (ConnectWise, Autotask) or a handful per batched delivery (HaloPSA). A verify
  * that finds more stops collecting at one over the cap, and the service answers 413.
  */
 export const maxPushTicketIds = 1000
