@@ -77,8 +77,19 @@ export class PsaSyncWork implements PsaSyncHandlers {
     const pollOnly = (detail: string) =>
       store.psaSync.setRegistration(partnerId, { mechanism: 'poll', registrationId: null, detail }, now)
     if (!client.push) {
+      // A push an earlier version registered and the kind no longer takes (Kaseya BMS's webhook): one
+      // try at removing it, not retried (a failure is logged), then the poll alone, the id cleared.
+      if (link.registrationId && client.retiredPush) {
+        const gone = await client.retiredPush.unregister(link.registrationId, this.budget())
+        if (!gone.ok)
+          log.warn(
+            { partnerId, registrationId: link.registrationId, failure: gone.failure.message },
+            'two-way sync: the push an earlier version registered could not be removed',
+          )
+      }
       await pollOnly(
-        `${name} cannot push ticket changes: alertbridge reads its open tickets back (the poll).`,
+        client.pollOnlyReason ??
+          `${name} cannot push ticket changes: alertbridge reads its open tickets back (the poll).`,
       )
       return { kind: 'done' }
     }

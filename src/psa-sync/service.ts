@@ -82,17 +82,29 @@ export class PsaSync {
     this.d.jobs.handOver()
   }
 
-  /** Once the runtime starts: every partner's push registered (once) and its poll running. */
+  /**
+   * Once the runtime starts: every partner's push registered (once) and its poll running. A link that
+   * still holds a push its kind no longer takes (a Kaseya BMS webhook an earlier version registered)
+   * is registered again too, so that the register job removes that push and the poll alone hears it.
+   */
   async scheduleAll(): Promise<void> {
     const { store } = this.d
     for (const partnerId of await store.psaSync.partnerIds()) {
       const link = await store.psaSync.find(partnerId)
+      const retired = link?.registrationId ? await this.holdsRetiredPush(partnerId) : false
       await store.transaction(async (tx) => {
-        if (!link) await this.d.jobs.register(tx, partnerId)
+        if (!link || retired) await this.d.jobs.register(tx, partnerId)
         await this.d.jobs.poll(tx, partnerId, this.d.clock())
       })
     }
     this.d.jobs.handOver()
+  }
+
+  /** The partner's PSA kind takes no push but can remove one an earlier version registered. */
+  private async holdsRetiredPush(partnerId: string): Promise<boolean> {
+    const partner = await this.d.store.partners.findById(partnerId)
+    const connected = partner && this.d.psa.connect(partner.id, partner.psa)
+    return !!connected?.ok && !connected.client.push && !!connected.client.retiredPush
   }
 
   /**

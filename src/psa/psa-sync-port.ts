@@ -1,8 +1,8 @@
 // What two-way sync asks of a PSA kind (docs/psa/sync.md): read tickets back (never trust a push's
 // payload alone), reopen a ticket for the closed-ticket policy `reopen`, and — where the PSA can push —
 // register alertbridge's receiving URL with the PSA and verify what arrives there. A kind without a
-// push (Syncro) or whose push an administrator sets up by hand (HaloPSA) is still heard: the
-// reconciliation poll reads alertbridge's open tickets back in pages.
+// push (Syncro), whose push cannot be verified (Kaseya BMS) or whose push an administrator sets up by
+// hand (HaloPSA) is still heard: the reconciliation poll reads alertbridge's open tickets back in pages.
 import type { NoteCall, PsaCall, PsaResult } from './calls.js'
 
 /**
@@ -62,7 +62,7 @@ export interface PushRequest {
 
 /**
  * The most ticket ids one push may name (docs/psa/sync.md#where-pushes-arrive): a PSA names one ticket
- * per callout (ConnectWise, Autotask) or a handful per batched delivery (HaloPSA, Kaseya BMS). A verify
+ * per callout (ConnectWise, Autotask) or a handful per batched delivery (HaloPSA). A verify
  * that finds more stops collecting at one over the cap, and the service answers 413.
  */
 export const maxPushTicketIds = 1000
@@ -86,6 +86,16 @@ export interface PsaPush {
   readRegistration?(registrationId: string, call: PsaCall): Promise<PsaResult<'active' | 'inactive' | 'gone'>>
 }
 
+/**
+ * A push an earlier version of alertbridge registered and this one no longer takes (Kaseya BMS's
+ * webhook: docs/decisions/psa/kaseya-bms-pushes-untrusted.md). Only its removal is left, so that the
+ * PSA stops sending pushes that would all be refused.
+ */
+export interface RetiredPush {
+  /** Removes the registration; one already gone is not a failure. */
+  unregister(registrationId: string, call: PsaCall): Promise<PsaResult<null>>
+}
+
 export interface PsaSyncOperations {
   /** The tickets as the PSA holds them now, one read per id given (in as few calls as the PSA allows). */
   readTickets(ticketIds: readonly string[], call: PsaCall): Promise<PsaResult<PsaTicketRead[]>>
@@ -97,8 +107,18 @@ export interface PsaSyncOperations {
    * once; one that spends a call per ticket keeps it small, so a round the budget stops loses little.
    */
   readonly readBatch?: number
-  /** How the PSA pushes changes; null: it cannot, the poll alone hears it. */
+  /** How the PSA pushes changes; null: it cannot (or its push cannot be verified), the poll alone hears it. */
   readonly push: PsaPush | null
+  /**
+   * Where push is null for a reason other than the PSA having no push: that reason, one sentence the
+   * partner reads as the sync status's `detail` (without it: "<PSA> cannot push ticket changes").
+   */
+  readonly pollOnlyReason?: string
+  /**
+   * Where push is null but an earlier version registered one (a psa_sync row still holding its
+   * registration id): the register job removes it, one try, and the connection is heard by the poll.
+   */
+  readonly retiredPush?: RetiredPush
   /**
    * Where the PSA can list what changed since a time in one call (Syncro's since_updated_at), the poll
    * asks this first and reads back only alertbridge's tickets among them.

@@ -1,7 +1,8 @@
-// What changed since a time, for a kind on the Kaseya v2 engine that cannot push (Pulseway PSA;
-// docs/psa/pulseway-psa.md, "Two-way sync"). The engine's ticket list has no modified-since filter
-// that any source shows, so the open tickets are listed (Filter.ExcludeCompleted=1, a filter a working
-// Pulseway client uses) and those whose modifiedOn, lastStatusUpdate, lastActivityUpdate or
+// What changed since a time, for a kind on the Kaseya v2 engine that takes no push (Pulseway PSA and
+// Kaseya BMS; docs/psa/pulseway-psa.md and docs/psa/kaseya-bms.md, "Two-way sync"). BMS's ticket list
+// filters by last status or activity update but by no modified time, and Pulseway's filters are not
+// known, so the open tickets are listed (Filter.ExcludeCompleted=1: BMS's OpenAPI has it, a working
+// Pulseway client uses it) and those whose modifiedOn, lastStatusUpdate, lastActivityUpdate or
 // reOpenedDate is at or after the time are kept: a ticket a technician reopened is among them, which
 // the poll of alertbridge's open tickets alone would never read again. At most `maxPages` pages (100
 // tickets each) are read a round; a tenant with more open tickets than that has its reopens beyond

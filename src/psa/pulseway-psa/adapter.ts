@@ -24,7 +24,7 @@ export function pulsewayPsa(options: PsaKindOptions): PsaKindEntry {
         loginFields: 'camelCase',
         activityFeeds: pulsewayFeeds,
       },
-      push: () => null,
+      push: null,
       syncWords: pulsewaySyncWords,
     }),
   })

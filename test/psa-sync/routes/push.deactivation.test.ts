@@ -1,6 +1,6 @@
 // `POST /api/psa-push/{token}/deactivated` through the whole service, against every pushing PSA's
 // simulator (docs/psa/sync.md, "Where pushes arrive"): only Autotask deactivates webhooks, so for
-// HaloPSA, Kaseya BMS and ConnectWise the call is a 404 that changes nothing (Halo's push URL and secret
+// HaloPSA, ConnectWise and NinjaOne the call is a 404 that changes nothing (Halo's push URL and secret
 // stay in the partner's view); for Autotask it is believed only once Autotask reads the webhook back
 // inactive (409 and no change while it reads active), and the partner's "register again" restores the
 // push at once, whatever was queued before.
@@ -11,7 +11,7 @@ import {
   autotaskService,
   connectWiseService,
   haloService,
-  kaseyaBmsService,
+  ninjaOneService,
 } from '../../support/psa/service-fixtures.js'
 import type { ServiceFixture } from '../../support/psa/through-service.js'
 import { startService, type TestService } from '../../support/service.js'
@@ -86,9 +86,7 @@ describe('the deactivation URL on every pushing PSA', () => {
       ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body }),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as any, text: '', headers: r.headers }))
 
-  for (const f of [haloService, kaseyaBmsService, connectWiseService] as ServiceFixture<
-    StartedSim<unknown>
-  >[])
+  for (const f of [haloService, connectWiseService, ninjaOneService] as ServiceFixture<StartedSim<unknown>>[])
     test(`${f.name}: the deactivation URL is a 404 and changes nothing`, async () => {
       const c = await connected(f)
       const before = await syncState(c.partnerId)
@@ -168,7 +166,7 @@ describe('the deactivation URL on every pushing PSA', () => {
   })
 
   test('a register job queued for later does not hold back the partner’s request', async () => {
-    const c = await connected(kaseyaBmsService as ServiceFixture<StartedSim<unknown>>)
+    const c = await connected(haloService as ServiceFixture<StartedSim<unknown>>)
     const registered = (await svc.services.store.psaSync.find(c.partnerId))?.registeredAt
     // As an older installation queued after a deactivation: a register job an hour from now.
     await svc.services.store.transaction((tx) =>

@@ -1,8 +1,8 @@
 // Hostile input on the PSA push route and on every route that sets a header the service sends
 // (docs/decisions/hostile-input/fuzzing.md), over HTTP to a real service on loopback, against the
-// simulators of the five pushing PSAs. The generic barrage (routes.ts) reaches the push route only with
+// simulators of the four pushing PSAs. The generic barrage (routes.ts) reaches the push route only with
 // tokens of no connection; here every push carries a real connection's token and, mostly, credentials
-// that verify (Halo's Basic auth, Kaseya BMS's and NinjaOne's secret headers, Autotask's and ConnectWise's signatures over the
+// that verify (Halo's Basic auth, NinjaOne's secret header, Autotask's and ConnectWise's signatures over the
 // exact bytes), with bodies around the 1,000-ticket cap, bad ids, stale times, forged key_urls and other
 // content types. For every answer: no 5xx; every 4xx in the failure shape; a refused request changes no
 // row (beyond the connection's count of refused pushes). For headers: no 5xx, and a header that breaks
@@ -20,7 +20,6 @@ import {
   autotaskService,
   connectWiseService,
   haloService,
-  kaseyaBmsService,
   ninjaOneService,
 } from '../../support/psa/service-fixtures.js'
 import type { ServiceFixture } from '../../support/psa/through-service.js'
@@ -32,7 +31,7 @@ import { waitFor } from '../../support/wait.js'
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261010)
 
-type Kind = 'halopsa' | 'kaseya-bms' | 'autotask' | 'connectwise' | 'ninjaone'
+type Kind = 'halopsa' | 'autotask' | 'connectwise' | 'ninjaone'
 
 interface Connection {
   kind: Kind
@@ -114,10 +113,6 @@ function kindBody(c: Connection, cwCompany: string): fc.Arbitrary<unknown> {
           ticketId: id,
         })),
       )
-    case 'kaseya-bms':
-      return fc
-        .tuple(manyIds, time)
-        .map(([ids, t]) => ids.map((id) => ({ Data: { Id: id }, Timestamp: stamp(t), EventType: 'Updated' })))
     case 'autotask':
       return fc.record({
         EntityType: fc.constantFrom('Ticket', 'ticket', 'Company', 7),
@@ -156,8 +151,6 @@ function authFor(c: Connection, body: string, cwKey: string): Record<string, str
   switch (c.kind) {
     case 'halopsa':
       return { authorization: `Basic ${Buffer.from(`alertbridge:${c.secret}`).toString('base64')}` }
-    case 'kaseya-bms':
-      return { 'x-webhook-secret': c.secret }
     case 'ninjaone':
       return { 'x-alertbridge-secret': c.secret }
     case 'autotask':
@@ -184,7 +177,6 @@ describe('the PSA push route and the header-setting routes under hostile input',
     })
     const fixtures: [Kind, ServiceFixture<StartedSim<unknown>>][] = [
       ['halopsa', haloService as ServiceFixture<StartedSim<unknown>>],
-      ['kaseya-bms', kaseyaBmsService as ServiceFixture<StartedSim<unknown>>],
       ['autotask', autotaskService as ServiceFixture<StartedSim<unknown>>],
       ['connectwise', connectWiseService as ServiceFixture<StartedSim<unknown>>],
       ['ninjaone', ninjaOneService as ServiceFixture<StartedSim<unknown>>],
@@ -224,7 +216,7 @@ describe('the PSA push route and the header-setting routes under hostile input',
     for (const c of connections) await c.sim.close()
   })
 
-  for (const kind of ['halopsa', 'kaseya-bms', 'autotask', 'connectwise', 'ninjaone'] as const)
+  for (const kind of ['halopsa', 'autotask', 'connectwise', 'ninjaone'] as const)
     test(`POST /api/psa-push/{token} and …/deactivated of a ${kind} connection: no 5xx, refusals change nothing`, async () => {
       const c = connections.find((x) => x.kind === kind)
       assert.ok(c)

@@ -270,7 +270,11 @@ describe('Kaseya BMS adapter: look-up tables', () => {
     assert.match(tested.detail, /ticket types from TicketTypes \(BMS's default: Incident\)/)
     assert.match(tested.detail, /ticket sources from Source \(BMS's default: Phone\)/)
     assert.match(tested.detail, /note types from TicketNoteType \(BMS's default: General\)/)
-    assert.match(tested.detail, /statuses that count as closed: Completed, Closed\.$/)
+    // Then the sentence about two-way sync: no BMS push is trusted (psa-sync.test.ts).
+    assert.match(
+      tested.detail,
+      /statuses that count as closed: Completed, Closed\. Kaseya BMS does not publish/,
+    )
     const tried = sim.callsTo(/\/system\/lookup\//).length
     // The portal's pick lists come from the tables found, asked for by their name alone.
     const sources = value(await client.lookup('sources', {}, call()))

@@ -1,11 +1,37 @@
-// Kaseya BMS two-way sync through the service: webhooks registered by alertbridge through
-// /v2/admin/webhooks, authenticated by their shared secret (test/support/psa/sync-through-service.ts).
+// Kaseya BMS two-way sync through the service: BMS does not publish how it signs its webhooks, so
+// alertbridge takes no BMS push and the reconciliation poll hears every change a technician makes, a
+// reopen included (the open tickets changed since the last round are listed); a webhook an earlier
+// version registered is refused, then deleted by the register job, one try
+// (test/support/psa/sync-through-service.ts).
 import { kaseyaBmsService } from '../../support/psa/service-fixtures.js'
 import { syncThroughService } from '../../support/psa/sync-through-service.js'
 
 syncThroughService({
   service: kaseyaBmsService,
-  push: 'registered',
+  push: 'poll',
+  pollReason: /^Kaseya BMS signs its webhooks with a Signature header whose scheme it does not publish/,
+  retiredPush: {
+    // As the earlier version registered it (POST /v2/admin/webhooks): ticket Updated and Deleted.
+    register(sim, url, secret) {
+      const id = String(sim.state.nextId.webhook++)
+      sim.state.webhooks.push({
+        id,
+        name: 'alertbridge',
+        url,
+        secret,
+        deactivationUrl: null,
+        active: true,
+        failures: 0,
+        contentType: 1,
+        sendAllEvents: false,
+        events: [22, 23],
+        createdOn: new Date().toISOString(),
+      })
+      return id
+    },
+    path: (id) => `/v2/admin/webhooks/${id}`,
+    exists: (sim, id) => sim.state.webhooks.some((w) => w.id === id),
+  },
   reads: { pattern: /\/v2\/servicedesk\/tickets\/\d+$/, method: 'GET' },
   merges: true,
   signsBody: false,

@@ -1,8 +1,9 @@
-// Two-way sync on Kaseya BMS, against the BMS simulator: the sync contract (reads, reopen, a webhook
-// registered at /v2/admin/webhooks whose pushes carry the secret in x-webhook-secret), then what is
-// BMS's own: the webhook replaced rather than doubled, the secret under other header names, merges
-// made through the API, a status that is called "Resolved" but does not complete, who changed a
-// ticket, a reopen to a named status and its retry after a lost answer.
+// Two-way sync on Kaseya BMS, against the BMS simulator: the sync contract without a push (BMS does not
+// publish how it signs its webhooks, so alertbridge takes no BMS push and the poll alone hears it),
+// then what is BMS's own: the connection test says why; the open tickets changed since a time list a
+// reopened one (how the poll hears a reopen); a webhook an earlier version registered is deleted, and
+// one already gone is no failure; merges made through the API, a status that is called "Resolved" but
+// does not complete, who changed a ticket, a reopen to a named status and its retry after a lost answer.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createOutboundHttp } from '../../../src/platform/outbound/http.js'
@@ -10,7 +11,6 @@ import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { kaseyaBmsPsa } from '../../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
 import { syncContract } from '../../support/psa/sync-contract.js'
-import { secretHeader } from '../../support/sims/kaseya-bms/events.js'
 import { type KaseyaBmsSim, startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
 
 const settings = (url: string) => ({
@@ -39,7 +39,7 @@ function find(sim: KaseyaBmsSim, id: string) {
 }
 
 syncContract('Kaseya BMS', async () => {
-  const sim = await startKaseyaBmsSim({ accounts: 20, tickets: 30, pushRetryDelaysMs: [10] })
+  const sim = await startKaseyaBmsSim({ accounts: 20, tickets: 30 })
   return {
     client: connect(sim.url),
     ticket,
@@ -52,20 +52,7 @@ syncContract('Kaseya BMS', async () => {
         notes: t.notes.map((n) => n.details),
       }
     },
-    push: {
-      drop: (count) => sim.pushes.drop(count),
-      settled: () => sim.pushes.settled(),
-      // Someone without the secret: another ticket in the body, a guess in the header.
-      forge(push) {
-        const body = JSON.parse(push.rawBody.toString('utf8'))
-        body.Data.Id = 9003
-        return {
-          headers: { ...push.headers, [secretHeader]: 'guessed-secret' },
-          rawBody: Buffer.from(JSON.stringify(body)),
-        }
-      },
-      timestamped: true,
-    },
+    push: null,
     close: () => sim.close(),
   }
 })
@@ -101,36 +88,57 @@ describe('Kaseya BMS sync specifics', () => {
   })
   after(() => sim.close())
 
-  test('register subscribes to the ticket Updated and Deleted events, and replaces a webhook of the same URL', async () => {
-    const push = client.push
-    assert.ok(push)
-    const target = { url: 'https://alertbridge.example/api/psa-push/tok', secret: 's1', deactivationUrl: '' }
-    const first = await push.register(target, call())
-    const again = await push.register({ ...target, secret: 's2' }, call())
-    assert.ok(first.ok && again.ok)
-    assert.equal(sim.state.webhooks.length, 1)
-    const hook = sim.state.webhooks[0]
-    assert.ok(hook)
-    assert.deepEqual(hook.events, [22, 23])
-    assert.equal(hook.secret, 's2')
-    assert.equal(first.value.mode === 'registered' && first.value.registrationId, hook.id)
-    assert.ok((await push.unregister(hook.id, call())).ok)
-    assert.equal(sim.state.webhooks.length, 0)
-    assert.ok((await push.unregister(hook.id, call())).ok, 'a webhook already gone is not a failure')
+  test('no push: the kind has none and registers nothing; the connection test says why, and that the poll is used', async () => {
+    assert.equal(client.push, null)
+    assert.match(client.pollOnlyReason ?? '', /Signature header whose scheme it does not publish/)
+    const r = await client.test(call())
+    assert.ok(r.ok, r.ok ? '' : r.failure.message)
+    assert.match(r.value.detail, /^Connected to Kaseya BMS at /)
+    assert.match(r.value.detail, /does not publish how it signs its webhooks \(the Signature header\)/)
+    assert.match(r.value.detail, /trusts no BMS push and polls BMS/)
+    assert.equal(sim.callsTo(/\/admin\/webhooks/).length, 0, 'no webhook route is called')
   })
 
-  test('verify: the secret in a header, compared whole; a body without a ticket or time is judged on its own', async () => {
-    const push = client.push
-    assert.ok(push)
-    const rawBody = Buffer.from(JSON.stringify({ EventName: 'Ticket Deleted', Data: { Id: 4242 } }))
-    const verify = (headers: Record<string, string>, body = rawBody, secret = 'abc123') =>
-      push.verify({ headers, rawBody: body, secret, now: new Date() }, call())
-    assert.deepEqual(await verify({ 'x-webhook-secret': 'abc123' }), { ok: true, ticketIds: ['4242'] })
-    assert.deepEqual(await verify({ 'x-bms-secret': 'abc123' }), { ok: true, ticketIds: ['4242'] })
-    assert.equal((await verify({ 'x-webhook-secret': 'abc12' })).ok, false, 'a prefix of the secret')
-    assert.equal((await verify({})).ok, false, 'no secret at all')
-    assert.equal((await verify({ 'x-webhook-secret': 'abc123' }, Buffer.from('{}'))).ok, false)
-    assert.equal((await verify({ 'x-webhook-secret': 'abc123' }, Buffer.from('not json'))).ok, false)
+  test('open tickets changed since a time: a reopened one is listed, a closed or untouched one is not', async () => {
+    assert.ok(client.changedSince, 'a list of what changed, for the poll')
+    const [a, b, c] = [await create(), await create(), await create()]
+    await sim.technician.close(a)
+    await sim.technician.close(b)
+    const since = new Date(Date.now() + 1).toISOString()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await sim.technician.reopen(a)
+    const changed = await client.changedSince(since, call())
+    assert.ok(changed.ok, changed.ok ? '' : changed.failure.message)
+    assert.ok(changed.value.ticketIds.includes(a), 'the reopened ticket')
+    assert.ok(!changed.value.ticketIds.includes(b), 'a closed ticket is not open')
+    assert.ok(!changed.value.ticketIds.includes(c), 'an untouched ticket did not change')
+    const listed = sim.callsTo(/\/servicedesk\/tickets$/, 'GET').at(-1)
+    assert.match(listed?.url ?? '', /Filter\.ExcludeCompleted=1/)
+  })
+
+  test('a webhook an earlier version registered is deleted; one already gone is no failure', async () => {
+    const retired = client.retiredPush
+    assert.ok(retired)
+    const id = String(sim.state.nextId.webhook++)
+    sim.state.webhooks.push({
+      id,
+      name: 'alertbridge',
+      url: 'https://alertbridge.example/api/psa-push/tok',
+      secret: 's1',
+      deactivationUrl: null,
+      active: true,
+      failures: 0,
+      contentType: 1,
+      sendAllEvents: false,
+      events: [22, 23],
+      createdOn: new Date().toISOString(),
+    })
+    assert.ok((await retired.unregister(id, call())).ok)
+    assert.deepEqual(sim.state.webhooks, [])
+    assert.equal(sim.callsTo(new RegExp(`/admin/webhooks/${id}$`), 'DELETE').length, 1)
+    assert.ok((await retired.unregister(id, call())).ok, 'a webhook already gone is not a failure')
+    const notAnId = await retired.unregister('hook-1', call())
+    assert.equal(notAnId.ok, false)
   })
 
   test('a merge (over /__sim/technician/merge) reads merged into its absorber; the absorber stays open', async () => {

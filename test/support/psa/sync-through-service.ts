@@ -5,6 +5,9 @@
 // vendor one signed status_update; the partner's closed-ticket policies and closeOnlyUntouched act on
 // later alerts; a forged push is refused and changes nothing; our own writes never come back as
 // changes; a burst of 250 pushes (each 25 times over) is absorbed without a 5xx and without more reads than tickets.
+// A PSA heard by the poll alone: the sync status says why, a push to its connection's URL is refused
+// and changes nothing, and a push an earlier version registered (Kaseya BMS's webhook) is removed by
+// the register job, one try, even when the PSA fails it.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { pushUrls } from '../../../src/psa-sync/secrets.js'
@@ -27,8 +30,21 @@ export interface SyncServiceFixture<T extends SyncSim> {
   reads: { pattern: RegExp; method?: string }
   /** Whether the PSA can merge tickets (Syncro cannot). */
   merges: boolean
-  /** Whether the push's signature covers its body (Kaseya BMS sends a shared secret, nothing signed). */
+  /** Whether the push's signature covers its body (HaloPSA's Basic auth and NinjaOne's secret header sign nothing). */
   signsBody: boolean
+  /** push 'poll': the sync status's sentence saying why (default: the PSA cannot push). */
+  pollReason?: RegExp
+  /**
+   * push 'poll' where an earlier version of alertbridge registered a push with the PSA and this one
+   * takes none (Kaseya BMS's webhooks): how that version's registration is made in the simulator,
+   * pushing to `url` with `secret` (its id answered), the simulator's path of it, and whether the
+   * simulator still holds it.
+   */
+  retiredPush?: {
+    register(sim: T, url: string, secret: string): string
+    path(id: string): string
+    exists(sim: T, id: string): boolean
+  }
   /** false: the registered push reports no status change (NinjaOne's: deletes and reinstates only),
    * so the scenarios are heard by the poll while the push stays registered (default true). */
   statusPushed?: boolean
@@ -77,6 +93,7 @@ export function syncThroughService<T extends SyncSim>(
       after(() => closeCtx(c))
       scenarios(f, c, withPush ? 'push' : 'poll')
       if (withPush) pushOnly(f, c)
+      if (f.push === 'poll') pollOnly(f, c)
     })
     if (withPush)
       describe(`${service.name} two-way sync: pushes lost, the poll hears it (${backend})`, () => {
@@ -404,4 +421,116 @@ function pushOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void 
     const reads = c.sim.callsTo(f.reads.pattern, f.reads.method).length - readsBefore
     assert.ok(reads <= made.length, `${reads} reads for ${made.length} changed tickets`)
   })
+}
+
+function pollOnly<T extends SyncSim>(f: SyncServiceFixture<T>, c: Ctx<T>): void {
+  /** What a push taken would leave: ids pending, a read queued, the connection heard by a push. */
+  const pushTraces = async (partnerId: string) => {
+    const db = c.svc.services.db.kysely
+    const pending = await db
+      .selectFrom('psa_sync_pending')
+      .select('psa_ticket_id')
+      .where('partner_id', '=', partnerId)
+      .execute()
+    const reads = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', 'psa-read')
+      .where('payload', 'like', `%${partnerId}%`)
+      .execute()
+    const link = await c.svc.services.store.psaSync.find(partnerId)
+    return {
+      pending: pending.length,
+      reads: reads.length,
+      lastPushAt: link?.lastPushAt,
+      refused: link?.pushesRefused,
+    }
+  }
+  const nothingPushed = { pending: 0, reads: 0, lastPushAt: null, refused: 0 }
+  const reason = f.pollReason ?? /cannot push ticket changes/
+
+  test('heard by the poll alone: the sync status says why; a push to the connection’s URL is refused 401 and changes nothing', async () => {
+    const s = await connected(f, c)
+    const status = await s.partner('GET', '/api/partner/psa/sync')
+    assert.equal(status.body.mechanism, 'poll')
+    assert.match(status.body.detail, reason)
+    assert.equal(status.body.pollIntervalMs, pollMs)
+    const { psaId } = await created(c, s)
+    const link = await c.svc.services.store.psaSync.find(s.partnerId)
+    assert.ok(link)
+    const body = JSON.stringify({ Data: { Id: Number(psaId) }, ticket_id: psaId, id: psaId })
+    const pushed = await fetch(pushUrls(c.svc.url, link.secret).url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    assert.equal(pushed.status, 401, await pushed.text())
+    assert.deepEqual(await pushTraces(s.partnerId), nothingPushed)
+  })
+
+  const retired = f.retiredPush
+  // The suite's last test: the webhook whose delete the PSA fails stays in the simulator till it closes.
+  if (retired)
+    test('a push an earlier version registered: refused; removed by the register job, one try, even when the PSA fails it', async () => {
+      const s = await connected(f, c)
+      const { psaId } = await created(c, s)
+      const link = await c.svc.services.store.psaSync.find(s.partnerId)
+      assert.ok(link)
+      const url = pushUrls(c.svc.url, link.secret).url
+      const store = c.svc.services.store.psaSync
+      const path = (id: string) => new RegExp(`${retired.path(id)}$`)
+      // What the earlier version left: the PSA's webhook to this connection's URL, and its row.
+      const leftOver = async () => {
+        const id = retired.register(c.sim, url, link.secret)
+        await store.setRegistration(
+          s.partnerId,
+          { mechanism: 'push', registrationId: id, detail: `${f.service.name} webhook ${id}` },
+          new Date().toISOString(),
+        )
+        return id
+      }
+      const heardByPollAlone = () =>
+        waitFor(
+          async () => {
+            const now = await store.find(s.partnerId)
+            return now?.mechanism === 'poll' && now.registrationId === null ? now : null
+          },
+          { what: 'the link heard by the poll alone, its registration cleared' },
+        )
+
+      const id = await leftOver()
+      // The PSA pushes a technician's note to that webhook: every delivery refused, nothing taken.
+      const sent = c.sim.pushes.deliveries.length
+      await c.sim.technician.note(psaId, 'Looked at it')
+      await c.sim.pushes.settled()
+      const ours = c.sim.pushes.deliveries.slice(sent).filter((d) => d.url === url)
+      assert.ok(ours.length > 0, 'the PSA pushed the note')
+      assert.deepEqual([...new Set(ours.map((d) => d.status))], [401])
+      assert.deepEqual(await pushTraces(s.partnerId), nothingPushed)
+
+      // After an upgrade: the start queues the register job, which deletes the webhook.
+      await c.svc.services.psaSync.psaSync.scheduleAll()
+      const done = await heardByPollAlone()
+      assert.match(done.detail ?? '', reason)
+      assert.equal(retired.exists(c.sim, id), false, 'the PSA no longer holds it')
+      assert.equal(c.sim.callsTo(path(id), 'DELETE').length, 1)
+      const shown = await s.partner('GET', '/api/partner/psa/sync')
+      assert.deepEqual([shown.body.mechanism, shown.body.pollIntervalMs], ['poll', pollMs])
+
+      // The PSA fails the delete: one try (logged), the poll alone all the same, and no retry.
+      const failing = await leftOver()
+      c.sim.faults.set({ fail: { status: 503, count: null, match: `${retired.path(failing)}$` } })
+      try {
+        const again = await s.partner('POST', '/api/partner/psa/sync/register')
+        assert.equal(again.status, 202, again.text)
+        await heardByPollAlone()
+        const tried = c.sim.callsTo(path(failing)).length
+        assert.ok(tried >= 1, 'the delete was tried')
+        await hold(1500, 'a period in which a retried register job would try the delete again')
+        assert.equal(c.sim.callsTo(path(failing)).length, tried, 'not retried')
+        assert.equal(retired.exists(c.sim, failing), true, 'the PSA still holds it')
+      } finally {
+        c.sim.faults.clear()
+      }
+    })
 }

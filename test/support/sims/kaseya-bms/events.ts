@@ -1,10 +1,12 @@
 // What the simulated BMS does when a ticket changes, whoever changes it (the API user or a technician
 // in BMS's app): the ticket records who changed it last (ModifiedBy, ModifiedOn), and every enabled
 // webhook subscribed to the event ("Ticket Created", "Ticket Updated", "Ticket Deleted", or all
-// events) is sent a push. BMS publishes neither its webhook payload nor how it signs one
-// (docs/psa/kaseya-bms.md, "Two-way sync"): this simulator sends JSON naming the event and the ticket,
-// with the webhook's secret itself in an `x-webhook-secret` header, the assumption the adapter makes.
-import { randomUUID } from 'node:crypto'
+// events) is sent a push. BMS documents (its help page "BMS-webhooks integration") that a webhook with
+// a Secret carries a header named `Signature`, but not how its value is made; it publishes no payload
+// either (docs/psa/kaseya-bms.md, "Two-way sync"). So this simulator sends JSON naming the event and the
+// ticket with a `Signature` header of its own making (signatureOf), and never the secret itself:
+// alertbridge verifies no BMS push and takes none.
+import { createHmac, randomUUID } from 'node:crypto'
 import { PushSender } from '../push.js'
 import type { BmsTicket, BmsUser, KaseyaBmsState } from './types.js'
 
@@ -15,7 +17,16 @@ export interface TicketEventsOptions {
   retryDelaysMs?: number[]
 }
 
-export const secretHeader = 'x-webhook-secret'
+/** The header BMS documents for a webhook with a Secret. */
+export const signatureHeader = 'Signature'
+
+/**
+ * The simulator's own invention, since BMS publishes no scheme: HMAC-SHA256 of the body with the
+ * webhook's Secret, base64. Opaque to alertbridge, which cannot know BMS's real one and so checks none.
+ */
+export function signatureOf(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(body, 'utf8').digest('base64')
+}
 
 /** The events GET /v2/admin/webhooks/events/lookup lists (BMS's ids are not published). */
 export function seedWebhookEvents(): KaseyaBmsState['webhookEvents'] {
@@ -45,7 +56,8 @@ export class TicketEvents {
     this.pushes = new PushSender({
       retryDelaysMs: o.retryDelaysMs ?? [20, 50],
       deactivateAfter: null,
-      headers: (_body, sub): Record<string, string> => (sub.secret ? { [secretHeader]: sub.secret } : {}),
+      headers: (body, sub): Record<string, string> =>
+        sub.secret ? { [signatureHeader]: signatureOf(body, sub.secret) } : {},
     })
   }
 

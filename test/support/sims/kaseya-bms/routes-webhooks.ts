@@ -4,7 +4,9 @@
 //                                              Secret, ContentType, SendAllEvents, Events[]} → the webhook
 //   POST   /v2/admin/webhooks/search          {Filter: {PayloadUrl, Name, IsEnabled}, PageSize, PageNumber}
 //   GET|PUT|DELETE /v2/admin/webhooks/{id}
-// The output is WebhookConfigurationOutputDto: the secret is never shown, only `hasSecret`.
+// The output is WebhookConfigurationOutputDto: the secret is never shown, only `hasSecret`. alertbridge
+// registers no BMS webhook (it cannot verify BMS's Signature, events.ts); it only deletes one an earlier
+// version registered, and a test registers one to see it pushed and refused, or deleted.
 import type { FastifyInstance } from 'fastify'
 import { contains, input, intOf, okBody, page, refuse } from './envelope.js'
 import type { BmsWebhook, KaseyaBmsState } from './types.js'

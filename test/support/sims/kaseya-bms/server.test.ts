@@ -2,11 +2,15 @@
 // to tickets (several hundred, filtered only by documented parameters, sorted by an assumed Sort
 // syntax), notes and resolving, text
 // limits, the look-ups and their pages, lookup tables under names a test chooses, the hourly limit per
-// endpoint, the recurring services of usage, lost answers, and envelopes everywhere.
+// endpoint, the recurring services of usage, lost answers, envelopes everywhere, and webhooks: their
+// CRUD routes, and pushes carrying a `Signature` header (the simulator's own HMAC), never the secret.
 import assert from 'node:assert/strict'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { after, afterEach, before, describe, it } from 'node:test'
-import { loseNextAnswer, type StartedSim } from '../harness.js'
-import { bmsCalls, type KaseyaBmsState, seededTickets, startKaseyaBmsSim } from './server.js'
+import { loseNextAnswer } from '../harness.js'
+import { signatureOf } from './events.js'
+import { bmsCalls, type KaseyaBmsSim, seededTickets, startKaseyaBmsSim } from './server.js'
 
 type Json = Record<string, any>
 const form = (fields: Record<string, string>) => ({
@@ -22,7 +26,7 @@ const login = {
 }
 
 describe('Kaseya BMS simulator', () => {
-  let sim: StartedSim<KaseyaBmsState>
+  let sim: KaseyaBmsSim
   let token = ''
   const api = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
     const res = await fetch(`${sim.url}/v2${path}`, {
@@ -371,6 +375,69 @@ describe('Kaseya BMS simulator', () => {
     )
     assert.equal(sim.state.tickets.find((x) => x.id === 9003)!.notes.length, before + 1, 'written')
     assert.equal(bmsCalls['close-note'].match, bmsCalls.close.match, 'resolve is one call')
+  })
+
+  it('webhooks: created, found, read, changed and deleted; a ticket change is pushed with a Signature, never the secret', async () => {
+    const got: { headers: IncomingHttpHeaders; body: string }[] = []
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+      const events = (await api('/admin/webhooks/events/lookup')).body.result as Json[]
+      const updated = events.find((e) => e.name === 'Ticket Updated')!.id
+      const secret = 'bms-webhook-secret-42'
+      const config = { Name: 'hook', PayloadURL: url, IsEnabled: true, Secret: secret, ContentType: 1 }
+      const made = await api('/admin/webhooks', { method: 'POST', body: { ...config, Events: [updated] } })
+      assert.equal(made.body.success, true, JSON.stringify(made.body))
+      const id = made.body.result.id as number
+      assert.deepEqual([made.body.result.hasSecret, 'secret' in made.body.result], [true, false])
+      const found = await api('/admin/webhooks/search', {
+        method: 'POST',
+        body: { Filter: { PayloadUrl: url }, PageSize: 10, PageNumber: 1 },
+      })
+      assert.deepEqual(
+        found.body.result.map((h: Json) => h.id),
+        [id],
+      )
+      assert.equal((await api(`/admin/webhooks/${id}`)).body.result.payloadUrl, url)
+      const changed = await api(`/admin/webhooks/${id}`, {
+        method: 'PUT',
+        body: { ...config, Name: 'renamed', Events: [updated] },
+      })
+      assert.equal(changed.body.result.name, 'renamed')
+
+      await sim.technician.note('9002', 'Looked at it')
+      await sim.pushes.settled()
+      const push = got.at(-1)
+      assert.ok(push, 'the technician’s note was pushed')
+      assert.equal(push.headers.signature, signatureOf(push.body, secret))
+      assert.ok(
+        !Object.values(push.headers).some((v) => String(v).includes(secret)),
+        'no header holds the secret',
+      )
+      assert.ok(!push.body.includes(secret), 'nor the body')
+      assert.equal(JSON.parse(push.body).Data.Id, 9002)
+
+      assert.equal((await api(`/admin/webhooks/${id}`, { method: 'DELETE' })).status, 200)
+      // Refusals are envelopes at HTTP 200, the code inside.
+      const read = await api(`/admin/webhooks/${id}`)
+      assert.deepEqual([read.body.success, read.body.error.code], [false, 404])
+      const again = await api(`/admin/webhooks/${id}`, { method: 'DELETE' })
+      assert.deepEqual([again.body.success, again.body.error.code], [false, 404], 'gone')
+      got.length = 0
+      await sim.technician.note('9002', 'Again')
+      await sim.pushes.settled()
+      assert.equal(got.length, 0, 'nothing is pushed once deleted')
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve))
+    }
   })
 
   it('faults answer in its envelope; describe names the login', async () => {

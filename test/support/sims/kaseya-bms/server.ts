@@ -5,9 +5,11 @@
 // tables answer under names a test chooses (BMS publishes none). A create needs every field the spec's
 // TicketInputDto requires.
 // Two-way sync (routes-sync.ts, routes-webhooks.ts, events.ts): ticket activities, related tickets,
-// merge and delete, webhooks registered at /v2/admin/webhooks and pushed on every ticket change, and a
-// technician working tickets in BMS's app (`sim.technician`, POST /__sim/technician/{action}); pushes
-// are dropped with `sim.pushes.drop(n)` or PUT /__sim/pushes {"drop": n|null}.
+// merge and delete, webhooks registered at /v2/admin/webhooks and pushed on every ticket change (with a
+// `Signature` header of the simulator's own making, events.ts: BMS publishes no scheme, and alertbridge
+// takes no BMS push), and a technician working tickets in BMS's app (`sim.technician`, POST
+// /__sim/technician/{action}); pushes are dropped with `sim.pushes.drop(n)` or PUT /__sim/pushes
+// {"drop": n|null}.
 // See routes-*.ts for the resources and types.ts for the state a test reads and changes.
 import type { OpCalls } from '../harness.js'
 import { seededTickets, startV2Sim, type V2Sim, type V2SimOptions, v2Calls } from './start.js'

@@ -201,7 +201,7 @@ export async function startV2Sim(options: V2SimOptions, flavour: SimFlavour): Pr
         `  lookup tables: ${Object.entries(state.tableNames)
           .map(([role, name]) => `${role} ${name ?? '(none answers)'}`)
           .join(', ')}`,
-        `  pushes: ${flavour.webhooks ? 'webhooks registered at /v2/admin/webhooks' : 'none (no webhooks): poll'}`,
+        `  pushes: ${flavour.webhooks ? 'webhooks registered at /v2/admin/webhooks, signed in a Signature header (the simulator’s own HMAC; alertbridge takes none: poll)' : 'none (no webhooks): poll'}`,
       ].join('\n'),
   }
 }
