@@ -10,7 +10,7 @@ import type { PsaOperations, PsaRegistry } from '../psa/index.js'
 import { afterFailure, psaNames } from '../psa/index.js'
 import type { Partner } from '../tenants/index.js'
 import type { PsaSyncApplier } from './apply.js'
-import type { PsaSyncHandlers, PsaSyncJobs } from './jobs.js'
+import type { PollRound, PsaSyncHandlers, PsaSyncJobs } from './jobs.js'
 import { PsaPoll } from './poll.js'
 import { newPushSecret, pushToken, pushUrls, tokenDigest } from './secrets.js'
 
@@ -153,9 +153,9 @@ export class PsaSyncWork implements PsaSyncHandlers {
   }
 
   /** The reconciliation poll's round (poll.ts), which queues the next round itself. */
-  async poll(partnerId: string): Promise<JobResult> {
+  async poll(partnerId: string, o: PollRound = {}): Promise<JobResult> {
     const connected = await this.connect(partnerId)
     if (!('client' in connected)) return connected
-    return this.rounds.round(connected.partner, connected.client)
+    return this.rounds.round(connected.partner, connected.client, o)
   }
 }

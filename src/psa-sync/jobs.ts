@@ -26,7 +26,15 @@ export const psaReadJob = defineJob({
 
 export const psaPollJob = defineJob({
   kind: 'psa-poll',
-  payload: Partner,
+  payload: Type.Object({
+    partnerId: Type.String({ minLength: 1 }),
+    /** false: a round that goes on with a pass (the next page, or after the budget held it back)
+     * whose PSA list of changed tickets was read already (poll.ts); absent: a new pass. */
+    list: Type.Optional(Type.Boolean()),
+    /** The time the next list of changed tickets starts from (a minute before the last list was
+     * read); absent: a minute before the poll last heard the PSA. */
+    since: Type.Optional(Type.String({ minLength: 1 })),
+  }),
   retry: { delaysMs: [10_000, 60_000, 300_000], maxDelayMs: 1_800_000 },
 })
 
@@ -69,8 +77,19 @@ export class PsaSyncJobs {
     return this.put(tx, psaReadJob, partnerId, this.after(delayMs))
   }
 
-  poll(tx: Store, partnerId: string, runAt: Date): Promise<void> {
-    return this.put(tx, psaPollJob, partnerId, runAt)
+  /** A poll round at `runAt`; `list: false` goes on with a pass whose changed list was read already. */
+  async poll(tx: Store, partnerId: string, runAt: Date, o: PollRound = {}): Promise<void> {
+    const job = psaPollJob.job({
+      id: uuidv7(),
+      payload: {
+        partnerId,
+        ...(o.list === false ? { list: false } : {}),
+        ...(o.since ? { since: o.since } : {}),
+      },
+      dedupeKey: `${psaPollJob.kind}:${partnerId}`,
+      runAt,
+    })
+    await this.queue.enqueue(tx, [job])
   }
 
   handOver(): void {
@@ -81,13 +100,19 @@ export class PsaSyncJobs {
 export interface PsaSyncHandlers {
   register(partnerId: string): Promise<JobResult>
   readPending(partnerId: string): Promise<JobResult>
-  poll(partnerId: string): Promise<JobResult>
+  poll(partnerId: string, o?: PollRound): Promise<JobResult>
+}
+
+/** What a poll round carries from the one before (psaPollJob's payload beside the partner). */
+export interface PollRound {
+  list?: boolean
+  since?: string
 }
 
 export function psaSyncKinds(h: PsaSyncHandlers): JobKindEntry[] {
   return [
     jobKind(psaRegisterJob, (job) => h.register(job.payload.partnerId)),
     jobKind(psaReadJob, (job) => h.readPending(job.payload.partnerId)),
-    jobKind(psaPollJob, (job) => h.poll(job.payload.partnerId)),
+    jobKind(psaPollJob, (job) => h.poll(job.payload.partnerId, job.payload)),
   ]
 }

@@ -1,5 +1,6 @@
 // The reconciliation poll's round (docs/psa/sync.md#the-poll, #the-poll-and-the-budget): what the PSA
-// listed as changed (where it can list that), then a page of alertbridge's tickets read longest ago —
+// listed as changed (where it can list that; once a pass, not again on the pages that follow, each
+// list starting a minute before the one before was read), then a page of alertbridge's tickets read longest ago —
 // its open tickets first, then those closed within the reopen window, so that a technician's reopen is
 // heard where no push tells it. Every read is a sync read (src/psa/calls.ts `spend`): it spends only
 // what alerts leave of the connection's budgets, and a round held back stops where it is and comes
@@ -13,7 +14,7 @@ import type { JobResult } from '../platform/queue/port.js'
 import type { PsaCall, PsaFailure, PsaOperations } from '../psa/index.js'
 import type { Partner } from '../tenants/index.js'
 import type { PsaSyncApplier } from './apply.js'
-import type { PsaSyncJobs } from './jobs.js'
+import type { PollRound, PsaSyncJobs } from './jobs.js'
 
 export interface PollDeps {
   store: Store
@@ -42,7 +43,7 @@ export class PsaPoll {
   constructor(private readonly d: PollDeps) {}
 
   /** One round for the partner; it queues the next round itself, whatever this one met. */
-  async round(partner: Partner, client: PsaOperations): Promise<JobResult> {
+  async round(partner: Partner, client: PsaOperations, o: PollRound): Promise<JobResult> {
     const { store, clock, config } = this.d
     const link = await store.psaSync.find(partner.id)
     const interval = link?.mechanism === 'push' ? config.pollPushIntervalMs : config.pollIntervalMs
@@ -52,8 +53,11 @@ export class PsaPoll {
       // Not heard by the poll for an interval: the round's first read may go further into the budget.
       due: lastPoll === null || started.getTime() - lastPoll >= interval,
     })
+    const carried = o.since !== undefined && Number.isFinite(Date.parse(o.since)) ? o.since : null
+    const since = carried ?? (lastPoll === null ? null : minuteBefore(lastPoll))
     const end = await round.run({
-      since: link?.lastPollAt ? new Date(Date.parse(link.lastPollAt) - 60_000).toISOString() : null,
+      list: o.list !== false,
+      since,
       readBefore: new Date(started.getTime() - interval).toISOString(),
       closedSince: await this.closedSince(partner.id, started),
     })
@@ -63,7 +67,14 @@ export class PsaPoll {
     // A round that read everything due (perhaps nothing) is as good as heard for the next one's timing.
     const heard = round.listed || round.readAny || end.kind === 'read'
     const lastHeard = heard ? clock().getTime() : (lastPoll ?? started.getTime())
-    await this.next(partner.id, end, interval, lastHeard)
+    // A pass goes on (a full page, or held back) without its changed list where it was read; the next
+    // pass's list starts a minute before this one's was read.
+    const next: PollRound = {
+      list:
+        end.kind === 'failed' || (end.kind === 'read' && !end.full) || (o.list !== false && !round.listed),
+      ...(round.listedAt !== null ? { since: minuteBefore(round.listedAt) } : since ? { since } : {}),
+    }
+    await this.next(partner.id, end, interval, lastHeard, next)
     return { kind: 'done' }
   }
 
@@ -76,10 +87,16 @@ export class PsaPoll {
     return new Date(now.getTime() - minutes * 60_000).toISOString()
   }
 
-  private async next(partnerId: string, end: RoundEnd, interval: number, lastHeard: number): Promise<void> {
+  private async next(
+    partnerId: string,
+    end: RoundEnd,
+    interval: number,
+    lastHeard: number,
+    round: PollRound,
+  ): Promise<void> {
     const now = this.d.clock().getTime()
     const waitMs = nextRoundInMs(end, { intervalMs: interval, lastHeard, now })
-    await this.d.store.transaction((tx) => this.d.jobs.poll(tx, partnerId, new Date(now + waitMs)))
+    await this.d.store.transaction((tx) => this.d.jobs.poll(tx, partnerId, new Date(now + waitMs), round))
     this.d.jobs.handOver()
   }
 }
@@ -116,6 +133,8 @@ export function nextRoundInMs(
 class Round {
   /** The PSA's list of changed tickets answered. */
   listed = false
+  /** When the list that answered was asked for (ms). */
+  listedAt: number | null = null
   /** At least one batch of tickets was read back (and applied). */
   readAny = false
   private due: boolean
@@ -136,15 +155,22 @@ class Round {
     return { signal: AbortSignal.timeout(this.d.config.psaTimeoutMs * 3), spend }
   }
 
-  async run(o: { since: string | null; readBefore: string; closedSince: string }): Promise<RoundEnd> {
+  async run(o: {
+    list: boolean
+    since: string | null
+    readBefore: string
+    closedSince: string
+  }): Promise<RoundEnd> {
     const { store, config } = this.d
     const partnerId = this.partner.id
-    // Where the PSA lists what changed since a time, its list comes first: a change is heard within
-    // one round, whatever page it is on.
-    if (this.client.changedSince && o.since) {
+    // Where the PSA lists what changed since a time, its list comes first, once a pass: a change is
+    // heard within one round, whatever page it is on.
+    if (this.client.changedSince && o.since && o.list) {
+      const asked = this.d.clock().getTime()
       const changed = await this.client.changedSince(o.since, this.call())
       if (!changed.ok) return stopped(changed.failure)
       this.listed = true
+      this.listedAt = asked
       const ours = await store.psaSync.byPsaTicketIds(partnerId, changed.value.ticketIds)
       const stop = await this.read([...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))])
       if (stop) return stop
@@ -177,6 +203,8 @@ class Round {
     return null
   }
 }
+
+const minuteBefore = (ms: number) => new Date(ms - 60_000).toISOString()
 
 /** A failed read: a wait the budget or the PSA asked for holds the round back; anything else fails it. */
 function stopped(failure: PsaFailure): RoundEnd {
