@@ -5,6 +5,7 @@
 // (test/support/psa/sync-through-service.ts).
 import { kaseyaBmsService } from '../../support/psa/service-fixtures.js'
 import { syncThroughService } from '../../support/psa/sync-through-service.js'
+import { seedOldWebhook } from '../../support/sims/kaseya-bms/routes-webhooks.js'
 
 syncThroughService({
   service: kaseyaBmsService,
@@ -12,23 +13,7 @@ syncThroughService({
   pollReason: /^Kaseya BMS signs its webhooks with a Signature header whose scheme it does not publish/,
   retiredPush: {
     // As the earlier version registered it (POST /v2/admin/webhooks): ticket Updated and Deleted.
-    register(sim, url, secret) {
-      const id = String(sim.state.nextId.webhook++)
-      sim.state.webhooks.push({
-        id,
-        name: 'alertbridge',
-        url,
-        secret,
-        deactivationUrl: null,
-        active: true,
-        failures: 0,
-        contentType: 1,
-        sendAllEvents: false,
-        events: [22, 23],
-        createdOn: new Date().toISOString(),
-      })
-      return id
-    },
+    register: (sim, url, secret) => seedOldWebhook(sim.state, { url, secret }),
     path: (id) => `/v2/admin/webhooks/${id}`,
     exists: (sim, id) => sim.state.webhooks.some((w) => w.id === id),
   },

@@ -11,6 +11,7 @@ import type { PsaOperations } from '../../../src/psa/adapter.js'
 import { kaseyaBmsPsa } from '../../../src/psa/kaseya-bms/adapter.js'
 import { PsaRegistry } from '../../../src/psa/registry.js'
 import { syncContract } from '../../support/psa/sync-contract.js'
+import { seedOldWebhook } from '../../support/sims/kaseya-bms/routes-webhooks.js'
 import { type KaseyaBmsSim, startKaseyaBmsSim } from '../../support/sims/kaseya-bms/server.js'
 
 const settings = (url: string) => ({
@@ -119,19 +120,9 @@ describe('Kaseya BMS sync specifics', () => {
   test('a webhook an earlier version registered is deleted; one already gone is no failure', async () => {
     const retired = client.retiredPush
     assert.ok(retired)
-    const id = String(sim.state.nextId.webhook++)
-    sim.state.webhooks.push({
-      id,
-      name: 'alertbridge',
+    const id = seedOldWebhook(sim.state, {
       url: 'https://alertbridge.example/api/psa-push/tok',
       secret: 's1',
-      deactivationUrl: null,
-      active: true,
-      failures: 0,
-      contentType: 1,
-      sendAllEvents: false,
-      events: [22, 23],
-      createdOn: new Date().toISOString(),
     })
     assert.ok((await retired.unregister(id, call())).ok)
     assert.deepEqual(sim.state.webhooks, [])

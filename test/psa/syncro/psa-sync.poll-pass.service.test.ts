@@ -2,8 +2,9 @@
 // pages does not list Syncro's changed tickets again on each page, and every page's tickets are read.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { type Hooked, hooked } from '../../support/hooked.js'
+import type { Hooked } from '../../support/hooked.js'
 import { syncroService } from '../../support/psa/service-fixtures.js'
+import { syncedPartner } from '../../support/psa/synced-partner.js'
 import { startService, type TestService } from '../../support/service.js'
 import { type SyncroSim, startSyncroSim } from '../../support/sims/syncro/server.js'
 import { hold } from '../../support/wait.js'
@@ -24,15 +25,7 @@ describe('Syncro: the poll lists changed tickets once a pass, not once a page', 
         ...syncroService.env,
       },
     })
-    s = await hooked(svc, {
-      psa: syncroService.settings(sim.url),
-      psaCompanyId: syncroService.companyId,
-      rule: { productGroup: 'Endpoint Security', ticket: { board: syncroService.board } },
-    })
-    const dedupOff = await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
-      deduplication: { enabled: false },
-    })
-    assert.equal(dedupOff.status, 200, dedupOff.text)
+    s = await syncedPartner(svc, syncroService, sim.url)
   })
   after(async () => {
     await svc?.close()

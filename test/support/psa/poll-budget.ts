@@ -6,10 +6,11 @@
 // psa-sync.budget.service.test.ts runs it with the PSA's own budget on the simulator and in the adapter.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { type Hooked, hooked } from '../hooked.js'
+import type { Hooked } from '../hooked.js'
 import { type Backend, backends, startService, type TestService } from '../service.js'
 import type { StartedSim } from '../sims/harness.js'
 import { hold } from '../wait.js'
+import { syncedPartner } from './synced-partner.js'
 import type { ServiceFixture } from './through-service.js'
 
 export interface PollBudgetFixture<T extends StartedSim<unknown>> {
@@ -54,15 +55,7 @@ export function pollWithinBudget<T extends StartedSim<unknown>>(
             ...f.env,
           },
         })
-        s = await hooked(svc, {
-          psa: f.service.settings(sim.url),
-          psaCompanyId: f.service.companyId,
-          rule: { productGroup: 'Endpoint Security', ticket: { board: f.service.board } },
-        })
-        const dedupOff = await s.partner('PATCH', `/api/partner/integrations/${s.integrationId}`, {
-          deduplication: { enabled: false },
-        })
-        assert.equal(dedupOff.status, 200, dedupOff.text)
+        s = await syncedPartner(svc, f.service, sim.url)
       })
       after(async () => {
         await svc?.close()

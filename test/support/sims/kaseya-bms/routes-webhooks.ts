@@ -99,3 +99,25 @@ export function webhookRoutes(app: FastifyInstance, state: KaseyaBmsState): void
     return reply.code(200).send()
   })
 }
+
+/**
+ * A webhook as an earlier alertbridge registered it (POST /v2/admin/webhooks, named alertbridge, ticket
+ * Updated and Deleted), put straight into the simulator's state; answers its id.
+ */
+export function seedOldWebhook(state: KaseyaBmsState, o: { url: string; secret: string }): string {
+  const id = String(state.nextId.webhook++)
+  state.webhooks.push({
+    id,
+    name: 'alertbridge',
+    url: o.url,
+    secret: o.secret,
+    deactivationUrl: null,
+    active: true,
+    failures: 0,
+    contentType: 1,
+    sendAllEvents: false,
+    events: [22, 23],
+    createdOn: new Date().toISOString(),
+  })
+  return id
+}
