@@ -2,6 +2,7 @@
 // nothing else. A file outside this folder imports only from here.
 // Its repositories, registered on the Store (src/platform/db/store.ts) when the module loads.
 import './repository.js'
+import './poll-repository.js'
 
 export type { PsaSyncModule } from './module.js'
 export { psaSyncModule } from './module.js'

@@ -82,7 +82,7 @@ export class PsaPoll {
   private async closedSince(partnerId: string, now: Date): Promise<string> {
     const minutes = Math.min(
       closedLookBackMaxMinutes,
-      await this.d.store.psaSync.longestReopenWindow(partnerId),
+      await this.d.store.psaPoll.longestReopenWindow(partnerId),
     )
     return new Date(now.getTime() - minutes * 60_000).toISOString()
   }
@@ -175,7 +175,7 @@ class Round {
       const stop = await this.read([...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))])
       if (stop) return stop
     }
-    const page = await store.psaSync.nextToPoll(partnerId, {
+    const page = await store.psaPoll.nextToPoll(partnerId, {
       readBefore: o.readBefore,
       closedSince: o.closedSince,
       limit: config.pollPageSize,
