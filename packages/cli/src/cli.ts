@@ -1,5 +1,6 @@
 // alertbridge-vendor: the vendor's command line (README.md beside this folder). `run` takes the
 // arguments after the program's name and answers the exit code; bin.ts wires it to the process.
+import { createRequire } from 'node:module'
 import { AlertbridgeError } from '@alertbridge/vendor'
 import { type Io, UsageError } from './io.js'
 import { listen, listenHelp } from './listen.js'
@@ -8,6 +9,10 @@ import { trigger, triggerHelp } from './trigger.js'
 import { verify, verifyHelp } from './verify.js'
 
 export type { Io } from './io.js'
+
+/** The package's own version (its package.json, one folder up from src/ and dist/ alike). */
+export const version: string = (createRequire(import.meta.url)('../package.json') as { version: string })
+  .version
 
 export const usage = `alertbridge-vendor <command> [options]
 
@@ -34,7 +39,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return name === undefined ? 2 : 0
   }
   if (name === '--version' || name === '-v') {
-    io.out('0.1.0')
+    io.out(version)
     return 0
   }
   const command = commands[name]

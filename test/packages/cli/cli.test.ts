@@ -284,6 +284,11 @@ describe('alertbridge-vendor against the service', () => {
     const help = start(['--help'])
     assert.equal(help.status, 0, help.stderr)
     assert.match(help.stdout, /listen +long-poll this vendor's webhooks/)
+    // The version is the package's own, whichever way the program runs.
+    const version = start(['--version'])
+    assert.equal(version.status, 0, version.stderr)
+    const pkg = JSON.parse(readFileSync('packages/cli/package.json', 'utf8')) as { version: string }
+    assert.equal(version.stdout.trim(), pkg.version)
     const raw = '{"a":1}'
     writeFileSync(join(dir, 'p.json'), raw)
     const now = new Date()
