@@ -10,9 +10,13 @@ import { verify, verifyHelp } from './verify.js'
 
 export type { Io } from './io.js'
 
-/** The package's own version (its package.json, one folder up from src/ and dist/ alike). */
-export const version: string = (createRequire(import.meta.url)('../package.json') as { version: string })
-  .version
+/**
+ * The package's own version: its package.json, one folder up from src/ and dist/ alike. Read when asked
+ * (--version), so that code bundled elsewhere (the repository's compiled tests) loads without it.
+ */
+export function version(): string {
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version
+}
 
 export const usage = `alertbridge-vendor <command> [options]
 
@@ -39,7 +43,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return name === undefined ? 2 : 0
   }
   if (name === '--version' || name === '-v') {
-    io.out(version)
+    io.out(version())
     return 0
   }
   const command = commands[name]
