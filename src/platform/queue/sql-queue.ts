@@ -14,6 +14,7 @@ import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
 import { coalescedAdd } from './coalesce.js'
 import type { JobProducer, NewJob } from './port.js'
+import { completeOne, groupHasDue, leaseGroup } from './sql-queue-claims.js'
 import { type JobRef, never, SqlJobReads, toRef } from './sql-queue-reads.js'
 import { type ClaimedJob, insertJobs, leasedBy, rowInserter, toClaimed, toRows } from './sql-queue-rows.js'
 
@@ -73,21 +74,20 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
     )
   }
 
-  /** A group's next due jobs, earliest first (its index: not slowed by the rest of the queue). */
+  /**
+   * A group's next due jobs, earliest first (its index: not slowed by the rest of the queue). It runs
+   * for every job a group runner takes, so its look and its lease are prepared (sql-queue-claims.ts).
+   */
   async claimNextOf(group: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
     if (limit <= 0) return []
     const now = this.clock()
-    return this.claimDue(now, leaseMs, (db) =>
-      db
-        .selectFrom('jobs')
-        .select('id')
-        .where('group_key', '=', group)
-        .where('run_at', '<=', now.toISOString())
-        .orderBy('group_key')
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(limit),
-    )
+    const at = now.toISOString()
+    if ((await groupHasDue(this.store.kysely, group, at, 1)).length === 0) return []
+    const leaseToken = uuidv7()
+    const runAt = new Date(now.getTime() + leaseMs).toISOString()
+    const lease = this.db.dialect === 'postgres' ? leaseGroup.postgres : leaseGroup.sqlite
+    const rows = await this.write((db) => lease(db, runAt, leaseToken, group, at, limit))
+    return rows.map((r) => toClaimed(r, leaseToken)).sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
   /** Adds made before their write runs share it, in the batches' accept lane (ahead of background work). */
@@ -184,10 +184,7 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
 
   /** Inside the caller's transaction: removes a finished job if its lease is still its runner's. */
   async completeIn(tx: Store, job: ClaimedJob): Promise<void> {
-    await tx.kysely
-      .deleteFrom('jobs')
-      .where(leasedBy([job]))
-      .execute()
+    await completeOne(tx.kysely, job.id, job.leaseToken)
   }
 
   /** Moves the end of each claim's lease to `leaseMs` from now if still its own; answers how many. */
