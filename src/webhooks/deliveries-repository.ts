@@ -2,8 +2,9 @@
 // and replay), one row per attempt. The row is the record the partner and operator APIs show; `run_at`
 // is when its next attempt is due. A delivery job of the queue runs the attempts (webhooks/delivery-job.ts):
 // the job's claim is the only lease.
-import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
+import { type Insertable, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
+import { prepared, preparedResult, preparedRow } from '../platform/db/prepared.js'
 import { toBool } from '../platform/db/rows.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
@@ -105,6 +106,63 @@ const toEndpoint = (vendorId: string, v: EndpointColumns): DeliveryEndpoint => (
   failing: v.webhook_failing_since !== null,
 })
 
+// The statements of every delivery, prepared (docs/decisions/speed/hot-reads-prepared.md): its insert
+// in the outcome's write, the delivery job's first read, and each attempt's record.
+const insertDelivery = preparedRow((db, row: Insertable<WebhookDeliveriesTable>) =>
+  db
+    .insertInto('webhook_deliveries')
+    .values(row)
+    .onConflict((oc) => oc.column('message_id').doNothing()),
+)
+
+const deliveryWithEndpoint = prepared(1, (db: Kysely<Database>, id: string) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
+    .selectAll('d')
+    .select(endpointColumns.map((c) => `v.${c}` as const))
+    .where('d.id', '=', id),
+)
+
+/** The delivery's new state, only if it is still pending at the attempt count it was read with. */
+const attemptRecorded = preparedResult(
+  10,
+  (
+    db: Kysely<Database>,
+    status: string,
+    failedAttempts: number,
+    runAt: string,
+    lastStatus: number | null,
+    lastError: string | null,
+    now: string,
+    deliveredAt: string | null,
+    deadAt: string | null,
+    id: string,
+    attemptCount: number,
+  ) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status,
+        failed_attempts: failedAttempts,
+        attempt_count: eb('attempt_count', '+', 1),
+        run_at: runAt,
+        manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
+        last_status: lastStatus,
+        last_error: lastError,
+        updated_at: now,
+        delivered_at: deliveredAt,
+        dead_at: deadAt,
+      }))
+      .where('id', '=', id)
+      .where(statusByScan, '=', 'pending')
+      .where('attempt_count', '=', attemptCount),
+)
+
+const insertAttempt = preparedRow((db, row: Insertable<WebhookAttemptsTable>) =>
+  db.insertInto('webhook_attempts').values(row),
+)
+
 export class DeliveryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -127,31 +185,27 @@ export class DeliveryRepository {
   /** Stores a delivery; null (and nothing stored) when its messageId has a delivery already. */
   async insert(d: NewDelivery, now: string): Promise<string | null> {
     const id = `msg_${uuidv7().replaceAll('-', '')}`
-    const result = await this.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id,
-        vendor_id: d.vendorId,
-        partner_id: d.partnerId,
-        integration_id: d.integrationId,
-        message_id: d.messageId,
-        event_type: d.eventType,
-        body: d.body,
-        status: d.deadReason ? 'dead' : 'pending',
-        failed_attempts: 0,
-        attempt_count: 0,
-        manual: 0,
-        run_at: now,
-        last_status: null,
-        last_error: d.deadReason ?? null,
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-        dead_at: d.deadReason ? now : null,
-      })
-      .onConflict((oc) => oc.column('message_id').doNothing())
-      .executeTakeFirst()
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? id : null
+    const result = await insertDelivery(this.db, {
+      id,
+      vendor_id: d.vendorId,
+      partner_id: d.partnerId,
+      integration_id: d.integrationId,
+      message_id: d.messageId,
+      event_type: d.eventType,
+      body: d.body,
+      status: d.deadReason ? 'dead' : 'pending',
+      failed_attempts: 0,
+      attempt_count: 0,
+      manual: 0,
+      run_at: now,
+      last_status: null,
+      last_error: d.deadReason ?? null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+      dead_at: d.deadReason ? now : null,
+    })
+    return Number(result.numAffectedRows ?? 0) === 1 ? id : null
   }
 
   /**
@@ -160,41 +214,33 @@ export class DeliveryRepository {
    * recorded, or the endpoint's 410 made it dead meanwhile).
    */
   async recordAttempt(d: Delivery, r: AttemptRecord): Promise<boolean> {
-    const updated = await this.db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({
-        status: r.status,
-        failed_attempts: r.failedAttempts,
-        attempt_count: eb('attempt_count', '+', 1),
-        run_at: r.runAt,
-        manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
-        last_status: r.lastStatus,
-        last_error: r.lastError,
-        updated_at: r.now,
-        delivered_at: r.status === 'delivered' ? r.now : null,
-        dead_at: r.status === 'dead' ? r.now : null,
-      }))
-      .where('id', '=', d.id)
-      .where(statusByScan, '=', 'pending')
-      .where('attempt_count', '=', d.attemptCount)
-      .executeTakeFirst()
-    if (updated.numUpdatedRows === 0n) return false
-    await this.db
-      .insertInto('webhook_attempts')
-      .values({
-        id: uuidv7(),
-        delivery_id: d.id,
-        number: r.attempt.number,
-        trigger: r.attempt.trigger,
-        url: r.attempt.url,
-        started_at: r.attempt.startedAt,
-        duration_ms: r.attempt.durationMs,
-        status_code: r.attempt.statusCode,
-        error: r.attempt.error,
-        response_body: r.attempt.responseBody,
-        next_attempt_at: r.attempt.nextAttemptAt,
-      })
-      .execute()
+    const updated = await attemptRecorded(
+      this.db,
+      r.status,
+      r.failedAttempts,
+      r.runAt,
+      r.lastStatus,
+      r.lastError,
+      r.now,
+      r.status === 'delivered' ? r.now : null,
+      r.status === 'dead' ? r.now : null,
+      d.id,
+      d.attemptCount,
+    )
+    if (Number(updated.numAffectedRows ?? 0) === 0) return false
+    await insertAttempt(this.db, {
+      id: uuidv7(),
+      delivery_id: d.id,
+      number: r.attempt.number,
+      trigger: r.attempt.trigger,
+      url: r.attempt.url,
+      started_at: r.attempt.startedAt,
+      duration_ms: r.attempt.durationMs,
+      status_code: r.attempt.statusCode,
+      error: r.attempt.error,
+      response_body: r.attempt.responseBody,
+      next_attempt_at: r.attempt.nextAttemptAt,
+    })
     return true
   }
 
@@ -235,13 +281,7 @@ export class DeliveryRepository {
 
   /** A delivery with its endpoint's state, in one read: what a delivery job looks at first. */
   async withEndpoint(id: string): Promise<{ delivery: Delivery; endpoint: DeliveryEndpoint } | null> {
-    const row = await this.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
-      .selectAll('d')
-      .select(endpointColumns.map((c) => `v.${c}` as const))
-      .where('d.id', '=', id)
-      .executeTakeFirst()
+    const [row] = await deliveryWithEndpoint(this.db, id)
     return row ? { delivery: toDelivery(row), endpoint: toEndpoint(row.vendor_id, row) } : null
   }
 

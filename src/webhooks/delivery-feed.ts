@@ -3,10 +3,20 @@
 // last id read is the cursor; the indexes (vendor_id, id) and (integration_id, id) serve both reads.
 // Also the events' sequence numbers (docs/webhooks.md#event-types), their order as the vendor reads it.
 import { type Kysely, PostgresAdapter, sql } from 'kysely'
+import { prepared } from '../platform/db/prepared.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
 import { toDelivery } from './deliveries-repository.js'
 import type { Delivery } from './delivery.js'
+
+/** SQLite's event sequence: its counter row, one upsert for every event, prepared (docs/decisions/speed/hot-reads-prepared.md). */
+const nextCounted = prepared(0, (db: Kysely<Database>) =>
+  db
+    .insertInto('counters')
+    .values({ name: 'webhook_event_sequence', value: 1 })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
+    .returning('value'),
+)
 
 export class DeliveryFeedRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -23,12 +33,8 @@ export class DeliveryFeedRepository {
       )
       return Number(rows[0]!.n)
     }
-    const row = await this.db
-      .insertInto('counters')
-      .values({ name: 'webhook_event_sequence', value: 1 })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
-      .returning('value')
-      .executeTakeFirstOrThrow()
+    const [row] = await nextCounted(this.db)
+    if (!row) throw new Error('the event sequence counter answered no row')
     return row.value
   }
 

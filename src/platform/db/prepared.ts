@@ -48,6 +48,15 @@ export function prepared<A extends readonly unknown[], R>(
   return async (db, ...args) => (await run(db, args)).rows
 }
 
+/** As `prepared`, answering the whole result: a write's rows affected as well as any rows it returns. */
+export function preparedResult<A extends readonly unknown[], R>(
+  arity: A['length'],
+  build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+): (db: Kysely<Database>, ...args: A) => Promise<QueryResult<R>> {
+  const run = compiledOnce(arity, build)
+  return (db, ...args) => run(db, args)
+}
+
 /**
  * A write of one object of values (an INSERT's row, an UPDATE's fields), prepared the same way: the
  * object's keys at the first call fix the query, and every call must give the same keys (a missing
