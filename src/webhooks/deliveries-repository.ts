@@ -2,23 +2,21 @@
 // and replay), one row per attempt. The row is the record the partner and operator APIs show; `run_at`
 // is when its next attempt is due. A delivery job of the queue runs the attempts (webhooks/delivery-job.ts):
 // the job's claim is the only lease.
-import { type Insertable, type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
+import { type Kysely, PostgresAdapter, type Selectable } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import { prepared, preparedResult, preparedRow } from '../platform/db/prepared.js'
 import { toBool } from '../platform/db/rows.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
 import type { WebhookEndpointState } from '../tenants/index.js'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from './delivery.js'
+import {
+  attemptRecorded,
+  deliveryWithEndpoint,
+  endpointColumns,
+  insertAttempt,
+  insertDelivery,
+} from './delivery-statements.js'
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './tables.js'
-
-/**
- * `status` hidden from the planner, for statements that name their rows by id: SQLite (which keeps no
- * statistics here) would otherwise walk an index on status through every pending delivery instead of
- * looking the id up, so the cost grew with the backlog (520 µs for 8 of 5,000 pending, 20 µs by id).
- * PostgreSQL plans the same text by the primary key.
- */
-const statusByScan = sql<string>`(${sql.ref('status')} || '')`
 
 export type NewDelivery = Pick<
   Delivery,
@@ -96,7 +94,6 @@ export interface DeliveryEndpoint {
 }
 
 /** The vendor's columns a DeliveryEndpoint is made of (toEndpoint). */
-const endpointColumns = ['disabled_at', 'webhook_url', 'webhook_state', 'webhook_failing_since'] as const
 type EndpointColumns = Pick<Selectable<Database['vendors']>, (typeof endpointColumns)[number]>
 const toEndpoint = (vendorId: string, v: EndpointColumns): DeliveryEndpoint => ({
   vendorId,
@@ -105,63 +102,6 @@ const toEndpoint = (vendorId: string, v: EndpointColumns): DeliveryEndpoint => (
   state: v.webhook_state as WebhookEndpointState,
   failing: v.webhook_failing_since !== null,
 })
-
-// The statements of every delivery, prepared (docs/decisions/speed/hot-reads-prepared.md): its insert
-// in the outcome's write, the delivery job's first read, and each attempt's record.
-const insertDelivery = preparedRow((db, row: Insertable<WebhookDeliveriesTable>) =>
-  db
-    .insertInto('webhook_deliveries')
-    .values(row)
-    .onConflict((oc) => oc.column('message_id').doNothing()),
-)
-
-const deliveryWithEndpoint = prepared(1, (db: Kysely<Database>, id: string) =>
-  db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
-    .selectAll('d')
-    .select(endpointColumns.map((c) => `v.${c}` as const))
-    .where('d.id', '=', id),
-)
-
-/** The delivery's new state, only if it is still pending at the attempt count it was read with. */
-const attemptRecorded = preparedResult(
-  10,
-  (
-    db: Kysely<Database>,
-    status: string,
-    failedAttempts: number,
-    runAt: string,
-    lastStatus: number | null,
-    lastError: string | null,
-    now: string,
-    deliveredAt: string | null,
-    deadAt: string | null,
-    id: string,
-    attemptCount: number,
-  ) =>
-    db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({
-        status,
-        failed_attempts: failedAttempts,
-        attempt_count: eb('attempt_count', '+', 1),
-        run_at: runAt,
-        manual: 0, // an attempt ends a replay: a failed replay is dead, never pending (judgeAttempt)
-        last_status: lastStatus,
-        last_error: lastError,
-        updated_at: now,
-        delivered_at: deliveredAt,
-        dead_at: deadAt,
-      }))
-      .where('id', '=', id)
-      .where(statusByScan, '=', 'pending')
-      .where('attempt_count', '=', attemptCount),
-)
-
-const insertAttempt = preparedRow((db, row: Insertable<WebhookAttemptsTable>) =>
-  db.insertInto('webhook_attempts').values(row),
-)
 
 export class DeliveryRepository {
   constructor(private readonly db: Kysely<Database>) {}
