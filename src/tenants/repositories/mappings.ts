@@ -1,19 +1,32 @@
 import type { Kysely } from 'kysely'
 import type { AccountMapping } from '../../platform/core/types.js'
+import { prepared } from '../../platform/db/prepared.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
+
+const mappingOf = prepared(2, (db: Kysely<Database>, integrationId: string, accountId: string) =>
+  db
+    .selectFrom('account_mappings')
+    .select(['account_id', 'psa_company_id', 'board'])
+    .where('integration_id', '=', integrationId)
+    .where('account_id', '=', accountId),
+)
 
 export class MappingRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async forAccounts(integrationId: string, accountIds: string[]): Promise<Map<string, AccountMapping>> {
     if (accountIds.length === 0) return new Map()
-    const rows = await this.db
-      .selectFrom('account_mappings')
-      .select(['account_id', 'psa_company_id', 'board'])
-      .where('integration_id', '=', integrationId)
-      .where('account_id', 'in', accountIds)
-      .execute()
+    // An alert names one account: that read is prepared (platform/db/prepared.ts).
+    const rows =
+      accountIds.length === 1
+        ? await mappingOf(this.db, integrationId, accountIds[0] as string)
+        : await this.db
+            .selectFrom('account_mappings')
+            .select(['account_id', 'psa_company_id', 'board'])
+            .where('integration_id', '=', integrationId)
+            .where('account_id', 'in', accountIds)
+            .execute()
     return new Map(
       rows.map((r) => [
         r.account_id,

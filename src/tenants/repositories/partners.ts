@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import { prepared } from '../../platform/db/prepared.js'
 import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../../platform/db/rows.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
@@ -6,6 +7,10 @@ import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import type { PsaKind } from '../../psa/index.js'
 import type { Partner } from '../partner.js'
 import type { PartnersTable } from '../tables.js'
+
+const partnerById = prepared(1, (db: Kysely<Database>, id: string) =>
+  db.selectFrom('partners').selectAll().where('id', '=', id),
+)
 
 export class PartnerRepository {
   constructor(
@@ -60,8 +65,9 @@ export class PartnerRepository {
     return row ? (row.psa_kind as PsaKind) : null
   }
 
+  /** Read for every alert (the decision's partner): prepared (platform/db/prepared.ts). */
   async findById(id: string): Promise<Partner | null> {
-    const row = await this.db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst()
+    const [row] = await partnerById(this.db, id)
     return row ? this.toPartner(row) : null
   }
 

@@ -2,6 +2,7 @@
 // (docs/contract.md#vendor-api-calls).
 import { type Kysely, type Selectable, sql } from 'kysely'
 import { containing } from '../../platform/db/like.js'
+import { prepared } from '../../platform/db/prepared.js'
 import type { KeyPage } from '../../platform/db/rows.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
@@ -28,6 +29,14 @@ const toService = (r: Selectable<VendorServicesTable>): VendorService => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 })
+
+const declaredAccount = prepared(2, (db: Kysely<Database>, integrationId: string, vendorAccountId: string) =>
+  db
+    .selectFrom('vendor_accounts')
+    .select('vendor_account_id')
+    .where('integration_id', '=', integrationId)
+    .where('vendor_account_id', '=', vendorAccountId),
+)
 
 export class VendorDataRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -73,14 +82,9 @@ export class VendorDataRepository {
     return r ? toAccount(r) : null
   }
 
+  /** Asked for every alert (is its account declared): prepared (platform/db/prepared.ts). */
   async accountExists(integrationId: string, vendorAccountId: string): Promise<boolean> {
-    const r = await this.db
-      .selectFrom('vendor_accounts')
-      .select('vendor_account_id')
-      .where('integration_id', '=', integrationId)
-      .where('vendor_account_id', '=', vendorAccountId)
-      .executeTakeFirst()
-    return r !== undefined
+    return (await declaredAccount(this.db, integrationId, vendorAccountId)).length > 0
   }
 
   /** One page of the integration's accounts, by vendorAccountId. */
