@@ -13,6 +13,7 @@ import type { PsaSyncApplier } from './apply.js'
 import type { PollRound, PsaSyncHandlers, PsaSyncJobs } from './jobs.js'
 import { PsaPoll } from './poll.js'
 import { newPushSecret, pushToken, pushUrls, tokenDigest } from './secrets.js'
+import { psaIdsOf } from './synced-tickets.js'
 
 export interface PsaSyncHandlerDeps {
   store: Store
@@ -133,7 +134,7 @@ export class PsaSyncWork implements PsaSyncHandlers {
     const taken = await store.psaSync.takePending(partnerId, readBatch)
     // Only alertbridge's own tickets are read back: a push may name any ticket of the PSA.
     const ours = await store.psaSync.byPsaTicketIds(partnerId, taken)
-    const ids = [...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))]
+    const ids = psaIdsOf(ours)
     if (ids.length > 0) {
       const readStartedAt = iso(this.d.clock)
       // A sync read: it spends only what alerts leave of the budget (poll.ts says how).

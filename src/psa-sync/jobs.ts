@@ -3,7 +3,7 @@
 // a moment after the first push, so a burst costs one read per ticket); `psa-poll` reads a page of the
 // partner's open tickets that were read longest ago and queues its own next round, so every
 // partner's poll runs for ever, spread over time, one page at a time.
-import Type from 'typebox'
+import Type, { type Static, type TSchema } from 'typebox'
 import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
@@ -46,14 +46,14 @@ export class PsaSyncJobs {
   ) {}
 
   /** One job of a kind for the partner, coalescing with one of the same kind (and `key`) still queued. */
-  private async put(
+  private async put<P extends TSchema>(
     tx: Store,
-    spec: JobSpec<typeof Partner>,
-    partnerId: string,
+    spec: JobSpec<P>,
+    payload: Static<P> & { partnerId: string },
     runAt: Date,
     key: string = spec.kind,
   ): Promise<void> {
-    const job = spec.job({ id: uuidv7(), payload: { partnerId }, dedupeKey: `${key}:${partnerId}`, runAt })
+    const job = spec.job({ id: uuidv7(), payload, dedupeKey: `${key}:${payload.partnerId}`, runAt })
     await this.queue.enqueue(tx, [job])
   }
 
@@ -62,7 +62,7 @@ export class PsaSyncJobs {
   }
 
   register(tx: Store, partnerId: string): Promise<void> {
-    return this.put(tx, psaRegisterJob, partnerId, this.clock())
+    return this.put(tx, psaRegisterJob, { partnerId }, this.clock())
   }
 
   /**
@@ -70,26 +70,21 @@ export class PsaSyncJobs {
    * register job queued for later (an older installation's, an hour after a deactivation) holds it back.
    */
   registerNow(tx: Store, partnerId: string): Promise<void> {
-    return this.put(tx, psaRegisterJob, partnerId, this.clock(), 'psa-register-asked')
+    return this.put(tx, psaRegisterJob, { partnerId }, this.clock(), 'psa-register-asked')
   }
 
   read(tx: Store, partnerId: string, delayMs: number): Promise<void> {
-    return this.put(tx, psaReadJob, partnerId, this.after(delayMs))
+    return this.put(tx, psaReadJob, { partnerId }, this.after(delayMs))
   }
 
   /** A poll round at `runAt`; `list: false` goes on with a pass whose changed list was read already. */
-  async poll(tx: Store, partnerId: string, runAt: Date, o: PollRound = {}): Promise<void> {
-    const job = psaPollJob.job({
-      id: uuidv7(),
-      payload: {
-        partnerId,
-        ...(o.list === false ? { list: false } : {}),
-        ...(o.since ? { since: o.since } : {}),
-      },
-      dedupeKey: `${psaPollJob.kind}:${partnerId}`,
-      runAt,
-    })
-    await this.queue.enqueue(tx, [job])
+  poll(tx: Store, partnerId: string, runAt: Date, o: PollRound = {}): Promise<void> {
+    const payload = {
+      partnerId,
+      ...(o.list === false ? { list: false } : {}),
+      ...(o.since ? { since: o.since } : {}),
+    }
+    return this.put(tx, psaPollJob, payload, runAt)
   }
 
   handOver(): void {

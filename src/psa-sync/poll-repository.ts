@@ -5,17 +5,21 @@ import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
 import { type SyncedTicket, syncedColumns, toSynced } from './synced-tickets.js'
 
+/** The longest look-back for closed tickets, whatever an integration's reopen window says. */
+const closedLookBackMaxMinutes = 7 * 24 * 60
+
 export class PollRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
    * The poll's next page, read longest ago first: the partner's open tickets with a PSA id not read
-   * since `readBefore`, then (when the page has room) its tickets closed since `closedSince` (not
-   * deleted in the PSA), whose reopen only a read hears where the PSA does not push it.
+   * since `readBefore`, then (when the page has room) its tickets closed within the partner's longest
+   * reopen window, at most a week (not deleted in the PSA), whose reopen only a read hears where the
+   * PSA does not push it.
    */
   async nextToPoll(
     partnerId: string,
-    o: { readBefore: string; closedSince: string; limit: number },
+    o: { readBefore: string; now: Date; limit: number },
   ): Promise<SyncedTicket[]> {
     const due = (q: ReturnType<PollRepository['ticketQuery']>) =>
       q
@@ -29,10 +33,12 @@ export class PollRepository {
       .limit(o.limit)
       .execute()
     if (open.length >= o.limit) return open.map(toSynced)
+    const minutes = Math.min(closedLookBackMaxMinutes, await this.longestReopenWindow(partnerId))
+    const closedSince = new Date(o.now.getTime() - minutes * 60_000).toISOString()
     // By closing time (migration 0030's index), so old closed tickets are never scanned.
     const closed = await due(this.ticketQuery())
       .where('status', '=', 'closed')
-      .where('closed_at', '>=', o.closedSince)
+      .where('closed_at', '>=', closedSince)
       .where('psa_deleted_at', 'is', null)
       .orderBy('closed_at')
       .orderBy('id')
@@ -42,7 +48,7 @@ export class PollRepository {
   }
 
   /** The longest reopen window (minutes) among the partner's integrations; 0 without any. */
-  async longestReopenWindow(partnerId: string): Promise<number> {
+  private async longestReopenWindow(partnerId: string): Promise<number> {
     const r = await this.db
       .selectFrom('integrations')
       .select((eb) => eb.fn.max('reopen_window_minutes').as('minutes'))

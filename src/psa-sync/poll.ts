@@ -15,6 +15,7 @@ import type { PsaCall, PsaFailure, PsaOperations } from '../psa/index.js'
 import type { Partner } from '../tenants/index.js'
 import type { PsaSyncApplier } from './apply.js'
 import type { PollRound, PsaSyncJobs } from './jobs.js'
+import { psaIdsOf } from './synced-tickets.js'
 
 export interface PollDeps {
   store: Store
@@ -26,8 +27,6 @@ export interface PollDeps {
 
 /** Tickets read in one call where a kind names no batch of its own (PsaSyncOperations.readBatch). */
 const defaultReadBatch = 10
-/** The longest look-back for closed tickets, whatever an integration's reopen window says. */
-export const closedLookBackMaxMinutes = 7 * 24 * 60
 /** The soonest a round comes back after one the budget or a failure stopped. */
 const soonestMs = 1000
 /** How long after a failed round (not a wait the PSA or the budget asked for) the next one comes. */
@@ -59,32 +58,22 @@ export class PsaPoll {
       list: o.list !== false,
       since,
       readBefore: new Date(started.getTime() - interval).toISOString(),
-      closedSince: await this.closedSince(partner.id, started),
     })
     // A read applied marks the poll heard (apply.ts); a listing with nothing of ours to read does here.
-    if (round.listed && !round.readAny) await store.psaSync.heard(partner.id, 'poll', iso(clock))
+    const listed = round.listedAt !== null
+    if (listed && !round.readAny) await store.psaSync.heard(partner.id, 'poll', iso(clock))
     else if (!round.readAny && end.kind === 'read') await store.psaSync.polled(partner.id, iso(clock))
     // A round that read everything due (perhaps nothing) is as good as heard for the next one's timing.
-    const heard = round.listed || round.readAny || end.kind === 'read'
+    const heard = listed || round.readAny || end.kind === 'read'
     const lastHeard = heard ? clock().getTime() : (lastPoll ?? started.getTime())
     // A pass goes on (a full page, or held back) without its changed list where it was read; the next
     // pass's list starts a minute before this one's was read.
     const next: PollRound = {
-      list:
-        end.kind === 'failed' || (end.kind === 'read' && !end.full) || (o.list !== false && !round.listed),
+      list: end.kind === 'failed' || (end.kind === 'read' && !end.full) || (o.list !== false && !listed),
       ...(round.listedAt !== null ? { since: minuteBefore(round.listedAt) } : since ? { since } : {}),
     }
     await this.next(partner.id, end, interval, lastHeard, next)
     return { kind: 'done' }
-  }
-
-  /** Closed tickets are read again within the partner's longest reopen window (at most a week). */
-  private async closedSince(partnerId: string, now: Date): Promise<string> {
-    const minutes = Math.min(
-      closedLookBackMaxMinutes,
-      await this.d.store.psaPoll.longestReopenWindow(partnerId),
-    )
-    return new Date(now.getTime() - minutes * 60_000).toISOString()
   }
 
   private async next(
@@ -131,9 +120,7 @@ export function nextRoundInMs(
 
 /** One round's reads and what they met. */
 class Round {
-  /** The PSA's list of changed tickets answered. */
-  listed = false
-  /** When the list that answered was asked for (ms). */
+  /** When the PSA's list of changed tickets that answered was asked for (ms); null: none answered. */
   listedAt: number | null = null
   /** At least one batch of tickets was read back (and applied). */
   readAny = false
@@ -155,12 +142,7 @@ class Round {
     return { signal: AbortSignal.timeout(this.d.config.psaTimeoutMs * 3), spend }
   }
 
-  async run(o: {
-    list: boolean
-    since: string | null
-    readBefore: string
-    closedSince: string
-  }): Promise<RoundEnd> {
+  async run(o: { list: boolean; since: string | null; readBefore: string }): Promise<RoundEnd> {
     const { store, config } = this.d
     const partnerId = this.partner.id
     // Where the PSA lists what changed since a time, its list comes first, once a pass: a change is
@@ -169,18 +151,17 @@ class Round {
       const asked = this.d.clock().getTime()
       const changed = await this.client.changedSince(o.since, this.call())
       if (!changed.ok) return stopped(changed.failure)
-      this.listed = true
       this.listedAt = asked
       const ours = await store.psaSync.byPsaTicketIds(partnerId, changed.value.ticketIds)
-      const stop = await this.read([...new Set(ours.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))])
+      const stop = await this.read(psaIdsOf(ours))
       if (stop) return stop
     }
     const page = await store.psaPoll.nextToPoll(partnerId, {
       readBefore: o.readBefore,
-      closedSince: o.closedSince,
+      now: this.d.clock(),
       limit: config.pollPageSize,
     })
-    const stop = await this.read(page.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))
+    const stop = await this.read(psaIdsOf(page))
     return stop ?? { kind: 'read', full: page.length === config.pollPageSize }
   }
 

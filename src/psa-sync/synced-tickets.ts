@@ -49,3 +49,8 @@ export function toSynced(r: Pick<Selectable<TicketsTable>, (typeof syncedColumns
     partnerTest: toBool(r.partner_test),
   }
 }
+
+/** The PSA ticket ids of these tickets, each once (a ticket not yet created in the PSA has none). */
+export function psaIdsOf(tickets: readonly SyncedTicket[]): string[] {
+  return [...new Set(tickets.flatMap((t) => (t.psaTicketId ? [t.psaTicketId] : [])))]
+}

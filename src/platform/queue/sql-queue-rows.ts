@@ -24,14 +24,14 @@ export interface ClaimedJob {
   createdAt: string
 }
 
+/** What a claim's lease answers of each job it took. */
+export type ClaimedRow = Pick<
+  Selectable<JobsTable>,
+  'id' | 'kind' | 'group_key' | 'payload' | 'attempts' | 'waits' | 'created_at'
+>
+
 /** A claimed row as its runner sees it, with the claim's lease token. */
-export function toClaimed(
-  r: Pick<
-    Selectable<JobsTable>,
-    'id' | 'kind' | 'group_key' | 'payload' | 'attempts' | 'waits' | 'created_at'
-  >,
-  leaseToken: string,
-): ClaimedJob {
+export function toClaimed(r: ClaimedRow, leaseToken: string): ClaimedJob {
   return {
     id: r.id,
     kind: r.kind,

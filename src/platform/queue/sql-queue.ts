@@ -6,7 +6,6 @@
 // reason, never claimed again. The reads (depth, what became due) are SqlJobReads' (sql-queue-reads.ts).
 import { EventEmitter } from 'node:events'
 import type { Kysely, SelectQueryBuilder } from 'kysely'
-import { v7 as uuidv7 } from 'uuid'
 import type { Clock } from '../clock.js'
 import type { Db } from '../db/connect.js'
 import type { Database } from '../db/schema.js'
@@ -14,9 +13,9 @@ import type { Store } from '../db/store.js'
 import type { WriteBatcher } from '../db/write-batch.js'
 import { coalescedAdd } from './coalesce.js'
 import type { JobProducer, NewJob } from './port.js'
-import { completeOne, groupHasDue, leaseGroup } from './sql-queue-claims.js'
+import { completeOne, groupHasDue, leaseGroup, leaseUpdate, leaseWith } from './sql-queue-claims.js'
 import { type JobRef, never, SqlJobReads, toRef } from './sql-queue-reads.js'
-import { type ClaimedJob, insertJobs, leasedBy, rowInserter, toClaimed, toRows } from './sql-queue-rows.js'
+import { type ClaimedJob, insertJobs, leasedBy, rowInserter, toRows } from './sql-queue-rows.js'
 
 export type { JobRef } from './sql-queue-reads.js'
 export type { ClaimedJob } from './sql-queue-rows.js'
@@ -83,11 +82,13 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
     const now = this.clock()
     const at = now.toISOString()
     if ((await groupHasDue(this.store.kysely, group, at, 1)).length === 0) return []
-    const leaseToken = uuidv7()
-    const runAt = new Date(now.getTime() + leaseMs).toISOString()
     const lease = this.db.dialect === 'postgres' ? leaseGroup.postgres : leaseGroup.sqlite
-    const rows = await this.write((db) => lease(db, runAt, leaseToken, group, at, limit))
-    return rows.map((r) => toClaimed(r, leaseToken)).sort((a, b) => (a.id < b.id ? -1 : 1))
+    const claimed = await leaseWith(
+      (w) => this.write(w),
+      new Date(now.getTime() + leaseMs),
+      (db, runAt, token) => lease(db, runAt, token, group, at, limit),
+    )
+    return claimed.sort((a, b) => (a.id < b.id ? -1 : 1))
   }
 
   /** Adds made before their write runs share it, in the batches' accept lane (ahead of background work). */
@@ -154,25 +155,14 @@ export class SqlJobQueue extends SqlJobReads implements JobProducer {
    * Leases the jobs the query `due` picks for `leaseMs`, with a new token. On PostgreSQL rows locked by
    * another transaction are skipped: another claim's, or a change's that counted on the job (insertJobs).
    */
-  private async takeLeases(now: Date, leaseMs: number, due: DueJobs): Promise<ClaimedJob[]> {
-    const leaseToken = uuidv7()
+  private takeLeases(now: Date, leaseMs: number, due: DueJobs): Promise<ClaimedJob[]> {
     const picked = (db: Kysely<Database>) =>
       this.db.dialect === 'postgres' ? due(db).forUpdate().skipLocked() : due(db)
-    const rows = await this.write((db) =>
-      db
-        .updateTable('jobs')
-        .set((eb) => ({
-          run_at: new Date(now.getTime() + leaseMs).toISOString(),
-          lease_token: leaseToken,
-          attempts: eb('attempts', '+', 1),
-          dedupe_key: null,
-          hold_key: null,
-        }))
-        .where('id', 'in', picked(db))
-        .returning(['id', 'kind', 'group_key', 'payload', 'attempts', 'waits', 'created_at'])
-        .execute(),
+    return leaseWith(
+      (w) => this.write(w),
+      new Date(now.getTime() + leaseMs),
+      (db, runAt, token) => leaseUpdate(db, runAt, token, picked(db)).execute(),
     )
-    return rows.map((r) => toClaimed(r, leaseToken))
   }
 
   /** Removes finished jobs whose lease is still their runner's; answers how many it removed. */

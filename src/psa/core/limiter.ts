@@ -109,7 +109,7 @@ export class ConnectionLimiter {
             retryable: true,
             retryAfterMs: rejection.msBeforeNext,
             throttled: true,
-            message: `the budget of ${b.points} requests per ${window(b.perSeconds)}${scope} is spent`,
+            message: `${budgetLabel(b)}${scope} is spent`,
           },
         }
       }
@@ -195,53 +195,47 @@ export class ConnectionLimiter {
    */
   async share(): Promise<number> {
     let fullest = 0
-    const see = (consumed: number | undefined, points: number) => {
-      if (points > 0) fullest = Math.max(fullest, Math.min(1, (consumed ?? 0) / points))
-    }
-    for (const b of this.budgets) {
-      const keys = b.per === 'endpoint' ? [...this.endpoints] : ['calls']
-      for (const key of keys) see((await b.limiter.get(key))?.consumedPoints, b.points)
-    }
-    for (const b of this.o.shared ?? []) {
-      const res = await b.limiter.get(b.key).catch(() => null)
-      see(res?.consumedPoints, b.limiter.points)
-    }
+    for (const r of await this.readings([...this.endpoints]))
+      fullest = Math.max(fullest, Math.min(1, (r.res?.consumedPoints ?? 0) / r.points))
     return fullest
   }
 
   /**
-   * A sync read is not made while the fullest budget it would spend from is at its ceiling: it waits
-   * (a throttled failure) until that budget's window frees room, and spends nothing meanwhile.
+   * A sync read is not made while a budget it would spend from is at its ceiling: it waits (a
+   * throttled failure) until the fullest such budget's window frees room, and spends nothing meanwhile.
    */
   private async holdBack(spend: SyncSpend, endpoint: string): Promise<PsaFailure | null> {
     const ceiling = syncCeilings[spend]
-    let waitMs = 0
-    let held: string | null = null
-    const see = (res: RateLimiterRes | null, points: number, label: string) => {
-      if (!res || points <= 0 || res.consumedPoints < points * ceiling) return
-      if (res.msBeforeNext > waitMs) {
-        waitMs = res.msBeforeNext
-        held = label
-      }
+    let held: { waitMs: number; label: string } | null = null
+    for (const { res, points, label } of await this.readings([endpoint])) {
+      if (!res || res.consumedPoints < points * ceiling) continue
+      if (!held || res.msBeforeNext > held.waitMs) held = { waitMs: res.msBeforeNext, label }
     }
-    for (const b of this.budgets) {
-      const key = b.per === 'endpoint' ? endpoint : 'calls'
-      see(
-        await b.limiter.get(key),
-        b.points,
-        `the budget of ${b.points} requests per ${window(b.perSeconds)}`,
-      )
-    }
-    for (const b of this.o.shared ?? [])
-      see(await b.limiter.get(b.key).catch(() => null), b.limiter.points, b.label)
     if (held === null) return null
     return {
       kind: 'rate-limited',
       retryable: true,
-      retryAfterMs: Math.max(1, waitMs),
+      retryAfterMs: Math.max(1, held.waitMs),
       throttled: true,
-      message: `two-way sync leaves the rest of ${held} to alerts (${Math.round(ceiling * 100)}% used)`,
+      message: `two-way sync leaves the rest of ${held.label} to alerts (${Math.round(ceiling * 100)}% used)`,
     }
+  }
+
+  /** Every budget's count as it stands (an endpoint budget's for each of `endpoints`), and its name. */
+  private async readings(
+    endpoints: readonly string[],
+  ): Promise<{ res: RateLimiterRes | null; points: number; label: string }[]> {
+    const out: { res: RateLimiterRes | null; points: number; label: string }[] = []
+    for (const b of this.budgets)
+      for (const key of b.per === 'endpoint' ? endpoints : ['calls'])
+        out.push({ res: await b.limiter.get(key), points: b.points, label: budgetLabel(b) })
+    for (const b of this.o.shared ?? [])
+      out.push({
+        res: await b.limiter.get(b.key).catch(() => null),
+        points: b.limiter.points,
+        label: b.label,
+      })
+    return out.filter((r) => r.points > 0)
   }
 
   private refusal(): PsaFailure | null {
@@ -296,6 +290,8 @@ export class ConnectionLimiter {
     return b
   }
 }
+
+const budgetLabel = (b: Budget) => `the budget of ${b.points} requests per ${window(b.perSeconds)}`
 
 const window = (seconds: number) =>
   seconds === 3600 ? 'hour' : seconds === 60 ? 'minute' : seconds === 1 ? 'second' : `${seconds} s`

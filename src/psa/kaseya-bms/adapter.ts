@@ -25,7 +25,6 @@ export function kaseyaBmsPsa(options: PsaKindOptions): PsaKindEntry {
         loginFields: 'PascalCase',
         activityFeeds: ['activities'],
       },
-      push: null,
       pollOnlyReason: bmsPollOnlyReason,
       retiredPush: bmsRetiredPush,
       syncWords: bmsSyncWords,

@@ -5,8 +5,8 @@
 // status the PSA classes as completed (completion.ts). Settings may name an id or its name; names are
 // resolved against the PSA's look-ups. A retry after a lost answer looks before it writes: for the
 // ticket (tag.ts), for a note carrying the alert's marker (notes.ts). Two-way sync: reads and reopen
-// (psa-sync.ts), and the kind's push where it has one (V2Kind.push; neither kind takes one today, so the
-// poll also lists what changed, changes.ts). What differs between the kinds
+// (psa-sync.ts); no kind on the engine takes a push, so the poll also lists what changed (changes.ts).
+// What differs between the kinds
 // is in V2Kind (docs/decisions/psa/kaseya-v2-shared.md).
 import {
   type BillingLine,
@@ -27,7 +27,7 @@ import {
 import { CachedResult } from '../core/connections.js'
 import { byIdOrName } from '../core/names.js'
 import { fitText, fitTicket } from '../core/text.js'
-import type { PsaPush, PsaTicketRead, ReopenRequest, RetiredPush } from '../psa-sync-port.js'
+import type { PsaTicketRead, ReopenRequest, RetiredPush } from '../psa-sync-port.js'
 import { billingLines, type ServicesWay, setQuantity } from './billing.js'
 import { changedSince } from './changes.js'
 import type { V2Client } from './client.js'
@@ -54,12 +54,13 @@ export class V2Connection implements PsaOperations {
   readonly completion: Completion
   readonly services: ServicesWay = { read: null, units: null }
   readonly tags: TagSearch = { sortRefused: false }
-  readonly push: PsaPush | null
+  /** No kind on the engine takes a push (variant.ts): the poll alone hears the PSA. */
+  readonly push = null
   readonly pollOnlyReason?: string
   readonly retiredPush?: RetiredPush
-  /** Where the PSA cannot push: the open tickets changed since a time (changes.ts), so that the poll
-   * hears a ticket a technician reopened. */
-  readonly changedSince?: (since: string, call: PsaCall) => Promise<PsaResult<{ ticketIds: string[] }>>
+  /** The open tickets changed since a time (changes.ts), so that the poll hears a ticket a technician
+   * reopened. */
+  readonly changedSince: (since: string, call: PsaCall) => Promise<PsaResult<{ ticketIds: string[] }>>
   /** alertbridge's own API user: its notes and changes are not a technician's work. */
   private readonly me = new CachedResult<ApiUser>(6 * 60 * 60 * 1000)
 
@@ -70,8 +71,7 @@ export class V2Connection implements PsaOperations {
   ) {
     this.lists = new Lists(client, s)
     this.completion = new Completion(s.completedStatusTypes)
-    this.push = kind.push ? kind.push(client) : null
-    if (this.push === null) this.changedSince = (since, call) => changedSince(client, since, call)
+    this.changedSince = (since, call) => changedSince(client, since, call)
     this.pollOnlyReason = kind.pollOnlyReason
     this.retiredPush = kind.retiredPush?.(client)
   }

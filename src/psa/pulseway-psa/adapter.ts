@@ -24,7 +24,6 @@ export function pulsewayPsa(options: PsaKindOptions): PsaKindEntry {
         loginFields: 'camelCase',
         activityFeeds: pulsewayFeeds,
       },
-      push: null,
       syncWords: pulsewaySyncWords,
     }),
   })
