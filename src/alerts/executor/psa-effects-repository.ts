@@ -1,7 +1,7 @@
 // The journal of PSA effects whose outcome is not recorded yet (alerts/executor/psa-effect.ts): written the
 // moment a PSA call succeeds, removed in the transaction that records the outcome.
 import type { Insertable, Kysely, Selectable } from 'kysely'
-import { preparedRow } from '../../platform/db/prepared.js'
+import { type Prepared, prepared, preparedRow } from '../../platform/db/prepared.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { Strategy } from '../../webhooks/index.js'
@@ -19,6 +19,38 @@ const insertEffect = preparedRow((db, row: Insertable<PsaEffectsTable>) =>
 const removeEffect = preparedRow((db, v: { messageId: string }) =>
   db.deleteFrom('psa_effects').where('message_id', '=', v.messageId),
 )
+
+type OrphanMatch = 'request_digest' | 'correlation_id'
+
+// Looked up on every synchronous alert: prepared per way of matching and list of rows. The lists are
+// the executor's own constants (psa-effect.ts says which rows an operation may have made), so a
+// handful of statements serve every call; a list never seen before is prepared once too.
+const orphanStatements = new Map<
+  string,
+  Prepared<[integrationId: string, value: string, abandonedBefore: string], Selectable<PsaEffectsTable>>
+>()
+
+function orphansBy(match: OrphanMatch, rows: readonly EffectRow[]) {
+  const key = `${match}:${rows.join(',')}`
+  let statement = orphanStatements.get(key)
+  if (!statement) {
+    const inRows = [...rows]
+    statement = prepared(
+      3,
+      (db: Kysely<Database>, integrationId: string, value: string, abandonedBefore: string) =>
+        db
+          .selectFrom('psa_effects')
+          .selectAll()
+          .where('integration_id', '=', integrationId)
+          .where(match, '=', value)
+          .where('strategy', '=', 'sync')
+          .where('row', 'in', inRows)
+          .where((eb) => eb.or([eb('orphaned_at', 'is not', null), eb('created_at', '<', abandonedBefore)])),
+    )
+    orphanStatements.set(key, statement)
+  }
+  return statement
+}
 
 function toEffect(r: Selectable<PsaEffectsTable>): PsaEffect {
   return {
@@ -86,24 +118,10 @@ export class PsaEffectRepository {
    * finds a handful at most.
    */
   async findOrphan(q: OrphanQuery): Promise<PsaEffect | null> {
-    const orphans = (
-      match: 'request_digest' | 'correlation_id',
-      value: string,
-      rows: readonly EffectRow[],
-    ) =>
+    const orphans = (match: OrphanMatch, value: string, rows: readonly EffectRow[]) =>
       rows.length === 0
         ? Promise.resolve([])
-        : this.db
-            .selectFrom('psa_effects')
-            .selectAll()
-            .where('integration_id', '=', q.integrationId)
-            .where(match, '=', value)
-            .where('strategy', '=', 'sync')
-            .where('row', 'in', [...rows])
-            .where((eb) =>
-              eb.or([eb('orphaned_at', 'is not', null), eb('created_at', '<', q.abandonedBefore)]),
-            )
-            .execute()
+        : orphansBy(match, rows)(this.db, q.integrationId, value, q.abandonedBefore)
     const c = q.byCorrelationId
     const found = (
       await Promise.all([

@@ -1,22 +1,9 @@
 // The sandbox PSA's own storage, in the service's database: its tickets, their notes and its fault
 // switch. It is the sandbox's "client": what a real PSA keeps on its side, the sandbox keeps here.
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely'
-import { prepared, preparedRow } from '../../platform/db/prepared.js'
+import type { Kysely, Selectable } from 'kysely'
 import type { Database } from '../../platform/db/schema.js'
+import { faultOf, insertTicket, nextNumber } from './statements.js'
 import type { SandboxTicketsTable } from './tables.js'
-
-// Every sandbox create numbers a ticket and inserts it: prepared (docs/psa/README.md, "One connection,
-// made once").
-const nextNumber = prepared(0, (db: Kysely<Database>) =>
-  db
-    .insertInto('counters')
-    .values({ name: 'sandbox_ticket', value: 1001 })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + 1` }))
-    .returning('value'),
-)
-const insertTicket = preparedRow((db, row: Insertable<SandboxTicketsTable>) =>
-  db.insertInto('sandbox_tickets').values(row),
-)
 
 export interface SandboxNote {
   text: string
@@ -278,11 +265,7 @@ export class SandboxStore {
   }
 
   async getFault(partnerId: string): Promise<SandboxFault | null> {
-    const r = await this.db
-      .selectFrom('sandbox_faults')
-      .selectAll()
-      .where('partner_id', '=', partnerId)
-      .executeTakeFirst()
+    const [r] = await faultOf(this.db, partnerId)
     return r
       ? { mode: r.mode as SandboxFaultMode, operations: JSON.parse(r.operations), remaining: r.remaining }
       : null
