@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
-import { LRUCache } from 'lru-cache'
 import { prepared } from '../../platform/db/prepared.js'
 import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../../platform/db/rows.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
+import { openKept } from '../../platform/security/opened.js'
 import type { PsaKind } from '../../psa/index.js'
 import type { Partner } from '../partner.js'
 import type { PartnersTable } from '../tables.js'
@@ -12,27 +12,6 @@ import type { PartnersTable } from '../tables.js'
 const partnerById = prepared(1, (db: Kysely<Database>, id: string) =>
   db.selectFrom('partners').selectAll().where('id', '=', id),
 )
-
-// The partner is read for every alert, and its PSA settings are sealed (platform/security/crypto-box.ts).
-// Opening them (AES-GCM) each time was about 2 % of a synchronous create's CPU; a sealed value never changes
-// (new settings are sealed afresh, with a new IV), so what a box opened is kept by the sealed text, per
-// box (each box holds its own keys), for the most recent partners. The connections made from those
-// settings are kept in memory already (docs/decisions/speed/psa-connections-cached.md).
-const opened = new WeakMap<CryptoBox, LRUCache<string, string>>()
-
-function openSettings(box: CryptoBox, sealed: string): string {
-  let cache = opened.get(box)
-  if (!cache) {
-    cache = new LRUCache<string, string>({ max: 1000 })
-    opened.set(box, cache)
-  }
-  let plain = cache.get(sealed)
-  if (plain === undefined) {
-    plain = box.open(sealed)
-    cache.set(sealed, plain)
-  }
-  return plain
-}
 
 export class PartnerRepository {
   constructor(
@@ -44,7 +23,7 @@ export class PartnerRepository {
     return {
       id: r.id,
       name: r.name,
-      psa: { kind: r.psa_kind as PsaKind, settings: JSON.parse(openSettings(this.box, r.psa_settings_enc)) },
+      psa: { kind: r.psa_kind as PsaKind, settings: JSON.parse(openKept(this.box, r.psa_settings_enc)) },
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       apiKeyRotation: { rotatedAt: r.api_key_rotated_at, previousExpiresAt: r.previous_api_key_expires_at },

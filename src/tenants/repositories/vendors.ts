@@ -1,17 +1,12 @@
-import type { Kysely, Selectable, Updateable } from 'kysely'
-import { prepared } from '../../platform/db/prepared.js'
-import {
-  type CreatedKey,
-  type Disabled,
-  type KeyPage,
-  parseJson,
-  setTenantDisabled,
-} from '../../platform/db/rows.js'
+import type { Kysely, Updateable } from 'kysely'
+import { type CreatedKey, type Disabled, type KeyPage, setTenantDisabled } from '../../platform/db/rows.js'
 import type { Database } from '../../platform/db/schema.js'
 import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
+import { openKept } from '../../platform/security/opened.js'
 import type { VendorsTable } from '../tables.js'
 import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../vendor.js'
+import { endpointOf, toVendor, vendorById } from './vendor-rows.js'
 
 export interface VendorPatch {
   name?: string
@@ -23,44 +18,6 @@ export interface VendorPatch {
   productGroupsMapping?: ProductGroupsMapping | null
   rateLimitPerMinute?: number | null
 }
-
-function toVendor(r: Selectable<VendorsTable>): Vendor {
-  return {
-    id: r.id,
-    name: r.name,
-    clientId: r.client_id,
-    clientSecretDigest: r.client_secret_digest,
-    webhookUrl: r.webhook_url,
-    hasWebhookSecret: r.webhook_secret_enc !== null,
-    hasWebhookAuthHeader: r.webhook_auth_header_enc !== null,
-    productGroups: r.product_groups === null ? null : parseJson(r.product_groups),
-    productGroupsUrl: r.product_groups_url,
-    productGroupsMapping: r.product_groups_mapping === null ? null : parseJson(r.product_groups_mapping),
-    rateLimitPerMinute: r.rate_limit_per_minute,
-    webhookState: r.webhook_state as WebhookEndpointState,
-    webhookStateReason: r.webhook_state_reason,
-    webhookFailingSince: r.webhook_failing_since,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    clientSecret: {
-      version: r.client_secret_version,
-      previousDigest: r.previous_client_secret_digest,
-      previousExpiresAt: r.previous_client_secret_expires_at,
-      rotatedAt: r.client_secret_rotated_at,
-    },
-    webhookSecretRotation: {
-      rotatedAt: r.webhook_secret_rotated_at,
-      previousExpiresAt: r.previous_webhook_secret_expires_at,
-    },
-    disabled: r.disabled_at === null ? null : { at: r.disabled_at, reason: r.disabled_reason },
-    listeningUntil: r.listening_until,
-  }
-}
-
-/** Read for every alert (the worker's decision, the status_update): prepared (platform/db/prepared.ts). */
-const vendorById = prepared(1, (db: Kysely<Database>, id: string) =>
-  db.selectFrom('vendors').selectAll().where('id', '=', id),
-)
 
 export class VendorRepository {
   constructor(
@@ -240,25 +197,15 @@ export class VendorRepository {
     previousSecret: { secret: string; expiresAt: string } | null
     authHeader: string | null
   }> {
-    const row = await this.db
-      .selectFrom('vendors')
-      .select([
-        'webhook_url',
-        'webhook_secret_enc',
-        'webhook_auth_header_enc',
-        'previous_webhook_secret_enc',
-        'previous_webhook_secret_expires_at',
-      ])
-      .where('id', '=', id)
-      .executeTakeFirst()
+    const [row] = await endpointOf(this.db, id)
     const previous = row?.previous_webhook_secret_enc
     const previousUntil = row?.previous_webhook_secret_expires_at
     return {
       url: row?.webhook_url ?? null,
-      secret: row?.webhook_secret_enc ? this.box.open(row.webhook_secret_enc) : null,
+      secret: row?.webhook_secret_enc ? openKept(this.box, row.webhook_secret_enc) : null,
       previousSecret:
-        previous && previousUntil ? { secret: this.box.open(previous), expiresAt: previousUntil } : null,
-      authHeader: row?.webhook_auth_header_enc ? this.box.open(row.webhook_auth_header_enc) : null,
+        previous && previousUntil ? { secret: openKept(this.box, previous), expiresAt: previousUntil } : null,
+      authHeader: row?.webhook_auth_header_enc ? openKept(this.box, row.webhook_auth_header_enc) : null,
     }
   }
 
