@@ -6,8 +6,8 @@
 // revisions compared here are the same or a subset; BENCH_AGAINST_INSTALL=1 runs `npm ci` there
 // instead) and built with its own compiler settings (its tsconfig.build.json). Each service target then
 // runs alternately on this code and on the revision, BENCH_AGAINST_ROUNDS times each (default 2), so
-// that a slow moment of the machine falls on both; the report gives each side's runs and the ratio of
-// their means.
+// that a slow moment of the machine falls on both, and so does the worker drain (BENCH_ONLY=drain); the
+// report gives each side's runs and the ratio of their means.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
@@ -67,6 +67,16 @@ export function againstTable(rev, pairs) {
     const errors = [...ours, ...theirs].filter((r) => r.error).map((r) => r.error.split('\n')[0])
     if (a.length === 0 || b.length === 0) {
       lines.push(`${name}: ERROR ${errors[0] ?? 'no run'}`)
+      continue
+    }
+    if (a[0].reqPerSec === undefined) {
+      // The worker drain: a queue emptied, in alerts/s.
+      const aps = (rows) => rows.map((r) => fmt(r.alertsPerSec)).join(', ')
+      lines.push(
+        `${name}: ${aps(a)} alerts/s against ${aps(b)} alerts/s: ` +
+          `${(mean(a.map((r) => r.alertsPerSec)) / mean(b.map((r) => r.alertsPerSec))).toFixed(2)}×`,
+      )
+      for (const e of errors) lines.push(`  a run failed: ${e}`)
       continue
     }
     const rps = (rows) => rows.map((r) => fmt(r.reqPerSec)).join(', ')

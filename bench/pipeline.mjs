@@ -45,7 +45,7 @@ async function eventLoopDelay(baseUrl) {
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') }
 }
 
-export async function drainRow(receiver, env = {}) {
+export async function drainRow(receiver, env = {}, codeRoot = undefined) {
   const extra = Object.entries(env)
     .map(([k, v]) => `, ${k}=${v}`)
     .join('')
@@ -54,7 +54,7 @@ export async function drainRow(receiver, env = {}) {
     role: 'worker',
   }
   receiver.updates.clear()
-  const api = await startService('api', 'drain')
+  const api = await startService('api', 'drain', {}, codeRoot)
   let alertBody
   try {
     ;({ alertBody } = await setupIntegration(api.baseUrl, { adminToken, webhookUrl: receiver.url }))
@@ -72,7 +72,7 @@ export async function drainRow(receiver, env = {}) {
     await stop(api.proc)
   }
   // The vendor's setup snapshot is queued too: only status_updates are counted.
-  const worker = await startService('worker', 'drain', env)
+  const worker = await startService('worker', 'drain', env, codeRoot)
   try {
     const start = performance.now()
     await eventLoopDelay(worker.baseUrl) // resets the window

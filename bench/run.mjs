@@ -22,7 +22,8 @@
 //   against rows       BENCH_AGAINST=<rev> (bench/against.mjs): each service target above runs alternately
 //                        on this code and on that git revision (a temporary worktree, built), BENCH_AGAINST_ROUNDS
 //                        times each (default 2); the report gives both sides' runs, the ratio of their
-//                        means, end to end in the ROLE=all row, and the service's CPU per request.
+//                        means, end to end in the ROLE=all row, and the service's CPU per request; the
+//                        worker drain (BENCH_ONLY=drain) alternates the same way.
 //   6. scale-out rows    (bench/scale.mjs; BENCH_ONLY=scale) on PostgreSQL + Redis
 //                        (BENCH_POSTGRES_URL, BENCH_REDIS_URL; a fresh database and Redis prefix per
 //                        installation, dropped at the end), beside the embedded default measured again
@@ -225,11 +226,36 @@ async function main() {
             }
           }
         }
+        // The drain alternates too; its first run of this code is the drain row below.
+        if (only.length === 0 || only.includes('drain')) {
+          const pair = {
+            name: `worker drain of ${drainAlerts.toLocaleString('en-US')}`,
+            ours: [],
+            theirs: [],
+          }
+          against.push(pair)
+          for (let round = 0; round < rounds; round++) {
+            for (const [side, codeRoot] of [
+              ['ours', undefined],
+              ['theirs', other.root],
+            ]) {
+              process.stdout.write(`running the worker drain on ${side === 'ours' ? 'this code' : rev}…\n`)
+              let row
+              try {
+                row = await drainRow(receiver, {}, codeRoot)
+              } catch (err) {
+                row = { name: 'worker drain', error: err instanceof Error ? err.message : String(err) }
+              }
+              pair[side].push(row)
+              if (side === 'ours' && round === 0) drains.push(row)
+            }
+          }
+        }
       } finally {
         other.remove()
       }
     }
-    if (only.length === 0 || only.includes('drain')) {
+    if (!rev && (only.length === 0 || only.includes('drain'))) {
       process.stdout.write(`running the worker drain: ${drainAlerts} queued alerts, then ROLE=worker…\n`)
       // The bench's one partner is on the sandbox PSA, whose alerts are not capped by
       // PARTNER_CONCURRENCY (it answers in-process); BENCH_DRAIN_ENV='{"PARTNER_CONCURRENCY":"4"}'
