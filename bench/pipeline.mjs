@@ -45,7 +45,12 @@ async function eventLoopDelay(baseUrl) {
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') }
 }
 
+let drains = 0
+
 export async function drainRow(receiver, env = {}, codeRoot = undefined) {
+  // Its own database each run (the API process queues into it, the worker drains it): an alternating
+  // run of another revision must not open this code's schema.
+  const label = `drain-${++drains}`
   const extra = Object.entries(env)
     .map(([k, v]) => `, ${k}=${v}`)
     .join('')
@@ -54,7 +59,7 @@ export async function drainRow(receiver, env = {}, codeRoot = undefined) {
     role: 'worker',
   }
   receiver.updates.clear()
-  const api = await startService('api', 'drain', {}, codeRoot)
+  const api = await startService('api', label, {}, codeRoot)
   let alertBody
   try {
     ;({ alertBody } = await setupIntegration(api.baseUrl, { adminToken, webhookUrl: receiver.url }))
@@ -72,7 +77,7 @@ export async function drainRow(receiver, env = {}, codeRoot = undefined) {
     await stop(api.proc)
   }
   // The vendor's setup snapshot is queued too: only status_updates are counted.
-  const worker = await startService('worker', 'drain', env, codeRoot)
+  const worker = await startService('worker', label, env, codeRoot)
   try {
     const start = performance.now()
     await eventLoopDelay(worker.baseUrl) // resets the window
