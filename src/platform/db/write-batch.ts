@@ -8,6 +8,12 @@
 // another attempt) rolls back only its own changes and gets its own error; the others commit. If the
 // commit itself fails, every write of the batch gets that error, as each would have alone.
 //
+// A batch of only a few background writes waits a turn or two of the event loop for more before it
+// commits: the jobs in flight take their next steps in those turns, and their writes join the commit.
+// The worker's drain took 0.8 commits per alert without it, 0.6 with it, and drained 1.16 times as
+// fast (docs/performance.md); an accepted alert never waits for it, and an idle loop's turn is
+// microseconds.
+//
 // The batch is the slice of work done in one macrotask: at most `maxAccept` accepted alerts and
 // `maxWork` background writes, accepted alerts first. Between batches the writer yields to the event
 // loop, and it hands the results back `resolveSlice` at a time with a yield between, so the callers'
@@ -26,6 +32,12 @@ export interface WriteBatchOptions {
   maxWork?: number
   /** Background writes in a batch that also carries accepted alerts (default: maxWork). */
   maxWorkWhileAccepting?: number
+  /**
+   * A batch of fewer background writes than `gatherBelow` (default 16) and no accepted alert waits
+   * up to `gatherTurns` turns of the event loop (default 2) for more before it commits.
+   */
+  gatherBelow?: number
+  gatherTurns?: number
   /** Callers resumed per macrotask once a batch has committed (default 16). */
   resolveSlice?: number
   /** Told about every committed batch: how many writes, how long from BEGIN to COMMIT. */
@@ -51,6 +63,8 @@ export class WriteBatcher {
   private readonly maxWork: number
   private readonly maxWorkWhileAccepting: number
   private readonly resolveSlice: number
+  private readonly gatherBelow: number
+  private readonly gatherTurns: number
 
   constructor(
     private readonly store: Store,
@@ -60,6 +74,8 @@ export class WriteBatcher {
     this.maxWork = o.maxWork ?? 64
     this.maxWorkWhileAccepting = o.maxWorkWhileAccepting ?? this.maxWork
     this.resolveSlice = o.resolveSlice ?? 16
+    this.gatherBelow = o.gatherBelow ?? 16
+    this.gatherTurns = o.gatherTurns ?? 2
   }
 
   /**
@@ -92,6 +108,12 @@ export class WriteBatcher {
     this.flushing = true
     try {
       while (this.waiting > 0) {
+        // A few background writes and no accepted alert: wait a turn or two for more, so that the
+        // next steps of the jobs in flight share this commit (and its fsync) instead of each taking one.
+        for (let turn = 0; turn < this.gatherTurns && this.lanes.accept.length === 0; turn++) {
+          if (this.lanes.work.length >= this.gatherBelow) break
+          await yieldToLoop()
+        }
         const accepted = this.lanes.accept.splice(0, this.maxAccept)
         const workCap = accepted.length > 0 ? this.maxWorkWhileAccepting : this.maxWork
         const batch = [...accepted, ...this.lanes.work.splice(0, workCap)]

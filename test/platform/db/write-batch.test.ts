@@ -1,7 +1,7 @@
 // The write batcher (src/platform/db/write-batch.ts) on both databases: writes of one turn share one
 // transaction; one that throws rolls back only its own rows and gets its own error; accepted alerts go
-// ahead of background writes; a write alone that throws changes nothing; a caller resumes only after
-// the commit. The table written is `counters` (name, value), which nothing else in the test touches.
+// ahead of background writes; a few background writes wait a turn or two for more; a write alone that
+// throws changes nothing; a caller resumes only after the commit. The table written is `counters` (name, value), which nothing else in the test touches.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { Store } from '../../../src/platform/db/store.js'
@@ -102,6 +102,44 @@ for (const backend of backends('databases')) {
       ])
       // The accepted alert with one background write, then the other two (no accept: up to 4).
       assert.deepEqual(batches, [2, 2])
+    })
+
+    test('a few background writes wait a turn or two for more; accepted alerts and full batches do not', async () => {
+      const batches: number[] = []
+      const writes = new WriteBatcher(store, { onBatch: (n) => batches.push(n) })
+      const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+      // One background write per turn, three turns: the first waits for the next two.
+      const spread = [writes.run(put('gather-w1'))]
+      await nextTurn()
+      spread.push(writes.run(put('gather-w2')))
+      await nextTurn()
+      spread.push(writes.run(put('gather-w3')))
+      await Promise.all(spread)
+      assert.deepEqual(batches, [3])
+
+      // Without gathering, each turn's write is a commit of its own.
+      batches.length = 0
+      const eager = new WriteBatcher(store, { gatherTurns: 0, onBatch: (n) => batches.push(n) })
+      const alone = [eager.run(put('eager-w1'))]
+      await nextTurn()
+      alone.push(eager.run(put('eager-w2')))
+      await Promise.all(alone)
+      assert.deepEqual(batches, [1, 1])
+
+      // An accepted alert commits at once: a background write of the next turn is not in its batch.
+      batches.length = 0
+      const accepting = new WriteBatcher(store, { gatherBelow: 2, onBatch: (n) => batches.push(n) })
+      const accepted = accepting.run(put('gather-a1'), 'accept')
+      await nextTurn()
+      await Promise.all([accepted, accepting.run(put('gather-after-a1'))])
+      assert.deepEqual(batches, [1, 1])
+
+      // So does a batch of gatherBelow background writes.
+      batches.length = 0
+      const full = [accepting.run(put('gather-full-1')), accepting.run(put('gather-full-2'))]
+      await nextTurn()
+      await Promise.all([...full, accepting.run(put('gather-full-late'))])
+      assert.deepEqual(batches, [2, 1])
     })
 
     test('a caller resumes after its batch committed: its rows are there for anyone to read', async () => {
