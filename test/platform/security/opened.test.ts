@@ -3,31 +3,19 @@
 // bounded (the oldest is opened again after 2,000 others).
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { type CryptoBox, createKeyRing, SealedValueError } from '../../../src/platform/security/crypto-box.js'
+import { SealedValueError } from '../../../src/platform/security/crypto-box.js'
 import { openKept } from '../../../src/platform/security/opened.js'
+import { countingBox } from '../../support/counting-box.js'
 import { newKey } from '../../support/process.js'
-
-function counting(key: string): CryptoBox & { opened: number } {
-  const ring = createKeyRing(key)
-  const box = {
-    opened: 0,
-    seal: (plain: string) => ring.seal(plain),
-    open: (sealed: string) => {
-      box.opened++
-      return ring.open(sealed)
-    },
-  }
-  return box
-}
 
 test('the same sealed text is opened once per box', () => {
   const key = newKey()
-  const box = counting(key)
+  const box = countingBox(key)
   const sealed = box.seal('secret')
   assert.equal(openKept(box, sealed), 'secret')
   assert.equal(openKept(box, sealed), 'secret')
   assert.equal(box.opened, 1)
-  const again = counting(key)
+  const again = countingBox(key)
   assert.equal(openKept(again, sealed), 'secret')
   assert.equal(again.opened, 1, 'another box opens for itself')
   assert.equal(openKept(box, box.seal('secret')), 'secret')
@@ -35,17 +23,17 @@ test('the same sealed text is opened once per box', () => {
 })
 
 test('a box with other keys refuses, every time', () => {
-  const box = counting(newKey())
+  const box = countingBox(newKey())
   const sealed = box.seal('secret')
   openKept(box, sealed)
-  const other = counting(newKey())
+  const other = countingBox(newKey())
   assert.throws(() => openKept(other, sealed), SealedValueError)
   assert.throws(() => openKept(other, sealed), SealedValueError)
   assert.equal(other.opened, 2, 'a refusal is not kept')
 })
 
 test('at most 2,000 values are kept per box', () => {
-  const box = counting(newKey())
+  const box = countingBox(newKey())
   const first = box.seal('first')
   openKept(box, first)
   for (let i = 0; i < 2000; i++) openKept(box, box.seal(`value ${i}`))

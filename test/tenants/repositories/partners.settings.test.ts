@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test'
 import { type Db, openDatabase } from '../../../src/platform/db/connect.js'
 import { migrateToLatest } from '../../../src/platform/db/migrate.js'
 import { Store } from '../../../src/platform/db/store.js'
-import { type CryptoBox, createKeyRing, SealedValueError } from '../../../src/platform/security/crypto-box.js'
+import { SealedValueError } from '../../../src/platform/security/crypto-box.js'
+import { countingBox } from '../../support/counting-box.js'
 import { newKey } from '../../support/process.js'
 
 const now = '2026-12-04T10:00:00.000Z'
@@ -18,32 +19,21 @@ before(async () => {
 })
 after(() => db.close())
 
-/** A box that counts what it opens. */
-function counting(key: string): CryptoBox & { opened: number } {
-  const ring = createKeyRing(key)
-  const box = {
-    opened: 0,
-    seal: (plain: string) => ring.seal(plain),
-    open: (sealed: string) => {
-      box.opened++
-      return ring.open(sealed)
-    },
-  }
-  return box
-}
+const withBoard = (store: Store, id: string, board: string) =>
+  store.partners.insert({
+    id,
+    name: 'Partner',
+    apiKeyDigest: `digest-${id}`,
+    psa: { kind: 'sandbox', settings: { defaults: { board } } },
+    now,
+  })
 
 const board = (settings: unknown) => (settings as { defaults: { board: string } }).defaults.board
 
 test('a sealed value is opened once; new settings are opened when read', async () => {
-  const box = counting(newKey())
+  const box = countingBox(newKey())
   const store = new Store(db.kysely, box)
-  await store.partners.insert({
-    id: 'partner-1',
-    name: 'Partner',
-    apiKeyDigest: 'digest-1',
-    psa: { kind: 'sandbox', settings: { defaults: { board: 'First' } } },
-    now,
-  })
+  await withBoard(store, 'partner-1', 'First')
   const opened = box.opened
   for (let i = 0; i < 5; i++)
     assert.equal(board((await store.partners.findById('partner-1'))?.psa.settings), 'First')
@@ -65,15 +55,9 @@ test('a sealed value is opened once; new settings are opened when read', async (
 })
 
 test('a box with other keys refuses the rows another box opened', async () => {
-  const first = new Store(db.kysely, counting(newKey()))
-  await first.partners.insert({
-    id: 'partner-2',
-    name: 'Partner',
-    apiKeyDigest: 'digest-2',
-    psa: { kind: 'sandbox', settings: { defaults: { board: 'Mine' } } },
-    now,
-  })
+  const first = new Store(db.kysely, countingBox(newKey()))
+  await withBoard(first, 'partner-2', 'Mine')
   assert.equal(board((await first.partners.findById('partner-2'))?.psa.settings), 'Mine')
-  const other = new Store(db.kysely, counting(newKey()))
+  const other = new Store(db.kysely, countingBox(newKey()))
   await assert.rejects(() => other.partners.findById('partner-2'), SealedValueError)
 })
