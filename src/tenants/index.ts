@@ -82,7 +82,7 @@ export {
 export type { EffectiveProductGroups } from './product-groups/source.js'
 export { ProductGroupSource } from './product-groups/source.js'
 export { createProductGroupFetcher } from './product-groups/vendor-fetch.js'
-export { Provisioning, webhookAuthHeaderProblem } from './provisioning.js'
+export { Provisioning } from './provisioning.js'
 export type { PsaLookups } from './psa-names.js'
 export { entryNamed, PsaNames } from './psa-names.js'
 export type { SettingsPatch } from './repositories/integrations.js'
@@ -91,6 +91,7 @@ export { SettingsRepository } from './repositories/settings.js'
 export { TenantStatus } from './status.js'
 export type { AccessToken, Vendor, WebhookEndpointState } from './vendor.js'
 export type { ServiceMapping, UsageCount, VendorAccount } from './vendor-data.js'
+export { webhookAuthHeaderProblem } from './vendor-input.js'
 export {
   DisabledView,
   disabledView,

@@ -5,31 +5,18 @@ import { v7 as uuidv7 } from 'uuid'
 import { type Clock, iso } from '../platform/clock.js'
 import { notFound, ok, type Refused, type Result, refuse } from '../platform/core/result.js'
 import type { Store } from '../platform/db/store.js'
-import { headerFieldProblem } from '../platform/http/header-fields.js'
 import { checkOutboundUrl } from '../platform/outbound/address.js'
-import { clientSetHeaders } from '../platform/outbound/http.js'
 import { digest, newClientId, newSecret, newWebhookSecret } from '../platform/security/secrets.js'
 import type { PsaKind, PsaRegistry } from '../psa/index.js'
-import { type Actor, type AuditSummary, fieldsSet, originOf } from './audit/operator-audit.js'
+import { type Actor, fieldsSet } from './audit/operator-audit.js'
 import { defaultDedupFields } from './integrations/dedup.js'
 import type { Integration, IntegrationSettings } from './integrations/integration.js'
 import type { Partner } from './partner.js'
 import type { HeldDeliveries, PsaConnectionChanges, StateSnapshots } from './ports.js'
-import { normaliseProductGroups, type ProductGroupsInput } from './product-groups/product-groups.js'
+import { normaliseProductGroups } from './product-groups/product-groups.js'
 import type { VendorPatch } from './repositories/vendors.js'
-import type { ProductGroupsMapping, Vendor } from './vendor.js'
-
-export interface VendorInput {
-  name?: string
-  webhookUrl?: string | null
-  webhookAuthHeader?: string | { name: string; value: string } | null
-  productGroups?: ProductGroupsInput | null
-  productGroupsUrl?: string | null
-  productGroupsMapping?: ProductGroupsMapping | null
-  rateLimitPerMinute?: number | null
-  /** true: a paused or disabled webhook endpoint is active again. */
-  webhookEnabled?: boolean
-}
+import type { Vendor } from './vendor.js'
+import { authHeader, type VendorInput, vendorSummary, webhookAuthHeaderProblem } from './vendor-input.js'
 
 export interface PsaInput {
   kind: PsaKind
@@ -44,38 +31,6 @@ export const defaultIntegrationSettings = (): IntegrationSettings => ({
   deduplication: { enabled: true, keyFields: [...defaultDedupFields], windowMinutes: null },
   closedTickets: { policy: 'refuse', reopenWindowMinutes: 1440, closeOnlyUntouched: false },
 })
-
-/** What the audit log says of a vendor change: the fields set, and only values that are never secret. */
-function vendorSummary(input: VendorInput): AuditSummary {
-  const summary: Record<string, AuditSummary[string]> = { fields: fieldsSet(input) }
-  if (input.name !== undefined) summary.name = input.name
-  if (input.webhookUrl !== undefined) summary.webhookUrl = originOf(input.webhookUrl) ?? null
-  if (input.productGroupsUrl !== undefined)
-    summary.productGroupsUrl = originOf(input.productGroupsUrl) ?? null
-  if (input.rateLimitPerMinute !== undefined) summary.rateLimitPerMinute = input.rateLimitPerMinute
-  if (input.webhookEnabled !== undefined) summary.webhookEnabled = input.webhookEnabled
-  return summary
-}
-
-const asHeader = (h: string | { name: string; value: string }) =>
-  typeof h === 'string' ? { name: 'Authorization', value: h } : h
-
-function authHeader(h: VendorInput['webhookAuthHeader']): string | null | undefined {
-  if (h === undefined || h === null) return h
-  return JSON.stringify(asHeader(h))
-}
-
-/**
- * Why the vendor's webhook auth header cannot be sent (named as `field`), or null. The webhook sender
- * sets the signature's webhook-* headers and the client its own (content-type, user-agent).
- */
-export function webhookAuthHeaderProblem(
-  h: VendorInput['webhookAuthHeader'],
-  field = 'webhookAuthHeader',
-): string | null {
-  if (h === undefined || h === null) return null
-  return headerFieldProblem(field, asHeader(h), clientSetHeaders)
-}
 
 export class Provisioning {
   constructor(
