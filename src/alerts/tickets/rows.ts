@@ -1,5 +1,5 @@
 // The tickets table's rows as the domain sees them, and the prepared writes of every create
-// (docs/decisions/speed/prepared-outcome-writes.md). tickets.ts is the repository that uses them.
+// (docs/decisions/speed/prepared-outcome-writes.md). repository.ts is the repository that uses them.
 import type { Insertable, Kysely, Selectable } from 'kysely'
 import type { Ticket, TicketRecord, TicketStatus } from '../../platform/core/types.js'
 import { prepared, preparedRow } from '../../platform/db/prepared.js'
