@@ -57,11 +57,30 @@ export function prepareRevision(rev) {
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 
+/**
+ * Runs `run(codeRoot)` alternately on this code (codeRoot undefined) and on the prepared revision,
+ * `rounds` times each; `run` answers the run's row (a failure as a row with its error). Answers the
+ * pair againstTable reads; `unit` is what its rows measure: 'req/s' (a load) or 'alerts/s' (a drain).
+ */
+export async function alternate(name, unit, rounds, other, run) {
+  const pair = { name, unit, ours: [], theirs: [] }
+  for (let round = 0; round < rounds; round++) {
+    for (const [side, codeRoot] of [
+      ['ours', undefined],
+      ['theirs', other.root],
+    ]) {
+      process.stdout.write(`running ${name} on ${side === 'ours' ? 'this code' : other.rev}…\n`)
+      pair[side].push(await run(codeRoot))
+    }
+  }
+  return pair
+}
+
 /** The comparison table: per target, each side's runs (req/s, p99; alerts/s end to end) and the ratios. */
 export function againstTable(rev, pairs) {
   const fmt = (n) => Math.round(n).toLocaleString('en-US')
   const lines = [`this code against ${rev}, alternating runs (${pairs[0]?.ours.length ?? 0} each):`, '']
-  for (const { name, ours, theirs } of pairs) {
+  for (const { name, unit, ours, theirs } of pairs) {
     const ok = (rows) => rows.filter((r) => !r.error)
     const [a, b] = [ok(ours), ok(theirs)]
     const errors = [...ours, ...theirs].filter((r) => r.error).map((r) => r.error.split('\n')[0])
@@ -69,8 +88,8 @@ export function againstTable(rev, pairs) {
       lines.push(`${name}: ERROR ${errors[0] ?? 'no run'}`)
       continue
     }
-    if (a[0].reqPerSec === undefined) {
-      // The worker drain: a queue emptied, in alerts/s.
+    if (unit === 'alerts/s') {
+      // The worker drain: a queue emptied.
       const aps = (rows) => rows.map((r) => fmt(r.alertsPerSec)).join(', ')
       lines.push(
         `${name}: ${aps(a)} alerts/s against ${aps(b)} alerts/s: ` +

@@ -45,12 +45,13 @@ async function eventLoopDelay(baseUrl) {
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') }
 }
 
-let drains = 0
+/** Drain runs so far: each gets its own database. */
+let drainRuns = 0
 
 export async function drainRow(receiver, env = {}, codeRoot = undefined) {
   // Its own database each run (the API process queues into it, the worker drains it): an alternating
   // run of another revision must not open this code's schema.
-  const label = `drain-${++drains}`
+  const label = `drain-${++drainRuns}`
   const extra = Object.entries(env)
     .map(([k, v]) => `, ${k}=${v}`)
     .join('')

@@ -56,7 +56,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { buildIfStale } from '../scripts/build.mjs'
-import { againstTable, prepareRevision } from './against.mjs'
+import { againstTable, alternate, prepareRevision } from './against.mjs'
 import { measure, tool } from './measure.mjs'
 import { drainAlerts, drainRow, drainTable, untilDelivered } from './pipeline.mjs'
 import {
@@ -207,49 +207,29 @@ async function main() {
         for (const target of targets.filter(
           (t, i) => i > 0 && (only.length === 0 || only.some((o) => t.name.includes(o))),
         )) {
-          const pair = { name: target.name, ours: [], theirs: [] }
-          against.push(pair)
-          for (let round = 0; round < rounds; round++) {
-            for (const [side, codeRoot] of [
-              ['ours', undefined],
-              ['theirs', other.root],
-            ]) {
-              const row = { name: target.name, role: target.role, error: null }
-              process.stdout.write(`running ${target.name} on ${side === 'ours' ? 'this code' : rev}…\n`)
-              try {
-                await target.run(row, receiver, codeRoot)
-              } catch (err) {
-                row.error = err instanceof Error ? err.message : String(err)
-              }
-              pair[side].push(row)
-              if (side === 'ours' && round === 0) rows.push(row)
+          const pair = await alternate(target.name, 'req/s', rounds, other, async (codeRoot) => {
+            const row = { name: target.name, role: target.role, error: null }
+            try {
+              await target.run(row, receiver, codeRoot)
+            } catch (err) {
+              row.error = err instanceof Error ? err.message : String(err)
             }
-          }
+            return row
+          })
+          against.push(pair)
+          rows.push(pair.ours[0])
         }
         // The drain alternates too; its first run of this code is the drain row below.
         if (only.length === 0 || only.includes('drain')) {
-          const pair = {
-            name: `worker drain of ${drainAlerts.toLocaleString('en-US')}`,
-            ours: [],
-            theirs: [],
-          }
+          const name = `worker drain of ${drainAlerts.toLocaleString('en-US')}`
+          const pair = await alternate(name, 'alerts/s', rounds, other, (codeRoot) =>
+            drainRow(receiver, {}, codeRoot).catch((err) => ({
+              name: 'worker drain',
+              error: err instanceof Error ? err.message : String(err),
+            })),
+          )
           against.push(pair)
-          for (let round = 0; round < rounds; round++) {
-            for (const [side, codeRoot] of [
-              ['ours', undefined],
-              ['theirs', other.root],
-            ]) {
-              process.stdout.write(`running the worker drain on ${side === 'ours' ? 'this code' : rev}…\n`)
-              let row
-              try {
-                row = await drainRow(receiver, {}, codeRoot)
-              } catch (err) {
-                row = { name: 'worker drain', error: err instanceof Error ? err.message : String(err) }
-              }
-              pair[side].push(row)
-              if (side === 'ours' && round === 0) drains.push(row)
-            }
-          }
+          drains.push(pair.ours[0])
         }
       } finally {
         other.remove()
