@@ -42,6 +42,16 @@ export interface RotatingDigest {
 /** active; paused after days of failures (deliveries wait); disabled by a 410 (deliveries die). */
 export type WebhookEndpointState = 'active' | 'paused' | 'disabled'
 
+/** Where and how a vendor's webhook is sent: its URL and its secrets, opened. */
+export interface WebhookTarget {
+  url: string | null
+  secret: string | null
+  /** The replaced secret during a rotation's overlap window, and when it stops signing. */
+  previousSecret: { secret: string; expiresAt: string } | null
+  /** `{"name": …, "value": …}` as the vendor set it. */
+  authHeader: string | null
+}
+
 /** Where the groups are in a differently shaped answer. Every field is optional; the default is the spec's. */
 export interface ProductGroupsMapping {
   /** Dotted path to the array of groups, e.g. `data.groups`; default `productGroups`. */

@@ -7,7 +7,7 @@ import { v7 as uuidv7 } from 'uuid'
 import { toBool } from '../platform/db/rows.js'
 import type { Database } from '../platform/db/schema.js'
 import { defineRepository } from '../platform/db/store.js'
-import type { WebhookEndpointState } from '../tenants/index.js'
+import type { SealedEndpoint, WebhookEndpointState } from '../tenants/index.js'
 import type { Attempt, Delivery, DeliveryStatus, WebhookEventType } from './delivery.js'
 import {
   attemptRecorded,
@@ -220,9 +220,15 @@ export class DeliveryRepository {
   }
 
   /** A delivery with its endpoint's state, in one read: what a delivery job looks at first. */
-  async withEndpoint(id: string): Promise<{ delivery: Delivery; endpoint: DeliveryEndpoint } | null> {
+  /**
+   * The delivery with its endpoint's state and, still sealed, what it is sent with (the vendors
+   * repository's openEndpoint opens it): the attempt's only read.
+   */
+  async withEndpoint(
+    id: string,
+  ): Promise<{ delivery: Delivery; endpoint: DeliveryEndpoint; sealed: SealedEndpoint } | null> {
     const [row] = await deliveryWithEndpoint(this.db, id)
-    return row ? { delivery: toDelivery(row), endpoint: toEndpoint(row.vendor_id, row) } : null
+    return row ? { delivery: toDelivery(row), endpoint: toEndpoint(row.vendor_id, row), sealed: row } : null
   }
 
   async get(id: string): Promise<Delivery | null> {

@@ -92,7 +92,7 @@ export function deliveryKind(
     const found = await store.deliveries.withEndpoint(job.payload.deliveryId)
     // Delivered, dead (its endpoint answered 410 meanwhile), or pruned: nothing left to do.
     if (found?.delivery.status !== 'pending') return done
-    const { delivery: d, endpoint } = found
+    const { delivery: d, endpoint, sealed } = found
     const hold = holdOf(endpoint)
     if (hold) {
       // Enabled while this run decided: the enabling's resume missed the job, which is due again.
@@ -112,7 +112,11 @@ export function deliveryKind(
       await job.finishIn?.(tx)
       finished = job.finishIn !== undefined
     }
-    const outcome = await deps.sender.attempt(d, endpoint.failing, { answered: job.groupDone, finishIn })
+    const target = store.vendors.openEndpoint(sealed)
+    const outcome = await deps.sender.attempt(d, target, endpoint.failing, {
+      answered: job.groupDone,
+      finishIn,
+    })
     switch (outcome.kind) {
       case 'retry':
         return {

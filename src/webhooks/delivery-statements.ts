@@ -4,6 +4,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely'
 import { prepared, preparedResult, preparedRow } from '../platform/db/prepared.js'
 import type { Database } from '../platform/db/schema.js'
+import { sealedEndpointColumns } from '../tenants/index.js'
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './tables.js'
 
 /**
@@ -29,12 +30,16 @@ export const insertDelivery = preparedRow((db, row: Insertable<WebhookDeliveries
     .onConflict((oc) => oc.column('message_id').doNothing()),
 )
 
+/** Every column an attempt needs from the vendor: the endpoint's state, and its URL and sealed secrets. */
+const attemptColumns = [...new Set([...endpointColumns, ...sealedEndpointColumns])]
+
+/** The delivery job's one read: the delivery, its endpoint's state, and what it is sent with. */
 export const deliveryWithEndpoint = prepared(1, (db: Kysely<Database>, id: string) =>
   db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('vendors as v', 'v.id', 'd.vendor_id')
     .selectAll('d')
-    .select(endpointColumns.map((c) => `v.${c}` as const))
+    .select(attemptColumns.map((c) => `v.${c}` as const))
     .where('d.id', '=', id),
 )
 

@@ -8,7 +8,7 @@ import type { Clock } from '../platform/clock.js'
 import type { Store } from '../platform/db/store.js'
 import type { WriteBatcher } from '../platform/db/write-batch.js'
 import type { OutboundHttp, OutboundResult } from '../platform/outbound/http.js'
-import { previousLive } from '../tenants/index.js'
+import { previousLive, type WebhookTarget } from '../tenants/index.js'
 import type { Delivery, DeliveryStatus } from './delivery.js'
 import { judgeAttempt } from './retry-policy.js'
 
@@ -60,7 +60,8 @@ export class WebhookSender {
   }
 
   /**
-   * Sends the delivery once and records the attempt. `failing`: whether the endpoint was failing when
+   * Sends the delivery once to `target` (its vendor's endpoint, read with the delivery) and records the
+   * attempt. `failing`: whether the endpoint was failing when
    * the delivery was read (false: a success has no failing run to clear, and writes nothing for it; a
    * run that starts meanwhile is cleared by the next success). `answered`: called once the endpoint
    * answered (or the attempt failed), before the record: what the cap of 4 per endpoint protects is
@@ -69,12 +70,13 @@ export class WebhookSender {
    */
   async attempt(
     d: Delivery,
+    target: WebhookTarget,
     failing: boolean,
     hooks: { answered?: () => void; finishIn?: (tx: Store) => Promise<void> } = {},
   ): Promise<AttemptOutcome> {
     const { answered, finishIn } = hooks
-    const { store, clock, log } = this.o
-    const { url, secret, previousSecret, authHeader } = await store.vendors.webhookEndpoint(d.vendorId)
+    const { clock, log } = this.o
+    const { url, secret, previousSecret, authHeader } = target
     const started = clock()
     let result: OutboundResult
     if (!url || !secret) {

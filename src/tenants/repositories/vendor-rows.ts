@@ -45,16 +45,22 @@ export function toVendor(r: Selectable<VendorsTable>): Vendor {
 export const vendorById = prepared(1, (db: Kysely<Database>, id: string) =>
   db.selectFrom('vendors').selectAll().where('id', '=', id),
 )
-/** Read for every webhook attempt: prepared too. */
+/**
+ * The vendor's columns a webhook is sent with: its URL and its sealed secrets. The delivery job reads
+ * them with the delivery (webhooks/delivery-statements.ts), and opens them with
+ * VendorRepository.openEndpoint, so an attempt reads the vendor's row once.
+ */
+export const sealedEndpointColumns = [
+  'webhook_url',
+  'webhook_secret_enc',
+  'webhook_auth_header_enc',
+  'previous_webhook_secret_enc',
+  'previous_webhook_secret_expires_at',
+] as const
+
+export type SealedEndpoint = Pick<Selectable<VendorsTable>, (typeof sealedEndpointColumns)[number]>
+
+/** Read for every signed event the vendor long-polls: prepared too. */
 export const endpointOf = prepared(1, (db: Kysely<Database>, id: string) =>
-  db
-    .selectFrom('vendors')
-    .select([
-      'webhook_url',
-      'webhook_secret_enc',
-      'webhook_auth_header_enc',
-      'previous_webhook_secret_enc',
-      'previous_webhook_secret_expires_at',
-    ])
-    .where('id', '=', id),
+  db.selectFrom('vendors').select(sealedEndpointColumns).where('id', '=', id),
 )

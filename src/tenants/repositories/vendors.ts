@@ -5,8 +5,8 @@ import { defineRepository } from '../../platform/db/store.js'
 import type { CryptoBox } from '../../platform/security/crypto-box.js'
 import { openKept } from '../../platform/security/opened.js'
 import type { VendorsTable } from '../tables.js'
-import type { ProductGroupsMapping, Vendor, WebhookEndpointState } from '../vendor.js'
-import { endpointOf, toVendor, vendorById } from './vendor-rows.js'
+import type { ProductGroupsMapping, Vendor, WebhookEndpointState, WebhookTarget } from '../vendor.js'
+import { endpointOf, type SealedEndpoint, toVendor, vendorById } from './vendor-rows.js'
 
 export interface VendorPatch {
   name?: string
@@ -187,17 +187,18 @@ export class VendorRepository {
     await q.execute()
   }
 
-  /**
-   * Where and how to deliver a vendor's webhooks: URL, signing secret and auth header, decrypted; and,
-   * during a rotation's overlap window, the replaced secret with when it stops signing.
-   */
-  async webhookEndpoint(id: string): Promise<{
-    url: string | null
-    secret: string | null
-    previousSecret: { secret: string; expiresAt: string } | null
-    authHeader: string | null
-  }> {
+  /** Where and how to deliver a vendor's webhooks (openEndpoint), read by the vendor's id. */
+  async webhookEndpoint(id: string): Promise<WebhookTarget> {
     const [row] = await endpointOf(this.db, id)
+    return this.openEndpoint(row)
+  }
+
+  /**
+   * The URL, signing secret and auth header of endpoint columns read already (sealedEndpointColumns),
+   * decrypted; and, during a rotation's overlap window, the replaced secret with when it stops signing.
+   * No query: the delivery job reads these columns with the delivery.
+   */
+  openEndpoint(row: SealedEndpoint | undefined): WebhookTarget {
     const previous = row?.previous_webhook_secret_enc
     const previousUntil = row?.previous_webhook_secret_expires_at
     return {
