@@ -3,7 +3,8 @@
 // partners' connections to one Syncro share it (another Syncro has its own); a 429 pauses every
 // connection of the process to that Syncro and, Syncro naming no wait, spends the minute for the other
 // processes too; and, with TEST_REDIS_URL, two processes (two adapters on their own Redis connections)
-// count once per egress address, while another egress counts apart.
+// count once per egress address, while another egress counts apart, and one process's sync reads hold
+// back on what the other's alerts spent.
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
@@ -168,10 +169,12 @@ describe('Syncro: one budget per address across processes (Redis)', {
     handles.push(redis)
     const make = redisLimiters(redis, quiet)
     const probe = make({ keyPrefix: 'probe', points: 1000, duration: 60 })
+    // A key of this process's own: another process's probe having reached Redis says nothing of this one.
+    const up = `up-${handles.length}`
     await waitFor(
       async () => {
-        await probe.consume('up')
-        return redis.client.exists(redis.key('limit', 'probe', 'up'))
+        await probe.consume(up)
+        return redis.client.exists(redis.key('limit', 'probe', up))
       },
       { what: 'the limiters to reach Redis', timeoutMs: 2000, intervalMs: 10 },
     )
@@ -191,5 +194,29 @@ describe('Syncro: one budget per address across processes (Redis)', {
     assert.equal(sim.calls.length, 10)
     const branch = process_({ limiters: await limitersOf(), egress: 'branch' }, { perMinute: 10 })
     assert.ok((await oneCall(branch(sim, 'p-r3'))).ok)
+  })
+
+  test("one process's alerts fill half the shared 10: another process's sync reads hold back, its alerts go", async () => {
+    const one = process_({ limiters: await limitersOf(), egress: 'hq' }, { perMinute: 10 })
+    const two = process_({ limiters: await limitersOf(), egress: 'hq' }, { perMinute: 10 })
+    const reader = two(sim, 'p-h2')
+    // The poll's read of a ticket it tracks (whether Syncro has it does not matter here: only whether
+    // the read is made).
+    const syncRead = () => reader.readTickets(['4242'], { ...call(), spend: 'sync' })
+    const start = sim.calls.length
+    await syncRead()
+    assert.equal(sim.calls.length, start + 1, 'below half, a sync read is made')
+    assert.ok((await calls(one(sim, 'p-h1'), 4)).every((r) => r.ok))
+    const reached = sim.calls.length
+    const held = failureOf(await syncRead())
+    assert.deepEqual([held?.kind, held?.retryable, held?.throttled], ['rate-limited', true, true])
+    assert.match(
+      held?.message ?? '',
+      /two-way sync leaves the rest of Syncro's 10 requests a minute from this address to alerts \(50% used\)/,
+    )
+    assert.ok((held?.retryAfterMs ?? 0) > 0 && (held?.retryAfterMs ?? 0) <= 60_000, `${held?.retryAfterMs}`)
+    assert.equal(sim.calls.length, reached, 'the held read reached nothing')
+    assert.ok((await oneCall(reader)).ok, "the other process's alert call still goes")
+    assert.equal(sim.calls.length, reached + 1)
   })
 })
