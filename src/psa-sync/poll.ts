@@ -35,7 +35,7 @@ const afterFailureMs = 30_000
 /** How a round ended: every due ticket read, a full page read (more are due), or stopped early. */
 export type RoundEnd =
   | { kind: 'read'; full: boolean }
-  | { kind: 'held'; waitMs: number }
+  | { kind: 'held'; waitMs: number; reason: string }
   | { kind: 'failed'; failure: PsaFailure }
 
 export class PsaPoll {
@@ -85,7 +85,13 @@ export class PsaPoll {
   ): Promise<void> {
     const now = this.d.clock().getTime()
     const waitMs = nextRoundInMs(end, { intervalMs: interval, lastHeard, now })
-    await this.d.store.transaction((tx) => this.d.jobs.poll(tx, partnerId, new Date(now + waitMs), round))
+    const at = new Date(now + waitMs)
+    await this.d.store.transaction(async (tx) => {
+      await this.d.jobs.poll(tx, partnerId, at, round)
+      // Held back: the partner's sync status says why, and when the poll tries again (cleared by the
+      // next round that reads, or finds nothing due).
+      if (end.kind === 'held') await tx.psaSync.held(partnerId, at.toISOString(), end.reason)
+    })
     this.d.jobs.handOver()
   }
 }
@@ -190,6 +196,6 @@ const minuteBefore = (ms: number) => new Date(ms - 60_000).toISOString()
 /** A failed read: a wait the budget or the PSA asked for holds the round back; anything else fails it. */
 function stopped(failure: PsaFailure): RoundEnd {
   return failure.throttled && failure.retryAfterMs !== undefined
-    ? { kind: 'held', waitMs: failure.retryAfterMs }
+    ? { kind: 'held', waitMs: failure.retryAfterMs, reason: failure.message }
     : { kind: 'failed', failure }
 }

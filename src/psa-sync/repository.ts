@@ -28,6 +28,8 @@ export interface PsaSyncLink {
   lastPushAt: string | null
   lastPollAt: string | null
   lastHeardAt: string | null
+  /** The last poll round was held back by the connection's budget: until when, and why. */
+  held: { until: string; reason: string } | null
   pushesRefused: number
 }
 
@@ -64,6 +66,7 @@ export class PsaSyncRepository {
       lastPushAt: r.last_push_at,
       lastPollAt: r.last_poll_at,
       lastHeardAt: r.last_heard_at,
+      held: r.held_until && r.held_reason ? { until: r.held_until, reason: r.held_reason } : null,
       pushesRefused: r.pushes_refused,
     }
   }
@@ -126,24 +129,33 @@ export class PsaSyncRepository {
       .execute()
   }
 
-  /** The PSA was heard: a push that verified, or a poll that read tickets back. */
+  /** The PSA was heard: a push that verified, or a poll that read tickets back (no longer held). */
   async heard(partnerId: string, via: 'push' | 'poll', now: string): Promise<void> {
     await this.db
       .updateTable('psa_sync')
       .set(
         via === 'push'
           ? { last_push_at: now, last_heard_at: now }
-          : { last_poll_at: now, last_heard_at: now },
+          : { last_poll_at: now, last_heard_at: now, held_until: null, held_reason: null },
       )
       .where('partner_id', '=', partnerId)
       .execute()
   }
 
-  /** A poll round ran with nothing to read (no open ticket due). */
+  /** A poll round ran with nothing to read (no open ticket due): nothing holds it back. */
   async polled(partnerId: string, now: string): Promise<void> {
     await this.db
       .updateTable('psa_sync')
-      .set({ last_poll_at: now })
+      .set({ last_poll_at: now, held_until: null, held_reason: null })
+      .where('partner_id', '=', partnerId)
+      .execute()
+  }
+
+  /** A poll round the connection's budget held back: the poll waits until `until`, for `reason`. */
+  async held(partnerId: string, until: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable('psa_sync')
+      .set({ held_until: until, held_reason: reason.slice(0, 500) })
       .where('partner_id', '=', partnerId)
       .execute()
   }

@@ -45,6 +45,12 @@ export interface PsaSyncStatus {
   lastPushAt: string | null
   lastPollAt: string | null
   lastHeardAt: string | null
+  /**
+   * The poll is held back by the connection's budget: its next round, and why (the limiter's words).
+   * Null when the last round was not held, or its next round is due already.
+   */
+  heldUntil: string | null
+  heldReason: string | null
   pushesRefused: number
   pollIntervalMs: number
 }
@@ -239,6 +245,7 @@ export class PsaSync {
     const manual = link.mechanism === 'manual'
     const base = this.publicUrl()
     const instructions = manual && link.detail ? (JSON.parse(link.detail) as string[]) : null
+    const held = link.held && link.held.until > this.d.clock().toISOString() ? link.held : null
     return {
       mechanism: link.mechanism,
       detail: manual ? 'An administrator sets the push up in the PSA, following these steps.' : link.detail,
@@ -249,6 +256,8 @@ export class PsaSync {
       lastPushAt: link.lastPushAt,
       lastPollAt: link.lastPollAt,
       lastHeardAt: link.lastHeardAt,
+      heldUntil: held?.until ?? null,
+      heldReason: held?.reason ?? null,
       pushesRefused: link.pushesRefused,
       pollIntervalMs:
         link.mechanism === 'push' ? this.d.config.pollPushIntervalMs : this.d.config.pollIntervalMs,

@@ -15,6 +15,9 @@ export interface PsaSyncTable {
   last_push_at: string | null
   last_poll_at: string | null
   last_heard_at: string | null
+  /** A poll round the budget held back: until when the poll waits, and the limiter's reason. */
+  held_until: string | null
+  held_reason: string | null
   pushes_refused: Generated<number>
   created_at: string
   updated_at: string

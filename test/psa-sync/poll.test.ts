@@ -5,6 +5,7 @@ import { nextRoundInMs } from '../../src/psa-sync/poll.js'
 
 const intervalMs = 60_000
 const now = 1_000_000
+const reason = 'two-way sync leaves the rest of the budget to alerts (50% used)'
 
 describe('the poll: when the next round comes', () => {
   test('every due ticket read: one interval on; a full page: a tenth of it', () => {
@@ -13,11 +14,17 @@ describe('the poll: when the next round comes', () => {
   })
 
   test('held back by the budget: when it frees room, but never later than an interval after last heard', () => {
-    assert.equal(nextRoundInMs({ kind: 'held', waitMs: 20_000 }, { intervalMs, lastHeard: now, now }), 20_000)
+    assert.equal(
+      nextRoundInMs({ kind: 'held', waitMs: 20_000, reason }, { intervalMs, lastHeard: now, now }),
+      20_000,
+    )
     // An hourly budget frees room in 50 minutes: the round comes when the poll is due to be heard.
     const heardAgo = 45_000
     assert.equal(
-      nextRoundInMs({ kind: 'held', waitMs: 3_000_000 }, { intervalMs, lastHeard: now - heardAgo, now }),
+      nextRoundInMs(
+        { kind: 'held', waitMs: 3_000_000, reason },
+        { intervalMs, lastHeard: now - heardAgo, now },
+      ),
       15_000,
     )
   })
@@ -46,7 +53,7 @@ describe('the poll: when the next round comes', () => {
 
   test('overdue (the budget left no room for the due read): a round every tenth of the interval', () => {
     assert.equal(
-      nextRoundInMs({ kind: 'held', waitMs: 40_000 }, { intervalMs, lastHeard: now - 120_000, now }),
+      nextRoundInMs({ kind: 'held', waitMs: 40_000, reason }, { intervalMs, lastHeard: now - 120_000, now }),
       6_000,
     )
     assert.equal(

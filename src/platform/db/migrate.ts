@@ -40,6 +40,7 @@ import * as m0027 from './migrations/0027_steps_in_use.js'
 import * as m0028 from './migrations/0028_psa_tokens.js'
 import * as m0029 from './migrations/0029_vendor_sandboxes.js'
 import * as m0030 from './migrations/0030_tickets_closed_index.js'
+import * as m0031 from './migrations/0031_psa_sync_held.js'
 import type { Database } from './schema.js'
 
 /** Every migration of this build by name (a test replays them up to a point). */
@@ -73,6 +74,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0028_psa_tokens': m0028,
   '0029_vendor_sandboxes': m0029,
   '0030_tickets_closed_index': m0030,
+  '0031_psa_sync_held': m0031,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

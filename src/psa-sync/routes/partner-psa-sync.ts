@@ -26,6 +26,16 @@ export const PsaSyncStatusView = Type.Object({
   lastPushAt: Time,
   lastPollAt: Time,
   lastHeardAt: Nullable(Type.String({ format: 'date-time', description: 'the last push or poll answer' })),
+  heldUntil: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        'the poll is held back by the PSA connection’s request budget (two-way sync spends only what alerts leave): when its next round comes; null when it is not held',
+    }),
+  ),
+  heldReason: Nullable(
+    Type.String({ description: 'why the poll is held back, e.g. which budget and how full it is' }),
+  ),
   pushesRefused: Type.Integer({ description: 'pushes refused (bad signature, wrong secret, stale)' }),
   pollIntervalMs: Type.Integer(),
 })

@@ -2,7 +2,8 @@
 // a poll that wants far more than the budget (every open ticket read every few seconds) spends only
 // what the alerts leave, so sync OPENs keep being answered 201 (never 502 for a budget the poll spent),
 // the simulator never has to refuse with 429, and the poll is never silent for longer than its
-// interval: its sync status's lastPollAt moves at least once an interval. Each PSA's
+// interval: its sync status's lastPollAt moves at least once an interval, and while a round is held
+// back the status says so (heldUntil, heldReason). Each PSA's
 // psa-sync.budget.service.test.ts runs it with the PSA's own budget on the simulator and in the adapter.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
@@ -72,12 +73,16 @@ export function pollWithinBudget<T extends StartedSim<unknown>>(
         for (let i = 0; i < opened; i++) await open(`Malware on WS-${100 + i}`)
         // The poll now has `opened` tickets to read every interval, and alerts keep coming.
         const seen: number[] = []
+        const holds: { lookedAt: number; until: number; reason: string | null }[] = []
         const watch = (async () => {
           const until = Date.now() + during * paceMs + intervalMs
           while (Date.now() < until) {
+            const lookedAt = Date.now()
             const st = await s.partner('GET', '/api/partner/psa/sync')
             const at = st.body.lastPollAt ? Date.parse(st.body.lastPollAt) : null
             if (at !== null && at !== seen.at(-1)) seen.push(at)
+            if (st.body.heldUntil)
+              holds.push({ lookedAt, until: Date.parse(st.body.heldUntil), reason: st.body.heldReason })
             await hold(250, 'the next look at the sync status')
           }
         })()
@@ -108,6 +113,13 @@ export function pollWithinBudget<T extends StartedSim<unknown>>(
             (heard[i] ?? 0) - (heard[i - 1] ?? 0) <= intervalMs + 2500,
             `silent for ${(heard[i] ?? 0) - (heard[i - 1] ?? 0)} ms between two polls`,
           )
+        // The poll wanted more than the budget: the sync status said it was held back, why, and until
+        // a time still to come (a round due already is not shown as held).
+        assert.ok(holds.length > 0, 'the sync status showed the poll held back')
+        for (const h of holds) {
+          assert.match(h.reason ?? '', /two-way sync leaves the rest of .+ to alerts \(\d+% used\)/)
+          assert.ok(h.until > h.lookedAt - 1000, `held until ${h.until}, looked at ${h.lookedAt}`)
+        }
         // The poll's own reads: at most half the budget, and one due read a round past it.
         assert.ok(
           reads <= f.budget.requests / 2 + heard.length + 1,

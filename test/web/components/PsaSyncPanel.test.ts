@@ -1,9 +1,10 @@
 // Two-way sync and closed tickets in headless Chromium: the closed-ticket policy is set on the
 // integration's settings and saved; the PSA connection screen shows how the sandbox is heard (it cannot
-// push: alertbridge checks its open tickets); a ticket a technician closes in the sandbox PSA reads
+// push: alertbridge checks its open tickets), and says when those checks are held back for the alerts'
+// sake; a ticket a technician closes in the sandbox PSA reads
 // "Closed in the PSA" with the PSA's event in its timeline; a HaloPSA partner's admin gets the webhook
-// steps an administrator follows in Halo, with the address and password. Screenshots of the sync panel,
-// HaloPSA's steps and the closed-tickets settings go to docs/screenshots/.
+// steps an administrator follows in Halo, with the address and password. Screenshots of the sync panel
+// (and held back), HaloPSA's steps and the closed-tickets settings go to docs/screenshots/.
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -145,7 +146,30 @@ describe('two-way sync and closed tickets', { skip: browserSkip }, () => {
       })
       await page.reload()
       await panel.getByText('alertbridge checks your open tickets every 5 minutes.').waitFor()
+      assert.equal(await panel.getByText(/held back/).count(), 0, 'not held: no note')
       await shoot(panel, 'sync-panel')
+
+      // A poll round held back by the PSA's request budget: the panel says so, when the next check
+      // comes, and the limiter's reason (the service's answer with only those two fields set).
+      await page.unroute('**/api/partner/psa/sync')
+      const heldReason = "two-way sync leaves the rest of the sandbox's budget to alerts (50% used)"
+      await page.route('**/api/partner/psa/sync', async (route) => {
+        const real = await route.fetch()
+        const heldUntil = new Date(Date.now() + 40_000).toISOString()
+        await route.fulfill({
+          response: real,
+          json: { ...(await real.json()), pollIntervalMs: 300_000, heldUntil, heldReason },
+        })
+      })
+      await page.reload()
+      await panel
+        .getByText(
+          /Checking the sandbox is held back to leave its request limit to your alerts; the next check is in \d+ seconds\./,
+        )
+        .waitFor()
+      await panel.getByText(heldReason).waitFor()
+      await shoot(panel, 'sync-panel-held')
+      assert.deepEqual(problems, [])
     } finally {
       await close()
     }

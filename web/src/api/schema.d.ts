@@ -9714,12 +9714,16 @@ export interface operations {
                      *       "lastPushAt": "2026-01-31T12:00:00.000Z",
                      *       "lastPollAt": "2026-01-31T12:00:00.000Z",
                      *       "lastHeardAt": "2026-01-31T12:00:00.000Z",
+                     *       "heldUntil": "2026-01-31T12:00:00.000Z",
+                     *       "heldReason": "What happened, in one sentence.",
                      *       "pushesRefused": 1,
                      *       "pollIntervalMs": 1
                      *     }
                      */
                     "application/json": {
                         detail: string | null;
+                        heldReason: string | null;
+                        heldUntil: string | null;
                         instructions: string[] | null;
                         lastHeardAt: string | null;
                         lastPollAt: string | null;

@@ -131,6 +131,15 @@ export function PsaSyncPanel() {
               </>
             )}
           </dl>
+          {s.heldUntil && (
+            <Notice kind="info">
+              <p>
+                Checking {name} is held back to leave its request limit to your alerts; the next check is{' '}
+                <Ago iso={s.heldUntil} />.
+              </p>
+              {s.heldReason && <p className="small muted">{s.heldReason}</p>}
+            </Notice>
+          )}
           {s.pushesRefused > 0 && (
             <Notice kind="warn">
               <p>
