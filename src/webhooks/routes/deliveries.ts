@@ -9,7 +9,7 @@ import type { Store } from '../../platform/db/store.js'
 import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { callers, type OperationDoc, operation } from '../../platform/http/openapi/operation-doc.js'
-import { Cursor, failures, IdParams, Instant, Limit, Nullable, Page } from '../../platform/http/schemas.js'
+import { failures, IdParams, Page } from '../../platform/http/schemas.js'
 import type { Actor } from '../../tenants/index.js'
 import {
   type AuthHooks,
@@ -25,70 +25,9 @@ import {
   deliveryView,
   partnerDeliveryView,
 } from '../deliveries.js'
-import { deliveryStatuses } from '../delivery.js'
+import type { deliveryStatuses } from '../delivery.js'
 import type { DeliveryJobs } from '../delivery-job.js'
-
-const Attempt = Type.Object({
-  number: Type.Integer(),
-  trigger: Type.Enum(['scheduled', 'manual']),
-  url: Type.String(),
-  startedAt: Type.String(),
-  durationMs: Type.Integer(),
-  statusCode: Nullable(Type.Integer({ description: 'null when no HTTP answer came' })),
-  error: Nullable(
-    Type.String({ description: 'timeout, dns, conn, tls, blocked, invalid_url, or why a status failed' }),
-  ),
-  responseBody: Nullable(Type.String({ description: 'the first 20 KiB of the answer' })),
-  nextAttemptAt: Nullable(Type.String()),
-})
-
-/** What the partner sees of an attempt: no URL, no answer body, an error only as its kind. */
-const PartnerAttempt = Type.Object({
-  number: Attempt.properties.number,
-  trigger: Attempt.properties.trigger,
-  startedAt: Attempt.properties.startedAt,
-  durationMs: Attempt.properties.durationMs,
-  statusCode: Attempt.properties.statusCode,
-  error: Nullable(
-    Type.String({
-      description: "why a status failed, or the kind of failure without the vendor's address",
-    }),
-  ),
-  nextAttemptAt: Attempt.properties.nextAttemptAt,
-})
-
-const deliveryFields = {
-  id: Type.String({ description: 'the webhook-id header, the same on every attempt and replay' }),
-  eventType: Type.Enum(['status_update', 'state_snapshot']),
-  status: Type.Enum(deliveryStatuses),
-  vendorId: Type.String(),
-  integrationId: Nullable(Type.String()),
-  messageId: Nullable(Type.String({ description: 'the alert this status_update reports' })),
-  attempts: Type.Integer(),
-  nextAttemptAt: Nullable(Type.String()),
-  lastStatusCode: Nullable(Type.Integer()),
-  lastError: Nullable(Type.String()),
-  createdAt: Type.String(),
-  deliveredAt: Nullable(Type.String()),
-  deadAt: Nullable(Type.String()),
-  payload: Type.Unknown({ description: 'the event body as sent' }),
-}
-const DeliveryView = Type.Object({ ...deliveryFields, attemptLog: Type.Array(Attempt) })
-const PartnerDeliveryView = Type.Object({
-  ...deliveryFields,
-  lastError: PartnerAttempt.properties.error,
-  attemptLog: Type.Array(PartnerAttempt),
-})
-
-const ListQuery = Type.Object({
-  status: Type.Optional(Type.Enum(deliveryStatuses)),
-  cursor: Type.Optional(Cursor),
-  limit: Type.Optional(Limit),
-})
-const ReplayDead = Type.Object({
-  since: Instant('replay every delivery that died at or after this time'),
-})
-const Replayed = Type.Object({ replayed: Type.Integer() })
+import { DeliveryView, ListQuery, PartnerDeliveryView, ReplayDead, Replayed } from './delivery-schemas.js'
 
 type Request = Parameters<typeof partnerId>[0]
 
