@@ -7,78 +7,25 @@ import type { App } from '../../platform/http/app-types.js'
 import { orRefuse } from '../../platform/http/errors.js'
 import { callers, operation } from '../../platform/http/openapi/operation-doc.js'
 import { decodeKeyCursor, pageByKey } from '../../platform/http/pagination.js'
-import { failures, KeyCursor, LongLimit, Page, VendorIntegrationId } from '../../platform/http/schemas.js'
+import { failures, Page } from '../../platform/http/schemas.js'
 import { type AuthHooks, vendorIntegration, vendorPrincipal } from '../../tenants/index.js'
 import { account, integrationId } from '../openapi.js'
 import type { VendorSetup } from '../setup.js'
-
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 128, description })
-const Text = (description: string) => Type.String({ maxLength: 1024, description })
-
-const IntegrationQuery = Type.Object({ integrationId: Type.Optional(VendorIntegrationId) })
-/** The lists page, 500 at a time unless asked otherwise (they were answered whole once). */
-const ListQuery = Type.Object({
-  ...IntegrationQuery.properties,
-  limit: Type.Optional(LongLimit),
-  cursor: Type.Optional(KeyCursor),
-})
-
-const AccountBody = Type.Object({
-  vendorAccountId: Id("the vendor's unique account identifier"),
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  externalId: Type.Optional(Text('external reference')),
-})
-const AccountView = Type.Object({
-  vendorAccountId: Type.String(),
-  name: Type.String(),
-  externalId: Type.String(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-})
-
-const AccountList = Type.Array(AccountBody, {
-  minItems: 1,
-  maxItems: 500,
-  description: 'several accounts in one call, written all or nothing',
-})
-const BulkAccountsView = Type.Object({
-  data: Type.Array(AccountView, { description: 'every account of the call, in the order sent' }),
-  created: Type.Integer({ description: 'how many were new' }),
-  updated: Type.Integer({ description: 'how many existed already' }),
-})
-
-const ServiceBody = Type.Object({
-  id: Id('identifies the product or service'),
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  description: Type.Optional(Text('description')),
-})
-const ServiceView = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-})
-
-const StatusBody = Type.Object({
-  id: Type.Optional(Type.String({ maxLength: 64, description: 'the integrationId' })),
-  name: Type.Optional(Type.String({ maxLength: 255 })),
-  description: Type.Optional(Type.String({ maxLength: 1024 })),
-})
-const StatusView = Type.Object({ integrationId: Type.String(), state: Type.String() })
-
-const CountBody = Type.Object({
-  unitCount: Type.Number({ minimum: 0, maximum: 1e12, description: 'units used' }),
-  accountId: Id('vendorAccountId of the account'),
-})
-const CountView = Type.Object({
-  id: Type.String(),
-  serviceId: Type.String(),
-  accountId: Type.String(),
-  unitCount: Type.Number(),
-  createdAt: Type.String(),
-  integrationState: Type.String(),
-})
+import {
+  AccountBody,
+  AccountList,
+  AccountView,
+  BulkAccountsView,
+  CountBody,
+  CountView,
+  Id,
+  IntegrationQuery,
+  ListQuery,
+  ServiceBody,
+  ServiceView,
+  StatusBody,
+  StatusView,
+} from './setup-schemas.js'
 
 export interface VendorSetupRoutesDeps {
   auth: Pick<AuthHooks, 'vendor'>
