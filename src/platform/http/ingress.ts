@@ -12,9 +12,24 @@ export const maxInputDepth = 32
 
 const nul = '\u0000'
 
-/** A JSON Pointer-like name of a place in the request, e.g. `body/data/title`. */
-function placeName(part: string, path: readonly (string | number)[]): string {
-  const shown = path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1'))
+/** A value still to look at: where it is (its parent's place and its key), and how deep. */
+interface Place {
+  value: unknown
+  parent: Place | null
+  key: string | number
+  /** Objects and arrays above it; the part itself is at 0. */
+  depth: number
+}
+
+/**
+ * A JSON Pointer-like name of a place in the request, e.g. `body/data/title`. Built only when there is
+ * a problem: each value keeps its parent, not a copy of its whole path (copying every value's path
+ * cost more than checking it).
+ */
+function placeName(part: string, place: Place): string {
+  const path: (string | number)[] = []
+  for (let p: Place | null = place; p?.parent; p = p.parent) path.push(p.key)
+  const shown = path.reverse().map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1'))
   const name = [part, ...shown].join('/')
   return name.length > 200 ? `${name.slice(0, 200)}…` : name
 }
@@ -29,31 +44,33 @@ export function nulProblem(name: string, value: string): string | null {
  * problem found is named: the field, and the rule it breaks.
  */
 export function inputProblem(part: string, value: unknown, maxDepth = maxInputDepth): string | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }]
+  const stack: Place[] = [{ value, parent: null, key: '', depth: 0 }]
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { value: v, path } = next
+    const v = next.value
     if (typeof v === 'string') {
-      // The place is named only when there is a problem: naming every string cost more than checking it.
-      if (v.includes(nul)) return nulProblem(placeName(part, path), v)
+      if (v.includes(nul)) return nulProblem(placeName(part, next), v)
       continue
     }
     // A raw body (a PSA's push, kept as bytes for its signature) is not walked: nothing reads it as text
     // but the PSA's verifier.
     if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue
     // An object or array one level below its parent: the part itself is level 1.
-    if (path.length + 1 > maxDepth) {
-      return `${placeName(part, path)} nests deeper than ${maxDepth} levels of objects and arrays; at most ${maxDepth} are accepted.`
+    if (next.depth + 1 > maxDepth) {
+      return `${placeName(part, next)} nests deeper than ${maxDepth} levels of objects and arrays; at most ${maxDepth} are accepted.`
     }
-    const entries: [string | number, unknown][] = Array.isArray(v)
-      ? v.map((item, i) => [i, item])
-      : Object.entries(v)
+    const depth = next.depth + 1
     // Pushed in reverse, so the first field is looked at first.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i]!
-      if (typeof key === 'string' && key.includes(nul)) {
-        return `${placeName(part, path)} has a field name that contains the NUL character (U+0000); it must not.`
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: next, key: i, depth })
+      continue
+    }
+    const keys = Object.keys(v)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]!
+      if (key.includes(nul)) {
+        return `${placeName(part, next)} has a field name that contains the NUL character (U+0000); it must not.`
       }
-      stack.push({ value: item, path: [...path, key] })
+      stack.push({ value: (v as Record<string, unknown>)[key], parent: next, key, depth })
     }
   }
   return null
