@@ -17,8 +17,39 @@ function onFirstUse<R, A extends unknown[], T>(compile: (route: R) => (...args: 
   }
 }
 
-/** The TypeBox validator compiler (the one the app uses), compiling on first use. */
-export const lazyValidatorCompiler: typeof TypeBoxValidatorCompiler = onFirstUse(TypeBoxValidatorCompiler)
+const compileOnFirstUse = onFirstUse(TypeBoxValidatorCompiler)
+
+/** What a plain optional string may say of itself without constraining its value. */
+const wordsOnly = new Set(['type', 'description', 'title', 'examples'])
+
+/**
+ * A headers schema that only names optional strings, with no pattern, length or format (the
+ * Idempotency-Key header every keyed route documents): it can refuse nothing, since every header
+ * value Node parses is a string, and checking it cost each request a conversion walk of the schema.
+ */
+export function checksNothing(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false
+  const s = schema as { type?: unknown; properties?: unknown; required?: unknown }
+  if (s.type !== 'object' || typeof s.properties !== 'object' || s.properties === null) return false
+  if (Array.isArray(s.required) && s.required.length > 0) return false
+  if (Object.keys(s).some((k) => !['type', 'properties', 'required', 'description'].includes(k))) return false
+  return Object.values(s.properties).every(
+    (p: unknown) =>
+      typeof p === 'object' &&
+      p !== null &&
+      (p as { type?: unknown }).type === 'string' &&
+      Object.keys(p).every((k) => wordsOnly.has(k)),
+  )
+}
+
+/**
+ * The TypeBox validator compiler (the one the app uses), compiling on first use; a headers schema that
+ * checks nothing (checksNothing) is not run at all.
+ */
+export const lazyValidatorCompiler: typeof TypeBoxValidatorCompiler = (route) =>
+  route.httpPart === 'headers' && checksNothing(route.schema)
+    ? (value: unknown) => ({ value })
+    : compileOnFirstUse(route)
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>
 
