@@ -5,7 +5,7 @@
 // the bench ends (dropInstallations).
 import { fork, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import os from 'node:os'
 import { join } from 'node:path'
@@ -262,9 +262,10 @@ export async function startInstallation(installation, roles, label, extraEnv = {
  * (an installation's env puts it on PostgreSQL + Redis instead).
  */
 export async function startService(role, label, extraEnv = {}, codeRoot = root) {
-  // A directory of its own for every start: the rounds of one target (BENCH_AGAINST) each begin on an
-  // empty database, as the first did, instead of on the rows the round before left.
-  const dataDir = mkdtempSync(join(tempDir(), `${label}-`))
+  // One directory per label: processes started with one label share its database (the drain's API
+  // process queues into it, its worker drains it); a new label is a fresh database.
+  const dataDir = join(tempDir(), label)
+  mkdirSync(dataDir, { recursive: true })
   const port = await freePort()
   const env = { ...process.env }
   for (const name of await serviceEnvNames()) delete env[name]

@@ -130,6 +130,8 @@ const targets = [
 
 function serviceTarget(what, role, path, verifyBody) {
   const label = `${what.replace(' ', '-')}-${role}`
+  /** Runs so far: each starts on a database of its own (BENCH_AGAINST runs a target several times). */
+  let runs = 0
   return {
     name: `${what} (ROLE=${role})`,
     role,
@@ -138,7 +140,7 @@ function serviceTarget(what, role, path, verifyBody) {
     async run(row, receiver, codeRoot) {
       const { proc, baseUrl } = await startService(
         role,
-        `${label}${codeRoot ? '-against' : ''}`,
+        `${label}${codeRoot ? '-against' : ''}-${++runs}`,
         {},
         codeRoot,
       )
