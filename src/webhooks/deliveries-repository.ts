@@ -219,10 +219,10 @@ export class DeliveryRepository {
     return rows.map((r) => ({ id: r.id, vendorId: r.vendor_id }))
   }
 
-  /** A delivery with its endpoint's state, in one read: what a delivery job looks at first. */
   /**
-   * The delivery with its endpoint's state and, still sealed, what it is sent with (the vendors
-   * repository's openEndpoint opens it): the attempt's only read.
+   * A delivery with its endpoint's state and, still sealed, what it is sent with (the vendors
+   * repository's openEndpoint opens it), in one read: what a delivery job looks at first, and the
+   * attempt's only read.
    */
   async withEndpoint(
     id: string,

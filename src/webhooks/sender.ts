@@ -61,9 +61,9 @@ export class WebhookSender {
 
   /**
    * Sends the delivery once to `target` (its vendor's endpoint, read with the delivery) and records the
-   * attempt. `failing`: whether the endpoint was failing when
-   * the delivery was read (false: a success has no failing run to clear, and writes nothing for it; a
-   * run that starts meanwhile is cleared by the next success). `answered`: called once the endpoint
+   * attempt. `failing`: whether the endpoint was failing when the delivery was read (false: a success
+   * has no failing run to clear, and writes nothing for it; a run that starts meanwhile is cleared by
+   * the next success). `answered`: called once the endpoint
    * answered (or the attempt failed), before the record: what the cap of 4 per endpoint protects is
    * over. `finishIn`: written with the record of an attempt that ends the delivery (delivered or dead):
    * the delivery's job removes itself in the same commit.

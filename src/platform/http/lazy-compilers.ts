@@ -21,6 +21,8 @@ const compileOnFirstUse = onFirstUse(TypeBoxValidatorCompiler)
 
 /** What a plain optional string may say of itself without constraining its value. */
 const wordsOnly = new Set(['type', 'description', 'title', 'examples'])
+/** What an object schema may say beside its properties without constraining the headers. */
+const objectWordsOnly = new Set(['type', 'properties', 'required', 'description'])
 
 /**
  * A headers schema that only names optional strings, with no pattern, length or format (the
@@ -32,7 +34,7 @@ export function checksNothing(schema: unknown): boolean {
   const s = schema as { type?: unknown; properties?: unknown; required?: unknown }
   if (s.type !== 'object' || typeof s.properties !== 'object' || s.properties === null) return false
   if (Array.isArray(s.required) && s.required.length > 0) return false
-  if (Object.keys(s).some((k) => !['type', 'properties', 'required', 'description'].includes(k))) return false
+  if (!Object.keys(s).every((k) => objectWordsOnly.has(k))) return false
   return Object.values(s.properties).every(
     (p: unknown) =>
       typeof p === 'object' &&
